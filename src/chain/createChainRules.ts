@@ -1,0 +1,90 @@
+import {
+  Common,
+  Holesky,
+  Hoodi,
+  Mainnet,
+  Sepolia,
+  createCommonFromGethGenesis,
+  createCustomCommon,
+  type ChainConfig,
+  type GethGenesis,
+} from '@ethereumjs/common'
+import { BaseError } from '../errors/base.js'
+
+/** Which rules apply at a block: the hardfork from chain id, number and timestamp. */
+export type ChainRules = {
+  readonly chainId: bigint
+  /** A human-readable account of where the rules come from, for the banner. */
+  readonly source: string
+  /** A Common with the hardfork of that block (cached per hardfork; do not mutate). */
+  commonFor(number: bigint, timestamp: bigint): Common
+}
+
+export type CreateChainRulesParameters = {
+  chainId: bigint
+  /** A geth-style genesis file's content (`--chain`); its `config` names the forks. */
+  genesis?: GethGenesis | undefined
+  /** One hardfork for every block (`--hardfork`), for devnets. */
+  hardfork?: string | undefined
+}
+
+export class UnknownChainError extends BaseError {
+  override name = 'UnknownChainError'
+  constructor(chainId: bigint) {
+    super(
+      `chain id ${chainId} is not a known chain: pass --chain <geth-style genesis file> or --hardfork <name> (for example --hardfork prague)`,
+    )
+  }
+}
+
+const KNOWN: ChainConfig[] = [Mainnet, Sepolia, Holesky, Hoodi]
+
+export function createChainRules({ chainId, genesis, hardfork }: CreateChainRulesParameters): ChainRules {
+  const byFork = new Map<string, Common>()
+  let base: Common
+  let source: string
+  let fixed = false
+  if (genesis !== undefined) {
+    const genesisChainId = BigInt(genesis.config.chainId)
+    if (genesisChainId !== chainId) {
+      throw new BaseError(`--chain file is for chain id ${genesisChainId}, but the upstream is chain ${chainId}`)
+    }
+    base = createCommonFromGethGenesis(genesis, { chain: genesis.name ?? `chain-${chainId}` })
+    source = `genesis config (chain id ${chainId})`
+  } else {
+    const known = KNOWN.find((c) => BigInt(c.chainId) === chainId)
+    if (known && hardfork === undefined) {
+      base = new Common({ chain: known })
+      source = `${known.name} (chain id ${chainId})`
+    } else if (hardfork !== undefined) {
+      const hardforks = Mainnet.hardforks.map((h) => h.name)
+      if (!hardforks.includes(hardfork)) {
+        throw new BaseError(`unknown hardfork "${hardfork}"; known: ${hardforks.join(', ')}`)
+      }
+      base = createCustomCommon({ chainId: Number(chainId), name: `chain-${chainId}` }, known ?? Mainnet, { hardfork })
+      source = `--hardfork ${hardfork} (chain id ${chainId})`
+      fixed = true
+    } else {
+      throw new UnknownChainError(chainId)
+    }
+  }
+
+  function forkCommon(name: string): Common {
+    let common = byFork.get(name)
+    if (!common) {
+      common = base.copy()
+      common.setHardfork(name)
+      byFork.set(name, common)
+    }
+    return common
+  }
+
+  return {
+    chainId,
+    source,
+    commonFor(number, timestamp) {
+      if (fixed) return forkCommon(base.hardfork())
+      return forkCommon(base.getHardforkBy({ blockNumber: number, timestamp }))
+    },
+  }
+}

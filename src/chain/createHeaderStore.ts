@@ -1,0 +1,128 @@
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
+import type { BlockSelector } from '../rpc/parseBlockParameter.js'
+import type { LruCache } from '../state/createLruCache.js'
+import type { Upstream } from '../upstream/types.js'
+import type { ChainRules } from './createChainRules.js'
+import { type VerifiedHeader, parseHeader } from './parseHeader.js'
+
+export type HeaderStore = {
+  byHash(hash: string): Promise<VerifiedHeader>
+  /** Resolves a block parameter to one verified header (tags always ask the upstream). */
+  resolve(block: BlockSelector): Promise<VerifiedHeader>
+  /** The cached header a hash or (final) number selects, without asking the upstream. */
+  peek(block: BlockSelector): VerifiedHeader | undefined
+  /** Verifies and caches a block JSON fetched elsewhere (e.g. in a speculative batch). */
+  offer(json: unknown, expectedHash?: string): VerifiedHeader
+  /** Hash of `head`'s ancestor at `number`, following verified parent links (BLOCKHASH). */
+  ancestorHash(head: VerifiedHeader, number: bigint): Promise<`0x${string}`>
+  /** The EVM's blockchain view from `head`: BLOCKHASH answered from verified headers. */
+  blockchainFor(head: VerifiedHeader): {
+    getBlock(n: number): Promise<{ hash(): Uint8Array }>
+    putBlock(): Promise<void>
+    shallowCopy(): ReturnType<HeaderStore['blockchainFor']>
+  }
+}
+
+export type CreateHeaderStoreParameters = {
+  upstream: Upstream
+  rules: ChainRules
+  cache: LruCache
+  /** Blocks this far below the highest seen are taken as final: their number → hash is cached. */
+  reorgDepth?: number
+}
+
+const HEADER_BYTES = 2048
+
+/** Headers by hash, each checked: keccak256(RLP(header)) equals the block hash. */
+export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64 }: CreateHeaderStoreParameters): HeaderStore {
+  let highest = -1n
+  const numberKey = (n: bigint) => `n:${n}`
+
+  function offer(json: unknown, expectedHash?: string): VerifiedHeader {
+    if (json === null || json === undefined) throw new BlockNotFoundError(expectedHash ?? 'requested')
+    if (typeof json !== 'object') throw new HeaderVerificationError('block answer is malformed')
+    const verified = parseHeader(json as Record<string, unknown>, rules, expectedHash)
+    cache.set(`h:${verified.hash}`, verified, HEADER_BYTES)
+    if (verified.number > highest) highest = verified.number
+    return verified
+  }
+
+  async function byHash(hash: string): Promise<VerifiedHeader> {
+    const h = hash.toLowerCase()
+    const hit = cache.get<VerifiedHeader>(`h:${h}`)
+    if (hit) return hit
+    return offer(await upstream.request('eth_getBlockByHash', [h, false]), h)
+  }
+
+  async function byNumber(n: bigint): Promise<VerifiedHeader> {
+    const known = cache.get<string>(numberKey(n))
+    if (known) return byHash(known)
+    const header = offer(await upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]))
+    if (header.number !== n) throw new HeaderVerificationError(`asked for block ${n}, got block ${header.number}`)
+    if (header.number <= highest - BigInt(reorgDepth)) cache.set(numberKey(n), header.hash, 128)
+    return header
+  }
+
+  async function resolve(block: BlockSelector): Promise<VerifiedHeader> {
+    if (block.kind === 'hash') return byHash(block.hash)
+    if (block.kind === 'number') return byNumber(block.number)
+    if (block.tag === 'earliest') return byNumber(0n)
+    const tag = block.tag === 'pending' ? 'latest' : block.tag
+    const json = await upstream.request('eth_getBlockByNumber', [tag, false])
+    if (json === null) throw new BlockNotFoundError(tag)
+    return offer(json)
+  }
+
+  async function ancestorHash(head: VerifiedHeader, number: bigint): Promise<`0x${string}`> {
+    if (number >= head.number) throw new Error(`block ${number} is not an ancestor of block ${head.number}`)
+    let current = head
+    // Fetch the missing stretch in one batch by number, then follow (and so check) the parent links.
+    const missing: bigint[] = []
+    for (let n = number + 1n; n < head.number; n++) if (!cache.has(numberKey(n))) missing.push(n)
+    const prefetched = new Map<string, VerifiedHeader>()
+    if (missing.length > 0 && missing.length <= 256) {
+      const answers = await Promise.all(
+        missing.map((n) => upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]).catch(() => null)),
+      )
+      for (const json of answers) {
+        if (json === null) continue
+        try {
+          const h = offer(json)
+          prefetched.set(h.hash, h)
+        } catch {
+          // A header that does not verify is never used; the walk below fetches by hash instead.
+        }
+      }
+    }
+    while (current.number > number + 1n) {
+      const parent = bytesToHex(current.header.parentHash)
+      current = prefetched.get(parent) ?? (await byHash(parent))
+    }
+    return bytesToHex(current.header.parentHash)
+  }
+
+  function blockchainFor(head: VerifiedHeader): ReturnType<HeaderStore['blockchainFor']> {
+    const chain = {
+      async getBlock(n: number) {
+        const hash = await ancestorHash(head, BigInt(n))
+        return { hash: () => hexToBytes(hash) }
+      },
+      async putBlock() {},
+      shallowCopy: () => chain,
+    }
+    return chain
+  }
+
+  function peek(block: BlockSelector): VerifiedHeader | undefined {
+    if (block.kind === 'hash') return cache.get<VerifiedHeader>(`h:${block.hash}`)
+    if (block.kind === 'number') {
+      const hash = cache.get<string>(numberKey(block.number))
+      return hash ? cache.get<VerifiedHeader>(`h:${hash}`) : undefined
+    }
+    return undefined
+  }
+
+  return { byHash, resolve, peek, offer, ancestorHash, blockchainFor }
+}
+

@@ -1,0 +1,55 @@
+import type { GethGenesis } from '@ethereumjs/common'
+import { createChainRules } from './chain/createChainRules.js'
+import { type Engine, type EngineOptions, createEngine } from './exec/createEngine.js'
+import { type RpcHandler, createRpcHandler } from './rpc/createRpcHandler.js'
+import { createEthNamespace } from './rpc/eth/createEthNamespace.js'
+import { createNetNamespace } from './rpc/net/createNetNamespace.js'
+import { createWeb3Namespace } from './rpc/web3/createWeb3Namespace.js'
+import type { Upstream } from './upstream/types.js'
+
+export type CreateEdgetraceParameters = {
+  upstream: Upstream
+  /** Namespaces served (`--http.api`), default eth and vendor. */
+  api?: readonly string[]
+  /** `--rpc.batch.limit`, default 100. */
+  batchLimit?: number
+  /** A geth-style genesis (`--chain`). */
+  genesis?: GethGenesis | undefined
+  /** `--hardfork`. */
+  hardfork?: string | undefined
+  engine?: Partial<EngineOptions>
+  onInternalError?: (err: unknown, method: string) => void
+}
+
+export type Edgetrace = {
+  engine: Engine
+  handler: RpcHandler
+}
+
+export const DEFAULT_API = ['eth', 'vendor'] as const
+
+/**
+ * The transport-independent daemon: asks the upstream for its chain id, sets up the chain's rules,
+ * the verified-state engine and the JSON-RPC handler with every namespace. The Node server and the
+ * browser worker both start here.
+ */
+export async function createEdgetrace({
+  upstream,
+  api = DEFAULT_API,
+  batchLimit = 100,
+  genesis,
+  hardfork,
+  engine: engineOptions = {},
+  onInternalError,
+}: CreateEdgetraceParameters): Promise<Edgetrace> {
+  const chainId = BigInt(await upstream.request<string>('eth_chainId', []))
+  const rules = createChainRules({ chainId, genesis, hardfork })
+  const engine = createEngine({ upstream, rules, options: engineOptions })
+  const handler = createRpcHandler({
+    namespaces: [createEthNamespace(engine), createWeb3Namespace(), createNetNamespace(engine)],
+    enabled: api,
+    batchLimit,
+    ...(onInternalError ? { onInternalError } : {}),
+  })
+  return { engine, handler }
+}

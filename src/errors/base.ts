@@ -1,0 +1,46 @@
+export type BaseErrorParameters = {
+  /** Lines of context: method, block, address, slot. */
+  metaMessages?: string[] | undefined
+  /** A longer explanation; defaults to the cause's message. */
+  details?: string | undefined
+  cause?: unknown
+}
+
+export type BaseErrorType = BaseError & { name: 'BaseError' }
+
+/**
+ * The one base type of every edgetrace error (viem's shape): a short message that is safe to put on
+ * the wire, context lines, details and a cause chain. JSON-RPC transports turn it into
+ * `{ code, message, data }` with `toRpcError`.
+ */
+export class BaseError extends Error {
+  override name = 'BaseError'
+  readonly shortMessage: string
+  readonly metaMessages: string[]
+  readonly details: string
+
+  constructor(shortMessage: string, args: BaseErrorParameters = {}) {
+    const details =
+      args.details ??
+      (args.cause instanceof Error ? args.cause.message : args.cause !== undefined ? String(args.cause) : '')
+    const metaMessages = args.metaMessages ?? []
+    const lines = [shortMessage]
+    if (metaMessages.length > 0) lines.push('', ...metaMessages)
+    if (details && details !== shortMessage) lines.push('', `Details: ${details}`)
+    super(lines.join('\n'), args.cause !== undefined ? { cause: args.cause } : undefined)
+    this.shortMessage = shortMessage
+    this.metaMessages = metaMessages
+    this.details = details
+  }
+
+  /** The first error in the cause chain for which `fn` holds (or the last one). */
+  walk(fn?: (err: unknown) => boolean): unknown {
+    let err: unknown = this
+    for (;;) {
+      if (fn?.(err)) return err
+      const next = err instanceof Error ? err.cause : undefined
+      if (next === undefined) return fn ? null : err
+      err = next
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { BaseError, type BaseErrorParameters } from './base.js'
+
+/** A JSON-RPC error: its `code`, `message` and optional `data` go on the wire as they are. */
+export class RpcError extends BaseError {
+  override name = 'RpcError'
+  readonly code: number
+  readonly data: unknown
+
+  constructor(code: number, message: string, args: BaseErrorParameters & { data?: unknown } = {}) {
+    super(message, args)
+    this.code = code
+    this.data = args.data
+  }
+}
+
+export class ParseRpcError extends RpcError {
+  static readonly code = -32700
+  override name = 'ParseRpcError'
+  constructor(args: BaseErrorParameters = {}) {
+    super(-32700, 'parse error', args)
+  }
+}
+
+export class InvalidRequestRpcError extends RpcError {
+  static readonly code = -32600
+  override name = 'InvalidRequestRpcError'
+  constructor(message = 'invalid request', args: BaseErrorParameters = {}) {
+    super(-32600, message, args)
+  }
+}
+
+export class MethodNotFoundRpcError extends RpcError {
+  static readonly code = -32601
+  override name = 'MethodNotFoundRpcError'
+  constructor(method: string, hint?: string) {
+    super(-32601, `the method ${method} does not exist/is not available${hint ? ` (${hint})` : ''}`)
+  }
+}
+
+export class InvalidParamsRpcError extends RpcError {
+  static readonly code = -32602
+  override name = 'InvalidParamsRpcError'
+  constructor(message: string, args: BaseErrorParameters = {}) {
+    super(-32602, message, args)
+  }
+}
+
+/** -32000: the default code of an error returned by a method (Erigon, geth). */
+export class ServerRpcError extends RpcError {
+  static readonly code = -32000
+  override name = 'ServerRpcError'
+  constructor(message: string, args: BaseErrorParameters & { data?: unknown } = {}) {
+    super(-32000, message, args)
+  }
+}
+
+/** Code 3: eth_call / eth_estimateGas reverted; `data` holds the revert bytes. */
+export class ExecutionRevertedRpcError extends RpcError {
+  static readonly code = 3
+  override name = 'ExecutionRevertedRpcError'
+  constructor(reason: string | undefined, data: string) {
+    super(3, reason ? `execution reverted: ${reason}` : 'execution reverted', { data })
+  }
+}

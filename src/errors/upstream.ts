@@ -1,0 +1,28 @@
+import { BaseError, type BaseErrorParameters } from './base.js'
+
+/** The upstream node answered a call with a JSON-RPC error. */
+export class UpstreamRpcError extends BaseError {
+  override name = 'UpstreamRpcError'
+  readonly code: number
+  readonly data: unknown
+  readonly method: string
+  constructor(method: string, error: { code: number; message: string; data?: unknown }, args: BaseErrorParameters = {}) {
+    super(error.message, { ...args, metaMessages: [`Upstream method: ${method}`, ...(args.metaMessages ?? [])] })
+    this.code = error.code
+    this.data = error.data
+    this.method = method
+  }
+}
+
+/** The upstream could not be reached or kept failing (HTTP status, timeout, dropped connection). */
+export class UpstreamUnavailableError extends BaseError {
+  override name = 'UpstreamUnavailableError'
+  readonly status: number | undefined
+  constructor(url: string, reason: string, args: BaseErrorParameters & { status?: number } = {}) {
+    super(`upstream unreachable: ${reason}`, {
+      ...args,
+      metaMessages: [`URL: ${url}`, ...(args.metaMessages ?? [])],
+    })
+    this.status = args.status
+  }
+}

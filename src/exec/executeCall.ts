@@ -1,0 +1,150 @@
+import { createBlock } from '@ethereumjs/block'
+import { createVM, runTx } from '@ethereumjs/vm'
+import { createAddressFromString, toChecksumAddress } from '@ethereumjs/util'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
+import { toGethEvmError } from '../errors/evmErrorMap.js'
+import { ServerRpcError } from '../errors/rpc.js'
+import { type OverlayStateManager, createOverlayStateManager } from '../state/createOverlayStateManager.js'
+import type { AccessListEntry } from '../state/types.js'
+import { buildCallTransaction } from './buildCallTransaction.js'
+import type { Engine } from './createEngine.js'
+import { applyStateOverrides } from './applyStateOverrides.js'
+import type { BlockOverrides, CallArgs, ExecutionOutcome, StateOverrides } from './types.js'
+import { withTimeout } from './withTimeout.js'
+
+export type ExecuteCallParameters = {
+  args: CallArgs
+  /** The block whose post-state the call runs on, and whose header is its context (eth_call semantics). */
+  block: VerifiedHeader
+  /** Gas limit to use instead of args.gas (eth_estimateGas probes). */
+  gasLimit?: bigint
+  stateOverrides?: StateOverrides | undefined
+  blockOverrides?: BlockOverrides | undefined
+  /** Report the EIP-2930 access list the call touched (eth_createAccessList). */
+  reportAccessList?: boolean
+}
+
+export type CallResult = {
+  outcome: ExecutionOutcome
+  returnValue: Uint8Array
+  gasUsed: bigint
+  gasLimit: bigint
+  accessList?: AccessListEntry[]
+  state: OverlayStateManager
+}
+
+/** The gas a call gets: what it asked for, capped by --rpc.gascap (geth's CallDefaults). */
+export function callGasLimit(engine: Engine, args: CallArgs): bigint {
+  const cap = engine.options.gasCap
+  const unlimited = 2n ** 63n - 1n
+  let gas = args.gas ?? (cap === 0n ? unlimited : cap)
+  if (cap !== 0n && gas > cap) gas = cap
+  return gas
+}
+
+function calldataFloorGas(data: Uint8Array): bigint {
+  let tokens = 0n
+  for (const b of data) tokens += b === 0 ? 1n : 4n
+  return 21000n + 10n * tokens
+}
+
+/**
+ * Runs a call on the verified state of `block`, as eth_call does: nonce not checked, fees optional
+ * (a call without fee fields runs with a zero base fee, geth's NoBaseFee), gas capped by the
+ * gas cap, the whole run bounded by --rpc.evmtimeout. Errors that stop a transaction before it runs
+ * (intrinsic gas, funds, fee cap) are thrown with geth's messages.
+ */
+export async function executeCall(engine: Engine, params: ExecuteCallParameters): Promise<CallResult> {
+  return withTimeout(engine.options.evmTimeoutMs, (signal) => run(engine, params, signal))
+}
+
+async function run(
+  engine: Engine,
+  { args, block, gasLimit, reportAccessList, stateOverrides, blockOverrides }: ExecuteCallParameters,
+  signal: AbortSignal,
+): Promise<CallResult> {
+  const state = createOverlayStateManager({ source: engine.source, block, signal })
+  if (stateOverrides) await applyStateOverrides(state, stateOverrides)
+  const common = block.common.copy()
+  const gas = gasLimit ?? callGasLimit(engine, args)
+  const fromAccount = args.from ? await state.getAccount(createAddressFromString(args.from)) : undefined
+  const { tx, from, feeless } = buildCallTransaction(args, gas, args.nonce ?? fromAccount?.nonce ?? 0n, common)
+  const header = block.header
+  const baseFee = blockOverrides?.baseFeePerGas ?? header.baseFeePerGas
+
+  const intrinsic = tx.getIntrinsicGas()
+  if (gas < intrinsic) throw new ServerRpcError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`)
+  if (common.isActivatedEIP(7623)) {
+    const floor = calldataFloorGas(tx.data)
+    if (gas < floor) throw new ServerRpcError(`insufficient gas for floor data gas cost: have ${gas}, want ${floor}`)
+  }
+  if (!feeless && baseFee !== undefined) {
+    const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice
+    if (feeCap < baseFee) {
+      throw new ServerRpcError(
+        `max fee per gas less than block base fee: address ${toChecksumAddress(from.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`,
+      )
+    }
+  }
+  const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice
+  const want = gas * feeCap + tx.value
+  if (want > 0n) {
+    const have = (await state.getAccount(from))?.balance ?? 0n
+    if (have < want) {
+      throw new ServerRpcError(
+        `insufficient funds for gas * price + value: address ${toChecksumAddress(from.toString())} have ${have} want ${want}`,
+      )
+    }
+  }
+
+  const fields: Record<string, unknown> = { ...header.toJSON() }
+  if (blockOverrides?.number !== undefined) fields.number = blockOverrides.number
+  if (blockOverrides?.time !== undefined) fields.timestamp = blockOverrides.time
+  if (blockOverrides?.gasLimit !== undefined) fields.gasLimit = blockOverrides.gasLimit
+  if (blockOverrides?.feeRecipient !== undefined) fields.coinbase = blockOverrides.feeRecipient
+  if (blockOverrides?.prevRandao !== undefined) fields.mixHash = blockOverrides.prevRandao
+  if (baseFee !== undefined) fields.baseFeePerGas = feeless ? 0n : baseFee
+  const context = createBlock({ header: fields }, { common, skipConsensusFormatValidation: true })
+
+  const vm = await createVM({ common, stateManager: state, blockchain: engine.headers.blockchainFor(block) })
+  let result
+  try {
+    result = await runTx(vm, {
+      tx,
+      block: context,
+      skipNonce: true,
+      skipBalance: true,
+      skipBlockGasLimitValidation: true,
+      skipHardForkValidation: true,
+      reportAccessList: reportAccessList === true,
+    })
+  } catch (err) {
+    if (signal.aborted) throw signal.reason
+    throw err instanceof ServerRpcError ? err : new ServerRpcError(err instanceof Error ? err.message : String(err), { cause: err })
+  }
+  const exec = result.execResult
+  let outcome: ExecutionOutcome = { status: 'success' }
+  if (exec.exceptionError) {
+    if (exec.exceptionError.error === 'revert') outcome = { status: 'reverted' }
+    else {
+      const rs = exec.runState
+      const opcode = rs ? rs.code[rs.programCounter - 1] ?? rs.code[rs.programCounter] : undefined
+      outcome = { status: 'failed', message: toGethEvmError(exec.exceptionError.error, opcode) }
+    }
+  }
+  const callResult: CallResult = {
+    outcome,
+    returnValue: exec.returnValue,
+    gasUsed: result.totalGasSpent,
+    gasLimit: gas,
+    state,
+  }
+  if (result.accessList) {
+    callResult.accessList = result.accessList.map((e) => ({
+      address: e.address.toLowerCase() as `0x${string}`,
+      storageKeys: e.storageKeys.map((k) => k.toLowerCase() as `0x${string}`),
+    }))
+  }
+  return callResult
+}
+

@@ -1,0 +1,89 @@
+import { type Block, createBlockFromRPC } from '@ethereumjs/block'
+import { bytesToHex } from '@ethereumjs/util'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
+import { ReplayMismatchError } from '../errors/replay.js'
+import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
+import type { Engine } from './createEngine.js'
+
+export type ReceiptSummary = { transactionHash: string; gasUsed: bigint; status: bigint | undefined }
+
+/** A block ready to replay: header and parent verified, transactions checked against the header. */
+export type LoadedBlock = {
+  header: VerifiedHeader
+  parent: VerifiedHeader
+  block: Block
+  /** The upstream's receipts, to check each replayed transaction against. */
+  receipts: ReceiptSummary[]
+}
+
+type RpcTx = { hash: string; from: string }
+
+function toReceiptSummary(r: unknown): ReceiptSummary {
+  const receipt = r as { transactionHash: string; gasUsed: string; status?: string }
+  return {
+    transactionHash: receipt.transactionHash.toLowerCase(),
+    gasUsed: BigInt(receipt.gasUsed),
+    status: receipt.status !== undefined ? BigInt(receipt.status) : undefined,
+  }
+}
+
+/**
+ * Fetches a block with its transactions, its receipts and its parent's header in one round trip,
+ * and checks them: the header hashes to the block hash, the transactions hash to the header's
+ * transactionsRoot, each transaction's hash and recovered sender equal the upstream's.
+ */
+export async function loadBlock(engine: Engine, blockHash: string, numberHint?: bigint): Promise<LoadedBlock> {
+  const hash = blockHash.toLowerCase()
+  const { upstream, headers } = engine
+  const jsonP = upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [hash, true])
+  const receiptsP = upstream.request<unknown[] | null>('eth_getBlockReceipts', [hash]).catch(() => null)
+  const parentP =
+    numberHint !== undefined && numberHint > 0n
+      ? upstream.request('eth_getBlockByNumber', [`0x${(numberHint - 1n).toString(16)}`, false]).catch(() => null)
+      : undefined
+  const json = await jsonP
+  if (json === null) throw new BlockNotFoundError(hash)
+  const header = headers.offer({ ...json, transactions: [] }, hash)
+  const where = `block ${header.number} ${hash}`
+  let block: Block
+  try {
+    block = createBlockFromRPC(json as never, [], { common: header.common, skipConsensusFormatValidation: true })
+  } catch (err) {
+    throw new HeaderVerificationError(`${where}: its transactions cannot be decoded`, { cause: err })
+  }
+  if (!(await block.transactionsTrieIsValid())) {
+    throw new ReplayMismatchError(`${where}: transactions do not hash to the header's transactionsRoot`)
+  }
+  const rpcTxs = json.transactions as RpcTx[]
+  block.transactions.forEach((tx, i) => {
+    const rpc = rpcTxs[i]!
+    if (bytesToHex(tx.hash()) !== rpc.hash.toLowerCase()) {
+      throw new ReplayMismatchError(`${where}: transaction ${i} hashes to ${bytesToHex(tx.hash())}, the upstream says ${rpc.hash}`)
+    }
+    if (tx.getSenderAddress().toString() !== rpc.from.toLowerCase()) {
+      throw new ReplayMismatchError(`${where}: transaction ${rpc.hash} is signed by ${tx.getSenderAddress()}, the upstream says ${rpc.from}`)
+    }
+  })
+
+  let parent: VerifiedHeader
+  const parentHash = bytesToHex(header.header.parentHash)
+  const speculative = parentP ? await parentP : null
+  try {
+    parent = speculative ? headers.offer(speculative, parentHash) : await headers.byHash(parentHash)
+  } catch {
+    parent = await headers.byHash(parentHash)
+  }
+
+  const receiptsRaw = await receiptsP
+  const txHashes = rpcTxs.map((t) => t.hash.toLowerCase())
+  // eth_getBlockReceipts is asked for in the first round trip; per-transaction receipts are the fallback.
+  const receipts = (
+    Array.isArray(receiptsRaw)
+      ? receiptsRaw
+      : await Promise.all(txHashes.map((h) => upstream.request('eth_getTransactionReceipt', [h])))
+  ).map(toReceiptSummary)
+  if (receipts.length !== txHashes.length || receipts.some((r, i) => r.transactionHash !== txHashes[i])) {
+    throw new ReplayMismatchError(`${where}: the upstream's receipts do not match the block's transactions`)
+  }
+  return { header, parent, block, receipts }
+}

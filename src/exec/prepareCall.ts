@@ -1,0 +1,97 @@
+import { bytesToHex } from '@ethereumjs/util'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
+import { UpstreamRpcError } from '../errors/upstream.js'
+import type { BlockSelector } from '../rpc/parseBlockParameter.js'
+import type { AccessListEntry } from '../state/types.js'
+import type { Engine } from './createEngine.js'
+import type { CallArgs } from './types.js'
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as const
+const hex = (v: bigint) => `0x${v.toString(16)}`
+
+/** CallArgs back to their JSON-RPC form (to ask the upstream for eth_createAccessList). */
+export function toRpcCallArgs(args: CallArgs): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  if (args.from) out.from = args.from
+  if (args.to) out.to = args.to
+  if (args.gas !== undefined) out.gas = hex(args.gas)
+  if (args.gasPrice !== undefined) out.gasPrice = hex(args.gasPrice)
+  if (args.maxFeePerGas !== undefined) out.maxFeePerGas = hex(args.maxFeePerGas)
+  if (args.maxPriorityFeePerGas !== undefined) out.maxPriorityFeePerGas = hex(args.maxPriorityFeePerGas)
+  if (args.value !== undefined) out.value = hex(args.value)
+  if (args.data) out.input = args.data
+  if (args.nonce !== undefined) out.nonce = hex(args.nonce)
+  if (args.accessList) out.accessList = args.accessList
+  return out
+}
+
+function blockPin(block: BlockSelector): unknown {
+  if (block.kind === 'hash') return { blockHash: block.hash }
+  if (block.kind === 'number') return hex(block.number)
+  return block.tag === 'pending' ? 'latest' : block.tag
+}
+
+function accessListKey(block: VerifiedHeader, args: CallArgs): string {
+  return `al:${block.hash}:${JSON.stringify(toRpcCallArgs(args))}`
+}
+
+function parseAccessList(raw: unknown): AccessListEntry[] | undefined {
+  const list = (raw as { accessList?: unknown })?.accessList
+  if (!Array.isArray(list)) return undefined
+  return list.filter(
+    (e): e is AccessListEntry =>
+      typeof e?.address === 'string' && Array.isArray(e.storageKeys) && e.storageKeys.every((k: unknown) => typeof k === 'string'),
+  )
+}
+
+/**
+ * Resolves the call's block and fetches, verified, the state the call will read — in as few
+ * sequential round trips as the upstream allows:
+ *  1. the header, together with (speculatively, at the same block parameter) the upstream's
+ *     eth_createAccessList of the call and the proofs of sender and recipient and the recipient's code;
+ *  2. every account, slot and code the access list names, plus the coinbase, in one batch.
+ * Speculative answers are kept only if they verify against the header; what the list missed is
+ * fetched on demand during execution. A second identical call finds everything cached: 0 requests.
+ * The access list only steers prefetching — it is never trusted as state.
+ */
+export async function prepareCall(engine: Engine, args: CallArgs, selector: BlockSelector): Promise<VerifiedHeader> {
+  const { upstream, source, headers } = engine
+  const from = args.from ?? ZERO_ADDRESS
+  const known = headers.peek(selector)
+  const listed = known ? engine.cache.get<AccessListEntry[]>(accessListKey(known, args)) : undefined
+
+  let accessList: Promise<AccessListEntry[] | undefined> = Promise.resolve(listed)
+  let block: VerifiedHeader
+  if (known && listed) {
+    block = known
+  } else {
+    const pin = known ? { blockHash: known.hash } : blockPin(selector)
+    const speculate = (method: string, params: unknown[]) => upstream.request(method, params).catch(() => undefined)
+    if (engine.accessListSupported && listed === undefined) {
+      accessList = upstream
+        .request('eth_createAccessList', [toRpcCallArgs(args), pin])
+        .then(parseAccessList)
+        .catch((err: unknown) => {
+          if (err instanceof UpstreamRpcError && err.code === -32601) engine.accessListSupported = false
+          return undefined
+        })
+    }
+    const proofs = [from, ...(args.to ? [args.to] : [])].map((a) => speculate('eth_getProof', [a, [], pin]))
+    const code = args.to ? speculate('eth_getCode', [args.to, pin]) : undefined
+    block = known ?? (await headers.resolve(selector))
+    await Promise.all(proofs.map(async (p) => source.offerProof(block, await p)))
+    if (args.to && code) await source.offerCode(block, args.to, await code)
+  }
+
+  const list = await accessList
+  if (list && !listed) engine.cache.set(accessListKey(block, args), list, 256 + 96 * list.length)
+  const entries: AccessListEntry[] = [
+    { address: from, storageKeys: [] },
+    { address: bytesToHex(block.header.coinbase.bytes) as `0x${string}`, storageKeys: [] },
+    ...(args.to ? [{ address: args.to, storageKeys: [] }] : []),
+    ...(args.accessList ?? []),
+    ...(list ?? []),
+  ]
+  await source.prefetch(block, entries)
+  return block
+}

@@ -1,0 +1,29 @@
+import type { RunTxResult } from '@ethereumjs/vm'
+import { TransactionNotFoundError } from '../errors/replay.js'
+import type { Engine } from './createEngine.js'
+import { type LoadedBlock, loadBlock } from './loadBlock.js'
+import { type ReplayedBlock, replayBlock } from './replayBlock.js'
+
+export type ReplayedTransaction = ReplayedBlock & {
+  loaded: LoadedBlock
+  index: number
+  /** The result of the transaction itself (the last one run). */
+  result: RunTxResult
+}
+
+/**
+ * Replays a mined transaction: the state after its block's parent, the block's system calls, the
+ * transactions before it, then it — every step verified (see loadBlock and replayBlock).
+ */
+export async function replayTransaction(engine: Engine, txHash: string): Promise<ReplayedTransaction> {
+  const tx = await engine.upstream.request<{ blockHash: string | null; blockNumber: string | null; transactionIndex: string | null } | null>(
+    'eth_getTransactionByHash',
+    [txHash],
+  )
+  if (!tx || !tx.blockHash || tx.transactionIndex === null) throw new TransactionNotFoundError(txHash)
+  const loaded = await loadBlock(engine, tx.blockHash, tx.blockNumber !== null ? BigInt(tx.blockNumber) : undefined)
+  const index = Number(BigInt(tx.transactionIndex))
+  if (loaded.receipts[index]?.transactionHash !== txHash.toLowerCase()) throw new TransactionNotFoundError(txHash)
+  const replayed = await replayBlock(engine, loaded, { count: index + 1 })
+  return { ...replayed, loaded, index, result: replayed.results[index]! }
+}

@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises'
+import type { GethGenesis } from '@ethereumjs/common'
+import { CLIENT_VERSION } from '../rpc/web3/createWeb3Namespace.js'
+import { redactUrl } from '../upstream/redactUrl.js'
+import { CliError, USAGE, parseCliArgs } from './parseCliArgs.js'
+import { startEdgetrace } from './startEdgetrace.js'
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/
+
+async function main(argv: string[]): Promise<void> {
+  const opts = parseCliArgs(argv)
+  if (opts.help) {
+    process.stdout.write(USAGE)
+    return
+  }
+  const cleanups: (() => Promise<void>)[] = []
+  let upstreamUrl = opts.upstream
+  let upstreamNote = ''
+  let hardfork = opts.hardfork
+  if (upstreamUrl === undefined) {
+    const { startDevnet } = await import('./devnet/startDevnet.js')
+    console.log('no --upstream given: starting the embedded local devnet (anvil) …')
+    const devnet = await startDevnet()
+    cleanups.push(() => devnet.stop())
+    upstreamUrl = devnet.anvil.url
+    hardfork ??= devnet.anvil.hardfork
+    upstreamNote = ` (embedded devnet: anvil, ${Object.keys(devnet.contracts).length} demo contracts, ${devnet.transactions.length} demo transactions)`
+  }
+  let genesis: GethGenesis | undefined
+  if (opts.chain !== undefined) {
+    try {
+      genesis = JSON.parse(await readFile(opts.chain, 'utf8')) as GethGenesis
+    } catch (err) {
+      throw new CliError(`--chain ${opts.chain}: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  const server = await startEdgetrace({
+    upstream: upstreamUrl as string,
+    host: opts.host,
+    port: opts.port,
+    api: opts.api,
+    corsDomains: opts.corsDomains,
+    batchLimit: opts.batchLimit,
+    genesis,
+    hardfork,
+    engine: { gasCap: opts.gasCap, evmTimeoutMs: opts.evmTimeoutMs, unverified: opts.unverified },
+    log: (line) => console.error(line),
+  }).catch(async (err: unknown) => {
+    for (const c of cleanups) await c()
+    throw err
+  })
+  cleanups.unshift(() => server.close())
+
+  const lines = [
+    CLIENT_VERSION,
+    `  upstream:   ${redactUrl(upstreamUrl)}${upstreamNote}`,
+    `  chain:      ${server.engine.rules.source}`,
+    opts.unverified
+      ? '  state:      UNVERIFIED (--unverified): accounts, storage and code are taken from the upstream without proofs'
+      : '  state:      verified (Merkle proofs against block headers, code against code hashes)',
+    `  namespaces: ${opts.api.join(', ')}`,
+    `  listening:  ${server.url}  (WebSocket: ${server.wsUrl})`,
+  ]
+  console.log(lines.join('\n'))
+  if (!LOOPBACK.test(opts.host)) {
+    console.warn(`WARNING: listening on ${opts.host}, which is not a loopback address: anyone who can reach it can use this daemon`)
+  }
+  const stop = async () => {
+    for (const c of cleanups) await c().catch(() => {})
+    process.exit(0)
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(`edgetrace: ${err instanceof Error ? err.message : String(err)}`)
+  process.exit(1)
+})

@@ -1,0 +1,129 @@
+export type CliOptions = {
+  upstream?: string | undefined
+  host: string
+  port: number
+  api: string[]
+  corsDomains: string[]
+  gasCap: bigint
+  evmTimeoutMs: number
+  batchLimit: number
+  chain?: string | undefined
+  hardfork?: string | undefined
+  unverified: boolean
+  help: boolean
+}
+
+export const USAGE = `edgetrace — a client-side Ethereum JSON-RPC daemon: trace and debug on verified state from any node
+
+Usage: edgetrace [--upstream URL] [flags]
+
+  --upstream URL          the node to read state from (http(s):// or ws(s)://). Without it, an embedded
+                          local devnet (anvil, seeded with demo contracts) is started.
+  --http.addr ADDR        listen address (default 127.0.0.1; loopback unless told otherwise)
+  --http.port PORT        listen port (default 8545; 0 picks a free one)
+  --http.api LIST         namespaces served, comma-separated (default eth,vendor; also web3, net)
+  --http.corsdomain LIST  origins allowed to call from a browser, comma-separated ('*' for any)
+  --rpc.gascap N          most gas one call may use (default 50000000; 0 = no cap)
+  --rpc.evmtimeout DUR    most time one execution may take (default 5m; e.g. 30s, 1m30s)
+  --rpc.batch.limit N     largest JSON-RPC batch (default 100)
+  --chain FILE            geth-style genesis file naming the chain's forks (for unknown chain ids)
+  --hardfork NAME         one hardfork for every block (devnets), e.g. prague
+  --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
+  --help                  this text
+`
+
+export class CliError extends Error {
+  override name = 'CliError'
+}
+
+/** Go-style durations: 300ms, 5s, 5m, 1m30s, 1h. */
+export function parseDuration(text: string): number {
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy
+  let total = 0
+  let matched = ''
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    matched += m[0]
+    total += Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h']
+  }
+  if (matched !== text || text === '') throw new CliError(`invalid duration "${text}" (examples: 30s, 5m, 1m30s)`)
+  return total
+}
+
+function integer(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new CliError(`${flag} expects a whole number from ${min} to ${max}, got "${value}"`)
+  }
+  return Number(value)
+}
+
+const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean)
+
+/** Parses the reference daemon's flag names (`--flag value` or `--flag=value`). */
+export function parseCliArgs(argv: readonly string[]): CliOptions {
+  const opts: CliOptions = {
+    host: '127.0.0.1',
+    port: 8545,
+    api: ['eth', 'vendor'],
+    corsDomains: [],
+    gasCap: 50_000_000n,
+    evmTimeoutMs: 5 * 60_000,
+    batchLimit: 100,
+    unverified: false,
+    help: false,
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (!arg.startsWith('--')) throw new CliError(`unexpected argument "${arg}"`)
+    const eq = arg.indexOf('=')
+    const flag = eq > 0 ? arg.slice(0, eq) : arg
+    const takeValue = () => {
+      if (eq > 0) return arg.slice(eq + 1)
+      const value = argv[++i]
+      if (value === undefined) throw new CliError(`${flag} needs a value`)
+      return value
+    }
+    switch (flag) {
+      case '--help':
+      case '-h':
+        opts.help = true
+        break
+      case '--upstream':
+        opts.upstream = takeValue()
+        if (!/^(https?|wss?):\/\//.test(opts.upstream)) throw new CliError('--upstream must be an http(s):// or ws(s):// URL')
+        break
+      case '--http.addr':
+        opts.host = takeValue()
+        break
+      case '--http.port':
+        opts.port = integer(flag, takeValue(), 0, 65535)
+        break
+      case '--http.api':
+        opts.api = list(takeValue())
+        break
+      case '--http.corsdomain':
+        opts.corsDomains = list(takeValue())
+        break
+      case '--rpc.gascap':
+        opts.gasCap = BigInt(integer(flag, takeValue(), 0))
+        break
+      case '--rpc.evmtimeout':
+        opts.evmTimeoutMs = parseDuration(takeValue())
+        break
+      case '--rpc.batch.limit':
+        opts.batchLimit = integer(flag, takeValue(), 1)
+        break
+      case '--chain':
+        opts.chain = takeValue()
+        break
+      case '--hardfork':
+        opts.hardfork = takeValue()
+        break
+      case '--unverified':
+        opts.unverified = true
+        break
+      default:
+        throw new CliError(`unknown flag ${flag} (see --help)`)
+    }
+  }
+  return opts
+}

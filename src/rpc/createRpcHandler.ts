@@ -1,0 +1,138 @@
+import { InvalidRequestRpcError, MethodNotFoundRpcError, ParseRpcError, ServerRpcError } from '../errors/rpc.js'
+import { toRpcError } from '../errors/toRpcError.js'
+import type { JsonRpcId, JsonRpcResponse } from './types.js'
+
+/** One JSON-RPC method: receives the raw `params` and returns the `result`. */
+export type RpcMethod = (params: unknown) => Promise<unknown>
+
+/** A namespace (`eth`, `debug`, …): its methods, and optionally a handler for methods it does not list. */
+export type RpcNamespace = {
+  name: string
+  methods: Readonly<Record<string, RpcMethod>>
+  /** Called for `<name>_*` methods not in `methods` (eth passes them through to the upstream). */
+  fallback?: (method: string, params: unknown) => Promise<unknown>
+}
+
+export type CreateRpcHandlerParameters = {
+  namespaces: readonly RpcNamespace[]
+  /** Namespaces served (`--http.api`); the others answer -32601 naming the flag. */
+  enabled: readonly string[]
+  /** Largest batch accepted (`--rpc.batch.limit`, default 100). */
+  batchLimit?: number
+  /** Calls of one batch run at most this many at a time (`--rpc.batch.concurrency`, default 2). */
+  batchConcurrency?: number
+  /** Told about every error that is not a deliberate JSON-RPC error (for logs). */
+  onInternalError?: (err: unknown, method: string) => void
+}
+
+export type RpcHandler = {
+  /** A parsed JSON-RPC message (single or batch) → its response, or undefined when nothing is owed. */
+  handleMessage(message: unknown): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>
+  /** Raw text in, raw text out (parse errors included). */
+  handleText(text: string): Promise<string | undefined>
+  /** The namespaces served. */
+  readonly enabled: readonly string[]
+}
+
+/** Namespaces a full node's RPC daemon has; a method of one of these that is not enabled says so. */
+export const KNOWN_NAMESPACES = ['eth', 'vendor', 'web3', 'net', 'debug', 'trace', 'txpool', 'sidechain', 'ots', 'parity'] as const
+
+function response(id: JsonRpcId, outcome: { result: unknown } | { error: unknown }): JsonRpcResponse {
+  if ('error' in outcome) return { jsonrpc: '2.0', id, error: toRpcError(outcome.error) }
+  return { jsonrpc: '2.0', id, result: outcome.result === undefined ? null : outcome.result }
+}
+
+function isValidId(id: unknown): id is JsonRpcId | undefined {
+  return id === undefined || id === null || typeof id === 'string' || typeof id === 'number'
+}
+
+/**
+ * The JSON-RPC 2.0 core shared by every transport: envelopes, batches, notifications, namespace
+ * gating and dispatch. Method errors become `{ code, message, data }` here and never escape.
+ */
+export function createRpcHandler({
+  namespaces,
+  enabled,
+  batchLimit = 100,
+  batchConcurrency = 2,
+  onInternalError,
+}: CreateRpcHandlerParameters): RpcHandler {
+  const byName = new Map(namespaces.map((ns) => [ns.name, ns]))
+  const enabledSet = new Set(enabled)
+
+  async function dispatch(method: string, params: unknown): Promise<unknown> {
+    const sep = method.indexOf('_')
+    const nsName = sep > 0 ? method.slice(0, sep) : ''
+    const ns = byName.get(nsName)
+    const known = ns !== undefined || (KNOWN_NAMESPACES as readonly string[]).includes(nsName)
+    if (!known) throw new MethodNotFoundRpcError(method)
+    if (!enabledSet.has(nsName)) {
+      throw new MethodNotFoundRpcError(method, `the ${nsName} namespace is not enabled: add ${nsName} to --http.api`)
+    }
+    const handler = ns?.methods[method]
+    if (handler) return handler(params)
+    if (ns?.fallback) return ns.fallback(method, params)
+    throw new MethodNotFoundRpcError(method)
+  }
+
+  async function handleOne(message: unknown): Promise<JsonRpcResponse | undefined> {
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      return response(null, { error: new InvalidRequestRpcError() })
+    }
+    const { id, method, params, jsonrpc } = message as Record<string, unknown>
+    const isNotification = !('id' in message)
+    if (!isValidId(id) || jsonrpc !== '2.0' || typeof method !== 'string' || method === '') {
+      return response(isValidId(id) ? (id ?? null) : null, { error: new InvalidRequestRpcError() })
+    }
+    let outcome: { result: unknown } | { error: unknown }
+    try {
+      outcome = { result: await dispatch(method, params) }
+    } catch (error) {
+      if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError') {
+        onInternalError?.(error, method)
+      }
+      outcome = { error }
+    }
+    return isNotification ? undefined : response(id ?? null, outcome)
+  }
+
+  async function handleMessage(message: unknown): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    if (!Array.isArray(message)) return handleOne(message)
+    if (message.length === 0) return response(null, { error: new InvalidRequestRpcError('empty batch') })
+    if (message.length > batchLimit) {
+      return response(null, {
+        error: new ServerRpcError(
+          `batch limit ${batchLimit} exceeded (can increase by --rpc.batch.limit). Requested batch of size: ${message.length}`,
+        ),
+      })
+    }
+    const results: (JsonRpcResponse | undefined)[] = new Array(message.length)
+    let next = 0
+    const workers = Array.from({ length: Math.min(batchConcurrency, message.length) }, async () => {
+      while (next < message.length) {
+        const i = next++
+        results[i] = await handleOne(message[i])
+      }
+    })
+    await Promise.all(workers)
+    const answered = results.filter((r): r is JsonRpcResponse => r !== undefined)
+    return answered.length === 0 ? undefined : answered
+  }
+
+  async function handleText(text: string): Promise<string | undefined> {
+    let message: unknown
+    try {
+      message = JSON.parse(text)
+    } catch {
+      return JSON.stringify(response(null, { error: new ParseRpcError() }))
+    }
+    const out = await handleMessage(message)
+    return out === undefined ? undefined : JSON.stringify(out, bigintReplacer)
+  }
+
+  return { handleMessage, handleText, enabled: [...enabled] }
+}
+
+function bigintReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? `0x${value.toString(16)}` : value
+}

@@ -1,0 +1,35 @@
+import { bytesToHex } from '@ethereumjs/util'
+import type { Engine } from '../../exec/createEngine.js'
+import { type CallResult, executeCall } from '../../exec/executeCall.js'
+import { prepareCall } from '../../exec/prepareCall.js'
+import { ExecutionRevertedRpcError, ServerRpcError } from '../../errors/rpc.js'
+import { decodeRevertReason } from '../../utils/decodeRevertReason.js'
+import { parseBlockParameter } from '../parseBlockParameter.js'
+import { parseCallArgs } from '../parseCallArgs.js'
+import { parseBlockOverrides, parseStateOverrides } from '../parseOverrides.js'
+import { optional, parseParams, required } from '../params.js'
+
+/** A failed call as eth_call reports it: code 3 with the revert data, or -32000 with geth's error. */
+export function throwIfFailed(result: CallResult): void {
+  if (result.outcome.status === 'reverted') {
+    throw new ExecutionRevertedRpcError(decodeRevertReason(result.returnValue), bytesToHex(result.returnValue))
+  }
+  if (result.outcome.status === 'failed') throw new ServerRpcError(result.outcome.message)
+}
+
+/**
+ * eth_call(call, block = latest, stateOverrides?, blockOverrides?): executed locally on the verified
+ * state of that block.
+ */
+export async function call(engine: Engine, params: unknown): Promise<`0x${string}`> {
+  const [args, selector, stateOverrides, blockOverrides] = parseParams(params, [
+    required(parseCallArgs),
+    optional(parseBlockParameter),
+    optional(parseStateOverrides),
+    optional(parseBlockOverrides),
+  ])
+  const block = await prepareCall(engine, args, selector ?? { kind: 'tag', tag: 'latest' })
+  const result = await executeCall(engine, { args, block, stateOverrides, blockOverrides })
+  throwIfFailed(result)
+  return bytesToHex(result.returnValue) as `0x${string}`
+}

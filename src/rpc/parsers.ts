@@ -1,0 +1,56 @@
+import { ParamError } from './params.js'
+
+const HEX = /^0x[0-9a-fA-F]*$/
+
+/** A hex string of exactly `bytes` bytes (address: 20, hash: 32), lowercased. */
+export function parseFixedHex(bytes: number, what: string) {
+  return (raw: unknown): `0x${string}` => {
+    if (typeof raw !== 'string' || !HEX.test(raw) || raw.length !== 2 + bytes * 2) {
+      throw new ParamError(`expected ${what} (0x-prefixed hex, ${bytes} bytes), got ${describe(raw)}`)
+    }
+    return raw.toLowerCase() as `0x${string}`
+  }
+}
+
+export const parseAddress = parseFixedHex(20, 'an address')
+export const parseHash = parseFixedHex(32, 'a 32-byte hash')
+
+/** 0x-prefixed hex bytes of even length. */
+export function parseData(raw: unknown): `0x${string}` {
+  if (typeof raw !== 'string' || !HEX.test(raw) || raw.length % 2 !== 0) {
+    throw new ParamError(`expected hex-encoded bytes (0x-prefixed, even length), got ${describe(raw)}`)
+  }
+  return raw.toLowerCase() as `0x${string}`
+}
+
+/** hexutil.Big / Uint64: 0x-prefixed, no leading zeros (geth is strict about that). */
+export function parseQuantity(raw: unknown): bigint {
+  if (typeof raw !== 'string' || !/^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/.test(raw)) {
+    throw new ParamError(`expected a hex quantity (0x-prefixed, no leading zeros), got ${describe(raw)}`)
+  }
+  if (raw.length > 66) throw new ParamError('hex number > 256 bits')
+  return BigInt(raw)
+}
+
+/** A quantity that must fit in uint64 (gas, nonce). */
+export function parseUint64(raw: unknown): bigint {
+  const value = parseQuantity(raw)
+  if (value >= 2n ** 64n) throw new ParamError('hex number > 64 bits')
+  return value
+}
+
+/** A plain JSON object (not an array). */
+export function parseObject(raw: unknown, what: string): Record<string, unknown> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ParamError(`expected ${what} object, got ${describe(raw)}`)
+  }
+  return raw as Record<string, unknown>
+}
+
+export function describe(raw: unknown): string {
+  if (raw === undefined) return 'nothing'
+  if (raw === null) return 'null'
+  if (typeof raw === 'string') return raw.length > 80 ? `string "${raw.slice(0, 80)}…"` : `string "${raw}"`
+  if (Array.isArray(raw)) return 'an array'
+  return typeof raw === 'object' ? 'an object' : `${typeof raw} ${String(raw)}`
+}

@@ -1,0 +1,14 @@
+export type JsonRpcId = string | number | null
+
+export type JsonRpcRequest = {
+  jsonrpc: '2.0'
+  id?: JsonRpcId
+  method: string
+  params?: unknown
+}
+
+export type JsonRpcErrorObject = { code: number; message: string; data?: unknown }
+
+export type JsonRpcResponse =
+  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
+  | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject }

@@ -1,0 +1,206 @@
+import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
+import { Account, type Address, bytesToHex, setLengthLeft, unpadBytes } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
+import type { StateSource } from './types.js'
+
+type Hex = `0x${string}`
+type StorageOverlay = { cleared: boolean; slots: Map<Hex, Uint8Array> }
+type Undo = () => void
+
+/** What an execution read from the base state: each account, slot and code as first seen. */
+export type BaseReads = {
+  accounts: Map<Hex, Account | undefined>
+  storage: Map<Hex, Map<Hex, Uint8Array>>
+  code: Map<Hex, Uint8Array>
+}
+
+export type OverlayStateManager = StateManagerInterface & {
+  readonly block: VerifiedHeader
+  /** Base-state values this execution read (first read), for prestate and state diffs. */
+  readonly baseReads: BaseReads
+  /** Addresses written in the overlay (for post-state read-back). */
+  dirtyAddresses(): Hex[]
+}
+
+export type CreateOverlayStateManagerParameters = {
+  source: StateSource
+  /** The block whose post-state is the base (the parent, when replaying a block). */
+  block: VerifiedHeader
+  /** Aborts reads once set (execution timeout). */
+  signal?: AbortSignal | undefined
+}
+
+const copyAccount = (a: Account) => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash, a.codeSize, a.version)
+
+/**
+ * The state one execution sees: an in-memory overlay with a checkpoint journal over the verified
+ * base state of one block. Base reads go to the StateSource (verified, cached across executions);
+ * writes stay here and vanish with the execution.
+ */
+export function createOverlayStateManager({ source, block, signal }: CreateOverlayStateManagerParameters): OverlayStateManager {
+  const accounts = new Map<Hex, Account | null>()
+  const storage = new Map<Hex, StorageOverlay>()
+  const code = new Map<Hex, Uint8Array>()
+  const journal: Undo[][] = []
+  const baseReads: BaseReads = { accounts: new Map(), storage: new Map(), code: new Map() }
+  let original = new Map<string, Uint8Array>()
+
+  const key = (address: Address) => address.toString().toLowerCase() as Hex
+  function record(undo: Undo) {
+    journal[journal.length - 1]?.push(undo)
+  }
+  function checkAbort() {
+    if (signal?.aborted) throw signal.reason
+  }
+
+  async function baseAccount(addr: Hex): Promise<Account | undefined> {
+    checkAbort()
+    const account = await source.getAccount(block, addr)
+    if (!baseReads.accounts.has(addr)) baseReads.accounts.set(addr, account)
+    return account
+  }
+
+  async function setAccount(addr: Hex, value: Account | null) {
+    const had = accounts.has(addr)
+    const prev = accounts.get(addr)
+    record(() => (had ? accounts.set(addr, prev!) : accounts.delete(addr)))
+    accounts.set(addr, value)
+  }
+
+  function setStorageOverlay(addr: Hex, next: StorageOverlay) {
+    const prev = storage.get(addr)
+    record(() => (prev ? storage.set(addr, prev) : storage.delete(addr)))
+    storage.set(addr, next)
+  }
+
+  function setCode(addr: Hex, value: Uint8Array) {
+    const had = code.has(addr)
+    const prev = code.get(addr)
+    record(() => (had ? code.set(addr, prev!) : code.delete(addr)))
+    code.set(addr, value)
+  }
+
+  const manager: OverlayStateManager = {
+    block,
+    baseReads,
+    dirtyAddresses: () => [...new Set([...accounts.keys(), ...storage.keys(), ...code.keys()])],
+
+    async getAccount(address) {
+      const addr = key(address)
+      if (accounts.has(addr)) {
+        const a = accounts.get(addr)
+        return a ? copyAccount(a) : undefined
+      }
+      const a = await baseAccount(addr)
+      return a ? copyAccount(a) : undefined
+    },
+    async putAccount(address, account) {
+      await setAccount(key(address), account ? copyAccount(account) : null)
+    },
+    async deleteAccount(address) {
+      const addr = key(address)
+      await setAccount(addr, null)
+      setCode(addr, new Uint8Array(0))
+      setStorageOverlay(addr, { cleared: true, slots: new Map() })
+    },
+    async modifyAccountFields(address, fields: AccountFields) {
+      const account = (await manager.getAccount(address)) ?? new Account()
+      if (fields.nonce !== undefined) account.nonce = fields.nonce
+      if (fields.balance !== undefined) account.balance = fields.balance
+      if (fields.storageRoot !== undefined) account.storageRoot = fields.storageRoot
+      if (fields.codeHash !== undefined) account.codeHash = fields.codeHash
+      if (fields.codeSize !== undefined) account.codeSize = fields.codeSize
+      await manager.putAccount(address, account)
+    },
+    async putCode(address, value) {
+      const addr = key(address)
+      setCode(addr, value)
+      const account = (await manager.getAccount(address)) ?? new Account()
+      account.codeHash = keccak_256(value)
+      account.codeSize = value.length
+      await setAccount(addr, account)
+    },
+    async getCode(address) {
+      const addr = key(address)
+      const overlay = code.get(addr)
+      if (overlay !== undefined) return overlay
+      if (accounts.has(addr) && accounts.get(addr) === null) return new Uint8Array(0)
+      checkAbort()
+      await baseAccount(addr)
+      const value = await source.getCode(block, addr)
+      if (!baseReads.code.has(addr)) baseReads.code.set(addr, value)
+      return value
+    },
+    async getCodeSize(address) {
+      return (await manager.getCode(address)).length
+    },
+    async getStorage(address, slotBytes) {
+      const addr = key(address)
+      const slot = bytesToHex(setLengthLeft(slotBytes, 32)) as Hex
+      const overlay = storage.get(addr)
+      const hit = overlay?.slots.get(slot)
+      if (hit !== undefined) return hit
+      if (overlay?.cleared) return new Uint8Array(0)
+      checkAbort()
+      await baseAccount(addr)
+      const value = await source.getStorage(block, addr, slot)
+      let reads = baseReads.storage.get(addr)
+      if (!reads) baseReads.storage.set(addr, (reads = new Map()))
+      if (!reads.has(slot)) reads.set(slot, value)
+      return value
+    },
+    async putStorage(address, slotBytes, value) {
+      const addr = key(address)
+      const slot = bytesToHex(setLengthLeft(slotBytes, 32)) as Hex
+      const prev = storage.get(addr)
+      const next: StorageOverlay = { cleared: prev?.cleared ?? false, slots: new Map(prev?.slots) }
+      next.slots.set(slot, unpadBytes(value))
+      setStorageOverlay(addr, next)
+    },
+    async clearStorage(address) {
+      setStorageOverlay(key(address), { cleared: true, slots: new Map() })
+    },
+    async checkpoint() {
+      journal.push([])
+    },
+    async commit() {
+      const top = journal.pop()
+      if (top && journal.length > 0) journal[journal.length - 1]!.push(...top)
+    },
+    async revert() {
+      const top = journal.pop()
+      if (top) for (let i = top.length - 1; i >= 0; i--) top[i]!()
+    },
+    async getStateRoot() {
+      // The overlay has no trie; only pre-Byzantium receipts ask for it, and replays compare gas, not roots.
+      return new Uint8Array(32)
+    },
+    async setStateRoot() {
+      throw new Error('the overlay state manager is pinned to one block')
+    },
+    async hasStateRoot() {
+      return false
+    },
+    originalStorageCache: {
+      async get(address: Address, slotBytes: Uint8Array) {
+        const k = `${key(address)}:${bytesToHex(setLengthLeft(slotBytes, 32))}`
+        let value = original.get(k)
+        if (value === undefined) {
+          value = await manager.getStorage(address, slotBytes)
+          original.set(k, value)
+        }
+        return value
+      },
+      clear() {
+        original = new Map()
+      },
+    },
+    clearCaches() {},
+    shallowCopy() {
+      return createOverlayStateManager({ source, block, signal })
+    },
+  }
+  return manager
+}
+

@@ -1,0 +1,90 @@
+import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToHex, hexToBytes, unpadBytes } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
+import type { Upstream } from '../upstream/types.js'
+import type { LruCache } from './createLruCache.js'
+import { bigIntToHex32 } from './createVerifiedStateSource.js'
+import type { AccessListEntry, StateSource } from './types.js'
+
+function pin(block: VerifiedHeader) {
+  return { blockHash: block.hash }
+}
+
+function hexBytes(raw: unknown, what: string): Uint8Array {
+  if (typeof raw !== 'string' || !/^0x[0-9a-fA-F]*$/.test(raw)) throw new Error(`${what} answer is malformed`)
+  const even = raw.length % 2 === 0 ? raw : `0x0${raw.slice(2)}`
+  return hexToBytes(even as `0x${string}`)
+}
+
+/**
+ * `--unverified`: state from eth_getBalance, eth_getTransactionCount, eth_getCode and
+ * eth_getStorageAt at the pinned block hash, for upstreams without eth_getProof. Nothing is proven
+ * (headers still are). An existing account with no balance, nonce or code cannot be told from an
+ * absent one, and storage roots are unknown, so slots are cached per (block, address).
+ */
+export function createUnverifiedStateSource({ upstream, cache }: { upstream: Upstream; cache: LruCache }): StateSource {
+  const inflight = new Map<string, Promise<unknown>>()
+  function once<value>(key: string, load: () => Promise<value>): Promise<value> {
+    const pending = inflight.get(key)
+    if (pending) return pending as Promise<value>
+    const promise = load().finally(() => inflight.delete(key))
+    inflight.set(key, promise)
+    return promise
+  }
+
+  async function getAccount(block: VerifiedHeader, address: `0x${string}`): Promise<Account | undefined> {
+    const key = `ua:${block.hash}:${address}`
+    const hit = cache.get<Account | null>(key)
+    if (hit !== undefined) return hit ?? undefined
+    return once(key, async () => {
+      const [balance, nonce, codeHex] = await Promise.all([
+        upstream.request('eth_getBalance', [address, pin(block)]),
+        upstream.request('eth_getTransactionCount', [address, pin(block)]),
+        upstream.request('eth_getCode', [address, pin(block)]),
+      ])
+      const code = hexBytes(codeHex, 'eth_getCode')
+      const codeHash = code.length === 0 ? KECCAK256_NULL : keccak_256(code)
+      if (code.length > 0) cache.set(`c:${bytesToHex(codeHash)}`, code, code.length + 96)
+      const account = new Account(BigInt(nonce as string), BigInt(balance as string), KECCAK256_RLP, codeHash)
+      const absent = account.nonce === 0n && account.balance === 0n && code.length === 0
+      cache.set(key, absent ? null : account, 256)
+      return absent ? undefined : account
+    })
+  }
+
+  async function getStorage(block: VerifiedHeader, address: `0x${string}`, slot: `0x${string}`) {
+    const key = `us:${block.hash}:${address}:${slot}`
+    const hit = cache.get<Uint8Array>(key)
+    if (hit !== undefined) return hit
+    return once(key, async () => {
+      const value = unpadBytes(hexBytes(await upstream.request('eth_getStorageAt', [address, slot, pin(block)]), 'eth_getStorageAt'))
+      cache.set(key, value, 192)
+      return value
+    })
+  }
+
+  async function getCode(block: VerifiedHeader, address: `0x${string}`) {
+    const account = await getAccount(block, address)
+    if (account === undefined) return new Uint8Array(0)
+    return cache.get<Uint8Array>(`c:${bytesToHex(account.codeHash)}`) ?? new Uint8Array(0)
+  }
+
+  async function prefetch(block: VerifiedHeader, entries: readonly AccessListEntry[]) {
+    await Promise.all(
+      entries.flatMap(({ address, storageKeys }) => {
+        const a = address.toLowerCase() as `0x${string}`
+        return [getAccount(block, a), ...storageKeys.map((k) => getStorage(block, a, bigIntToHex32(k)))]
+      }),
+    )
+  }
+
+  return {
+    verified: false,
+    getAccount,
+    getStorage,
+    getCode,
+    prefetch,
+    offerProof: async () => false,
+    offerCode: async () => false,
+  }
+}

@@ -1,0 +1,26 @@
+import type { Account } from '@ethereumjs/util'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
+
+export type AccessListEntry = { address: `0x${string}`; storageKeys: `0x${string}`[] }
+
+/**
+ * Where state comes from: reads at one verified block, cached across executions. Every value it
+ * returns was proven against the block (or, in unverified mode, taken from the upstream as is).
+ */
+export type StateSource = {
+  readonly verified: boolean
+  /** undefined when the account does not exist at that block. */
+  getAccount(block: VerifiedHeader, address: `0x${string}`): Promise<Account | undefined>
+  /** The slot's value without leading zeros (empty when zero). `slot` is 32-byte hex. */
+  getStorage(block: VerifiedHeader, address: `0x${string}`, slot: `0x${string}`): Promise<Uint8Array>
+  getCode(block: VerifiedHeader, address: `0x${string}`): Promise<Uint8Array>
+  /** Fetches (in one round trip) and verifies accounts, slots and code not cached yet. */
+  prefetch(block: VerifiedHeader, entries: readonly AccessListEntry[]): Promise<void>
+  /**
+   * Offers an eth_getProof answer fetched speculatively (at a tag, before the block was pinned).
+   * It is cached only if it verifies against `block`; returns whether it did.
+   */
+  offerProof(block: VerifiedHeader, proof: unknown): Promise<boolean>
+  /** Offers an eth_getCode answer; cached only when it matches a verified codeHash. */
+  offerCode(block: VerifiedHeader, address: `0x${string}`, code: unknown): Promise<boolean>
+}

@@ -1,0 +1,37 @@
+import { createMPTFromProof } from '@ethereumjs/mpt'
+import { RLP } from '@ethereumjs/rlp'
+import { KECCAK256_RLP, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+
+/**
+ * Verifies an EIP-1186 Merkle-Patricia proof of `key` (hashed with keccak256, as in the state and
+ * storage tries) against `root`. Returns the RLP-encoded leaf value, or null for a valid proof of
+ * absence. Throws when the proof does not lead from `root` to a conclusion about the key.
+ */
+export async function verifyProof(root: Uint8Array, key: Uint8Array, proof: readonly string[]): Promise<Uint8Array | null> {
+  if (proof.length === 0) {
+    if (equalsBytes(root, KECCAK256_RLP)) return null
+    throw new Error('empty proof for a non-empty trie')
+  }
+  const nodes = proof.map((node) => hexToBytes(node as `0x${string}`))
+  if (!equalsBytes(keccak256(nodes[0]!), root)) throw new Error('proof does not start at the expected root')
+  let trie
+  try {
+    trie = await createMPTFromProof(nodes, { root, useKeyHashing: true })
+  } catch (err) {
+    throw new Error(`malformed proof: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  try {
+    return await trie.get(key, true)
+  } catch {
+    throw new Error('proof is missing nodes on the path to the key')
+  }
+}
+
+/** The value stored in a storage-trie leaf: RLP(bytes without leading zeros). */
+export function decodeStorageLeaf(leaf: Uint8Array | null): Uint8Array {
+  if (leaf === null) return new Uint8Array(0)
+  const decoded = RLP.decode(leaf)
+  if (!(decoded instanceof Uint8Array)) throw new Error('storage leaf is not a byte string')
+  return decoded
+}

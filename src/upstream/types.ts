@@ -1,0 +1,24 @@
+/** Counters read by the benchmark: what executing one request cost at the upstream. */
+export type UpstreamStats = {
+  /** HTTP requests (or WebSocket frames) sent, retries included. */
+  requests: number
+  /** JSON-RPC calls carried by those requests (a batch of 5 counts 5). */
+  calls: number
+  /**
+   * Sequential round trips: a request that leaves while no other request is in flight starts a new
+   * round trip; requests that overlap an open one ride on it. This is the latency a caller waits.
+   */
+  roundTrips: number
+  /** Requests that were sent again after a retryable failure. */
+  retries: number
+}
+
+/** An EIP-1193-like client of the upstream node. Every edgetrace read goes through one. */
+export type Upstream = {
+  /** The upstream URL with credentials (user info, and query values and path segments that look like keys) removed. */
+  readonly url: string
+  request<result = unknown>(method: string, params?: readonly unknown[]): Promise<result>
+  stats(): UpstreamStats
+  resetStats(): void
+  close(): Promise<void>
+}
