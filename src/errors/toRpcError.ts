@@ -21,7 +21,9 @@ export function toRpcError(err: unknown): JsonRpcErrorObject {
   }
   if (err instanceof UpstreamUnavailableError) return { code: -32000, message: err.shortMessage }
   if (err instanceof BaseError) {
-    const message = [err.shortMessage, ...err.metaMessages].join('; ')
+    const parts = [err.shortMessage, ...err.metaMessages]
+    if (err.details && err.details !== err.shortMessage) parts.push(err.details)
+    const message = parts.join('; ')
     return { code: -32000, message }
   }
   if (err instanceof Error) return { code: -32000, message: err.message }

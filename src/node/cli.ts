@@ -53,7 +53,7 @@ async function main(argv: string[]): Promise<void> {
 
   const lines = [
     CLIENT_VERSION,
-    `  upstream:   ${redactUrl(upstreamUrl)}${upstreamNote}`,
+    `  upstream:   ${redactUrl(upstreamUrl as string)}${upstreamNote}`,
     `  chain:      ${server.engine.rules.source}`,
     opts.unverified
       ? '  state:      UNVERIFIED (--unverified): accounts, storage and code are taken from the upstream without proofs'

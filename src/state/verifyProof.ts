@@ -1,6 +1,6 @@
 import { createMPTFromProof } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import { KECCAK256_RLP, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import { KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
 
 /**
@@ -14,7 +14,10 @@ export async function verifyProof(root: Uint8Array, key: Uint8Array, proof: read
     throw new Error('empty proof for a non-empty trie')
   }
   const nodes = proof.map((node) => hexToBytes(node as `0x${string}`))
-  if (!equalsBytes(keccak256(nodes[0]!), root)) throw new Error('proof does not start at the expected root')
+  const proofRoot = keccak256(nodes[0]!)
+  if (!equalsBytes(proofRoot, root)) {
+    throw new Error(`the proof is rooted at ${bytesToHex(proofRoot)}, not at the expected root ${bytesToHex(root)}`)
+  }
   let trie
   try {
     trie = await createMPTFromProof(nodes, { root, useKeyHashing: true })

@@ -1,0 +1,107 @@
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export type ProxyCall = { method: string; params: unknown[] }
+
+export type ProxyHooks = {
+  /** Latency added to every HTTP request (simulates a remote node). */
+  delayMs?: number
+  /** Decide per request: answer it yourself, drop the connection, or (undefined) forward it. */
+  onRequest?: (ctx: { body: unknown; count: number }) =>
+    | undefined
+    | 'drop'
+    | { status: number; headers?: Record<string, string>; body?: string }
+  /** Rewrites a successful JSON-RPC result before it is returned (single and batched calls). */
+  transform?: (call: ProxyCall, result: unknown) => unknown
+  /** Answer every batch with HTTP 400, as some providers do. */
+  rejectBatches?: boolean
+}
+
+export type Proxy = {
+  url: string
+  /** HTTP requests received. */
+  readonly requests: number
+  /** JSON-RPC calls received, by method. */
+  readonly calls: Map<string, number>
+  hooks: ProxyHooks
+  stop(): Promise<void>
+}
+
+/**
+ * A real loopback HTTP proxy in front of a real node (anvil): adds latency, injects faults
+ * (status codes, dropped connections, refused batches) and tampers with answers. Tests use it to
+ * show what edgetrace does with a slow, flaky or lying upstream; it never invents an answer itself.
+ */
+export async function createProxy(target: string, hooks: ProxyHooks = {}): Promise<Proxy> {
+  let requests = 0
+  const calls = new Map<string, number>()
+  const proxy: Proxy = {
+    url: '',
+    get requests() {
+      return requests
+    },
+    calls,
+    hooks,
+    stop: async () => {},
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const text = Buffer.concat(chunks).toString('utf8')
+    const count = ++requests
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = undefined
+    }
+    for (const c of Array.isArray(body) ? body : [body]) {
+      const method = (c as { method?: string })?.method
+      if (method) calls.set(method, (calls.get(method) ?? 0) + 1)
+    }
+    const { delayMs, onRequest, transform, rejectBatches } = proxy.hooks
+    if (delayMs) await new Promise((r) => setTimeout(r, delayMs))
+    const decision = onRequest?.({ body, count })
+    if (decision === 'drop') {
+      req.socket.destroy()
+      return
+    }
+    if (decision) {
+      res.writeHead(decision.status, { 'content-type': 'application/json', ...decision.headers }).end(decision.body ?? '')
+      return
+    }
+    if (rejectBatches && Array.isArray(body)) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"batch requests are not supported"}')
+      return
+    }
+    const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
+    let out = await upstream.text()
+    if (transform && body !== undefined) {
+      const reply = JSON.parse(out) as unknown
+      const requestsById = new Map<unknown, ProxyCall>()
+      for (const c of Array.isArray(body) ? body : [body]) {
+        const call = c as { id: unknown; method: string; params?: unknown[] }
+        requestsById.set(call.id, { method: call.method, params: call.params ?? [] })
+      }
+      const rewrite = (r: { id: unknown; result?: unknown }) => {
+        const call = requestsById.get(r.id)
+        return call && 'result' in r ? { ...r, result: transform(call, r.result) } : r
+      }
+      out = JSON.stringify(Array.isArray(reply) ? reply.map(rewrite) : rewrite(reply as { id: unknown }))
+    }
+    res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(out)
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy())
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  proxy.stop = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
+  return proxy
+}
