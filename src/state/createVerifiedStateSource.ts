@@ -10,7 +10,9 @@ import {
 } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
+import { BaseError } from '../errors/base.js'
 import { CodeHashMismatchError, ProofVerificationError } from '../errors/state.js'
+import { UpstreamRpcError } from '../errors/upstream.js'
 import type { Upstream } from '../upstream/types.js'
 import type { LruCache } from './createLruCache.js'
 import type { AccessListEntry, StateSource } from './types.js'
@@ -138,7 +140,12 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
   }
 
   async function fetchProof(block: VerifiedHeader, address: `0x${string}`, slots: readonly `0x${string}`[]) {
-    const raw = await upstream.request('eth_getProof', [address, slots, pin(block)])
+    const raw = await upstream.request('eth_getProof', [address, slots, pin(block)]).catch((err: unknown) => {
+      if (err instanceof UpstreamRpcError && (err.code === -32601 || /not (exist|available|supported)/i.test(err.shortMessage))) {
+        throw new BaseError('the upstream does not serve eth_getProof, so state cannot be verified: start edgetrace with --unverified to read state without proofs', { cause: err })
+      }
+      throw err
+    })
     return ingest(block, raw, { address, slots })
   }
 

@@ -13,6 +13,8 @@ export type ProxyHooks = {
     | { status: number; headers?: Record<string, string>; body?: string }
   /** Rewrites a successful JSON-RPC result before it is returned (single and batched calls). */
   transform?: (call: ProxyCall, result: unknown) => unknown
+  /** Methods the proxied node pretends not to have (answered -32601, also inside batches). */
+  refuseMethods?: string[]
   /** Answer every batch with HTTP 400, as some providers do. */
   rejectBatches?: boolean
 }
@@ -75,8 +77,25 @@ export async function createProxy(target: string, hooks: ProxyHooks = {}): Promi
       res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"batch requests are not supported"}')
       return
     }
-    const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
+    let forwardText = text
+    const refused: unknown[] = []
+    if (proxy.hooks.refuseMethods && body !== undefined) {
+      const list = (Array.isArray(body) ? body : [body]) as { id: unknown; method: string }[]
+      const keep = list.filter((c) => {
+        if (!proxy.hooks.refuseMethods!.includes(c.method)) return true
+        refused.push({ jsonrpc: '2.0', id: c.id, error: { code: -32601, message: `the method ${c.method} does not exist/is not available` } })
+        return false
+      })
+      if (keep.length === 0) {
+        const reply = Array.isArray(body) ? refused : refused[0]
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply))
+        return
+      }
+      forwardText = JSON.stringify(Array.isArray(body) ? keep : keep[0])
+    }
+    const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: forwardText })
     let out = await upstream.text()
+    if (refused.length > 0) out = JSON.stringify([...(JSON.parse(out) as unknown[]), ...refused])
     if (transform && body !== undefined) {
       const reply = JSON.parse(out) as unknown
       const requestsById = new Map<unknown, ProxyCall>()

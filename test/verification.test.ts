@@ -1,0 +1,160 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
+import { DEV_ACCOUNT, deploy, rpc, rpcResult, storageContractInitCode } from './src/rpc.js'
+
+// Every value edgetrace uses is proven against the block: a lying upstream (a tampering proxy in
+// front of a real anvil) gets an error that names block, address and slot — never a result.
+
+let anvil: AnvilInstance
+let contract: `0x${string}`
+let block: { number: string; hash: string }
+let proxy: Proxy
+let edge: RunningEdgetrace | undefined
+
+const flip = (hex: string, at = -3) => {
+  const i = hex.length + at
+  return hex.slice(0, i) + (hex[i] === '0' ? '1' : '0') + hex.slice(i + 1)
+}
+
+async function edgeVia(hooks: ProxyHooks, opts: { unverified?: boolean } = {}) {
+  proxy.hooks = hooks
+  edge = await startEdgetrace({
+    upstream: proxy.url,
+    port: 0,
+    hardfork: 'prague',
+    engine: { unverified: opts.unverified ?? false },
+  })
+  return edge
+}
+
+const call = () => ({ from: DEV_ACCOUNT, to: contract, data: '0x' })
+
+beforeAll(async () => {
+  anvil = await startAnvil()
+  contract = await deploy(anvil.url, storageContractInitCode(42))
+  await rpcResult(anvil.url, 'evm_mine', [])
+  block = await rpcResult(anvil.url, 'eth_getBlockByNumber', ['latest', false])
+  proxy = await createProxy(anvil.url)
+})
+afterEach(async () => {
+  await edge?.close()
+  edge = undefined
+})
+afterAll(async () => {
+  await proxy.stop()
+  await anvil.stop()
+})
+
+describe('verified state', () => {
+  it('an honest upstream gives the same answer as the node itself', async () => {
+    const e = await edgeVia({})
+    const expected = await rpcResult(anvil.url, 'eth_call', [call(), block.number])
+    expect(expected).toBe(`0x${'2a'.padStart(64, '0')}`)
+    expect(await rpcResult(e.url, 'eth_call', [call(), block.number])).toBe(expected)
+    expect(await rpcResult(e.url, 'eth_call', [call(), { blockHash: block.hash }])).toBe(expected)
+  })
+
+  it('refuses a tampered account proof, naming block and address', async () => {
+    const e = await edgeVia({
+      transform: (c, result: any) =>
+        c.method === 'eth_getProof' && c.params[0] === contract
+          ? { ...result, accountProof: result.accountProof.map((n: string, i: number, a: string[]) => (i === a.length - 1 ? flip(n) : n)) }
+          : result,
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.code).toBe(-32000)
+    expect(error.message).toContain('state does not verify: account proof does not verify against the stateRoot')
+    expect(error.message).toContain(`block ${BigInt(block.number)} ${block.hash}`)
+    expect(error.message).toContain(`address ${contract}`)
+    // The server keeps serving.
+    expect((await rpc(e.url, 'web3_clientVersion', [])).error).toMatchObject({ code: -32601 })
+    expect(await rpcResult(e.url, 'eth_chainId', [])).toBe(`0x${anvil.chainId.toString(16)}`)
+  })
+
+  it('refuses account fields that differ from what the proof proves', async () => {
+    const e = await edgeVia({
+      transform: (c, result: any) =>
+        c.method === 'eth_getProof' && c.params[0] === DEV_ACCOUNT ? { ...result, balance: '0x1' } : result,
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.message).toContain('account fields differ from what the proof proves')
+    expect(error.message).toContain(`address ${DEV_ACCOUNT}`)
+  })
+
+  it('refuses a tampered storage value, naming the slot', async () => {
+    const e = await edgeVia({
+      transform: (c, result: any) =>
+        c.method === 'eth_getProof' && result.storageProof.length > 0
+          ? { ...result, storageProof: result.storageProof.map((s: any) => ({ ...s, value: '0x2b' })) }
+          : result,
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.message).toContain('storage value differs from what the proof proves')
+    expect(error.message).toContain(`address ${contract}`)
+    expect(error.message).toContain(`slot 0x${'0'.repeat(64)}`)
+  })
+
+  it('refuses a tampered storage proof', async () => {
+    const e = await edgeVia({
+      transform: (c, result: any) =>
+        c.method === 'eth_getProof' && result.storageProof.length > 0
+          ? { ...result, storageProof: result.storageProof.map((s: any) => ({ ...s, proof: s.proof.map((n: string) => flip(n)) })) }
+          : result,
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.message).toContain('storage proof does not verify against the storageRoot')
+    expect(error.message).toContain('slot 0x')
+  })
+
+  it('refuses code that does not hash to the codeHash', async () => {
+    const e = await edgeVia({
+      transform: (c, result) => (c.method === 'eth_getCode' ? '0x60016000f3' : result),
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.message).toContain('code does not match the account codeHash')
+    expect(error.message).toContain(`address ${contract}`)
+  })
+
+  it('refuses a header that does not hash to its block hash', async () => {
+    const e = await edgeVia({
+      transform: (c, result: any) =>
+        c.method.startsWith('eth_getBlockBy') && result ? { ...result, stateRoot: flip(result.stateRoot) } : result,
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.message).toContain('header does not verify')
+    expect(error.message).toContain('keccak256(RLP(header))')
+  })
+
+  it('refuses a header that is not the block asked for by hash', async () => {
+    const other = await rpcResult(anvil.url, 'eth_getBlockByNumber', ['0x1', false])
+    const e = await edgeVia({
+      transform: (c, result) => (c.method === 'eth_getBlockByHash' ? other : result),
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), { blockHash: block.hash }])
+    expect(error.message).toContain(`asked for block ${block.hash}`)
+  })
+
+  it("reports anvil's genesis inconsistency clearly: its header does not commit to the pre-funded accounts", async () => {
+    const e = await edgeVia({})
+    const { error } = await rpc(e.url, 'eth_call', [call(), '0x0'])
+    expect(error.message).toContain('account proof does not verify against the stateRoot')
+    expect(error.message).toContain('block 0 ')
+    expect(error.message).toMatch(/the proof is rooted at 0x[0-9a-f]{64}, not at the expected root 0x[0-9a-f]{64}/)
+  })
+
+  it('--unverified works with an upstream that has no eth_getProof', async () => {
+    const e = await edgeVia({ refuseMethods: ['eth_getProof'] }, { unverified: true })
+    const expected = await rpcResult(anvil.url, 'eth_call', [call(), block.number])
+    expect(await rpcResult(e.url, 'eth_call', [call(), block.number])).toBe(expected)
+    expect(proxy.calls.get('eth_getStorageAt')).toBeGreaterThan(0)
+  })
+
+  it('without --unverified, an upstream with no eth_getProof is an error, not an unverified answer', async () => {
+    const e = await edgeVia({ refuseMethods: ['eth_getProof'] })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.code).toBe(-32000)
+    expect(error.message).toContain('the upstream does not serve eth_getProof, so state cannot be verified: start edgetrace with --unverified')
+  })
+})
