@@ -9,10 +9,12 @@ import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
  * absence. Throws when the proof does not lead from `root` to a conclusion about the key.
  */
 export async function verifyProof(root: Uint8Array, key: Uint8Array, proof: readonly string[]): Promise<Uint8Array | null> {
-  if (proof.length === 0) {
-    if (equalsBytes(root, KECCAK256_RLP)) return null
-    throw new Error('empty proof for a non-empty trie')
+  if (equalsBytes(root, KECCAK256_RLP)) {
+    // An empty trie proves every key absent; nodes may send [] or the empty root node itself.
+    if (proof.length === 0 || (proof.length === 1 && proof[0] === '0x80')) return null
+    throw new Error('a proof with nodes for an empty trie')
   }
+  if (proof.length === 0) throw new Error('empty proof for a non-empty trie')
   const nodes = proof.map((node) => hexToBytes(node as `0x${string}`))
   const proofRoot = keccak256(nodes[0]!)
   if (!equalsBytes(proofRoot, root)) {
