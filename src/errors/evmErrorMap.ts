@@ -29,6 +29,8 @@ function invalidOpcodeMessage(opcode: number | undefined): string {
 
 /** geth's message for an EVM error, given the opcode that failed when known. */
 export function toGethEvmError(error: string, opcode?: number): string {
-  if (error === 'invalid opcode') return invalidOpcodeMessage(opcode)
-  return gethEvmErrors[error] ?? error
+  // ethereumjs appends context to some errors ("invalid JUMP at <code hash>/<address>:<pc>").
+  const key = error in gethEvmErrors ? error : Object.keys(gethEvmErrors).find((k) => error.startsWith(`${k} `))
+  if (key === 'invalid opcode') return invalidOpcodeMessage(opcode)
+  return key !== undefined ? gethEvmErrors[key]! : error
 }

@@ -128,7 +128,7 @@ async function run(
     if (exec.exceptionError.error === 'revert') outcome = { status: 'reverted' }
     else {
       const rs = exec.runState
-      const opcode = rs ? rs.code[rs.programCounter - 1] ?? rs.code[rs.programCounter] : undefined
+      const opcode = rs ? rs.code[rs.programCounter] : undefined
       outcome = { status: 'failed', message: toGethEvmError(exec.exceptionError.error, opcode) }
     }
   }

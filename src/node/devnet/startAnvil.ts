@@ -58,6 +58,10 @@ export async function startAnvil({
     ['--host', '127.0.0.1', '--port', String(port), '--hardfork', hardfork, '--chain-id', String(chainId), ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
+  // Never outlive the process that started it (a test worker that is torn down, a killed CLI).
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  child.once('exit', () => process.off('exit', killOnExit))
   let output = ''
   const listening = new Promise<number>((resolve, reject) => {
     const onData = (chunk: Buffer) => {

@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs'
+import { encodeCall, encodeDeploy } from './abi.js'
+import { type AnvilInstance, type StartAnvilParameters, startAnvil } from './startAnvil.js'
+
+export type DevnetTransaction = {
+  label: string
+  hash: `0x${string}`
+  blockNumber: number
+  type: number
+  status: 'success' | 'reverted'
+}
+
+export type Devnet = {
+  anvil: AnvilInstance
+  accounts: `0x${string}`[]
+  contracts: Record<string, `0x${string}`>
+  transactions: DevnetTransaction[]
+  stop(): Promise<void>
+}
+
+type Artifacts = { contracts: Record<string, { bytecode: `0x${string}` }> }
+
+/** Runtime PUSH1 3 JUMP: a jump to a byte that is no JUMPDEST. */
+const BAD_JUMP_INIT = '0x626003566000526003601df3' as const
+const ONE_ETHER = 10n ** 18n
+
+async function call<result>(url: string, method: string, params: unknown[] = []): Promise<result> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  const body = (await res.json()) as { result?: result; error?: { message: string } }
+  if (body.error) throw new Error(`${method}: ${body.error.message}`)
+  return body.result as result
+}
+
+const hex = (v: bigint | number) => `0x${BigInt(v).toString(16)}`
+
+/**
+ * The embedded devnet of `npm start` (and a fixture for tests): a real anvil node with demo
+ * contracts deployed and a set of labelled transactions covering what a tracer must handle —
+ * nested calls of every kind, creations, self-destructs, logs in reverted frames, reverts of every
+ * kind, transient storage, refunds, precompiles, an out-of-gas child, every transaction type,
+ * several transactions in one block. Everything starts at block 2 (anvil's genesis state does not
+ * verify, so block 1 — whose parent is genesis — is left empty).
+ */
+export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (line: string) => void } = {}): Promise<Devnet> {
+  const artifacts = JSON.parse(readFileSync(new URL('./artifacts.json', import.meta.url), 'utf8')) as Artifacts
+  const anvil = await startAnvil(opts.anvil)
+  const url = anvil.url
+  try {
+    const accounts = await call<`0x${string}`[]>(url, 'eth_accounts')
+    const [alice, bob, carol] = accounts as [`0x${string}`, `0x${string}`, `0x${string}`]
+    const transactions: DevnetTransaction[] = []
+    await call(url, 'evm_mine')
+
+    type Receipt = { status: string; blockNumber: string; contractAddress: `0x${string}` | null; type: string }
+    async function receipt(hash: `0x${string}`): Promise<Receipt> {
+      for (let i = 0; i < 100; i++) {
+        const r = await call<Receipt | null>(url, 'eth_getTransactionReceipt', [hash])
+        if (r) return r
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      throw new Error(`devnet transaction ${hash} was not mined`)
+    }
+    async function send(label: string, tx: Record<string, unknown>, expect: 'success' | 'reverted' = 'success') {
+      const hash = await call<`0x${string}`>(url, 'eth_sendTransaction', [{ from: alice, ...tx }])
+      const r = await receipt(hash)
+      const status = r.status === '0x1' ? 'success' : 'reverted'
+      if (status !== expect) throw new Error(`devnet transaction "${label}" ended ${status}, expected ${expect}`)
+      transactions.push({ label, hash, blockNumber: Number(r.blockNumber), type: Number(r.type), status })
+      return r
+    }
+    async function deploy(label: string, data: `0x${string}`) {
+      const r = await send(`deploy ${label}`, { data })
+      return r.contractAddress!
+    }
+
+    const contracts: Record<string, `0x${string}`> = {}
+    contracts.Token = await deploy('Token', encodeDeploy(artifacts.contracts.Token!.bytecode, [1_000_000n * ONE_ETHER]))
+    contracts.Scenarios = await deploy('Scenarios', artifacts.contracts.Scenarios!.bytecode)
+    contracts.Helper = await deploy('Scenarios (helper instance)', artifacts.contracts.Scenarios!.bytecode)
+    contracts.Inspector = await deploy('Inspector', artifacts.contracts.Inspector!.bytecode)
+    contracts.BadJump = await deploy('BadJump (raw code)', BAD_JUMP_INIT)
+    const { Token: token, Scenarios: scenarios, Helper: helper, Inspector: inspector, BadJump: badJump } = contracts as Record<string, `0x${string}`>
+    const at = (to: `0x${string}`, signature: string, args: (bigint | number | boolean | `0x${string}`)[] = []) => ({
+      to,
+      data: encodeCall(signature, args),
+    })
+    const salt = `0x${'5a'.repeat(32)}` as const
+    const revertGas = { gas: hex(300_000) }
+
+    await send('token transfer (legacy, type 0)', { ...at(token, 'transfer(address,uint256)', [bob, 1000n * ONE_ETHER]), type: '0x0', gasPrice: hex(3_000_000_000n) })
+    await send('token approve (EIP-1559, type 2)', { ...at(token, 'approve(address,uint256)', [scenarios, 500n * ONE_ETHER]), maxFeePerGas: hex(3_000_000_000n), maxPriorityFeePerGas: hex(1_000_000_000n) })
+    await send('nested token calls (transferFrom, transfer, balanceOf)', at(scenarios, 'pull(address,address,uint256)', [token, alice, 100n * ONE_ETHER]))
+    await send('recursion 5 deep', at(scenarios, 'recurse(uint256)', [5]))
+    await send('DELEGATECALL', at(scenarios, 'delegate(address)', [helper]))
+    await send('CALLCODE', at(scenarios, 'callcode(address)', [helper]))
+    await send('STATICCALL, and a write in a static frame that fails', at(scenarios, 'staticPeek(address)', [helper]))
+    await send('CREATE', at(scenarios, 'create(uint256)', [42]))
+    await send('CREATE2', at(scenarios, 'create2(uint256,bytes32)', [7, salt]))
+    await send('CREATE whose constructor reverts', at(scenarios, 'createFailing()'))
+    await send('CREATE2 then SELFDESTRUCT in one transaction', at(scenarios, 'createAndDestroy(bytes32)', [`0x${'6b'.repeat(32)}`]))
+    await send('log in a child frame that reverts', at(scenarios, 'logThenRevert(uint256)', [1]))
+    await send('revert with Error(string)', { ...at(scenarios, 'revertWithReason()'), ...revertGas }, 'reverted')
+    await send('revert with a custom error', { ...at(scenarios, 'revertWithCustom(uint256)', [7]), ...revertGas }, 'reverted')
+    await send('panic: division by zero', { ...at(scenarios, 'panicDivide(uint256)', [0]), ...revertGas }, 'reverted')
+    await send('INVALID opcode', { ...at(scenarios, 'invalidOpcode()'), ...revertGas }, 'reverted')
+    await send('bad jump in a child call', at(scenarios, 'callBadJump(address)', [badJump]))
+    await send('bad jump at the top', { to: badJump, data: '0x', ...revertGas }, 'reverted')
+    await send('transient storage', at(scenarios, 'transient(uint256)', [5]))
+    await send('storage writes', at(scenarios, 'fill(uint256)', [20]))
+    await send('storage clears (refunds)', at(scenarios, 'clear()'))
+    await send('value transfer to an empty account through a contract', { ...at(scenarios, 'pay(address,uint256)', [`0x${'ee'.repeat(20)}`, 1]), value: hex(1) })
+    await send('precompiles', at(scenarios, 'precompiles()'))
+    await send('child out of gas, parent continues', at(scenarios, 'childOutOfGas()'))
+    await send('EIP-2930 access list (type 1)', { ...at(scenarios, 'increment()'), type: '0x1', gasPrice: hex(3_000_000_000n), accessList: [{ address: scenarios, storageKeys: [`0x${'0'.repeat(64)}`] }] })
+    await send('plain ether transfer', { to: carol, value: hex(ONE_ETHER) })
+    await send('fill the Inspector', at(inspector, 'setValues(uint256)', [40]))
+
+    // Several transactions in one block.
+    await call(url, 'evm_setAutomine', [false])
+    const pending: [string, `0x${string}`][] = []
+    for (const [label, tx] of [
+      ['block of several: ether transfer', { from: bob, to: carol, value: hex(ONE_ETHER / 10n) }],
+      ['block of several: token transfer', { from: bob, ...at(token, 'transfer(address,uint256)', [carol, ONE_ETHER]) }],
+      ['block of several: increment', { from: carol, ...at(scenarios, 'increment()') }],
+      ['block of several: recursion', { from: alice, ...at(scenarios, 'recurse(uint256)', [3]), gas: hex(500_000) }],
+    ] as const) {
+      pending.push([label, await call<`0x${string}`>(url, 'eth_sendTransaction', [tx])])
+    }
+    await call(url, 'evm_mine')
+    await call(url, 'evm_setAutomine', [true])
+    for (const [label, hash] of pending) {
+      const r = await receipt(hash)
+      if (r.status !== '0x1') throw new Error(`devnet transaction "${label}" failed`)
+      transactions.push({ label, hash, blockNumber: Number(r.blockNumber), type: Number(r.type), status: 'success' })
+    }
+    opts.log?.(`devnet: ${Object.keys(contracts).length} contracts, ${transactions.length} transactions`)
+    return { anvil, accounts, contracts, transactions, stop: () => anvil.stop() }
+  } catch (err) {
+    await anvil.stop()
+    throw err
+  }
+}
