@@ -174,6 +174,17 @@ describe('edgetrace CLI', () => {
     expect((await runCli(['--rpc.evmtimeout', '5 minutes'], /never/)).output).toContain('invalid duration')
   })
 
+  it('with no --upstream, starts the embedded devnet and serves it', async () => {
+    const run = await runCli(['--http.port', '0', '--http.api', 'eth,web3,net'], /listening: +(http:\/\/\S+)/)
+    const url = /listening: +(http:\/\/\S+)/.exec(run.output)![1]!
+    expect(run.output).toMatch(/embedded devnet: anvil, \d+ demo contracts, \d+ demo transactions/)
+    expect(run.output).toContain('--hardfork prague (chain id 31337)')
+    const upstream = /upstream: +(http:\/\/\S+)/.exec(run.output)![1]!
+    const call = { to: '0x5fbdb2315678afecb367f032d93f642f64180aa3', data: '0x18160ddd' } // Token.totalSupply()
+    expect(await rpcResult(url, 'eth_call', [call, 'latest'])).toBe(await rpcResult(upstream, 'eth_call', [call, 'latest']))
+    run.kill()
+  })
+
   it('announces --unverified in the banner', async () => {
     const run = await runCli(['--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0', '--unverified'], /listening/)
     expect(run.output).toContain('UNVERIFIED (--unverified)')

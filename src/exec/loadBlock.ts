@@ -34,6 +34,8 @@ function toReceiptSummary(r: unknown): ReceiptSummary {
  */
 export async function loadBlock(engine: Engine, blockHash: string, numberHint?: bigint): Promise<LoadedBlock> {
   const hash = blockHash.toLowerCase()
+  const cached = engine.cache.get<LoadedBlock>(`b:${hash}`)
+  if (cached) return cached
   const { upstream, headers } = engine
   const jsonP = upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [hash, true])
   const receiptsP = upstream.request<unknown[] | null>('eth_getBlockReceipts', [hash]).catch(() => null)
@@ -85,5 +87,9 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
   if (receipts.length !== txHashes.length || receipts.some((r, i) => r.transactionHash !== txHashes[i])) {
     throw new ReplayMismatchError(`${where}: the upstream's receipts do not match the block's transactions`)
   }
-  return { header, parent, block, receipts }
+  const loaded = { header, parent, block, receipts }
+  // A block hash names one block forever: keep it (its size is about its transactions' bytes).
+  const bytes = block.transactions.reduce((n, tx) => n + tx.serialize().length + 160, 4096)
+  engine.cache.set(`b:${hash}`, loaded, bytes)
+  return loaded
 }

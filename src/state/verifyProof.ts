@@ -12,7 +12,6 @@ export async function verifyProof(root: Uint8Array, key: Uint8Array, proof: read
   if (equalsBytes(root, KECCAK256_RLP)) {
     // An empty trie proves every key absent; nodes may send [] or the empty root node itself.
     if (proof.length === 0 || (proof.length === 1 && proof[0] === '0x80')) return null
-    throw new Error('a proof with nodes for an empty trie')
   }
   if (proof.length === 0) throw new Error('empty proof for a non-empty trie')
   const nodes = proof.map((node) => hexToBytes(node as `0x${string}`))

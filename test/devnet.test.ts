@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { replayTransaction } from '../src/exec/replayTransaction.js'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { withDevnet } from './src/devnet.js'
+import { rpcResult } from './src/rpc.js'
+
+// The embedded devnet, and every one of its transactions replayed on verified state: each replay
+// checks gas used and status against anvil's receipt (a mismatch throws).
+
+let devnet: Devnet
+let edge: RunningEdgetrace
+
+beforeAll(async () => {
+  devnet = await withDevnet()
+  edge = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague' })
+})
+afterAll(async () => {
+  await edge.close()
+  await devnet.stop()
+})
+
+describe('embedded devnet', () => {
+  it('has its contracts deployed and every transaction mined with the status it was meant to have', async () => {
+    for (const address of Object.values(devnet.contracts)) {
+      expect((await rpcResult(devnet.anvil.url, 'eth_getCode', [address, 'latest'])).length).toBeGreaterThan(4)
+    }
+    for (const tx of devnet.transactions) {
+      const receipt = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [tx.hash])
+      expect(receipt.status).toBe(tx.status === 'success' ? '0x1' : '0x0')
+    }
+    expect(new Set(devnet.transactions.map((t) => t.type))).toEqual(new Set([0, 1, 2]))
+    expect(devnet.transactions.filter((t) => t.label.startsWith('block of several')).map((t) => t.blockNumber)).toSatisfy(
+      (blocks: number[]) => blocks.length > 1 && new Set(blocks).size === 1,
+    )
+  })
+
+  it('replays every devnet transaction with the gas and status of its receipt', async () => {
+    for (const tx of devnet.transactions) {
+      const replayed = await replayTransaction(edge.engine, tx.hash)
+      expect(replayed.result.execResult.exceptionError === undefined, tx.label).toBe(tx.status === 'success')
+    }
+  })
+
+  it('a warm replay costs one upstream call: where the transaction is', async () => {
+    const tx = devnet.transactions.find((t) => t.label === 'nested token calls (transferFrom, transfer, balanceOf)')!
+    await replayTransaction(edge.engine, tx.hash)
+    edge.upstream.resetStats()
+    await replayTransaction(edge.engine, tx.hash)
+    // Only the transaction's position is asked again (a pending or re-orged transaction can move); block and state are cached.
+    expect(edge.upstream.stats()).toMatchObject({ calls: 1, roundTrips: 1 })
+  })
+})
