@@ -11,6 +11,8 @@ export type EngineOptions = {
   gasCap: bigint
   /** `--rpc.evmtimeout` in ms. Default 5 minutes. */
   evmTimeoutMs: number
+  /** `--rpc.returndata.limit`: the most bytes eth_call may return (Erigon: 100,000). */
+  returnDataLimit: number
   /** `--unverified`: take state from plain getters, without proofs. */
   unverified: boolean
   /** Cache budget in bytes (default 256 MiB). */
@@ -32,6 +34,7 @@ export type Engine = {
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   gasCap: 50_000_000n,
   evmTimeoutMs: 5 * 60_000,
+  returnDataLimit: 100_000,
   unverified: false,
   cacheBytes: 256 * 1024 * 1024,
 }

@@ -43,7 +43,12 @@ async function main(argv: string[]): Promise<void> {
     batchLimit: opts.batchLimit,
     genesis,
     hardfork,
-    engine: { gasCap: opts.gasCap, evmTimeoutMs: opts.evmTimeoutMs, unverified: opts.unverified },
+    engine: {
+      gasCap: opts.gasCap,
+      evmTimeoutMs: opts.evmTimeoutMs,
+      returnDataLimit: opts.returnDataLimit,
+      unverified: opts.unverified,
+    },
     log: (line) => console.error(line),
   }).catch(async (err: unknown) => {
     for (const c of cleanups) await c()

@@ -7,6 +7,7 @@ export type CliOptions = {
   gasCap: bigint
   evmTimeoutMs: number
   batchLimit: number
+  returnDataLimit: number
   chain?: string | undefined
   hardfork?: string | undefined
   unverified: boolean
@@ -26,6 +27,7 @@ Usage: edgetrace [--upstream URL] [flags]
   --rpc.gascap N          most gas one call may use (default 50000000; 0 = no cap)
   --rpc.evmtimeout DUR    most time one execution may take (default 5m; e.g. 30s, 1m30s)
   --rpc.batch.limit N     largest JSON-RPC batch (default 100)
+  --rpc.returndata.limit N  most bytes eth_call may return (default 100000; 0 = no limit)
   --chain FILE            geth-style genesis file naming the chain's forks (for unknown chain ids)
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
@@ -68,6 +70,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     gasCap: 50_000_000n,
     evmTimeoutMs: 5 * 60_000,
     batchLimit: 100,
+    returnDataLimit: 100_000,
     unverified: false,
     help: false,
   }
@@ -111,6 +114,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--rpc.batch.limit':
         opts.batchLimit = integer(flag, takeValue(), 1)
+        break
+      case '--rpc.returndata.limit':
+        opts.returnDataLimit = integer(flag, takeValue(), 0)
         break
       case '--chain':
         opts.chain = takeValue()

@@ -31,5 +31,9 @@ export async function call(engine: Engine, params: unknown): Promise<`0x${string
   const block = await prepareCall(engine, args, selector ?? { kind: 'tag', tag: 'latest' })
   const result = await executeCall(engine, { args, block, stateOverrides, blockOverrides })
   throwIfFailed(result)
+  const limit = engine.options.returnDataLimit
+  if (limit > 0 && result.returnValue.length > limit) {
+    throw new ServerRpcError(`call returned result on length ${result.returnValue.length} exceeding --rpc.returndata.limit ${limit}`)
+  }
   return bytesToHex(result.returnValue) as `0x${string}`
 }

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { encodeCall } from '../src/node/devnet/abi.js'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { withDevnet } from './src/devnet.js'
+import { rpc, rpcResult } from './src/rpc.js'
+
+// The limits of the reference daemon — gas cap, EVM timeout, return data — each a clear error,
+// after which the server goes on serving.
+
+let devnet: Devnet
+let edge: RunningEdgetrace
+
+beforeAll(async () => {
+  devnet = await withDevnet()
+  edge = await startEdgetrace({
+    upstream: devnet.anvil.url,
+    port: 0,
+    hardfork: 'prague',
+    engine: { gasCap: 200_000n, evmTimeoutMs: 50, returnDataLimit: 100 },
+  })
+})
+afterAll(async () => {
+  await edge.close()
+  await devnet.stop()
+})
+
+describe('limits', () => {
+  it('--rpc.gascap caps the gas of a call, asked for or not', async () => {
+    const call = { to: devnet.contracts.Scenarios, data: encodeCall('fill(uint256)', [12]) }
+    expect((await rpc(devnet.anvil.url, 'eth_call', [call])).error).toBeUndefined()
+    expect((await rpc(edge.url, 'eth_call', [call])).error).toEqual({ code: -32000, message: 'out of gas' })
+    expect((await rpc(edge.url, 'eth_call', [{ ...call, gas: '0x989680' }])).error).toEqual({ code: -32000, message: 'out of gas' })
+    const small = { to: devnet.contracts.Scenarios, data: encodeCall('fill(uint256)', [2]) }
+    expect((await rpc(edge.url, 'eth_call', [small])).error).toBeUndefined()
+  })
+
+  it('--rpc.evmtimeout stops a long execution with geth\'s error', async () => {
+    const slow = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague', engine: { evmTimeoutMs: 30 } })
+    const call = { to: devnet.contracts.Scenarios, data: encodeCall('fill(uint256)', [1500]) }
+    const started = Date.now()
+    expect((await rpc(slow.url, 'eth_call', [call])).error).toEqual({ code: -32000, message: 'execution aborted (timeout = 30ms)' })
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(await rpcResult(slow.url, 'eth_chainId')).toBe('0x7a69')
+    await slow.close()
+  })
+
+  it('--rpc.returndata.limit refuses results over the limit', async () => {
+    const returns = (n: number) => ({ data: `0x61${n.toString(16).padStart(4, '0')}6000f3` }) // PUSH2 n PUSH1 0 RETURN
+    expect(await rpcResult(edge.url, 'eth_call', [returns(100)])).toBe(`0x${'00'.repeat(100)}`)
+    expect((await rpc(edge.url, 'eth_call', [returns(101)])).error).toEqual({
+      code: -32000,
+      message: 'call returned result on length 101 exceeding --rpc.returndata.limit 100',
+    })
+  })
+})
