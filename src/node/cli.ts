@@ -17,6 +17,7 @@ async function main(argv: string[]): Promise<void> {
   let upstreamUrl = opts.upstream
   let upstreamNote = ''
   let hardfork = opts.hardfork
+  let devnetLines: string[] = []
   if (upstreamUrl === undefined) {
     const { startDevnet } = await import('./devnet/startDevnet.js')
     console.log('no --upstream given: starting the embedded local devnet (anvil) …')
@@ -25,6 +26,11 @@ async function main(argv: string[]): Promise<void> {
     upstreamUrl = devnet.anvil.url
     hardfork ??= devnet.anvil.hardfork
     upstreamNote = ` (embedded devnet: anvil, ${Object.keys(devnet.contracts).length} demo contracts, ${devnet.transactions.length} demo transactions)`
+    devnetLines = [
+      '  demo contracts:',
+      ...Object.entries(devnet.contracts).map(([name, address]) => `    ${name.padEnd(10)} ${address}`),
+      `  dev accounts: ${devnet.accounts.slice(0, 3).join(', ')}, … (unlocked at the upstream)`,
+    ]
   }
   let genesis: GethGenesis | undefined
   if (opts.chain !== undefined) {
@@ -65,7 +71,15 @@ async function main(argv: string[]): Promise<void> {
       : '  state:      verified (Merkle proofs against block headers, code against code hashes)',
     `  namespaces: ${opts.api.join(', ')}`,
     `  listening:  ${server.url}  (WebSocket: ${server.wsUrl})`,
+    ...devnetLines,
   ]
+  if (devnetLines.length > 0) {
+    const token = /Token +(0x[0-9a-f]+)/.exec(devnetLines.join('\n'))?.[1]
+    lines.push(
+      '  try:',
+      `    curl -s ${server.url} -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"${token}","data":"0x18160ddd"},"latest"]}'`,
+    )
+  }
   console.log(lines.join('\n'))
   if (!LOOPBACK.test(opts.host)) {
     console.warn(`WARNING: listening on ${opts.host}, which is not a loopback address: anyone who can reach it can use this daemon`)

@@ -23,6 +23,13 @@ function parseAccessList(raw: unknown): AccessListEntry[] {
   })
 }
 
+function parseWord(raw: unknown): bigint {
+  if (typeof raw !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(raw)) {
+    throw new ParamError(`expected a hex number of at most 32 bytes, got ${describe(raw)}`)
+  }
+  return BigInt(raw)
+}
+
 function parseAuthorizationList(raw: unknown): AuthorizationEntry[] {
   if (!Array.isArray(raw)) throw new ParamError(`expected an array, got ${describe(raw)}`)
   return raw.map((entry) => {
@@ -32,8 +39,9 @@ function parseAuthorizationList(raw: unknown): AuthorizationEntry[] {
       address: parseAddress(e.address),
       nonce: parseUint64(e.nonce),
       yParity: parseQuantity(e.yParity ?? e.v),
-      r: parseQuantity(e.r),
-      s: parseQuantity(e.s),
+      // Signatures are often written as 32-byte words, leading zeros included.
+      r: parseWord(e.r),
+      s: parseWord(e.s),
     }
   })
 }

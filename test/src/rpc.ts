@@ -20,7 +20,7 @@ export const DEV_ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 /** Deploys init code from anvil's first dev account and returns the contract address. */
 export async function deploy(url: string, initCode: string): Promise<`0x${string}`> {
   const hash = await rpcResult(url, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, data: initCode }])
-  const receipt = await rpcResult(url, 'eth_getTransactionReceipt', [hash])
+  const receipt = await waitForReceipt(url, hash)
   if (receipt.status !== '0x1') throw new Error('deployment failed')
   return receipt.contractAddress
 }
@@ -34,4 +34,14 @@ export function storageContractInitCode(value: number): string {
   const store = `60${value.toString(16).padStart(2, '0')}600055`
   const copy = `600b601160003960` + '0b6000f3'
   return `0x${store}${copy}${runtime}`
+}
+
+/** The receipt of a transaction, waiting (briefly) for it to be mined. */
+export async function waitForReceipt(url: string, hash: string): Promise<any> {
+  for (let i = 0; i < 100; i++) {
+    const receipt = await rpcResult(url, 'eth_getTransactionReceipt', [hash])
+    if (receipt) return receipt
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`transaction ${hash} was not mined`)
 }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { encodeCall, encodeDeploy } from './abi.js'
+import artifactsJson from './artifacts.json' with { type: 'json' }
 import { type AnvilInstance, type StartAnvilParameters, startAnvil } from './startAnvil.js'
 
 export type DevnetTransaction = {
@@ -46,7 +46,7 @@ const hex = (v: bigint | number) => `0x${BigInt(v).toString(16)}`
  * verify, so block 1 — whose parent is genesis — is left empty).
  */
 export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (line: string) => void } = {}): Promise<Devnet> {
-  const artifacts = JSON.parse(readFileSync(new URL('./artifacts.json', import.meta.url), 'utf8')) as Artifacts
+  const artifacts = artifactsJson as unknown as Artifacts
   const anvil = await startAnvil(opts.anvil)
   const url = anvil.url
   try {
