@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Devnet } from '../src/node/devnet/startDevnet.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { withDevnet } from '../test/src/devnet.js'
+import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
+import { withDevnetAndEdgetrace } from '../test/src/devnet.js'
 import { EXAMPLES, sendJsonRpc } from './sendJsonRpc.js'
 
-let devnet: Devnet
 let edge: RunningEdgetrace
+let stop: () => Promise<void>
+
 beforeAll(async () => {
-  devnet = await withDevnet()
-  edge = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague', api: ['eth', 'web3'] })
+  ;({ edge, stop } = await withDevnetAndEdgetrace({ api: ['eth', 'web3'] }))
 })
-afterAll(async () => {
-  await edge.close()
-  await devnet.stop()
-})
+afterAll(() => stop())
 
 describe('demo console', () => {
   it.each(Object.keys(EXAMPLES))('its %s example is answered by edgetrace on the devnet', async (method) => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { replayTransaction } from '../src/exec/replayTransaction.js'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { withDevnet } from './src/devnet.js'
+import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
+import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { rpcResult } from './src/rpc.js'
 
 // The embedded devnet, and every one of its transactions replayed on verified state: each replay
@@ -11,14 +11,12 @@ import { rpcResult } from './src/rpc.js'
 let devnet: Devnet
 let edge: RunningEdgetrace
 
+let stop: () => Promise<void>
+
 beforeAll(async () => {
-  devnet = await withDevnet()
-  edge = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague' })
+  ;({ devnet, edge, stop } = await withDevnetAndEdgetrace())
 })
-afterAll(async () => {
-  await edge.close()
-  await devnet.stop()
-})
+afterAll(() => stop())
 
 describe('embedded devnet', () => {
   it('has its contracts deployed and every transaction mined with the status it was meant to have', async () => {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { replayTransaction } from '../src/exec/replayTransaction.js'
 import { encodeCall } from '../src/node/devnet/abi.js'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { withDevnet } from './src/devnet.js'
+import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
+import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { rpc, rpcResult, waitForReceipt } from './src/rpc.js'
 
 // EIP-7702 (type 4): an EOA delegating to contract code, as a call and as a mined transaction.
@@ -15,14 +15,12 @@ const authority = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e
 let devnet: Devnet
 let edge: RunningEdgetrace
 
+let stop: () => Promise<void>
+
 beforeAll(async () => {
-  devnet = await withDevnet()
-  edge = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague' })
+  ;({ devnet, edge, stop } = await withDevnetAndEdgetrace())
 })
-afterAll(async () => {
-  await edge.close()
-  await devnet.stop()
-})
+afterAll(() => stop())
 
 async function authorization(nonceOffset = 0) {
   const nonce = Number(await rpcResult(devnet.anvil.url, 'eth_getTransactionCount', [authority.address, 'latest'])) + nonceOffset

@@ -2,8 +2,8 @@ import { encodeFunctionData, getAddress, parseAbi } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeCall } from '../src/node/devnet/abi.js'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { withDevnet } from './src/devnet.js'
+import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
+import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { rpc } from './src/rpc.js'
 
 // eth_call through edgetrace (executed locally on verified state) against anvil's own eth_call,
@@ -14,16 +14,14 @@ let edge: RunningEdgetrace
 let alice: `0x${string}`
 let c: Record<string, `0x${string}`>
 
+let stop: () => Promise<void>
+
 beforeAll(async () => {
-  devnet = await withDevnet()
+  ;({ devnet, edge, stop } = await withDevnetAndEdgetrace())
   alice = devnet.accounts[0]!
   c = devnet.contracts
-  edge = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague' })
 })
-afterAll(async () => {
-  await edge.close()
-  await devnet.stop()
-})
+afterAll(() => stop())
 
 type Case = { name: string; call: Record<string, unknown>; block?: unknown }
 const cases = (): Case[] => [

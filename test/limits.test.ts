@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeCall } from '../src/node/devnet/abi.js'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { withDevnet } from './src/devnet.js'
+import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
 // The limits of the reference daemon — gas cap, EVM timeout, return data — each a clear error,
@@ -11,19 +11,12 @@ import { rpc, rpcResult } from './src/rpc.js'
 let devnet: Devnet
 let edge: RunningEdgetrace
 
+let stop: () => Promise<void>
+
 beforeAll(async () => {
-  devnet = await withDevnet()
-  edge = await startEdgetrace({
-    upstream: devnet.anvil.url,
-    port: 0,
-    hardfork: 'prague',
-    engine: { gasCap: 200_000n, evmTimeoutMs: 50, returnDataLimit: 100 },
-  })
+  ;({ devnet, edge, stop } = await withDevnetAndEdgetrace({ engine: { gasCap: 200_000n, evmTimeoutMs: 50, returnDataLimit: 100 } }))
 })
-afterAll(async () => {
-  await edge.close()
-  await devnet.stop()
-})
+afterAll(() => stop())
 
 describe('limits', () => {
   it('--rpc.gascap caps the gas of a call, asked for or not', async () => {

@@ -2,6 +2,7 @@ import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToHex, hexToBytes, unpadBy
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import type { Upstream } from '../upstream/types.js'
+import { createSingleFlight } from '../utils/createSingleFlight.js'
 import type { LruCache } from './createLruCache.js'
 import { bigIntToHex32 } from './createVerifiedStateSource.js'
 import type { AccessListEntry, StateSource } from './types.js'
@@ -23,14 +24,7 @@ function hexBytes(raw: unknown, what: string): Uint8Array {
  * absent one, and storage roots are unknown, so slots are cached per (block, address).
  */
 export function createUnverifiedStateSource({ upstream, cache }: { upstream: Upstream; cache: LruCache }): StateSource {
-  const inflight = new Map<string, Promise<unknown>>()
-  function once<value>(key: string, load: () => Promise<value>): Promise<value> {
-    const pending = inflight.get(key)
-    if (pending) return pending as Promise<value>
-    const promise = load().finally(() => inflight.delete(key))
-    inflight.set(key, promise)
-    return promise
-  }
+  const once = createSingleFlight()
 
   async function getAccount(block: VerifiedHeader, address: `0x${string}`): Promise<Account | undefined> {
     const key = `ua:${block.hash}:${address}`

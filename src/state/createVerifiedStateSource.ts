@@ -14,6 +14,7 @@ import { BaseError } from '../errors/base.js'
 import { CodeHashMismatchError, ProofVerificationError } from '../errors/state.js'
 import { UpstreamRpcError } from '../errors/upstream.js'
 import type { Upstream } from '../upstream/types.js'
+import { createSingleFlight } from '../utils/createSingleFlight.js'
 import type { LruCache } from './createLruCache.js'
 import type { AccessListEntry, StateSource } from './types.js'
 import { decodeStorageLeaf, verifyProof } from './verifyProof.js'
@@ -66,15 +67,7 @@ function sameBytes32(hex: unknown, value: Uint8Array): boolean {
  * code by code hash. Concurrent reads of one item share one request.
  */
 export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstream; cache: LruCache }): StateSource {
-  const inflight = new Map<string, Promise<unknown>>()
-
-  function once<value>(key: string, load: () => Promise<value>): Promise<value> {
-    const pending = inflight.get(key)
-    if (pending) return pending as Promise<value>
-    const promise = load().finally(() => inflight.delete(key))
-    inflight.set(key, promise)
-    return promise
-  }
+  const once = createSingleFlight()
 
   const accountKey = (block: VerifiedHeader, address: string) => `a:${block.hash}:${address}`
   const slotKey = (root: Uint8Array, slot: string) => `s:${bytesToHex(root)}:${slot}`
