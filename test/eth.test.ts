@@ -118,25 +118,27 @@ describe('eth_call with overrides equals anvil', () => {
 })
 
 describe('eth_call errors', () => {
-  // geth's (and Erigon's) wording; anvil's own words are printed beside them where they differ.
-  const ERRORS: [string, () => Record<string, unknown>, number, string][] = [
-    ['INVALID opcode at the top', () => ({ to: c.Scenarios, data: encodeCall('invalidOpcode()') }), -32000, 'invalid opcode: INVALID'],
-    ['bad jump at the top', () => ({ to: c.BadJump, data: '0x' }), -32000, 'invalid jump destination'],
-    ['out of gas', () => ({ to: c.Scenarios, data: encodeCall('fill(uint256)', [50]), gas: '0x7530' }), -32000, 'out of gas'],
-    ['intrinsic gas too low', () => ({ to: c.Token, data: '0x', gas: '0x100' }), -32000, 'intrinsic gas too low: have 256, want 21000'],
+  // geth's (and Erigon's) code and wording for us; anvil answers with its own (last column), which we
+  // do not copy: it reports EVM halts as -32603 "EVM error <Variant>".
+  const ERRORS: [string, () => Record<string, unknown>, number, string, { code: number; message: string }][] = [
+    ['INVALID opcode at the top', () => ({ to: c.Scenarios, data: encodeCall('invalidOpcode()') }), -32000, 'invalid opcode: INVALID', { code: -32603, message: 'EVM error InvalidFEOpcode' }],
+    ['bad jump at the top', () => ({ to: c.BadJump, data: '0x' }), -32000, 'invalid jump destination', { code: -32603, message: 'EVM error InvalidJump' }],
+    ['out of gas', () => ({ to: c.Scenarios, data: encodeCall('fill(uint256)', [50]), gas: '0x7530' }), -32000, 'out of gas', { code: -32603, message: 'EVM error OutOfGas' }],
+    ['intrinsic gas too low', () => ({ to: c.Token, data: '0x', gas: '0x100' }), -32000, 'intrinsic gas too low: have 256, want 21000', { code: -32000, message: 'intrinsic gas too high -- CallGasCostMoreThanGasLimit' }],
     [
       'insufficient funds',
       () => ({ from: `0x${'cd'.repeat(20)}`, to: c.Token, value: '0x1' }),
       -32000,
       `insufficient funds for gas * price + value: address ${getAddress(`0x${'cd'.repeat(20)}`)} have 0 want 1`,
+      { code: -32003, message: 'Insufficient funds for gas * price + value' },
     ],
   ]
-  it.each(ERRORS)('%s', async (_name, build, code, message) => {
+  it.each(ERRORS)('%s', async (_name, build, code, message, anvilError) => {
     const [ours, theirs] = await Promise.all([
       rpc(edge.url, 'eth_call', [build(), 'latest']),
       rpc(devnet.anvil.url, 'eth_call', [build(), 'latest']),
     ])
-    expect(theirs.error).toBeDefined() // anvil agrees that it fails
+    expect(theirs.error).toEqual(anvilError)
     expect(ours.error).toEqual({ code, message })
   })
 })
