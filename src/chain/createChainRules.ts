@@ -10,6 +10,7 @@ import {
   type GethGenesis,
 } from '@ethereumjs/common'
 import { BaseError } from '../errors/base.js'
+import { unavailableKzg } from './unavailableKzg.js'
 
 /** Which rules apply at a block: the hardfork from chain id, number and timestamp. */
 export type ChainRules = {
@@ -49,19 +50,19 @@ export function createChainRules({ chainId, genesis, hardfork }: CreateChainRule
     if (genesisChainId !== chainId) {
       throw new BaseError(`--chain file is for chain id ${genesisChainId}, but the upstream is chain ${chainId}`)
     }
-    base = createCommonFromGethGenesis(genesis, { chain: genesis.name ?? `chain-${chainId}` })
+    base = createCommonFromGethGenesis(genesis, { chain: genesis.name ?? `chain-${chainId}`, customCrypto: { kzg: unavailableKzg } })
     source = `genesis config (chain id ${chainId})`
   } else {
     const known = KNOWN.find((c) => BigInt(c.chainId) === chainId)
     if (known && hardfork === undefined) {
-      base = new Common({ chain: known })
+      base = new Common({ chain: known, customCrypto: { kzg: unavailableKzg } })
       source = `${known.name} (chain id ${chainId})`
     } else if (hardfork !== undefined) {
       const hardforks = Mainnet.hardforks.map((h) => h.name)
       if (!hardforks.includes(hardfork)) {
         throw new BaseError(`unknown hardfork "${hardfork}"; known: ${hardforks.join(', ')}`)
       }
-      base = createCustomCommon({ chainId: Number(chainId), name: `chain-${chainId}` }, known ?? Mainnet, { hardfork })
+      base = createCustomCommon({ chainId: Number(chainId), name: `chain-${chainId}` }, known ?? Mainnet, { hardfork, customCrypto: { kzg: unavailableKzg } })
       source = `--hardfork ${hardfork} (chain id ${chainId})`
       fixed = true
     } else {

@@ -1,0 +1,243 @@
+import type { EVM } from '@ethereumjs/evm'
+import type { Message } from '@ethereumjs/evm'
+import { bytesToHex, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
+import { toGethEvmError } from '../errors/evmErrorMap.js'
+import type { CallKind, Hex, TracerHooks } from '../tracing/hooks.js'
+
+/**
+ * THE adapter: the only file that touches @ethereumjs/evm's events and internals. It turns them into
+ * TracerHooks and closes the gaps between ethereumjs 10.x and geth's hooks:
+ *  - the call kind comes from the opcode that made the call (a CALL in a static frame looks like a
+ *    STATICCALL to ethereumjs), observed by wrapping the handlers of the CALL/CREATE family, so that
+ *    call-only tracing does not need a `step` listener (which makes execution about 3× slower);
+ *  - calls that fail the depth or balance check emit no event in ethereumjs; geth shows them as
+ *    frames, so they are synthesised here;
+ *  - LOG0–LOG4 and SELFDESTRUCT are observed by wrapping their handlers (ethereumjs has no log
+ *    event), with geth's log index (logs of reverted frames give their index back);
+ *  - a CREATE's address is known only once the init code starts (newContract) or at exit;
+ *  - `step` is subscribed to only when `onOpcode` is set.
+ * Returns detach().
+ */
+export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
+  type Frame = { depth: number; address: Hex; value: bigint; logCountAtEnter: number; create: boolean; returned?: Uint8Array }
+  const frames: Frame[] = []
+  let logCount = 0
+  let pendingKind: CallKind | undefined
+  let messages = 0
+  const internals = evm as unknown as { _opcodeMap: ({ opHandler: Function; opcodeInfo: { isAsync: boolean } } | undefined)[] }
+  const originalMap = internals._opcodeMap
+  const patched = [...originalMap]
+  const precompiles = new Set([...evm.precompiles.keys()].map((k) => `0x${k}`.toLowerCase()))
+
+  const hexOf = (v: Uint8Array) => bytesToHex(v) as Hex
+  const addressOf = (word: bigint) => hexOf(setLengthLeft(bigIntToBytes(word), 32).slice(12))
+
+  type RunState = {
+    stack: { peek(n: number): bigint[] }
+    memory: { read(offset: number, length: number): Uint8Array }
+    env: { depth: number; address: { toString(): string } }
+    messageGasLimit?: bigint
+    interpreter: { getAddress(): { toString(): string } }
+    stateManager: { getAccount(a: unknown): Promise<{ balance: bigint } | undefined> }
+  }
+  const read = (rs: RunState, offset: bigint, length: bigint) =>
+    length === 0n ? new Uint8Array(0) : rs.memory.read(Number(offset), Number(length))
+
+  function wrap(op: number, wrapper: (original: Function, isAsync: boolean) => Function) {
+    const entry = originalMap[op]
+    if (!entry) return
+    patched[op] = { ...entry, opHandler: wrapper(entry.opHandler, entry.opcodeInfo.isAsync) }
+  }
+
+  const CALLS: Record<number, CallKind> = { 0xf1: 'CALL', 0xf2: 'CALLCODE', 0xf4: 'DELEGATECALL', 0xfa: 'STATICCALL' }
+  if (hooks.onEnter || hooks.onExit) {
+    for (const [opText, kind] of Object.entries(CALLS)) {
+      const op = Number(opText)
+      wrap(op, (original) => async (rs: RunState, common: unknown) => {
+        const hasValue = kind === 'CALL' || kind === 'CALLCODE'
+        const args = rs.stack.peek(hasValue ? 5 : 4)
+        const to = addressOf(args[1]!)
+        const value = hasValue ? args[2]! : 0n
+        const input = hasValue ? read(rs, args[3]!, args[4]!) : read(rs, args[2]!, args[3]!)
+        let gas = rs.messageGasLimit ?? 0n
+        if (hasValue && value !== 0n) gas += 2300n
+        pendingKind = kind
+        const before = messages
+        await original(rs, common)
+        pendingKind = undefined
+        if (messages === before) {
+          // ethereumjs returned before creating a message: the depth limit or too little balance.
+          const depth = rs.env.depth + 1
+          const parent = frames[frames.length - 1]
+          hooks.onEnter?.({
+            depth,
+            kind,
+            from: rs.env.address.toString() as Hex,
+            to,
+            input,
+            gas,
+            value: kind === 'STATICCALL' ? undefined : kind === 'DELEGATECALL' ? (parent?.value ?? 0n) : value,
+            precompile: precompiles.has(to),
+          })
+          hooks.onExit?.({
+            depth,
+            output: new Uint8Array(0),
+            gasUsed: 0n,
+            error: depth > 1024 ? 'max call depth exceeded' : 'insufficient balance for transfer',
+            reverted: true,
+          })
+        }
+      })
+    }
+    for (const [op, kind] of [[0xf0, 'CREATE'], [0xf5, 'CREATE2']] as const) {
+      wrap(op, (original) => async (rs: RunState, common: unknown) => {
+        pendingKind = kind
+        await original(rs, common)
+        pendingKind = undefined
+      })
+    }
+    // RETURN in init code: the code a CREATE deposits. ethereumjs reports a deposit that runs out of
+    // gas as a plain "out of gas" with no output; geth says "contract creation code storage out of gas".
+    wrap(0xf3, (original, isAsync) => {
+      const observe = (rs: RunState) => {
+        const top = frames[frames.length - 1]
+        if (top?.create) {
+          const [offset, length] = rs.stack.peek(2)
+          top.returned = read(rs, offset!, length!)
+        }
+      }
+      return isAsync
+        ? async (rs: RunState, common: unknown) => {
+            observe(rs)
+            return original(rs, common)
+          }
+        : (rs: RunState, common: unknown) => {
+            observe(rs)
+            return original(rs, common)
+          }
+    })
+    wrap(0xff, (original) => async (rs: RunState, common: unknown) => {
+      const beneficiary = addressOf(rs.stack.peek(1)[0]!)
+      const self = rs.interpreter.getAddress()
+      const balance = (await rs.stateManager.getAccount(self))?.balance ?? 0n
+      // Reported before the handler runs: ethereumjs ends the frame by throwing from it (STOP), and
+      // nothing can fail in it any more (the static-context check happened in its gas handler).
+      const depth = rs.env.depth + 1
+      hooks.onEnter?.({ depth, kind: 'SELFDESTRUCT', from: self.toString() as Hex, to: beneficiary, input: new Uint8Array(0), gas: 0n, value: balance, precompile: false })
+      hooks.onExit?.({ depth, output: new Uint8Array(0), gasUsed: 0n, reverted: false })
+      return original(rs, common)
+    })
+  }
+  if (hooks.onLog) {
+    for (let op = 0xa0; op <= 0xa4; op++) {
+      wrap(op, (original) => (rs: RunState, common: unknown) => {
+        const n = op - 0xa0
+        const args = rs.stack.peek(2 + n)
+        const data = read(rs, args[0]!, args[1]!)
+        const topics = args.slice(2).map((t) => hexOf(setLengthLeft(bigIntToBytes(t), 32)))
+        original(rs, common)
+        hooks.onLog!({ address: rs.interpreter.getAddress().toString() as Hex, topics, data, index: logCount++ })
+      })
+    }
+  }
+  internals._opcodeMap = patched
+
+  const onBeforeMessage = (msg: Message) => {
+    messages++
+    const depth = msg.depth
+    const parent = frames[frames.length - 1]
+    let kind: CallKind
+    if (depth === 0) kind = msg.to ? 'CALL' : 'CREATE'
+    else if (pendingKind) kind = pendingKind
+    else if (!msg.to) kind = msg.salt ? 'CREATE2' : 'CREATE'
+    else if (msg.delegatecall) kind = 'DELEGATECALL'
+    else kind = msg.isStatic ? 'STATICCALL' : 'CALL'
+    pendingKind = undefined
+    const isCreate = kind === 'CREATE' || kind === 'CREATE2'
+    const codeAddress = msg.to ? (msg._codeAddress ?? msg.to).toString() as Hex : undefined
+    const to = isCreate ? undefined : kind === 'DELEGATECALL' || kind === 'CALLCODE' ? codeAddress : (msg.to?.toString() as Hex)
+    const from = depth === 0 || !parent ? (msg.caller.toString() as Hex) : parent.address
+    const value = kind === 'STATICCALL' ? undefined : kind === 'DELEGATECALL' ? (parent?.value ?? msg.value) : msg.value
+    frames.push({ depth, address: (msg.to?.toString() ?? '0x') as Hex, value: value ?? 0n, logCountAtEnter: logCount, create: isCreate })
+    hooks.onEnter?.({
+      depth,
+      kind,
+      from,
+      to,
+      input: msg.data.slice(),
+      gas: msg.gasLimit,
+      value,
+      precompile: to !== undefined && precompiles.has(to),
+    })
+  }
+
+  const onNewContract = (data: { address: { toString(): string } }) => {
+    const top = frames[frames.length - 1]
+    if (top) top.address = data.address.toString() as Hex
+  }
+
+  const onAfterMessage = (result: {
+    createdAddress?: { toString(): string }
+    execResult: { exceptionError?: { error: string }; returnValue: Uint8Array; executionGasUsed: bigint; runState?: { opCode: number } }
+  }) => {
+    const frame = frames.pop()
+    const err = result.execResult.exceptionError
+    let error = err ? toGethEvmError(err.error, result.execResult.runState?.opCode) : undefined
+    let output: Uint8Array = result.execResult.returnValue.slice()
+    let reverted = err !== undefined
+    if (frame?.create && frame.returned !== undefined && err) {
+      if (err.error === 'out of gas' || err.error === 'code store out of gas') {
+        error = 'contract creation code storage out of gas'
+        output = frame.returned
+      }
+      // Before Homestead, a deposit that cannot be paid leaves the contract without code, not reverted.
+      if (err.error === 'code store out of gas') reverted = false
+    }
+    if (reverted && frame) logCount = frame.logCountAtEnter
+    hooks.onExit?.({
+      depth: frame?.depth ?? 0,
+      output,
+      gasUsed: result.execResult.executionGasUsed,
+      error,
+      reverted,
+      address: result.createdAddress ? (result.createdAddress.toString() as Hex) : undefined,
+    })
+  }
+
+  const onStep = (step: {
+    pc: number
+    opcode: { name: string; code: number; dynamicFee?: bigint; fee: number }
+    gasLeft: bigint
+    gasRefund: bigint
+    stack: bigint[]
+    depth: number
+    memory: Uint8Array
+    address: { toString(): string }
+  }) => {
+    hooks.onOpcode!({
+      pc: step.pc,
+      op: step.opcode.code,
+      opName: step.opcode.name,
+      gas: step.gasLeft,
+      cost: step.opcode.dynamicFee ?? BigInt(step.opcode.fee),
+      depth: step.depth,
+      stack: step.stack,
+      memory: step.memory,
+      address: step.address.toString() as Hex,
+      refund: step.gasRefund,
+    })
+  }
+
+  const events = evm.events
+  events.on('beforeMessage', onBeforeMessage as never)
+  events.on('afterMessage', onAfterMessage as never)
+  events.on('newContract', onNewContract as never)
+  if (hooks.onOpcode) events.on('step', onStep as never)
+  return () => {
+    internals._opcodeMap = originalMap
+    events.off('beforeMessage', onBeforeMessage as never)
+    events.off('afterMessage', onAfterMessage as never)
+    events.off('newContract', onNewContract as never)
+    if (hooks.onOpcode) events.off('step', onStep as never)
+  }
+}

@@ -1,0 +1,36 @@
+import type { Block } from '@ethereumjs/block'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { type RunTxOpts, type RunTxResult, type VM, runTx } from '@ethereumjs/vm'
+import { toGethEvmError } from '../errors/evmErrorMap.js'
+import type { Hex, TracerHooks } from '../tracing/hooks.js'
+import { attachTracerHooks } from './attachTracerHooks.js'
+
+/** onTxStart → runTx with the hooks attached → onTxEnd (gas used as the receipt has it). */
+export async function runTracedTransaction(
+  vm: VM,
+  tx: TypedTransaction,
+  block: Block,
+  hooks: TracerHooks,
+  opts: Omit<RunTxOpts, 'tx' | 'block'> = {},
+): Promise<RunTxResult> {
+  const detach = attachTracerHooks(vm.evm as never, hooks)
+  try {
+    hooks.onTxStart?.({
+      from: tx.getSenderAddress().toString() as Hex,
+      to: tx.to?.toString() as Hex | undefined,
+      gasLimit: tx.gasLimit,
+      value: tx.value,
+      input: tx.data,
+    })
+    const result = await runTx(vm, { ...opts, tx, block })
+    const err = result.execResult.exceptionError
+    hooks.onTxEnd?.({
+      gasUsed: result.totalGasSpent,
+      output: result.execResult.returnValue,
+      error: err ? toGethEvmError(err.error) : undefined,
+    })
+    return result
+  } finally {
+    detach()
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The small interface between the EVM and tracing, shaped after geth's core/tracing hooks
+ * (OnTxStart/OnTxEnd/OnEnter/OnExit/OnOpcode/OnLog). Only src/evm/attachTracerHooks.ts produces
+ * these; recorders consume them. Every hook is optional: what is not subscribed costs nothing.
+ */
+
+export type Hex = `0x${string}`
+
+export type CallKind = 'CALL' | 'STATICCALL' | 'CALLCODE' | 'DELEGATECALL' | 'CREATE' | 'CREATE2' | 'SELFDESTRUCT'
+
+export type TxStartInfo = {
+  from: Hex
+  /** undefined for a contract creation. */
+  to: Hex | undefined
+  gasLimit: bigint
+  value: bigint
+  input: Uint8Array
+}
+
+export type TxEndInfo = {
+  /** Gas used by the transaction as its receipt says (after refunds). */
+  gasUsed: bigint
+  /** The top frame's output. */
+  output: Uint8Array
+  /** geth's error string when the transaction failed. */
+  error?: string | undefined
+}
+
+export type EnterFrame = {
+  depth: number
+  kind: CallKind
+  from: Hex
+  /** The callee; for CREATE/CREATE2 the new address, known only at exit (see ExitFrame.address). */
+  to: Hex | undefined
+  input: Uint8Array
+  /** Gas made available to the frame (for calls: after the 63/64 rule, stipend included). */
+  gas: bigint
+  /** undefined for DELEGATECALL and STATICCALL (no value moves). */
+  value: bigint | undefined
+  /** The callee is a precompile. */
+  precompile: boolean
+}
+
+export type ExitFrame = {
+  depth: number
+  output: Uint8Array
+  gasUsed: bigint
+  /** geth's error string (`execution reverted`, `out of gas`, …). */
+  error?: string | undefined
+  /** The frame's state changes were rolled back. */
+  reverted: boolean
+  /** The created contract's address (CREATE/CREATE2 that succeeded, or failed after the address was known). */
+  address?: Hex | undefined
+}
+
+export type LogRecord = {
+  address: Hex
+  topics: Hex[]
+  data: Uint8Array
+  /** Index among the transaction's logs that are still standing when it is emitted (geth's log.Index). */
+  index: number
+}
+
+export type OpcodeStep = {
+  pc: number
+  op: number
+  opName: string
+  gas: bigint
+  /** Total cost of the op (static + dynamic; call gas excluded). */
+  cost: bigint
+  depth: number
+  stack: bigint[]
+  memory: Uint8Array
+  address: Hex
+  refund: bigint
+  returnData?: Uint8Array | undefined
+}
+
+export type TracerHooks = {
+  onTxStart?: (tx: TxStartInfo) => void
+  onTxEnd?: (tx: TxEndInfo) => void
+  onEnter?: (frame: EnterFrame) => void
+  onExit?: (frame: ExitFrame) => void
+  onOpcode?: (step: OpcodeStep) => void
+  onLog?: (log: LogRecord) => void
+}
