@@ -21,6 +21,10 @@ export type OverlayStateManager = StateManagerInterface & {
   readonly baseReads: BaseReads
   /** Addresses written in the overlay (for post-state read-back). */
   dirtyAddresses(): Hex[]
+  /** Accounts deleted by this execution (self-destructed, or touched-and-empty). */
+  isDeleted(address: Hex): boolean
+  /** Code of an account in the base state (not the overlay). */
+  baseCode(address: Hex): Promise<Uint8Array>
 }
 
 export type CreateOverlayStateManagerParameters = {
@@ -61,6 +65,12 @@ export function createOverlayStateManager({ source, block, signal }: CreateOverl
     return account
   }
 
+  function recordSlot(addr: Hex, slot: Hex, value: Uint8Array) {
+    let reads = baseReads.storage.get(addr)
+    if (!reads) baseReads.storage.set(addr, (reads = new Map()))
+    if (!reads.has(slot)) reads.set(slot, value)
+  }
+
   async function setAccount(addr: Hex, value: Account | null) {
     const had = accounts.has(addr)
     const prev = accounts.get(addr)
@@ -85,6 +95,8 @@ export function createOverlayStateManager({ source, block, signal }: CreateOverl
     block,
     baseReads,
     dirtyAddresses: () => [...new Set([...accounts.keys(), ...storage.keys(), ...code.keys()])],
+    isDeleted: (address) => accounts.has(address) && accounts.get(address) === null,
+    baseCode: (address) => source.getCode(block, address),
 
     async getAccount(address) {
       const addr = key(address)
@@ -141,13 +153,15 @@ export function createOverlayStateManager({ source, block, signal }: CreateOverl
       const overlay = storage.get(addr)
       const hit = overlay?.slots.get(slot)
       if (hit !== undefined) return hit
-      if (overlay?.cleared) return new Uint8Array(0)
+      if (overlay?.cleared) {
+        // A fresh (created or destroyed) storage: the slot is read as zero, and that is what it was.
+        recordSlot(addr, slot, new Uint8Array(0))
+        return new Uint8Array(0)
+      }
       checkAbort()
       await baseAccount(addr)
       const value = await source.getStorage(block, addr, slot)
-      let reads = baseReads.storage.get(addr)
-      if (!reads) baseReads.storage.set(addr, (reads = new Map()))
-      if (!reads.has(slot)) reads.set(slot, value)
+      recordSlot(addr, slot, value)
       return value
     },
     async putStorage(address, slotBytes, value) {

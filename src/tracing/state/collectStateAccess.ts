@@ -1,0 +1,53 @@
+import { KECCAK256_NULL, createAddressFromString, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
+import type { Hex } from '../hooks.js'
+
+export type AccountSnapshot = {
+  balance: bigint
+  nonce: bigint
+  codeHash: Uint8Array
+  code: Uint8Array
+  /** Slot → value without leading zeros (empty = zero). */
+  storage: Map<Hex, Uint8Array>
+}
+
+/**
+ * What an execution read and left, from the state manager's point of view (not from opcodes):
+ * every account and slot as first read from the base state, and the same accounts and slots after
+ * the transaction. `post` is undefined for accounts the transaction deleted.
+ */
+export type StateAccess = {
+  /** Accounts that did not exist are empty snapshots (their slots, as read, included). */
+  pre: Map<Hex, AccountSnapshot>
+  post: Map<Hex, AccountSnapshot | undefined>
+}
+
+const EMPTY = () => ({ balance: 0n, nonce: 0n, codeHash: KECCAK256_NULL, code: new Uint8Array(0), storage: new Map() })
+
+/** Reads back the post-state of everything the execution read (in memory, or cached base state). */
+export async function collectStateAccess(state: OverlayStateManager): Promise<StateAccess> {
+  const pre = new Map<Hex, AccountSnapshot>()
+  const post = new Map<Hex, AccountSnapshot | undefined>()
+  for (const [address, account] of state.baseReads.accounts) {
+    const slots = state.baseReads.storage.get(address) ?? new Map<Hex, Uint8Array>()
+    const code = account && !equalsBytes(account.codeHash, KECCAK256_NULL) ? await state.baseCode(address) : new Uint8Array(0)
+    pre.set(
+      address,
+      account
+        ? { balance: account.balance, nonce: account.nonce, codeHash: account.codeHash, code, storage: new Map(slots) }
+        : { ...EMPTY(), storage: new Map(slots) },
+    )
+    if (state.isDeleted(address)) {
+      post.set(address, undefined)
+      continue
+    }
+    const addr = createAddressFromString(address)
+    const now = await state.getAccount(addr)
+    const snapshot: AccountSnapshot = now
+      ? { balance: now.balance, nonce: now.nonce, codeHash: now.codeHash, code: await state.getCode(addr), storage: new Map() }
+      : EMPTY()
+    for (const slot of slots.keys()) snapshot.storage.set(slot, await state.getStorage(addr, hexToBytes(slot)))
+    post.set(address, snapshot)
+  }
+  return { pre, post }
+}
