@@ -34,3 +34,37 @@ export function toGethEvmError(error: string, opcode?: number): string {
   if (key === 'invalid opcode') return invalidOpcodeMessage(opcode)
   return key !== undefined ? gethEvmErrors[key]! : error
 }
+
+/** geth's flatCallTracer `convertParityErrors` table: geth error → Parity/OpenEthereum label. */
+const parityErrors: Readonly<Record<string, string>> = {
+  'contract creation code storage out of gas': 'Out of gas',
+  'out of gas': 'Out of gas',
+  'gas uint64 overflow': 'Out of gas',
+  'max code size exceeded': 'Out of gas',
+  'invalid jump destination': 'Bad jump destination',
+  'execution reverted': 'Reverted',
+  'return data out of bounds': 'Out of bounds',
+  'stack limit reached 1024 (1023)': 'Out of stack',
+  'precompiled failed': 'Built-in failed',
+  'invalid input length': 'Built-in failed',
+}
+const parityErrorPrefixes: [string, string][] = [
+  ['out of gas:', 'Out of gas'],
+  ['invalid opcode:', 'Bad instruction'],
+  ['stack underflow', 'Stack underflow'],
+]
+
+/** A geth error string in Parity's words, as geth's flatCallTracer converts it. */
+export function toParityError(gethError: string): string {
+  return parityErrors[gethError] ?? parityErrorPrefixes.find(([prefix]) => gethError.startsWith(prefix))?.[1] ?? gethError
+}
+
+const BLAKE2F = '0x0000000000000000000000000000000000000009'
+
+/** geth's error of a failed precompile call, where ethereumjs words it differently. */
+export function toGethPrecompileError(address: string, error: string, inputLength: number): string {
+  if (address === BLAKE2F && error === 'value out of range') {
+    return inputLength !== 213 ? 'invalid input length' : 'invalid final flag'
+  }
+  return toGethEvmError(error)
+}

@@ -1,7 +1,7 @@
 import type { EVM } from '@ethereumjs/evm'
 import type { Message } from '@ethereumjs/evm'
 import { bytesToHex, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
-import { toGethEvmError } from '../errors/evmErrorMap.js'
+import { toGethEvmError, toGethPrecompileError } from '../errors/evmErrorMap.js'
 import type { CallKind, Hex, TracerHooks } from '../tracing/hooks.js'
 
 /**
@@ -19,7 +19,18 @@ import type { CallKind, Hex, TracerHooks } from '../tracing/hooks.js'
  * Returns detach().
  */
 export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
-  type Frame = { depth: number; address: Hex; value: bigint; logCountAtEnter: number; create: boolean; returned?: Uint8Array }
+  type Frame = {
+    depth: number
+    address: Hex
+    value: bigint
+    logCountAtEnter: number
+    create: boolean
+    /** Code address and input length, for precompile error wording. */
+    codeAddress: Hex | undefined
+    inputLength: number
+    returned?: Uint8Array
+    sentry?: boolean
+  }
   const frames: Frame[] = []
   let logCount = 0
   let pendingKind: CallKind | undefined
@@ -91,10 +102,44 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
     }
     for (const [op, kind] of [[0xf0, 'CREATE'], [0xf5, 'CREATE2']] as const) {
       wrap(op, (original) => async (rs: RunState, common: unknown) => {
+        const [value, offset, length] = rs.stack.peek(3)
+        const input = read(rs, offset!, length!)
+        const gas = rs.messageGasLimit ?? 0n
         pendingKind = kind
+        const before = messages
         await original(rs, common)
         pendingKind = undefined
+        if (messages === before) {
+          // Refused before a frame was made (depth limit, too little balance): geth shows the frame.
+          const depth = rs.env.depth + 1
+          hooks.onEnter?.({ depth, kind, from: rs.env.address.toString() as Hex, to: undefined, input, gas, value: value!, precompile: false })
+          hooks.onExit?.({
+            depth,
+            output: new Uint8Array(0),
+            gasUsed: 0n,
+            error: depth > 1024 ? 'max call depth exceeded' : 'insufficient balance for transfer',
+            reverted: true,
+          })
+        }
       })
+    }
+    // SSTORE's gas handler refuses to run with ≤ 2300 gas left (EIP-2200's sentry): remember it.
+    const sstore = patched[0x55] as { gasHandler?: Function } | undefined
+    if (sstore?.gasHandler && evm.common.gteHardfork('istanbul')) {
+      const originalGas = sstore.gasHandler
+      patched[0x55] = {
+        ...(patched[0x55] as object),
+        gasHandler: async (rs: RunState & { gasLeft: bigint }, gas: bigint, common: unknown) => {
+          const left = rs.gasLeft
+          try {
+            return await originalGas(rs, gas, common)
+          } catch (e) {
+            const top = frames[frames.length - 1]
+            if (top && left <= 2300n) top.sentry = true
+            throw e
+          }
+        },
+      } as never
     }
     // RETURN in init code: the code a CREATE deposits. ethereumjs reports a deposit that runs out of
     // gas as a plain "out of gas" with no output; geth says "contract creation code storage out of gas".
@@ -158,7 +203,15 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
     const to = isCreate ? undefined : kind === 'DELEGATECALL' || kind === 'CALLCODE' ? codeAddress : (msg.to?.toString() as Hex)
     const from = depth === 0 || !parent ? (msg.caller.toString() as Hex) : parent.address
     const value = kind === 'STATICCALL' ? undefined : kind === 'DELEGATECALL' ? (parent?.value ?? msg.value) : msg.value
-    frames.push({ depth, address: (msg.to?.toString() ?? '0x') as Hex, value: value ?? 0n, logCountAtEnter: logCount, create: isCreate })
+    frames.push({
+      depth,
+      address: (msg.to?.toString() ?? '0x') as Hex,
+      value: value ?? 0n,
+      logCountAtEnter: logCount,
+      create: isCreate,
+      codeAddress: codeAddress?.toLowerCase() as Hex | undefined,
+      inputLength: msg.data.length,
+    })
     hooks.onEnter?.({
       depth,
       kind,
@@ -178,11 +231,17 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
 
   const onAfterMessage = (result: {
     createdAddress?: { toString(): string }
-    execResult: { exceptionError?: { error: string }; returnValue: Uint8Array; executionGasUsed: bigint; runState?: { opCode: number } }
+    execResult: { exceptionError?: { error: string }; returnValue: Uint8Array; executionGasUsed: bigint; runState?: { opCode: number; gasLeft?: bigint } }
   }) => {
     const frame = frames.pop()
     const err = result.execResult.exceptionError
-    let error = err ? toGethEvmError(err.error, result.execResult.runState?.opCode) : undefined
+    const runState = result.execResult.runState
+    let error = err ? toGethEvmError(err.error, runState?.opCode) : undefined
+    // geth words an EIP-2200 SSTORE refused with ≤ 2300 gas left as a wrapped out-of-gas error.
+    if (err?.error === 'out of gas' && frame?.sentry) error = 'out of gas: not enough gas for reentrancy sentry'
+    if (err && frame?.codeAddress && precompiles.has(frame.codeAddress)) {
+      error = toGethPrecompileError(frame.codeAddress, err.error, frame.inputLength)
+    }
     let output: Uint8Array = result.execResult.returnValue.slice()
     let reverted = err !== undefined
     if (frame?.create && frame.returned !== undefined && err) {
