@@ -2,7 +2,12 @@ import { decodeRevertReason } from '../../../utils/decodeRevertReason.js'
 import { bytes, quantity } from '../../../utils/hex.js'
 import type { CallTraceArena, CallTraceNode } from '../../recorder/types.js'
 
-export type CallTracerConfig = { onlyTopCall: boolean; withLog: boolean }
+export type CallTracerConfig = {
+  onlyTopCall: boolean
+  withLog: boolean
+  /** Erigon's extra option: false drops plain calls to precompiles (default true, as geth). */
+  includePrecompiles?: boolean
+}
 
 /** geth's callFrame on the wire, fields in gencodec's order. */
 export type CallFrame = {
@@ -46,8 +51,11 @@ function frame(arena: CallTraceArena, node: CallTraceNode, config: CallTracerCon
     }
   }
   const nowFailed = parentFailed || failed(node)
-  if (!config.onlyTopCall && node.children.length > 0) {
-    out.calls = node.children.map((i) => frame(arena, arena.nodes[i]!, config, nowFailed))
+  if (!config.onlyTopCall) {
+    const children = node.children
+      .map((i) => arena.nodes[i]!)
+      .filter((child) => config.includePrecompiles !== false || !(child.precompile && (child.kind === 'CALL' || child.kind === 'STATICCALL')))
+    if (children.length > 0) out.calls = children.map((child) => frame(arena, child, config, nowFailed))
   }
   if (config.withLog && node.logs.length > 0 && !nowFailed) {
     out.logs = node.logs.map((l) => ({
