@@ -2,7 +2,16 @@ import { toParityError } from '../../../errors/evmErrorMap.js'
 import { bytes, quantity } from '../../../utils/hex.js'
 import type { CallTraceArena, CallTraceNode } from '../../recorder/types.js'
 
-export type FlatCallTracerConfig = { includePrecompiles: boolean; convertParityErrors: boolean }
+export type FlatCallTracerConfig = {
+  includePrecompiles: boolean
+  convertParityErrors: boolean
+  /**
+   * The top entry's gas: 'transaction' (geth's flatCallTracer: the transaction's gas limit and
+   * receipt gas) or 'message' (Parity/Erigon trace: what the top message got after intrinsic gas,
+   * and what it used before refunds).
+   */
+  rootGas?: 'transaction' | 'message'
+}
 
 /** Where the transaction stands, for the block/transaction fields of each entry. */
 export type FlatTraceContext = {
@@ -39,8 +48,9 @@ export function toFlatCallFrames(arena: CallTraceArena, config: FlatCallTracerCo
 
   function walk(node: CallTraceNode, traceAddress: number[]) {
     const isRoot = node.parent === undefined
-    const gas = isRoot ? arena.tx.gasLimit : node.gas
-    const gasUsed = isRoot ? arena.tx.gasUsed : node.gasUsed
+    const txGas = isRoot && config.rootGas !== 'message'
+    const gas = txGas ? arena.tx.gasLimit : node.gas
+    const gasUsed = txGas ? arena.tx.gasUsed : node.gasUsed
     const error = node.reverted ? node.error : undefined
     const value = node.value ?? 0n
     const children = node.children.map((i) => arena.nodes[i]!).filter(visible)
