@@ -2,6 +2,7 @@ import type { GethGenesis } from '@ethereumjs/common'
 import { createChainRules } from './chain/createChainRules.js'
 import { type Engine, type EngineOptions, createEngine } from './exec/createEngine.js'
 import { type RpcHandler, createRpcHandler } from './rpc/createRpcHandler.js'
+import { createDebugNamespace } from './rpc/debug/createDebugNamespace.js'
 import { createEthNamespace } from './rpc/eth/createEthNamespace.js'
 import { createNetNamespace } from './rpc/net/createNetNamespace.js'
 import { createWeb3Namespace } from './rpc/web3/createWeb3Namespace.js'
@@ -46,7 +47,7 @@ export async function createEdgetrace({
   const rules = createChainRules({ chainId, genesis, hardfork })
   const engine = createEngine({ upstream, rules, options: engineOptions })
   const handler = createRpcHandler({
-    namespaces: [createEthNamespace(engine), createWeb3Namespace(), createNetNamespace(engine)],
+    namespaces: [createEthNamespace(engine), createDebugNamespace(engine), createWeb3Namespace(), createNetNamespace(engine)],
     enabled: api,
     batchLimit,
     ...(onInternalError ? { onInternalError } : {}),

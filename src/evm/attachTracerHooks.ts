@@ -2,7 +2,16 @@ import type { EVM } from '@ethereumjs/evm'
 import type { Message } from '@ethereumjs/evm'
 import { bytesToHex, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
 import { toGethEvmError, toGethPrecompileError } from '../errors/evmErrorMap.js'
-import type { CallKind, Hex, TracerHooks } from '../tracing/hooks.js'
+import type { CallKind, Hex, OpcodeStep, TracerHooks } from '../tracing/hooks.js'
+import { opcodeStackIO } from './opcodeStackIO.js'
+
+/** Anything with AbortSignal's `aborted`/`reason` (a deadline checked on read works without timers). */
+export type AbortCheck = { readonly aborted: boolean; readonly reason?: unknown }
+
+export type AttachOptions = {
+  /** Stops execution (at the next call, create or jump) once aborted: trace timeouts. */
+  signal?: AbortCheck | undefined
+}
 
 /**
  * THE adapter: the only file that touches @ethereumjs/evm's events and internals. It turns them into
@@ -15,10 +24,13 @@ import type { CallKind, Hex, TracerHooks } from '../tracing/hooks.js'
  *  - LOG0–LOG4 and SELFDESTRUCT are observed by wrapping their handlers (ethereumjs has no log
  *    event), with geth's log index (logs of reverted frames give their index back);
  *  - a CREATE's address is known only once the init code starts (newContract) or at exit;
- *  - `step` is subscribed to only when `onOpcode` is set.
+ *  - `step` is subscribed to only when `onOpcode` is set. Each step is held until the next event so
+ *    that what geth knows at its OnOpcode can be completed: the gas a CALL forwards (part of geth's
+ *    cost), an error that stops the op before it runs (out of gas, stack underflow), and the value
+ *    an SLOAD reads (the next step's stack top).
  * Returns detach().
  */
-export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
+export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachOptions = {}): () => void {
   type Frame = {
     depth: number
     address: Hex
@@ -30,6 +42,8 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
     inputLength: number
     returned?: Uint8Array
     sentry?: boolean
+    /** The return data of the frame's last call (geth's evm.returnData). */
+    returnData: Uint8Array
   }
   const frames: Frame[] = []
   let logCount = 0
@@ -44,6 +58,7 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
   const addressOf = (word: bigint) => hexOf(setLengthLeft(bigIntToBytes(word), 32).slice(12))
 
   type RunState = {
+    returnBytes: Uint8Array
     stack: { peek(n: number): bigint[] }
     memory: { read(offset: number, length: number): Uint8Array }
     env: { depth: number; address: { toString(): string } }
@@ -60,8 +75,29 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
     patched[op] = { ...entry, opHandler: wrapper(entry.opHandler, entry.opcodeInfo.isAsync) }
   }
 
+  const signal = options.signal
+  const checkAbort = () => {
+    if (signal?.aborted) throw signal.reason
+  }
+  let held: OpcodeStep | undefined
+  /** Emits the held step (SLOAD learns its value from the stack the next step sees). */
+  const flush = (nextStack?: bigint[]) => {
+    const step = held
+    if (!step) return
+    held = undefined
+    if (step.op === 0x54 && step.slot === undefined && nextStack && nextStack.length > 0) {
+      step.slot = { key: word(step.stack[step.stack.length - 1]!), value: word(nextStack[nextStack.length - 1]!) }
+    }
+    hooks.onOpcode!(step)
+  }
+  const word = (v: bigint) => setLengthLeft(bigIntToBytes(v), 32)
+  const afterCall = (rs: RunState) => {
+    const top = frames[frames.length - 1]
+    if (top) top.returnData = rs.returnBytes
+  }
+
   const CALLS: Record<number, CallKind> = { 0xf1: 'CALL', 0xf2: 'CALLCODE', 0xf4: 'DELEGATECALL', 0xfa: 'STATICCALL' }
-  if (hooks.onEnter || hooks.onExit) {
+  if (hooks.onEnter || hooks.onExit || hooks.onOpcode) {
     for (const [opText, kind] of Object.entries(CALLS)) {
       const op = Number(opText)
       wrap(op, (original) => async (rs: RunState, common: unknown) => {
@@ -72,10 +108,17 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
         const input = hasValue ? read(rs, args[3]!, args[4]!) : read(rs, args[2]!, args[3]!)
         let gas = rs.messageGasLimit ?? 0n
         if (hasValue && value !== 0n) gas += 2300n
+        if (held && held.op === op) {
+          // geth counts the gas forwarded to the callee (before the stipend) in the CALL's cost.
+          held.cost += rs.messageGasLimit ?? 0n
+          flush()
+        }
+        checkAbort()
         pendingKind = kind
         const before = messages
         await original(rs, common)
         pendingKind = undefined
+        afterCall(rs)
         if (messages === before) {
           // ethereumjs returned before creating a message: the depth limit or too little balance.
           const depth = rs.env.depth + 1
@@ -105,10 +148,13 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
         const [value, offset, length] = rs.stack.peek(3)
         const input = read(rs, offset!, length!)
         const gas = rs.messageGasLimit ?? 0n
+        flush()
+        checkAbort()
         pendingKind = kind
         const before = messages
         await original(rs, common)
         pendingKind = undefined
+        afterCall(rs)
         if (messages === before) {
           // Refused before a frame was made (depth limit, too little balance): geth shows the frame.
           const depth = rs.env.depth + 1
@@ -168,6 +214,7 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
       // Reported before the handler runs: ethereumjs ends the frame by throwing from it (STOP), and
       // nothing can fail in it any more (the static-context check happened in its gas handler).
       const depth = rs.env.depth + 1
+      flush()
       hooks.onEnter?.({ depth, kind: 'SELFDESTRUCT', from: self.toString() as Hex, to: beneficiary, input: new Uint8Array(0), gas: 0n, value: balance, precompile: false })
       hooks.onExit?.({ depth, output: new Uint8Array(0), gasUsed: 0n, reverted: false })
       return original(rs, common)
@@ -181,13 +228,32 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
         const data = read(rs, args[0]!, args[1]!)
         const topics = args.slice(2).map((t) => hexOf(setLengthLeft(bigIntToBytes(t), 32)))
         original(rs, common)
+        flush()
         hooks.onLog!({ address: rs.interpreter.getAddress().toString() as Hex, topics, data, index: logCount++ })
       })
+    }
+  }
+  if (signal) {
+    // Loops need a jump: checking there bounds pure computation too.
+    for (const op of [0x56, 0x57]) {
+      wrap(op, (original, isAsync) =>
+        isAsync
+          ? async (rs: RunState, common: unknown) => {
+              checkAbort()
+              return original(rs, common)
+            }
+          : (rs: RunState, common: unknown) => {
+              checkAbort()
+              return original(rs, common)
+            },
+      )
     }
   }
   internals._opcodeMap = patched
 
   const onBeforeMessage = (msg: Message) => {
+    if (hooks.onOpcode) flush()
+    checkAbort()
     messages++
     const depth = msg.depth
     const parent = frames[frames.length - 1]
@@ -211,6 +277,7 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
       create: isCreate,
       codeAddress: codeAddress?.toLowerCase() as Hex | undefined,
       inputLength: msg.data.length,
+      returnData: new Uint8Array(0),
     })
     hooks.onEnter?.({
       depth,
@@ -253,6 +320,12 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
       if (err.error === 'code store out of gas') reverted = false
     }
     if (reverted && frame) logCount = frame.logCountAtEnter
+    if (held) {
+      // Errors geth finds before an op runs are reported on that op's step.
+      const deposit = frame?.create && frame.returned !== undefined
+      if (err && !deposit && held.depth === (frame?.depth ?? 0) + 1) held.error = stepError(err.error, held, error)
+      flush()
+    }
     hooks.onExit?.({
       depth: frame?.depth ?? 0,
       output,
@@ -273,30 +346,56 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks): () => void {
     memory: Uint8Array
     address: { toString(): string }
   }) => {
-    hooks.onOpcode!({
+    flush(step.stack)
+    const op = step.opcode.code
+    const stack = step.stack
+    const next: OpcodeStep = {
       pc: step.pc,
-      op: step.opcode.code,
+      op,
       opName: step.opcode.name,
       gas: step.gasLeft,
       cost: step.opcode.dynamicFee ?? BigInt(step.opcode.fee),
-      depth: step.depth,
-      stack: step.stack,
+      depth: step.depth + 1,
+      stack,
       memory: step.memory,
       address: step.address.toString() as Hex,
       refund: step.gasRefund,
-    })
+      returnData: frames[frames.length - 1]?.returnData ?? new Uint8Array(0),
+    }
+    if (op === 0x55 && stack.length >= 2) next.slot = { key: word(stack[stack.length - 1]!), value: word(stack[stack.length - 2]!) }
+    held = next
   }
 
   const events = evm.events
   events.on('beforeMessage', onBeforeMessage as never)
   events.on('afterMessage', onAfterMessage as never)
   events.on('newContract', onNewContract as never)
-  if (hooks.onOpcode) events.on('step', onStep as never)
+  // With a drain hook the listener takes ethereumjs's second argument: the EVM waits until it is called.
+  const drain = hooks.onOpcodeDrain
+  const stepListener = drain
+    ? (step: Parameters<typeof onStep>[0], resolve: () => void) => {
+        onStep(step)
+        const pending = drain()
+        if (pending) pending.then(resolve, resolve)
+        else resolve()
+      }
+    : onStep
+  if (hooks.onOpcode) events.on('step', stepListener as never)
   return () => {
+    if (hooks.onOpcode) flush()
     internals._opcodeMap = originalMap
     events.off('beforeMessage', onBeforeMessage as never)
     events.off('afterMessage', onAfterMessage as never)
     events.off('newContract', onNewContract as never)
-    if (hooks.onOpcode) events.off('step', onStep as never)
+    if (hooks.onOpcode) events.off('step', stepListener as never)
   }
+}
+
+/** geth's error for an op that could not start: out of gas, or the stack check with its figures. */
+function stepError(evmError: string, step: OpcodeStep, gethError: string | undefined): string | undefined {
+  const [inputs, outputs] = opcodeStackIO(step.op)
+  if (evmError === 'stack underflow') return `stack underflow (${step.stack.length} <=> ${inputs})`
+  if (evmError === 'stack overflow') return `stack limit reached ${step.stack.length} (${1024 + inputs - outputs})`
+  if (evmError === 'out of gas' || evmError === 'value overflow') return gethError
+  return undefined
 }

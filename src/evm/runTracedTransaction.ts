@@ -3,7 +3,7 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import { type RunTxOpts, type RunTxResult, type VM, runTx } from '@ethereumjs/vm'
 import { toGethEvmError } from '../errors/evmErrorMap.js'
 import type { Hex, TracerHooks } from '../tracing/hooks.js'
-import { attachTracerHooks } from './attachTracerHooks.js'
+import { type AttachOptions, attachTracerHooks } from './attachTracerHooks.js'
 
 /** onTxStart → runTx with the hooks attached → onTxEnd (gas used as the receipt has it). */
 export async function runTracedTransaction(
@@ -12,8 +12,9 @@ export async function runTracedTransaction(
   block: Block,
   hooks: TracerHooks,
   opts: Omit<RunTxOpts, 'tx' | 'block'> = {},
+  attach: AttachOptions = {},
 ): Promise<RunTxResult> {
-  const detach = attachTracerHooks(vm.evm as never, hooks)
+  const detach = attachTracerHooks(vm.evm as never, hooks, attach)
   try {
     hooks.onTxStart?.({
       from: tx.getSenderAddress().toString() as Hex,

@@ -1,5 +1,5 @@
 import { createBlock } from '@ethereumjs/block'
-import { createVM, runTx } from '@ethereumjs/vm'
+import { type RunTxResult, createVM, runTx } from '@ethereumjs/vm'
 import { createAddressFromString, toChecksumAddress } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { toGethEvmError } from '../errors/evmErrorMap.js'
@@ -11,6 +11,9 @@ import type { Engine } from './createEngine.js'
 import { applyStateOverrides } from './applyStateOverrides.js'
 import type { BlockOverrides, CallArgs, ExecutionOutcome, StateOverrides } from './types.js'
 import { withTimeout } from './withTimeout.js'
+import type { AbortCheck } from '../evm/attachTracerHooks.js'
+import { runTracedTransaction } from '../evm/runTracedTransaction.js'
+import type { TracerHooks } from '../tracing/hooks.js'
 
 export type ExecuteCallParameters = {
   args: CallArgs
@@ -22,6 +25,13 @@ export type ExecuteCallParameters = {
   blockOverrides?: BlockOverrides | undefined
   /** Report the EIP-2930 access list the call touched (eth_createAccessList). */
   reportAccessList?: boolean
+  /**
+   * Run on this state instead of a fresh overlay of `block` (a replay's state before some
+   * transaction, or the state left by earlier calls of a bundle); overrides are applied to it.
+   */
+  baseState?: OverlayStateManager | undefined
+  /** Trace the call: hooks attached to its run, stopped when `signal` is aborted. */
+  trace?: { hooks: TracerHooks; signal: AbortCheck } | undefined
 }
 
 export type CallResult = {
@@ -31,6 +41,7 @@ export type CallResult = {
   gasLimit: bigint
   accessList?: AccessListEntry[]
   state: OverlayStateManager
+  run: RunTxResult
 }
 
 /** The gas a call gets: what it asked for, capped by --rpc.gascap (geth's CallDefaults). */
@@ -60,10 +71,10 @@ export async function executeCall(engine: Engine, params: ExecuteCallParameters)
 
 async function run(
   engine: Engine,
-  { args, block, gasLimit, reportAccessList, stateOverrides, blockOverrides }: ExecuteCallParameters,
+  { args, block, gasLimit, reportAccessList, stateOverrides, blockOverrides, trace, baseState }: ExecuteCallParameters,
   signal: AbortSignal,
 ): Promise<CallResult> {
-  const state = createOverlayStateManager({ source: engine.source, block, signal })
+  const state = baseState ?? createOverlayStateManager({ source: engine.source, block, signal })
   if (stateOverrides) await applyStateOverrides(state, stateOverrides)
   const common = block.common.copy()
   const gas = gasLimit ?? callGasLimit(engine, args)
@@ -109,17 +120,22 @@ async function run(
   const vm = await createVM({ common, stateManager: state, blockchain: engine.headers.blockchainFor(block) })
   let result
   try {
-    result = await runTx(vm, {
-      tx,
-      block: context,
+    const opts = {
       skipNonce: true,
       skipBalance: true,
       skipBlockGasLimitValidation: true,
       skipHardForkValidation: true,
       reportAccessList: reportAccessList === true,
-    })
+    }
+    if (trace) {
+      state.beginReadScope()
+      result = await runTracedTransaction(vm, tx, context, trace.hooks, opts, { signal: trace.signal })
+    } else {
+      result = await runTx(vm, { ...opts, tx, block: context })
+    }
   } catch (err) {
     if (signal.aborted) throw signal.reason
+    if (trace?.signal.aborted) throw trace.signal.reason
     throw err instanceof ServerRpcError ? err : new ServerRpcError(err instanceof Error ? err.message : String(err), { cause: err })
   }
   const exec = result.execResult
@@ -138,6 +154,7 @@ async function run(
     gasUsed: result.totalGasSpent,
     gasLimit: gas,
     state,
+    run: result,
   }
   if (result.accessList) {
     callResult.accessList = result.accessList.map((e) => ({

@@ -8,10 +8,22 @@ import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, applySystemCalls } from 
 import type { Engine } from './createEngine.js'
 import type { LoadedBlock } from './loadBlock.js'
 import { withTimeout } from './withTimeout.js'
+import type { AbortCheck } from '../evm/attachTracerHooks.js'
+import { runTracedTransaction } from '../evm/runTracedTransaction.js'
+import type { TracerHooks } from '../tracing/hooks.js'
+
+/** Tracing some of a replay's transactions. */
+export type ReplayTracer = {
+  /** Hooks for transaction `index`, or undefined to run it untraced. */
+  begin(index: number): { hooks: TracerHooks; signal: AbortCheck } | undefined
+  /** After a traced transaction ran (its receipt checked), with the state right after it. */
+  end(index: number, result: RunTxResult, state: OverlayStateManager): Promise<void>
+}
 
 export type ReplayBlockParameters = {
   /** Run transactions 0..count-1 (all of them by default). */
   count?: number
+  tracer?: ReplayTracer | undefined
 }
 
 export type ReplayedBlock = {
@@ -47,7 +59,7 @@ async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count: number)
 export async function replayBlock(
   engine: Engine,
   loaded: LoadedBlock,
-  { count = loaded.block.transactions.length }: ReplayBlockParameters = {},
+  { count = loaded.block.transactions.length, tracer }: ReplayBlockParameters = {},
 ): Promise<ReplayedBlock> {
   return withTimeout(engine.options.evmTimeoutMs, async (signal) => {
     await prefetchBlock(engine, loaded, count)
@@ -59,10 +71,24 @@ export async function replayBlock(
     let blockGasUsed = 0n
     for (let i = 0; i < count; i++) {
       const tx = loaded.block.transactions[i]!
-      const result = await runTx(vm, { tx, block: loaded.block, skipHardForkValidation: true, blockGasUsed })
+      const traced = tracer?.begin(i)
+      const opts = { skipHardForkValidation: true, blockGasUsed }
+      let result: RunTxResult
+      if (traced) {
+        state.beginReadScope()
+        try {
+          result = await runTracedTransaction(vm, tx, loaded.block, traced.hooks, opts, { signal: traced.signal })
+        } catch (err) {
+          if (traced.signal.aborted) throw traced.signal.reason
+          throw err
+        }
+      } else {
+        result = await runTx(vm, { ...opts, tx, block: loaded.block })
+      }
       blockGasUsed += result.totalGasSpent
       checkReceipt(loaded, i, result)
       results.push(result)
+      if (traced) await tracer!.end(i, result, state)
     }
     return { vm, state, results }
   })

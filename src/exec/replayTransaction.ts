@@ -2,7 +2,13 @@ import type { RunTxResult } from '@ethereumjs/vm'
 import { TransactionNotFoundError } from '../errors/replay.js'
 import type { Engine } from './createEngine.js'
 import { type LoadedBlock, loadBlock } from './loadBlock.js'
-import { type ReplayedBlock, replayBlock } from './replayBlock.js'
+import { type ReplayTracer, type ReplayedBlock, replayBlock } from './replayBlock.js'
+
+/** Tracing the replayed transaction itself (the ones before it run untraced). */
+export type TransactionTracer = {
+  begin(loaded: LoadedBlock, index: number): ReturnType<ReplayTracer['begin']>
+  end: (...args: Parameters<ReplayTracer['end']> extends [number, ...infer rest] ? rest : never) => Promise<void>
+}
 
 export type ReplayedTransaction = ReplayedBlock & {
   loaded: LoadedBlock
@@ -15,7 +21,7 @@ export type ReplayedTransaction = ReplayedBlock & {
  * Replays a mined transaction: the state after its block's parent, the block's system calls, the
  * transactions before it, then it — every step verified (see loadBlock and replayBlock).
  */
-export async function replayTransaction(engine: Engine, txHash: string): Promise<ReplayedTransaction> {
+export async function replayTransaction(engine: Engine, txHash: string, trace?: TransactionTracer): Promise<ReplayedTransaction> {
   const tx = await engine.upstream.request<{ blockHash: string | null; blockNumber: string | null; transactionIndex: string | null } | null>(
     'eth_getTransactionByHash',
     [txHash],
@@ -24,6 +30,10 @@ export async function replayTransaction(engine: Engine, txHash: string): Promise
   const loaded = await loadBlock(engine, tx.blockHash, tx.blockNumber !== null ? BigInt(tx.blockNumber) : undefined)
   const index = Number(BigInt(tx.transactionIndex))
   if (loaded.receipts[index]?.transactionHash !== txHash.toLowerCase()) throw new TransactionNotFoundError(txHash)
-  const replayed = await replayBlock(engine, loaded, { count: index + 1 })
+  const tracer: ReplayTracer | undefined = trace && {
+    begin: (i) => (i === index ? trace.begin(loaded, index) : undefined),
+    end: (_i, result, state) => trace.end(result, state),
+  }
+  const replayed = await replayBlock(engine, loaded, { count: index + 1, tracer })
   return { ...replayed, loaded, index, result: replayed.results[index]! }
 }

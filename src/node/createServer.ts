@@ -13,6 +13,9 @@ export type CreateServerParameters = {
   maxBodyBytes?: number
 }
 
+/** Responses up to this size are sent whole; bigger ones stream. */
+const STREAM_THRESHOLD = 256 * 1024
+
 export type EdgetraceServer = {
   url: string
   wsUrl: string
@@ -76,11 +79,37 @@ export async function createServer({
       req.destroy()
       return
     }
-    const out = await handler.handleText(Buffer.concat(chunks).toString('utf8'))
-    if (out === undefined) {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '0' }).end()
+    // Small responses go out whole with a content-length; a big (streamed) one is sent chunked as
+    // it is produced, waiting for the socket to drain so memory stays bounded.
+    let held: string[] = []
+    let heldBytes = 0
+    let streaming = false
+    const owed = await handler.handleTextStreaming(Buffer.concat(chunks).toString('utf8'), async (chunk) => {
+      if (res.destroyed) throw new Error('client went away')
+      if (!streaming) {
+        held.push(chunk)
+        heldBytes += chunk.length
+        if (heldBytes < STREAM_THRESHOLD) return
+        streaming = true
+        res.writeHead(200, { 'content-type': 'application/json' })
+        chunk = held.join('')
+        held = []
+      }
+      if (!res.write(chunk)) await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done)
+          res.off('close', done)
+          resolve()
+        }
+        res.on('drain', done)
+        res.on('close', done)
+      })
+    })
+    if (streaming) {
+      res.end()
       return
     }
+    const out = owed ? held.join('') : ''
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) }).end(out)
   }
 

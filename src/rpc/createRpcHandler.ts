@@ -1,5 +1,6 @@
 import { InvalidRequestRpcError, MethodNotFoundRpcError, ParseRpcError, ServerRpcError } from '../errors/rpc.js'
 import { toRpcError } from '../errors/toRpcError.js'
+import { type ChunkWriter, JsonStream } from './jsonStream.js'
 import type { JsonRpcId, JsonRpcResponse } from './types.js'
 
 /** One JSON-RPC method: receives the raw `params` and returns the `result`. */
@@ -30,6 +31,11 @@ export type RpcHandler = {
   handleMessage(message: unknown): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>
   /** Raw text in, raw text out (parse errors included). */
   handleText(text: string): Promise<string | undefined>
+  /**
+   * Raw text in, response text written in chunks as it is produced (streamed results leave while
+   * they are computed). Resolves false when nothing is owed (notifications only).
+   */
+  handleTextStreaming(text: string, write: ChunkWriter): Promise<boolean>
   /** The namespaces served. */
   readonly enabled: readonly string[]
 }
@@ -119,18 +125,64 @@ export function createRpcHandler({
     return answered.length === 0 ? undefined : answered
   }
 
-  async function handleText(text: string): Promise<string | undefined> {
+  /** One response as text; a streamed result is written as it comes, with its error after it if it fails. */
+  async function writeResponse(res: JsonRpcResponse, write: ChunkWriter): Promise<void> {
+    const result = 'result' in res ? res.result : undefined
+    if (!(result instanceof JsonStream)) {
+      await write(JSON.stringify(res, bigintReplacer))
+      return
+    }
+    const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(res.id)},"result":`
+    let started = false
+    try {
+      // Chunks reach `write` in call order (no await between the prefix and the first chunk).
+      await result.produce((chunk) => {
+        const first = started ? undefined : write(prefix)
+        started = true
+        const next = write(chunk)
+        return first || next ? Promise.all([first, next]).then(() => undefined) : undefined
+      })
+      await write(started ? '}' : `${prefix}null}`)
+    } catch (error) {
+      if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError') onInternalError?.(error, 'stream')
+      const rpcError = JSON.stringify(toRpcError(error))
+      if (started) await write(`,"error":${rpcError}}`)
+      else await write(JSON.stringify({ jsonrpc: '2.0', id: res.id, error: JSON.parse(rpcError) }))
+    }
+  }
+
+  async function handleTextStreaming(text: string, write: ChunkWriter): Promise<boolean> {
     let message: unknown
     try {
       message = JSON.parse(text)
     } catch {
-      return JSON.stringify(response(null, { error: new ParseRpcError() }))
+      await write(JSON.stringify(response(null, { error: new ParseRpcError() })))
+      return true
     }
     const out = await handleMessage(message)
-    return out === undefined ? undefined : JSON.stringify(out, bigintReplacer)
+    if (out === undefined) return false
+    if (!Array.isArray(out)) {
+      await writeResponse(out, write)
+      return true
+    }
+    await write('[')
+    for (let i = 0; i < out.length; i++) {
+      if (i > 0) await write(',')
+      await writeResponse(out[i]!, write)
+    }
+    await write(']')
+    return true
   }
 
-  return { handleMessage, handleText, enabled: [...enabled] }
+  async function handleText(text: string): Promise<string | undefined> {
+    const parts: string[] = []
+    const owed = await handleTextStreaming(text, (chunk) => {
+      parts.push(chunk)
+    })
+    return owed ? parts.join('') : undefined
+  }
+
+  return { handleMessage, handleText, handleTextStreaming, enabled: [...enabled] }
 }
 
 function bigintReplacer(_key: string, value: unknown): unknown {

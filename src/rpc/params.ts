@@ -1,4 +1,4 @@
-import { InvalidParamsRpcError } from '../errors/rpc.js'
+import { InvalidParamsRpcError, RpcError } from '../errors/rpc.js'
 
 /** Parses one positional argument; throws a plain message which `parseParams` turns into -32602. */
 export type ParamParser<value> = {
@@ -44,7 +44,7 @@ export function parseParams<const parsers extends readonly ParamParser<unknown>[
     try {
       return parser.parse(raw)
     } catch (err) {
-      if (err instanceof InvalidParamsRpcError) throw err
+      if (err instanceof RpcError) throw err
       const message = err instanceof Error ? err.message : String(err)
       throw new InvalidParamsRpcError(`invalid argument ${i}: ${message}`)
     }

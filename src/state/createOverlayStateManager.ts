@@ -17,8 +17,16 @@ export type BaseReads = {
 
 export type OverlayStateManager = StateManagerInterface & {
   readonly block: VerifiedHeader
-  /** Base-state values this execution read (first read), for prestate and state diffs. */
+  /** Base-state values this execution read (first read from the base, whatever the scope). */
   readonly baseReads: BaseReads
+  /**
+   * Values as this manager returned them on their first read since the last beginReadScope() (or
+   * creation): the state one transaction saw, for prestate and state diffs. An account absent then
+   * is `undefined`.
+   */
+  readonly scopeReads: BaseReads
+  /** Starts a new read scope (before each traced transaction). */
+  beginReadScope(): void
   /** Addresses written in the overlay (for post-state read-back). */
   dirtyAddresses(): Hex[]
   /** Accounts deleted by this execution (self-destructed, or touched-and-empty). */
@@ -48,6 +56,17 @@ export function createOverlayStateManager({ source, block, signal }: CreateOverl
   const code = new Map<Hex, Uint8Array>()
   const journal: Undo[][] = []
   const baseReads: BaseReads = { accounts: new Map(), storage: new Map(), code: new Map() }
+  let scopeReads: BaseReads = { accounts: new Map(), storage: new Map(), code: new Map() }
+  const scopeSlot = (addr: Hex, slot: Hex, value: Uint8Array) => {
+    let reads = scopeReads.storage.get(addr)
+    if (!reads) scopeReads.storage.set(addr, (reads = new Map()))
+    if (!reads.has(slot)) reads.set(slot, value)
+    return value
+  }
+  const scopeAccount = (addr: Hex, account: Account | undefined) => {
+    if (!scopeReads.accounts.has(addr)) scopeReads.accounts.set(addr, account ? copyAccount(account) : undefined)
+    return account ? copyAccount(account) : undefined
+  }
   let original = new Map<string, Uint8Array>()
 
   const key = (address: Address) => address.toString().toLowerCase() as Hex
@@ -94,18 +113,20 @@ export function createOverlayStateManager({ source, block, signal }: CreateOverl
   const manager: OverlayStateManager = {
     block,
     baseReads,
+    get scopeReads() {
+      return scopeReads
+    },
+    beginReadScope() {
+      scopeReads = { accounts: new Map(), storage: new Map(), code: new Map() }
+    },
     dirtyAddresses: () => [...new Set([...accounts.keys(), ...storage.keys(), ...code.keys()])],
     isDeleted: (address) => accounts.has(address) && accounts.get(address) === null,
     baseCode: (address) => source.getCode(block, address),
 
     async getAccount(address) {
       const addr = key(address)
-      if (accounts.has(addr)) {
-        const a = accounts.get(addr)
-        return a ? copyAccount(a) : undefined
-      }
-      const a = await baseAccount(addr)
-      return a ? copyAccount(a) : undefined
+      if (accounts.has(addr)) return scopeAccount(addr, accounts.get(addr) ?? undefined)
+      return scopeAccount(addr, await baseAccount(addr))
     },
     async putAccount(address, account) {
       await setAccount(key(address), account ? copyAccount(account) : null)
@@ -135,14 +156,20 @@ export function createOverlayStateManager({ source, block, signal }: CreateOverl
     },
     async getCode(address) {
       const addr = key(address)
+      // Reading code is reading the account (prestate lists it).
+      if (!scopeReads.accounts.has(addr)) await manager.getAccount(address)
+      const scoped = (value: Uint8Array) => {
+        if (!scopeReads.code.has(addr)) scopeReads.code.set(addr, value)
+        return value
+      }
       const overlay = code.get(addr)
-      if (overlay !== undefined) return overlay
-      if (accounts.has(addr) && accounts.get(addr) === null) return new Uint8Array(0)
+      if (overlay !== undefined) return scoped(overlay)
+      if (accounts.has(addr) && accounts.get(addr) === null) return scoped(new Uint8Array(0))
       checkAbort()
       await baseAccount(addr)
       const value = await source.getCode(block, addr)
       if (!baseReads.code.has(addr)) baseReads.code.set(addr, value)
-      return value
+      return scoped(value)
     },
     async getCodeSize(address) {
       return (await manager.getCode(address)).length
@@ -152,17 +179,17 @@ export function createOverlayStateManager({ source, block, signal }: CreateOverl
       const slot = bytesToHex(setLengthLeft(slotBytes, 32)) as Hex
       const overlay = storage.get(addr)
       const hit = overlay?.slots.get(slot)
-      if (hit !== undefined) return hit
+      if (hit !== undefined) return scopeSlot(addr, slot, hit)
       if (overlay?.cleared) {
         // A fresh (created or destroyed) storage: the slot is read as zero, and that is what it was.
         recordSlot(addr, slot, new Uint8Array(0))
-        return new Uint8Array(0)
+        return scopeSlot(addr, slot, new Uint8Array(0))
       }
       checkAbort()
       await baseAccount(addr)
       const value = await source.getStorage(block, addr, slot)
       recordSlot(addr, slot, value)
-      return value
+      return scopeSlot(addr, slot, value)
     },
     async putStorage(address, slotBytes, value) {
       const addr = key(address)

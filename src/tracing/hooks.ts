@@ -65,15 +65,26 @@ export type OpcodeStep = {
   pc: number
   op: number
   opName: string
+  /** Gas left before the op. */
   gas: bigint
-  /** Total cost of the op (static + dynamic; call gas excluded). */
+  /** geth's cost of the op: static + dynamic, and for the CALL family the gas forwarded to the callee. */
   cost: bigint
+  /** 1-based, as geth's struct logs count it. */
   depth: number
+  /** The stack before the op (bottom first); owned by the receiver. */
   stack: bigint[]
+  /** Memory before the op (not yet expanded by it); owned by the receiver. */
   memory: Uint8Array
+  /** The storage context (the caller's address under DELEGATECALL). */
   address: Hex
+  /** The transaction's refund counter before the op. */
   refund: bigint
-  returnData?: Uint8Array | undefined
+  /** The return data of the frame's last call. */
+  returnData: Uint8Array
+  /** SLOAD: the slot and its current value; SSTORE: the slot and the value written (both 32 bytes). */
+  slot?: { key: Uint8Array; value: Uint8Array } | undefined
+  /** geth's error when the op failed before it ran (out of gas, stack underflow/overflow). */
+  error?: string | undefined
 }
 
 export type TracerHooks = {
@@ -82,5 +93,7 @@ export type TracerHooks = {
   onEnter?: (frame: EnterFrame) => void
   onExit?: (frame: ExitFrame) => void
   onOpcode?: (step: OpcodeStep) => void
+  /** A promise while the receiver of steps is behind (a streamed trace); the EVM waits on it. */
+  onOpcodeDrain?: () => Promise<void> | undefined
   onLog?: (log: LogRecord) => void
 }

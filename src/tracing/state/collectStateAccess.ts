@@ -24,25 +24,33 @@ export type StateAccess = {
 
 const EMPTY = () => ({ balance: 0n, nonce: 0n, codeHash: KECCAK256_NULL, code: new Uint8Array(0), storage: new Map() })
 
-/** Reads back the post-state of everything the execution read (in memory, or cached base state). */
+/**
+ * Reads back the post-state of everything the execution read in the manager's current read scope
+ * (one transaction): pre is each account and slot as first seen in the scope, post the same now.
+ */
 export async function collectStateAccess(state: OverlayStateManager): Promise<StateAccess> {
   const pre = new Map<Hex, AccountSnapshot>()
   const post = new Map<Hex, AccountSnapshot | undefined>()
-  for (const [address, account] of state.baseReads.accounts) {
-    const slots = state.baseReads.storage.get(address) ?? new Map<Hex, Uint8Array>()
-    const code = account && !equalsBytes(account.codeHash, KECCAK256_NULL) ? await state.baseCode(address) : new Uint8Array(0)
+  const reads = state.scopeReads
+  for (const [address, account] of [...reads.accounts]) {
+    const slots = reads.storage.get(address) ?? new Map<Hex, Uint8Array>()
+    const addr = createAddressFromString(address)
+    let code: Uint8Array = new Uint8Array(0)
+    if (account && !equalsBytes(account.codeHash, KECCAK256_NULL)) {
+      // Code as first read in the scope; otherwise it did not change (only creation sets code).
+      code = reads.code.get(address) ?? (await state.getCode(addr))
+    }
     pre.set(
       address,
       account
         ? { balance: account.balance, nonce: account.nonce, codeHash: account.codeHash, code, storage: new Map(slots) }
         : { ...EMPTY(), storage: new Map(slots) },
     )
-    if (state.isDeleted(address)) {
+    const now = await state.getAccount(addr)
+    if (account && !now && state.isDeleted(address)) {
       post.set(address, undefined)
       continue
     }
-    const addr = createAddressFromString(address)
-    const now = await state.getAccount(addr)
     const snapshot: AccountSnapshot = now
       ? { balance: now.balance, nonce: now.nonce, codeHash: now.codeHash, code: await state.getCode(addr), storage: new Map() }
       : EMPTY()

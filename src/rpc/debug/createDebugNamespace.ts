@@ -1,0 +1,20 @@
+import type { Engine } from '../../exec/createEngine.js'
+import type { RpcNamespace } from '../createRpcHandler.js'
+import { traceBlockByHash, traceBlockByNumber } from './traceBlock.js'
+import { traceCall } from './traceCall.js'
+import { traceCallMany } from './traceCallMany.js'
+import { traceTransaction } from './traceTransaction.js'
+
+/** The debug namespace (served when `debug` is in --http.api): geth's tracing methods, computed locally. */
+export function createDebugNamespace(engine: Engine): RpcNamespace {
+  return {
+    name: 'debug',
+    methods: {
+      debug_traceCall: (params) => traceCall(engine, params),
+      debug_traceTransaction: (params) => traceTransaction(engine, params),
+      debug_traceBlockByNumber: (params) => traceBlockByNumber(engine, params),
+      debug_traceBlockByHash: (params) => traceBlockByHash(engine, params),
+      debug_traceCallMany: (params) => traceCallMany(engine, params),
+    },
+  }
+}

@@ -1,0 +1,91 @@
+import type { Engine } from '../../exec/createEngine.js'
+import { type LoadedBlock, loadBlock } from '../../exec/loadBlock.js'
+import { replayBlock } from '../../exec/replayBlock.js'
+import { ServerRpcError } from '../../errors/rpc.js'
+import { BlockNotFoundError } from '../../errors/state.js'
+import { type TracePlan, parseTraceConfig } from '../../tracing/parseTraceConfig.js'
+import { type TxTraceSession, startTxTrace } from '../../tracing/startTxTrace.js'
+import { JsonStream } from '../jsonStream.js'
+import { type BlockSelector, parseBlockParameter } from '../parseBlockParameter.js'
+import { parseHash } from '../parsers.js'
+import { optional, parseParams, required } from '../params.js'
+
+/** debug_traceBlockByNumber(number | tag, config?) */
+export async function traceBlockByNumber(engine: Engine, params: unknown): Promise<unknown> {
+  const [selector, plan] = parseParams(params, [required(parseBlockParameter), optional(parseTraceConfig)])
+  return traceBlock(engine, selector, plan ?? parseTraceConfig({}))
+}
+
+/** debug_traceBlockByHash(hash, config?) */
+export async function traceBlockByHash(engine: Engine, params: unknown): Promise<unknown> {
+  const [hash, plan] = parseParams(params, [required(parseHash), optional(parseTraceConfig)])
+  return traceBlock(engine, { kind: 'hash', hash, requireCanonical: false }, plan ?? parseTraceConfig({}))
+}
+
+async function load(engine: Engine, selector: BlockSelector): Promise<LoadedBlock> {
+  try {
+    const header = await engine.headers.resolve(selector)
+    if (header.number === 0n) throw new ServerRpcError('genesis is not traceable')
+    return await loadBlock(engine, header.hash, header.number)
+  } catch (err) {
+    if (err instanceof BlockNotFoundError) {
+      throw new ServerRpcError(selector.kind === 'hash' ? `block ${selector.hash} not found` : `block #${selector.kind === 'number' ? selector.number : selector.tag} not found`)
+    }
+    throw err
+  }
+}
+
+/**
+ * Every transaction of the block replayed on verified state and traced: `[{txHash, result}]`.
+ * Struct logs stream out transaction by transaction while the block is replayed.
+ */
+async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePlan): Promise<unknown> {
+  const loaded = await load(engine, selector)
+  const txHash = (i: number) => loaded.receipts[i]!.transactionHash
+  const context = (i: number) => ({
+    blockHash: loaded.header.hash,
+    blockNumber: loaded.header.number,
+    transactionHash: txHash(i),
+    transactionPosition: i,
+  })
+  if (plan.kind === 'native') {
+    const out: { txHash: string; result: unknown }[] = []
+    let session: TxTraceSession | undefined
+    await replayBlock(engine, loaded, {
+      tracer: {
+        begin: (i) => (session = startTxTrace(plan, context(i))),
+        end: async (i, result, state) => {
+          out.push({ txHash: txHash(i), result: await session!.finish(result, state) })
+        },
+      },
+    })
+    return out
+  }
+  return new JsonStream(async (write) => {
+    let elements = 0
+    let session: TxTraceSession | undefined
+    try {
+      await replayBlock(engine, loaded, {
+        tracer: {
+          begin: (i) => {
+            void write(`${elements++ === 0 ? '[' : ','}{"txHash":"${txHash(i)}","result":`)
+            session = startTxTrace(plan, context(i), write)
+            return session
+          },
+          end: async (_i, result, state) => {
+            await session!.finish(result, state)
+            session = undefined
+            await write('}')
+          },
+        },
+      })
+    } catch (err) {
+      if (elements > 0) {
+        const wrote = session ? await session.abort() : true
+        await write(session ? `${wrote ? '' : 'null'}}]` : ']')
+      }
+      throw err
+    }
+    await write(elements === 0 ? '[]' : ']')
+  })
+}

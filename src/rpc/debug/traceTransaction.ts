@@ -1,0 +1,46 @@
+import type { RunTxResult } from '@ethereumjs/vm'
+import type { Engine } from '../../exec/createEngine.js'
+import { replayTransaction } from '../../exec/replayTransaction.js'
+import { TransactionNotFoundError } from '../../errors/replay.js'
+import { ServerRpcError } from '../../errors/rpc.js'
+import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
+import { parseTraceConfig } from '../../tracing/parseTraceConfig.js'
+import type { TxTraceSession } from '../../tracing/startTxTrace.js'
+import { parseHash } from '../parsers.js'
+import { optional, parseParams, required } from '../params.js'
+import { traceOne } from './traceRuns.js'
+
+/**
+ * debug_traceTransaction(hash, config?): the mined transaction replayed on verified state (its
+ * block's earlier transactions first, each checked against its receipt) and traced.
+ */
+export async function traceTransaction(engine: Engine, params: unknown): Promise<unknown> {
+  const [hash, plan] = parseParams(params, [required(parseHash), optional(parseTraceConfig)])
+  const config = plan ?? parseTraceConfig({})
+  const tx = await engine.upstream.request<{ blockHash: string | null; blockNumber: string | null; transactionIndex: string | null } | null>(
+    'eth_getTransactionByHash',
+    [hash],
+  )
+  if (!tx || !tx.blockHash || tx.transactionIndex === null) throw new ServerRpcError('transaction not found')
+  const context = {
+    blockHash: tx.blockHash.toLowerCase(),
+    blockNumber: BigInt(tx.blockNumber ?? 0),
+    transactionHash: hash,
+    transactionPosition: Number(BigInt(tx.transactionIndex)),
+  }
+  return traceOne(config, context, async (session: TxTraceSession) => {
+    let ran: { result: RunTxResult; state: OverlayStateManager } | undefined
+    try {
+      await replayTransaction(engine, hash, {
+        begin: () => session,
+        end: async (result, state) => {
+          ran = { result, state }
+        },
+      })
+    } catch (err) {
+      if (err instanceof TransactionNotFoundError) throw new ServerRpcError('transaction not found')
+      throw err
+    }
+    return ran!
+  })
+}

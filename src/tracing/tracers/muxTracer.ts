@@ -1,0 +1,29 @@
+import type { NativeTracer, TracerNeeds } from './types.js'
+
+type Child = { name: string; tracer: NativeTracer; config: unknown }
+
+/**
+ * geth's muxTracer: `{tracerName: tracerConfig, …}` runs every child on ONE execution — the
+ * recording is the union of the children's needs — and returns `{tracerName: result, …}`.
+ */
+export function createMuxTracer(lookup: (name: string) => NativeTracer): NativeTracer<Child[]> {
+  return {
+    name: 'muxTracer',
+    parseConfig(raw) {
+      return Object.entries(raw).map(([name, cfg]) => {
+        const tracer = lookup(name)
+        if (tracer.name === 'muxTracer') throw new Error('muxTracer cannot contain muxTracer')
+        const obj = cfg === null || cfg === undefined ? {} : cfg
+        if (typeof obj !== 'object' || Array.isArray(obj)) throw new Error(`invalid tracerConfig for muxTracer: ${name} must be an object`)
+        return { name, tracer, config: tracer.parseConfig(obj as Record<string, unknown>) }
+      })
+    },
+    needs(children): TracerNeeds {
+      const all = children.map((c) => c.tracer.needs(c.config))
+      return { logs: all.some((n) => n.logs), steps: all.some((n) => n.steps), state: all.some((n) => n.state) }
+    },
+    render(run, children) {
+      return Object.fromEntries(children.map((c) => [c.name, c.tracer.render(run, c.config)]))
+    },
+  }
+}

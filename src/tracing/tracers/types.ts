@@ -1,0 +1,35 @@
+import type { CallTraceArena } from '../recorder/types.js'
+import type { StateAccess } from '../state/collectStateAccess.js'
+import type { FlatTraceContext } from '../render/geth/toFlatCallFrames.js'
+
+/** What a tracer needs recorded: call frames always; logs, steps and the state seen on demand. */
+export type TracerNeeds = { logs: boolean; steps: boolean; state: boolean }
+
+/** Everything one traced transaction left, for renderers. */
+export type TraceRun = {
+  arena: CallTraceArena
+  /** Present when a tracer asked for `state`. */
+  access: StateAccess | undefined
+  context: FlatTraceContext
+}
+
+/** A named tracer (geth's directory entry): parse its config, say what to record, render. */
+export type NativeTracer<config = unknown> = {
+  name: string
+  parseConfig(raw: Record<string, unknown>): config
+  needs(config: config): TracerNeeds
+  render(run: TraceRun, config: config): unknown
+}
+
+/** A typed reader of a tracerConfig object, with errors naming the option. */
+export function configReader(tracer: string, raw: Record<string, unknown>) {
+  const fail = (key: string, what: string) => new Error(`invalid tracerConfig for ${tracer}: ${key} must be ${what}`)
+  return {
+    bool(key: string, fallback = false): boolean {
+      const v = raw[key]
+      if (v === undefined || v === null) return fallback
+      if (typeof v !== 'boolean') throw fail(key, 'a boolean')
+      return v
+    },
+  }
+}
