@@ -105,6 +105,8 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64 }: C
   function blockchainFor(head: VerifiedHeader): ReturnType<HeaderStore['blockchainFor']> {
     const chain = {
       async getBlock(n: number) {
+        // A block number at or past the head (a number override) has no hash: zero, as geth's GetHashFn.
+        if (BigInt(n) >= head.number) return { hash: () => new Uint8Array(32) }
         const hash = await ancestorHash(head, BigInt(n))
         return { hash: () => hexToBytes(hash) }
       },

@@ -8,11 +8,21 @@ import { type TxTraceSession, startTxTrace } from '../../tracing/startTxTrace.js
 import { JsonStream } from '../jsonStream.js'
 import { type BlockSelector, parseBlockParameter } from '../parseBlockParameter.js'
 import { parseHash } from '../parsers.js'
-import { optional, parseParams, required } from '../params.js'
+import { ParamError, optional, parseParams, required } from '../params.js'
+
+/** geth's rpc.BlockNumber: a tag or a 0x-prefixed hex number (no decimals, no hashes). */
+function parseBlockNumberStrict(raw: unknown): BlockSelector {
+  if (typeof raw === 'string' && !raw.startsWith('0x') && !['latest', 'earliest', 'pending', 'safe', 'finalized'].includes(raw)) {
+    throw new ParamError('hex string without 0x prefix')
+  }
+  const selector = parseBlockParameter(raw)
+  if (selector.kind === 'hash') throw new ParamError('expected a block number, got a hash')
+  return selector
+}
 
 /** debug_traceBlockByNumber(number | tag, config?) */
 export async function traceBlockByNumber(engine: Engine, params: unknown): Promise<unknown> {
-  const [selector, plan] = parseParams(params, [required(parseBlockParameter), optional(parseTraceConfig)])
+  const [selector, plan] = parseParams(params, [required(parseBlockNumberStrict), optional(parseTraceConfig)])
   return traceBlock(engine, selector, plan ?? parseTraceConfig({}))
 }
 
