@@ -1,43 +1,58 @@
 // npm run conformance [-- --report FILE]: runs every conformance corpus (test/conformance/*.test.ts)
-// and prints one line per corpus (passed, failed, skipped with reasons), then `N passed, M failed`.
-// Exits non-zero on any failure. --report writes every case's outcome as JSON.
+// with vitest, quietly, and prints one line per corpus (a file's top-level describe): passed, failed,
+// skipped, then each skip reason with its count; then `N passed, M failed`. A skipped case carries its
+// reason in its name, after " — " (`it.skip(\`${file} — ${reason}\`, …)`). A file that fails to load,
+// a failing hook and an unhandled error count as failures too. Exits non-zero on any failure.
+// --report FILE writes every case's outcome as JSON: [{ corpus, case, status, reason?, durationMs }].
 import { writeFileSync } from 'node:fs'
+import type { RunnerTask } from 'vitest'
 import { startVitest } from 'vitest/node'
 
-type Task = { name: string; type: string; mode?: string; tasks?: Task[]; result?: { state?: string; duration?: number; errors?: { message?: string }[] } }
 type CaseResult = { corpus: string; case: string; status: 'passed' | 'failed' | 'skipped'; reason?: string; durationMs: number }
 
 const reportAt = process.argv.indexOf('--report')
-const reportFile = reportAt > 0 ? process.argv[reportAt + 1] : undefined
+const reportFile = reportAt >= 0 ? process.argv[reportAt + 1] : undefined
+if (reportAt >= 0 && !reportFile) throw new Error('--report needs a file name')
 
-const vitest = await startVitest('test', ['test/conformance/'], { watch: false, reporters: [{}] as never, silent: true })
-const files = (vitest?.state.getFiles() ?? []) as unknown as Task[]
-await vitest?.close()
+// An empty reporter object replaces vitest's default one; `silent` drops the tests' console output.
+const vitest = await startVitest('test', ['test/conformance/'], { watch: false, reporters: [{}], silent: true })
+const files = vitest.state.getFiles().sort((a, b) => a.name.localeCompare(b.name)) // stable order across runs
+const unhandled = vitest.state.getUnhandledErrors()
+await vitest.close()
 
 const results: CaseResult[] = []
-let loadFailures = 0
-function collect(task: Task, corpus: string) {
+const firstLine = (message: string | undefined) => (message ?? 'failed').split('\n')[0]!
+
+/** `hookError`: the error of an enclosing suite (a failed beforeAll skips every test under it). */
+function collect(task: RunnerTask, corpus: string, top: boolean, hookError?: string): void {
+  const durationMs = Math.round(task.result?.duration ?? 0)
   if (task.type === 'test') {
+    const dash = task.name.indexOf(' — ')
+    const name = dash < 0 ? task.name : task.name.slice(0, dash)
+    const declaredReason = dash < 0 ? undefined : task.name.slice(dash + 3)
     const skipped = task.mode === 'skip' || task.mode === 'todo' || task.result?.state === 'skip'
-    const [name, reason] = task.name.split(' — ')
-    const status = skipped ? 'skipped' : task.result?.state === 'pass' ? 'passed' : 'failed'
-    const entry: CaseResult = { corpus, case: name!, status, durationMs: Math.round(task.result?.duration ?? 0) }
-    if (status === 'skipped') entry.reason = reason ?? 'skipped'
-    if (status === 'failed') entry.reason = (task.result?.errors?.[0]?.message ?? 'failed').split('\n')[0]
-    results.push(entry)
+    if (skipped && (declaredReason || !hookError)) results.push({ corpus, case: name, status: 'skipped', reason: declaredReason ?? 'no reason given', durationMs })
+    else if (skipped) results.push({ corpus, case: name, status: 'failed', reason: hookError!, durationMs })
+    else if (task.result?.state === 'pass') results.push({ corpus, case: name, status: 'passed', durationMs })
+    else results.push({ corpus, case: name, status: 'failed', reason: firstLine(task.result?.errors?.[0]?.message), durationMs })
     return
   }
-  for (const child of task.tasks ?? []) collect(child, task.type === 'suite' && corpus === '' ? child.name : corpus === '' ? task.name : corpus)
+  // A file or a suite: its own errors are a load failure, a throwing describe body or a failing hook.
+  const own = task.result?.errors?.length ? firstLine(task.result.errors[0]!.message) : undefined
+  const before = results.length
+  for (const child of task.tasks) collect(child, top && child.type === 'suite' ? child.name : corpus, false, own ?? hookError)
+  if (own && !results.slice(before).some((r) => r.status === 'failed' && r.reason === own)) {
+    results.push({ corpus, case: task.name, status: 'failed', reason: own, durationMs })
+  }
 }
-for (const file of files) {
-  if (file.result?.state === 'fail' && !(file.tasks ?? []).length) loadFailures++
-  for (const suite of file.tasks ?? []) collect(suite, suite.type === 'suite' ? suite.name : file.name)
+for (const file of files) collect(file, file.name, true)
+for (const error of unhandled) {
+  results.push({ corpus: 'unhandled errors', case: '(outside any test)', status: 'failed', reason: firstLine((error as Error)?.message ?? String(error)), durationMs: 0 })
 }
 
-const corpora = [...new Set(results.map((r) => r.corpus))]
-for (const corpus of corpora) {
+for (const corpus of new Set(results.map((r) => r.corpus))) {
   const mine = results.filter((r) => r.corpus === corpus)
-  const count = (s: string) => mine.filter((r) => r.status === s).length
+  const count = (status: CaseResult['status']) => mine.filter((r) => r.status === status).length
   console.log(`${corpus}: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped`)
   const reasons = new Map<string, number>()
   for (const r of mine) if (r.status === 'skipped') reasons.set(r.reason!, (reasons.get(r.reason!) ?? 0) + 1)
@@ -45,7 +60,8 @@ for (const corpus of corpora) {
   for (const r of mine) if (r.status === 'failed') console.log(`  FAILED ${r.case}: ${r.reason}`)
 }
 const passed = results.filter((r) => r.status === 'passed').length
-const failed = results.filter((r) => r.status === 'failed').length + loadFailures
+const failed = results.filter((r) => r.status === 'failed').length
 if (reportFile) writeFileSync(reportFile, `${JSON.stringify(results, null, 2)}\n`)
 console.log(`${passed} passed, ${failed} failed`)
-process.exit(failed > 0 || results.length === 0 ? 1 : 0)
+// vitest sets process.exitCode on any failure it saw; no cases at all is a failure too.
+process.exit(failed > 0 || results.length === 0 || process.exitCode ? 1 : 0)

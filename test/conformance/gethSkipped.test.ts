@@ -12,6 +12,6 @@ describe('geth legacy JS tracer cases', () => {
   for (const m of legacy) it.skip(`${m.file} — JavaScript tracers (${m.tracer}) are not supported yet`, () => {})
 })
 
-describe('geth erc7562Tracer cases', () => {
+describe('geth erc7562 tracer cases', () => {
   for (const m of erc7562) it.skip(`${m.file} — erc7562Tracer is not implemented (not in the reference daemon's tracer list)`, () => {})
 })
