@@ -1,6 +1,7 @@
 import type { RunTxResult } from '@ethereumjs/vm'
 import { TransactionNotFoundError } from '../errors/replay.js'
 import type { Engine } from './createEngine.js'
+import { locateTransaction } from './locateTransaction.js'
 import { type LoadedBlock, loadBlock } from './loadBlock.js'
 import { type ReplayTracer, type ReplayedBlock, replayBlock } from './replayBlock.js'
 
@@ -22,13 +23,10 @@ export type ReplayedTransaction = ReplayedBlock & {
  * transactions before it, then it — every step verified (see loadBlock and replayBlock).
  */
 export async function replayTransaction(engine: Engine, txHash: string, trace?: TransactionTracer): Promise<ReplayedTransaction> {
-  const tx = await engine.upstream.request<{ blockHash: string | null; blockNumber: string | null; transactionIndex: string | null } | null>(
-    'eth_getTransactionByHash',
-    [txHash],
-  )
-  if (!tx || !tx.blockHash || tx.transactionIndex === null) throw new TransactionNotFoundError(txHash)
-  const loaded = await loadBlock(engine, tx.blockHash, tx.blockNumber !== null ? BigInt(tx.blockNumber) : undefined)
-  const index = Number(BigInt(tx.transactionIndex))
+  const where = await locateTransaction(engine, txHash)
+  if (!where) throw new TransactionNotFoundError(txHash)
+  const loaded = await loadBlock(engine, where.blockHash, where.blockNumber)
+  const index = where.index
   if (loaded.receipts[index]?.transactionHash !== txHash.toLowerCase()) throw new TransactionNotFoundError(txHash)
   const tracer: ReplayTracer | undefined = trace && {
     begin: (i) => (i === index ? trace.begin(loaded, index) : undefined),

@@ -1,5 +1,6 @@
 import type { RunTxResult } from '@ethereumjs/vm'
 import type { Engine } from '../../exec/createEngine.js'
+import { locateTransaction } from '../../exec/locateTransaction.js'
 import { replayTransaction } from '../../exec/replayTransaction.js'
 import { TransactionNotFoundError } from '../../errors/replay.js'
 import { ServerRpcError } from '../../errors/rpc.js'
@@ -17,16 +18,13 @@ import { traceOne } from './traceRuns.js'
 export async function traceTransaction(engine: Engine, params: unknown): Promise<unknown> {
   const [hash, plan] = parseParams(params, [required(parseHash), optional(parseTraceConfig)])
   const config = plan ?? parseTraceConfig({})
-  const tx = await engine.upstream.request<{ blockHash: string | null; blockNumber: string | null; transactionIndex: string | null } | null>(
-    'eth_getTransactionByHash',
-    [hash],
-  )
-  if (!tx || !tx.blockHash || tx.transactionIndex === null) throw new ServerRpcError('transaction not found')
+  const where = await locateTransaction(engine, hash)
+  if (!where) throw new ServerRpcError('transaction not found')
   const context = {
-    blockHash: tx.blockHash.toLowerCase(),
-    blockNumber: BigInt(tx.blockNumber ?? 0),
+    blockHash: where.blockHash,
+    blockNumber: where.blockNumber ?? 0n,
     transactionHash: hash,
-    transactionPosition: Number(BigInt(tx.transactionIndex)),
+    transactionPosition: where.index,
   }
   return traceOne(config, context, async (session: TxTraceSession) => {
     let ran: { result: RunTxResult; state: OverlayStateManager } | undefined
