@@ -23,7 +23,14 @@ export async function runTracedTransaction(
       value: tx.value,
       input: tx.data,
     })
-    const result = await runTx(vm, { ...opts, tx, block })
+    let result: RunTxResult
+    try {
+      result = await runTx(vm, { ...opts, tx, block })
+    } catch (err) {
+      // Stopped by its deadline: the deadline's error, not whatever the EVM made of the interruption.
+      if (attach.signal?.aborted) throw attach.signal.reason
+      throw err
+    }
     const err = result.execResult.exceptionError
     hooks.onTxEnd?.({
       gasUsed: result.totalGasSpent,

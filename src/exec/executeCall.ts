@@ -135,7 +135,6 @@ async function run(
     }
   } catch (err) {
     if (signal.aborted) throw signal.reason
-    if (trace?.signal.aborted) throw trace.signal.reason
     throw err instanceof ServerRpcError ? err : new ServerRpcError(err instanceof Error ? err.message : String(err), { cause: err })
   }
   const exec = result.execResult

@@ -76,12 +76,7 @@ export async function replayBlock(
       let result: RunTxResult
       if (traced) {
         state.beginReadScope()
-        try {
-          result = await runTracedTransaction(vm, tx, loaded.block, traced.hooks, opts, { signal: traced.signal })
-        } catch (err) {
-          if (traced.signal.aborted) throw traced.signal.reason
-          throw err
-        }
+        result = await runTracedTransaction(vm, tx, loaded.block, traced.hooks, opts, { signal: traced.signal })
       } else {
         result = await runTx(vm, { ...opts, tx, block: loaded.block })
       }

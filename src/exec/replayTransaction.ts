@@ -1,14 +1,15 @@
 import type { RunTxResult } from '@ethereumjs/vm'
 import { TransactionNotFoundError } from '../errors/replay.js'
 import type { Engine } from './createEngine.js'
-import { locateTransaction } from './locateTransaction.js'
+import { type TransactionLocation, locateTransaction } from './locateTransaction.js'
+import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
 import { type LoadedBlock, loadBlock } from './loadBlock.js'
 import { type ReplayTracer, type ReplayedBlock, replayBlock } from './replayBlock.js'
 
 /** Tracing the replayed transaction itself (the ones before it run untraced). */
 export type TransactionTracer = {
   begin(loaded: LoadedBlock, index: number): ReturnType<ReplayTracer['begin']>
-  end: (...args: Parameters<ReplayTracer['end']> extends [number, ...infer rest] ? rest : never) => Promise<void>
+  end(result: RunTxResult, state: OverlayStateManager): Promise<void>
 }
 
 export type ReplayedTransaction = ReplayedBlock & {
@@ -25,6 +26,16 @@ export type ReplayedTransaction = ReplayedBlock & {
 export async function replayTransaction(engine: Engine, txHash: string, trace?: TransactionTracer): Promise<ReplayedTransaction> {
   const where = await locateTransaction(engine, txHash)
   if (!where) throw new TransactionNotFoundError(txHash)
+  return replayTransactionAt(engine, txHash, where, trace)
+}
+
+/** replayTransaction when the transaction's block and index are already known. */
+export async function replayTransactionAt(
+  engine: Engine,
+  txHash: string,
+  where: TransactionLocation,
+  trace?: TransactionTracer,
+): Promise<ReplayedTransaction> {
   const loaded = await loadBlock(engine, where.blockHash, where.blockNumber)
   const index = where.index
   if (loaded.receipts[index]?.transactionHash !== txHash.toLowerCase()) throw new TransactionNotFoundError(txHash)

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { ServerRpcError } from '../errors/rpc.js'
 import { createRpcHandler } from './createRpcHandler.js'
+import { JsonStream } from './jsonStream.js'
 import { optional, parseParams, required } from './params.js'
 import { parseAddress, parseQuantity } from './parsers.js'
 
@@ -17,6 +19,18 @@ const handler = createRpcHandler({
         eth_boom: async () => {
           throw new Error('kaboom')
         },
+        eth_stream: async (params) =>
+          new JsonStream(async (write) => {
+            const [failAfter] = params as [number]
+            if (failAfter === 0) throw new ServerRpcError('failed before writing')
+            await write('{"items":[1')
+            for (let i = 2; i <= 3; i++) await write(`,${i}`)
+            if (failAfter > 0) {
+              await write(']}')
+              throw new ServerRpcError('failed midway')
+            }
+            await write(']}')
+          }),
       },
     },
     { name: 'debug', methods: { debug_x: async () => 1 } },
@@ -27,6 +41,22 @@ const ADDR = '0x00000000000000000000000000000000000000aa'
 const call = (body: string) => handler.handleText(body).then((t) => (t === undefined ? undefined : JSON.parse(t)))
 
 describe('createRpcHandler', () => {
+  it('writes a streamed result in order; an error before it starts is a plain error, after it the error rides beside the partial result', async () => {
+    const chunks: string[] = []
+    const body = (p: number) => JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'eth_stream', params: [p] })
+    await handler.handleTextStreaming(body(-1), (c) => {
+      chunks.push(c)
+    })
+    expect(chunks.length).toBeGreaterThan(2)
+    expect(JSON.parse(chunks.join(''))).toEqual({ jsonrpc: '2.0', id: 9, result: { items: [1, 2, 3] } })
+    expect(await call(body(0))).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32000, message: 'failed before writing' } })
+    expect(await call(body(1))).toEqual({ jsonrpc: '2.0', id: 9, result: { items: [1, 2, 3] }, error: { code: -32000, message: 'failed midway' } })
+    // In a batch, each element is whole JSON too.
+    const batch = await call(`[${body(-1)},${body(1)}]`)
+    expect(batch).toHaveLength(2)
+    expect(batch[1].error.message).toBe('failed midway')
+  })
+
   it('answers a single request', async () => {
     expect(await call(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'eth_echo', params: [ADDR, '0x10'] }))).toEqual({
       jsonrpc: '2.0',

@@ -9,12 +9,3 @@ export type ChunkWriter = (chunk: string) => void | Promise<void>
 export class JsonStream {
   constructor(readonly produce: (write: ChunkWriter) => Promise<void>) {}
 }
-
-/** The whole text of a stream (transports that send one message: WebSocket, postMessage, batches). */
-export async function collectJsonStream(stream: JsonStream): Promise<string> {
-  const parts: string[] = []
-  await stream.produce((chunk) => {
-    parts.push(chunk)
-  })
-  return parts.join('')
-}

@@ -1,7 +1,7 @@
 import type { RunTxResult } from '@ethereumjs/vm'
 import type { Engine } from '../../exec/createEngine.js'
 import { locateTransaction } from '../../exec/locateTransaction.js'
-import { replayTransaction } from '../../exec/replayTransaction.js'
+import { replayTransactionAt } from '../../exec/replayTransaction.js'
 import { TransactionNotFoundError } from '../../errors/replay.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
@@ -29,7 +29,7 @@ export async function traceTransaction(engine: Engine, params: unknown): Promise
   return traceOne(config, context, async (session: TxTraceSession) => {
     let ran: { result: RunTxResult; state: OverlayStateManager } | undefined
     try {
-      await replayTransaction(engine, hash, {
+      await replayTransactionAt(engine, hash, where, {
         begin: () => session,
         end: async (result, state) => {
           ran = { result, state }
