@@ -26,32 +26,34 @@ async function main() {
   const call = { from: DEV_ACCOUNT, to: heavy, data: '0x', gas: '0x2faf080' }
   const post = (body: unknown) => fetch(edge.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
-  async function time(run: () => Promise<unknown>, runs = 7): Promise<number> {
-    await run() // warm: state cached, code compiled
-    const ms: number[] = []
-    for (let i = 0; i < runs; i++) {
+  const traced = (config: unknown) => () => rpcResult(edge.url, 'debug_traceCall', [call, 'latest', config])
+  const cases: [string, () => Promise<unknown>][] = [
+    ['eth_call (untraced)', () => rpcResult(edge.url, 'eth_call', [call, 'latest'])],
+    ['noopTracer', traced({ tracer: 'noopTracer' })],
+    ['callTracer', traced({ tracer: 'callTracer' })],
+    ['callTracer withLog', traced({ tracer: 'callTracer', tracerConfig: { withLog: true } })],
+    ['flatCallTracer', traced({ tracer: 'flatCallTracer' })],
+    ['prestateTracer', traced({ tracer: 'prestateTracer' })],
+    ['4byteTracer', traced({ tracer: '4byteTracer' })],
+    ['struct logger', traced({})],
+    ['struct logger with memory', traced({ enableMemory: true })],
+  ]
+  // Rounds interleave every case (so drift of a shared, noisy machine hits them alike); median per case.
+  const ROUNDS = 15
+  const samples = cases.map(() => [] as number[])
+  for (const [, run] of cases) await run() // warm: state cached, code compiled
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, [, run]] of cases.entries()) {
       const t = performance.now()
       await run()
-      ms.push(performance.now() - t)
+      samples[i]!.push(performance.now() - t)
     }
-    return median(ms)
   }
-  const traced = (config: unknown) => () => rpcResult(edge.url, 'debug_traceCall', [call, 'latest', config])
-  const base = await time(() => rpcResult(edge.url, 'eth_call', [call, 'latest']))
+  const rows: [string, number][] = cases.map(([name], i) => [name, median(samples[i]!)])
+  const base = rows[0]![1]
   const logs = await traced({})()
   const steps = (logs as { structLogs: unknown[] }).structLogs.length
-  const rows: [string, number][] = [
-    ['eth_call (untraced)', base],
-    ['noopTracer', await time(traced({ tracer: 'noopTracer' }))],
-    ['callTracer', await time(traced({ tracer: 'callTracer' }))],
-    ['callTracer withLog', await time(traced({ tracer: 'callTracer', tracerConfig: { withLog: true } }))],
-    ['flatCallTracer', await time(traced({ tracer: 'flatCallTracer' }))],
-    ['prestateTracer', await time(traced({ tracer: 'prestateTracer' }))],
-    ['4byteTracer', await time(traced({ tracer: '4byteTracer' }))],
-    ['struct logger', await time(traced({}))],
-    ['struct logger with memory', await time(traced({ enableMemory: true }))],
-  ]
-  console.log(`\nedgetrace tracing benchmark — a call of 2000 iterations (2001 frames, ${steps} steps), warm, median of 7\n`)
+  console.log(`\nedgetrace tracing benchmark — a call of 2000 iterations (2001 frames, ${steps} steps), warm, median of 15 interleaved rounds\n`)
   console.log('| tracer | ms | × untraced |')
   console.log('|---|---:|---:|')
   for (const [name, ms] of rows) console.log(`| ${name} | ${ms.toFixed(1)} | ${(ms / base).toFixed(2)} |`)
