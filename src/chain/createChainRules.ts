@@ -10,6 +10,7 @@ import {
   type GethGenesis,
 } from '@ethereumjs/common'
 import { BaseError } from '../errors/base.js'
+import { normalizeGethGenesis } from './normalizeGethGenesis.js'
 import { unavailableKzg } from './unavailableKzg.js'
 
 /** Which rules apply at a block: the hardfork from chain id, number and timestamp. */
@@ -38,9 +39,37 @@ export class UnknownChainError extends BaseError {
   }
 }
 
+/**
+ * ethereumjs (10.1) replaces a BPO fork's own blob parameters (`target`, `max`) when the genesis'
+ * blobSchedule names that fork, and then cannot compute its blob gas schedule. A schedule that
+ * equals ethereumjs' built-in one is left out (the built-in applies); any other is refused clearly.
+ */
+function withoutDefaultBpoSchedules(genesis: GethGenesis): GethGenesis {
+  const schedule = (genesis.config as { blobSchedule?: Record<string, { target?: number; max?: number; baseFeeUpdateFraction?: number }> }).blobSchedule
+  if (!schedule) return genesis
+  const kept: typeof schedule = {}
+  for (const [fork, s] of Object.entries(schedule)) {
+    if (/^bpo\d+$/.test(fork)) {
+      const reference = new Common({ chain: Mainnet })
+      reference.setHardfork(fork)
+      if (
+        reference.param('target') !== BigInt(s.target ?? -1) ||
+        reference.param('max') !== BigInt(s.max ?? -1) ||
+        reference.param('blobGasPriceUpdateFraction') !== BigInt(s.baseFeeUpdateFraction ?? -1)
+      ) {
+        throw new BaseError(`blobSchedule.${fork} differs from the built-in ${fork} parameters; custom BPO schedules are not supported`)
+      }
+      continue
+    }
+    kept[fork] = s
+  }
+  return { ...genesis, config: { ...genesis.config, blobSchedule: kept } as GethGenesis['config'] }
+}
+
 const KNOWN: ChainConfig[] = [Mainnet, Sepolia, Holesky, Hoodi]
 
-export function createChainRules({ chainId, genesis, hardfork }: CreateChainRulesParameters): ChainRules {
+export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: CreateChainRulesParameters): ChainRules {
+  const genesis = rawGenesis === undefined ? undefined : normalizeGethGenesis(rawGenesis as unknown as Record<string, unknown>)
   const byFork = new Map<string, Common>()
   let base: Common
   let source: string
@@ -50,7 +79,7 @@ export function createChainRules({ chainId, genesis, hardfork }: CreateChainRule
     if (genesisChainId !== chainId) {
       throw new BaseError(`--chain file is for chain id ${genesisChainId}, but the upstream is chain ${chainId}`)
     }
-    base = createCommonFromGethGenesis(genesis, { chain: genesis.name ?? `chain-${chainId}`, customCrypto: { kzg: unavailableKzg } })
+    base = createCommonFromGethGenesis(withoutDefaultBpoSchedules(genesis), { chain: genesis.name ?? `chain-${chainId}`, customCrypto: { kzg: unavailableKzg } })
     source = `genesis config (chain id ${chainId})`
   } else {
     const known = KNOWN.find((c) => BigInt(c.chainId) === chainId)
