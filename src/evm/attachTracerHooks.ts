@@ -55,7 +55,9 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
   const precompiles = new Set([...evm.precompiles.keys()].map((k) => `0x${k}`.toLowerCase()))
 
   const hexOf = (v: Uint8Array) => bytesToHex(v) as Hex
-  const addressOf = (word: bigint) => hexOf(setLengthLeft(bigIntToBytes(word), 32).slice(12))
+  const ADDRESS_MASK = (1n << 160n) - 1n
+  const addressOf = (word: bigint) => `0x${(word & ADDRESS_MASK).toString(16).padStart(40, '0')}` as Hex
+  const EMPTY = new Uint8Array(0)
 
   type RunState = {
     returnBytes: Uint8Array
@@ -103,9 +105,11 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
       wrap(op, (original) => async (rs: RunState, common: unknown) => {
         const hasValue = kind === 'CALL' || kind === 'CALLCODE'
         const args = rs.stack.peek(hasValue ? 5 : 4)
-        const to = addressOf(args[1]!)
         const value = hasValue ? args[2]! : 0n
-        const input = hasValue ? read(rs, args[3]!, args[4]!) : read(rs, args[2]!, args[3]!)
+        // Only a call that fails fast (depth limit; a value above the balance) needs its input here,
+        // for the frame synthesised below: copy it only when that can happen.
+        const mayFailFast = value !== 0n || rs.env.depth >= 1023
+        const input = !mayFailFast ? EMPTY : hasValue ? read(rs, args[3]!, args[4]!) : read(rs, args[2]!, args[3]!)
         let gas = rs.messageGasLimit ?? 0n
         if (hasValue && value !== 0n) gas += 2300n
         if (held && held.op === op) {
@@ -123,6 +127,7 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
           // ethereumjs returned before creating a message: the depth limit or too little balance.
           const depth = rs.env.depth + 1
           const parent = frames[frames.length - 1]
+          const to = addressOf(args[1]!)
           hooks.onEnter?.({
             depth,
             kind,
@@ -265,17 +270,18 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
     else kind = msg.isStatic ? 'STATICCALL' : 'CALL'
     pendingKind = undefined
     const isCreate = kind === 'CREATE' || kind === 'CREATE2'
-    const codeAddress = msg.to ? (msg._codeAddress ?? msg.to).toString() as Hex : undefined
-    const to = isCreate ? undefined : kind === 'DELEGATECALL' || kind === 'CALLCODE' ? codeAddress : (msg.to?.toString() as Hex)
+    const target = msg.to ? (msg.to.toString() as Hex) : undefined
+    const codeAddress = msg.to ? (msg._codeAddress && msg._codeAddress !== msg.to ? (msg._codeAddress.toString() as Hex) : target) : undefined
+    const to = isCreate ? undefined : kind === 'DELEGATECALL' || kind === 'CALLCODE' ? codeAddress : target
     const from = depth === 0 || !parent ? (msg.caller.toString() as Hex) : parent.address
     const value = kind === 'STATICCALL' ? undefined : kind === 'DELEGATECALL' ? (parent?.value ?? msg.value) : msg.value
     frames.push({
       depth,
-      address: (msg.to?.toString() ?? '0x') as Hex,
+      address: target ?? '0x',
       value: value ?? 0n,
       logCountAtEnter: logCount,
       create: isCreate,
-      codeAddress: codeAddress?.toLowerCase() as Hex | undefined,
+      codeAddress,
       inputLength: msg.data.length,
       returnData: new Uint8Array(0),
     })
