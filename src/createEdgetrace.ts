@@ -5,6 +5,7 @@ import { type RpcHandler, createRpcHandler } from './rpc/createRpcHandler.js'
 import { createDebugNamespace } from './rpc/debug/createDebugNamespace.js'
 import { createEthNamespace } from './rpc/eth/createEthNamespace.js'
 import { createNetNamespace } from './rpc/net/createNetNamespace.js'
+import { createTraceNamespace } from './rpc/trace/createTraceNamespace.js'
 import { createWeb3Namespace } from './rpc/web3/createWeb3Namespace.js'
 import type { Upstream } from './upstream/types.js'
 
@@ -47,7 +48,7 @@ export async function createEdgetrace({
   const rules = createChainRules({ chainId, genesis, hardfork })
   const engine = createEngine({ upstream, rules, options: engineOptions })
   const handler = createRpcHandler({
-    namespaces: [createEthNamespace(engine), createDebugNamespace(engine), createWeb3Namespace(), createNetNamespace(engine)],
+    namespaces: [createEthNamespace(engine), createDebugNamespace(engine), createTraceNamespace(engine), createWeb3Namespace(), createNetNamespace(engine)],
     enabled: api,
     batchLimit,
     ...(onInternalError ? { onInternalError } : {}),

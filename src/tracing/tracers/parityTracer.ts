@@ -1,0 +1,39 @@
+import { bytes } from '../../utils/hex.js'
+import { type ParityTraceOptions, toParityTraces } from '../render/parity/toParityTraces.js'
+import { toStateDiff } from '../render/parity/toStateDiff.js'
+import type { NativeTracer } from './types.js'
+
+export type TraceType = 'trace' | 'stateDiff' | 'vmTrace'
+
+export type ParityTracerConfig = ParityTraceOptions & {
+  types: ReadonlySet<TraceType>
+  /** Entries carry block and transaction fields (trace_transaction, trace_block, trace_filter). */
+  withBlockFields: boolean
+}
+
+/** A trace_* result: `{output, stateDiff, trace, vmTrace}`; what was not asked for is null / []. */
+export type TraceResult = { output: string; revertReason?: string; stateDiff: unknown; trace: unknown[]; vmTrace: unknown }
+
+/**
+ * The trace namespace's renderer (not a geth tracer name): Parity traces, stateDiff and the output
+ * of one transaction from the same recorder run the geth tracers use.
+ */
+export const parityTracer: NativeTracer<ParityTracerConfig> = {
+  name: 'parity',
+  parseConfig: () => {
+    throw new Error('parityTracer is configured by the trace_* methods')
+  },
+  needs: (config) => ({ logs: false, steps: config.types.has('vmTrace'), state: config.types.has('stateDiff') }),
+  render(run, config): TraceResult {
+    const root = run.arena.nodes[0]
+    // A failed transaction (reverted included) has no output in the recorded OpenEthereum/Besu answers.
+    return {
+      output: root && !root.reverted ? bytes(root.output) : '0x',
+      // Besu adds the revert data of a reverted transaction (OpenEthereum did not).
+      ...(root?.error === 'execution reverted' && root.output.length > 0 ? { revertReason: bytes(root.output) } : {}),
+      stateDiff: config.types.has('stateDiff') && run.access ? toStateDiff(run.access) : null,
+      trace: config.types.has('trace') ? toParityTraces(run.arena, config, config.withBlockFields ? run.context : undefined) : [],
+      vmTrace: null,
+    }
+  },
+}
