@@ -33,7 +33,7 @@ function walk(dir: string): string[] {
 }
 
 /** Methods served so far; the others are listed as skipped, with the reason. */
-const IMPLEMENTED = new Set(['trace_transaction', 'trace_get', 'trace_block', 'trace_replayBlockTransactions'])
+const IMPLEMENTED = new Set(['trace_transaction', 'trace_get', 'trace_block', 'trace_replayBlockTransactions', 'trace_call', 'trace_callMany', 'trace_rawTransaction'])
 
 function skipReason(spec: Spec): string | undefined {
   const requests = Array.isArray(spec.request) ? spec.request : [spec.request]

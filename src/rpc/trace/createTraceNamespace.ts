@@ -7,6 +7,8 @@ import type { TraceResult } from '../../tracing/tracers/parityTracer.js'
 import { blockRewards } from './blockRewards.js'
 import { parseParityTraceConfig, parseTraceTypes } from './parseTraceTypes.js'
 import { loadTraceBlock, traceBlockTransactions, traceMinedTransaction } from './replayTraces.js'
+import { parseCallList, parseRawTransactionCall, traceCalls } from './traceCalls.js'
+import { parseCallArgs } from '../parseCallArgs.js'
 
 const parseBool = (raw: unknown) => {
   if (typeof raw !== 'boolean') throw new ParamError('expected a boolean')
@@ -32,6 +34,7 @@ export function createTraceNamespace(engine: Engine): RpcNamespace {
     includePrecompiles,
     creationMethod: true,
     withBlockFields: true,
+    revertData: 'revertReason' as const,
   })
   return {
     name: 'trace',
@@ -60,10 +63,27 @@ export function createTraceNamespace(engine: Engine): RpcNamespace {
         const traced = await traceBlockTransactions(engine, loaded, blockFields(cfg?.includePrecompiles ?? false))
         return [...traced.flatMap((t) => t.result.trace), ...(await blockRewards(engine, loaded))]
       },
+      /** trace_call(call, traceTypes, block = latest, traceConfig?) */
+      trace_call: async (params) => {
+        const [args, types, selector, cfg] = parseParams(params, [required(parseCallArgs), required(parseTraceTypes), optional(parseBlockParameter), optional(parseParityTraceConfig)])
+        const [result] = await traceCalls(engine, [{ args, types }], selector, cfg?.includePrecompiles ?? false)
+        return result
+      },
+      /** trace_callMany([[call, traceTypes], …], block = latest, traceConfig?) */
+      trace_callMany: async (params) => {
+        const [calls, selector, cfg] = parseParams(params, [required(parseCallList), optional(parseBlockParameter), optional(parseParityTraceConfig)])
+        return traceCalls(engine, calls, selector, cfg?.includePrecompiles ?? false)
+      },
+      /** trace_rawTransaction(rawTx, traceTypes, traceConfig?): a signed transaction traced on the latest state. */
+      trace_rawTransaction: async (params) => {
+        const [args, types, cfg] = parseParams(params, [required(parseRawTransactionCall), required(parseTraceTypes), optional(parseParityTraceConfig)])
+        const [result] = await traceCalls(engine, [{ args, types }], undefined, cfg?.includePrecompiles ?? false)
+        return result
+      },
       /** trace_replayTransaction(hash, traceTypes, gasBailOut?, traceConfig?) */
       trace_replayTransaction: async (params) => {
         const [hash, types, , cfg] = parseParams(params, [required(parseHash), required(parseTraceTypes), optional(parseBool), optional(parseParityTraceConfig)])
-        const config = { types, includePrecompiles: cfg?.includePrecompiles ?? false, creationMethod: true, withBlockFields: false }
+        const config = { types, includePrecompiles: cfg?.includePrecompiles ?? false, creationMethod: true, withBlockFields: false, revertData: 'revertReason' as const }
         const result = await traceMinedTransaction(engine, hash, config)
         if (!result) return null
         return { ...withoutTail(result), transactionHash: hash, vmTrace: result.vmTrace }
@@ -73,7 +93,7 @@ export function createTraceNamespace(engine: Engine): RpcNamespace {
         const [selector, types, , cfg] = parseParams(params, [required(parseBlockParameter), required(parseTraceTypes), optional(parseBool), optional(parseParityTraceConfig)])
         const loaded = await loadTraceBlock(engine, selector)
         if (!loaded) return []
-        const config = { types, includePrecompiles: cfg?.includePrecompiles ?? false, creationMethod: true, withBlockFields: false }
+        const config = { types, includePrecompiles: cfg?.includePrecompiles ?? false, creationMethod: true, withBlockFields: false, revertData: 'revertReason' as const }
         const traced = await traceBlockTransactions(engine, loaded, config)
         return traced.map((t) => ({ ...withoutTail(t.result), transactionHash: t.hash, vmTrace: t.result.vmTrace }))
       },

@@ -9,6 +9,11 @@ export type ParityTracerConfig = ParityTraceOptions & {
   types: ReadonlySet<TraceType>
   /** Entries carry block and transaction fields (trace_transaction, trace_block, trace_filter). */
   withBlockFields: boolean
+  /**
+   * Where a reverted transaction's revert data goes: into `output` (Besu's trace_call, callMany,
+   * rawTransaction) or, with `output` "0x", into a `revertReason` field (its trace_replay*).
+   */
+  revertData: 'output' | 'revertReason'
 }
 
 /** A trace_* result: `{output, stateDiff, trace, vmTrace}`; what was not asked for is null / []. */
@@ -26,11 +31,12 @@ export const parityTracer: NativeTracer<ParityTracerConfig> = {
   needs: (config) => ({ logs: false, steps: config.types.has('vmTrace'), state: config.types.has('stateDiff') }),
   render(run, config): TraceResult {
     const root = run.arena.nodes[0]
-    // A failed transaction (reverted included) has no output in the recorded OpenEthereum/Besu answers.
+    const reverted = root?.error === 'execution reverted'
+    const inOutput = reverted && config.revertData === 'output'
     return {
-      output: root && !root.reverted ? bytes(root.output) : '0x',
+      output: root && (!root.reverted || inOutput) ? bytes(root.output) : '0x',
       // Besu adds the revert data of a reverted transaction (OpenEthereum did not).
-      ...(root?.error === 'execution reverted' && root.output.length > 0 ? { revertReason: bytes(root.output) } : {}),
+      ...(reverted && !inOutput && root.output.length > 0 ? { revertReason: bytes(root.output) } : {}),
       stateDiff: config.types.has('stateDiff') && run.access ? toStateDiff(run.access) : null,
       trace: config.types.has('trace') ? toParityTraces(run.arena, config, config.withBlockFields ? run.context : undefined) : [],
       vmTrace: null,

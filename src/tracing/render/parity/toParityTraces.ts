@@ -18,8 +18,7 @@ export type ParityTrace = Record<string, unknown>
 
 /**
  * The Parity/OpenEthereum error label of a geth-style error, as the recorded trace_* outputs of
- * OpenEthereum and Besu word it (Besu's corpus says "Illegal state change" where a frame writes in a
- * static context).
+ * OpenEthereum and Besu word it.
  */
 export function toParityTraceError(error: string): string {
   if (error === 'execution reverted') return 'Reverted'
@@ -29,7 +28,9 @@ export function toParityTraceError(error: string): string {
   if (error.startsWith('stack underflow')) return 'Stack underflow'
   if (error.startsWith('stack limit reached')) return 'Out of stack'
   if (error === 'invalid jump destination') return 'Bad jump destination'
-  if (error === 'write protection') return 'Illegal state change'
+  // Besu's word for both (its ExceptionalHaltReason ILLEGAL_STATE_CHANGE); OpenEthereum said
+  // "Mutable Call In Static Context" for the first.
+  if (error === 'write protection' || error === 'contract address collision') return 'Illegal state change'
   if (error === 'return data out of bounds') return 'Out of bounds'
   if (error === 'precompiled failed' || error === 'invalid input length') return 'Built-in failed'
   if (error === 'invalid code') return 'Invalid code'

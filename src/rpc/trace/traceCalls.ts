@@ -1,0 +1,87 @@
+import { createTxFromRLP } from '@ethereumjs/tx'
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import type { Engine } from '../../exec/createEngine.js'
+import { executeCall } from '../../exec/executeCall.js'
+import { prepareCall } from '../../exec/prepareCall.js'
+import type { CallArgs } from '../../exec/types.js'
+import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
+import type { ParityTracerConfig, TraceResult, TraceType } from '../../tracing/tracers/parityTracer.js'
+import type { BlockSelector } from '../parseBlockParameter.js'
+import { parseCallArgs } from '../parseCallArgs.js'
+import { ParamError } from '../params.js'
+import { parseData } from '../parsers.js'
+import { parseTraceTypes } from './parseTraceTypes.js'
+import { startParityTrace } from './traceSession.js'
+
+const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
+
+/** trace_callMany's first argument: `[[call, traceTypes], …]`. */
+export function parseCallList(raw: unknown): { args: CallArgs; types: ReadonlySet<TraceType> }[] {
+  if (!Array.isArray(raw)) throw new ParamError('expected array of [callparam, tracetypes]')
+  return raw.map((entry, i) => {
+    if (!Array.isArray(entry) || entry.length !== 2) throw new ParamError(`entry ${i}: expected [callparam, tracetypes]`)
+    try {
+      return { args: parseCallArgs(entry[0]), types: parseTraceTypes(entry[1]) }
+    } catch (err) {
+      throw new ParamError(`entry ${i}: ${(err as Error).message}`)
+    }
+  })
+}
+
+/** A signed raw transaction as the call it makes (sender recovered from its signature). */
+export function parseRawTransactionCall(raw: unknown): CallArgs {
+  const bytes = hexToBytes(parseData(raw))
+  let tx
+  try {
+    tx = createTxFromRLP(bytes)
+  } catch (err) {
+    throw new ParamError(`not a valid signed transaction: ${(err as Error).message}`)
+  }
+  if (!tx.isSigned()) throw new ParamError('the transaction is not signed')
+  const args: CallArgs = {
+    from: tx.getSenderAddress().toString() as `0x${string}`,
+    gas: tx.gasLimit,
+    value: tx.value,
+    data: bytesToHex(tx.data) as `0x${string}`,
+    nonce: tx.nonce,
+  }
+  if (tx.to) args.to = tx.to.toString() as `0x${string}`
+  if ('maxFeePerGas' in tx) {
+    args.maxFeePerGas = tx.maxFeePerGas
+    args.maxPriorityFeePerGas = tx.maxPriorityFeePerGas
+  } else args.gasPrice = (tx as { gasPrice: bigint }).gasPrice
+  if ('accessList' in tx) {
+    args.accessList = (tx.accessList as [Uint8Array, Uint8Array[]][]).map(([a, keys]) => ({
+      address: bytesToHex(a) as `0x${string}`,
+      storageKeys: keys.map((k) => bytesToHex(k) as `0x${string}`),
+    }))
+  }
+  return args
+}
+
+/**
+ * Calls traced one after the other on the verified state at the end of `selector`'s block, with
+ * that block's header: call n sees what calls 0…n−1 left (trace_callMany; trace_call and
+ * trace_rawTransaction are the one-call case). Fees are charged and the sender's nonce advances as
+ * in a transaction; the nonce itself is not checked.
+ */
+export async function traceCalls(
+  engine: Engine,
+  calls: { args: CallArgs; types: ReadonlySet<TraceType> }[],
+  selector: BlockSelector = LATEST,
+  includePrecompiles = false,
+): Promise<TraceResult[]> {
+  if (calls.length === 0) return []
+  const block = await prepareCall(engine, calls[0]!.args, selector)
+  const out: TraceResult[] = []
+  let state: OverlayStateManager | undefined
+  for (const { args, types } of calls) {
+    const config: ParityTracerConfig = { types, includePrecompiles, creationMethod: false, withBlockFields: false, revertData: 'output' }
+    const session = startParityTrace(config, { blockNumber: block.number, transactionPosition: 0 }, engine.options.evmTimeoutMs)
+    const ran = await executeCall(engine, { args, block, baseState: state, trace: session })
+    state = ran.state
+    out.push((await session.finish(ran.run, ran.state)) as TraceResult)
+  }
+  return out
+}
+
