@@ -304,7 +304,12 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
 
   const onAfterMessage = (result: {
     createdAddress?: { toString(): string }
-    execResult: { exceptionError?: { error: string }; returnValue: Uint8Array; executionGasUsed: bigint; runState?: { opCode: number; gasLeft?: bigint } }
+    execResult: {
+      exceptionError?: { error: string }
+      returnValue: Uint8Array
+      executionGasUsed: bigint
+      runState?: { opCode: number; gasLeft?: bigint; stack?: { getStack(): bigint[] }; memory?: { _store: Uint8Array }; memoryWordCount?: bigint }
+    }
   }) => {
     const frame = frames.pop()
     const err = result.execResult.exceptionError
@@ -339,6 +344,14 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
       error,
       reverted,
       address: result.createdAddress ? (result.createdAddress.toString() as Hex) : undefined,
+      final:
+        hooks.onOpcode && runState?.stack && runState.memory
+          ? {
+              stack: [...runState.stack.getStack()],
+              memory: runState.memory._store.slice(0, Number(runState.memoryWordCount ?? 0n) * 32),
+              gas: runState.gasLeft ?? 0n,
+            }
+          : undefined,
     })
   }
 

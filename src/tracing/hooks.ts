@@ -51,6 +51,8 @@ export type ExitFrame = {
   reverted: boolean
   /** The created contract's address (CREATE/CREATE2 that succeeded, or failed after the address was known). */
   address?: Hex | undefined
+  /** With opcode tracing: the frame's stack and memory when it stopped (after its last op). */
+  final?: { stack: bigint[]; memory: Uint8Array; gas: bigint } | undefined
 }
 
 export type LogRecord = {

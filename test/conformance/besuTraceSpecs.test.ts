@@ -32,6 +32,23 @@ function walk(dir: string): string[] {
     .sort()
 }
 
+/**
+ * Recorded answers edgetrace does not reproduce, with the evidence (listed as skipped, with the reason).
+ * Block 0x1E's transaction calls 0x0170…, whose code SELFDESTRUCTs (1 ETH balance) to 0x095e…, an
+ * account that does not exist, with 497 gas left. The op costs 5,000 + 25,000 (EIP-150 new-account
+ * charge, due under EIP-161 because value moves: geth's gasSelfdestructEIP150, OpenEthereum's own
+ * gasometer, ethereumjs) and runs out of gas; the recorded vmTrace shows this op's cost as 5,000, the
+ * base cost only. edgetrace reports 30,000, the cost geth's struct logs and our callTracer agree on.
+ */
+const DEVIATIONS: Record<string, string> = Object.fromEntries(
+  [
+    'replay-trace-transaction/all/trace_replayBlockTransactions_all_0x1E.json',
+    'replay-trace-transaction/vm-trace/trace_replayBlockTransactions_0x1E.json',
+    'trace-call/trace_call_1e_0_vmTrace.json',
+    'trace-raw-transaction/trace_rawTransaction_1e_0_vmTrace.json',
+  ].map((f) => [f, 'deviation: vmTrace cost of an out-of-gas SELFDESTRUCT recorded as its base cost (see DEVIATIONS)']),
+)
+
 /** Methods served so far; the others are listed as skipped, with the reason. */
 const IMPLEMENTED = new Set(['trace_transaction', 'trace_get', 'trace_block', 'trace_replayBlockTransactions', 'trace_call', 'trace_callMany', 'trace_rawTransaction'])
 
@@ -39,14 +56,14 @@ function skipReason(spec: Spec): string | undefined {
   const requests = Array.isArray(spec.request) ? spec.request : [spec.request]
   for (const r of requests) {
     if (!IMPLEMENTED.has(r.method)) return `${r.method} is not implemented yet`
-    if (JSON.stringify(r.params).includes('"vmTrace"')) return 'vmTrace is not implemented yet'
   }
   return undefined
 }
 
 const cases = walk(specsDir).map((path) => {
   const spec = JSON.parse(readFileSync(path, 'utf8')) as Spec
-  return { name: relative(specsDir, path), spec, skip: skipReason(spec) }
+  const name = relative(specsDir, path)
+  return { name, spec, skip: DEVIATIONS[name] ?? skipReason(spec) }
 })
 
 let node: FixtureNode

@@ -1,6 +1,23 @@
+import { opcodeStackIO } from '../../evm/opcodeStackIO.js'
 import type { TracerHooks } from '../hooks.js'
 import type { RecorderConfig } from './recorderConfig.js'
-import type { CallTraceArena, CallTraceNode } from './types.js'
+import type { CallTraceArena, CallTraceNode, VmFrame, VmOp } from './types.js'
+
+/** Ops whose memory writes the VM trace shows: [offset index, length index or fixed length] from the top of the stack. */
+const MEMORY_WRITES: Record<number, [number, number | { fixed: number }]> = {
+  0x52: [0, { fixed: 32 }], // MSTORE
+  0x53: [0, { fixed: 1 }], // MSTORE8
+  0x51: [0, { fixed: 32 }], // MLOAD
+  0x37: [0, 2], // CALLDATACOPY
+  0x39: [0, 2], // CODECOPY
+  0x3e: [0, 2], // RETURNDATACOPY
+  0x3c: [1, 3], // EXTCODECOPY
+  0x5e: [0, 2], // MCOPY
+  0xf1: [5, 6], // CALL: the return window
+  0xf2: [5, 6], // CALLCODE
+  0xf4: [4, 5], // DELEGATECALL
+  0xfa: [4, 5], // STATICCALL
+}
 
 export type CallTraceRecorder = {
   hooks: TracerHooks
@@ -14,6 +31,7 @@ export type CallTraceRecorder = {
 export function createCallTraceRecorder(config: RecorderConfig): CallTraceRecorder {
   const arena: CallTraceArena = {
     nodes: [],
+    vmFrames: [],
     tx: { gasLimit: 0n, gasUsed: 0n, from: '0x', to: undefined, value: 0n, error: undefined },
   }
   const open: number[] = []
@@ -75,5 +93,74 @@ export function createCallTraceRecorder(config: RecorderConfig): CallTraceRecord
       node.logs.push({ ...log, position: node.children.length })
     }
   }
+  if (config.steps) recordVmOps(arena, hooks, open)
   return { hooks, arena }
+}
+
+/**
+ * Adds VM-level op recording to the recorder's hooks: each op is kept pending in its frame until the
+ * next op of that frame (or the frame's end) shows what it did.
+ */
+function recordVmOps(arena: CallTraceArena, hooks: TracerHooks, open: number[]) {
+  type Pending = { op: VmOp; stack: bigint[] }
+  const frames: { frame: VmFrame; pending: Pending | undefined }[] = []
+  /** Completes an op from what came after it: the next op of its frame, or the frame's final state. */
+  const complete = (p: Pending, after: { stack: bigint[]; memory: Uint8Array; gas?: bigint } | undefined) => {
+    const { op, stack } = p
+    op.used = after?.gas ?? op.gas - op.cost
+    if (!after) return
+    const outputs = opcodeStackIO(op.op)[1]
+    op.push = outputs > 0 ? after.stack.slice(-outputs) : []
+    const window = MEMORY_WRITES[op.op]
+    if (window) {
+      const top = stack.length - 1
+      const off = Number(stack[top - window[0]] ?? 0n)
+      const len = typeof window[1] === 'number' ? Number(stack[top - window[1]] ?? 0n) : window[1].fixed
+      if (len > 0) {
+        const data = new Uint8Array(len)
+        data.set(after.memory.subarray(off, Math.min(off + len, after.memory.length)))
+        op.mem = { off, data }
+      }
+    }
+  }
+  const enter = hooks.onEnter!
+  hooks.onEnter = (frame) => {
+    enter(frame)
+    const frameIndex = arena.vmFrames.length
+    arena.vmFrames.push({ node: open[open.length - 1]!, ops: [] })
+    const parent = frames[frames.length - 1]
+    if (parent?.pending) parent.pending.op.sub = frameIndex
+    frames.push({ frame: arena.vmFrames[frameIndex]!, pending: undefined })
+  }
+  const exit = hooks.onExit!
+  hooks.onExit = (frame) => {
+    const top = frames.pop()
+    if (top?.pending) complete(top.pending, frame.final)
+    exit(frame)
+  }
+  hooks.onOpcode = (step) => {
+    const top = frames[step.depth - 1]
+    if (!top) return
+    if (top.pending) complete(top.pending, step)
+    // An op that could not start for its stack, or an undefined opcode, is not part of the VM trace
+    // (OpenEthereum); one that ran out of gas is, without `ex`.
+    const skipped = (step.error !== undefined && step.error.startsWith('stack')) || step.opName === 'INVALID'
+    const stack = step.stack
+    const op: VmOp = {
+      pc: step.pc,
+      op: step.op,
+      cost: step.cost,
+      gas: step.gas,
+      used: undefined,
+      push: [],
+      mem: undefined,
+      store: step.op === 0x55 && stack.length >= 2 ? { key: stack[stack.length - 1]!, val: stack[stack.length - 2]! } : undefined,
+      failed: step.error !== undefined,
+      sub: undefined,
+    }
+    top.pending = undefined
+    if (skipped) return
+    top.frame.ops.push(op)
+    if (!op.failed) top.pending = { op, stack }
+  }
 }

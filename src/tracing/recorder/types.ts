@@ -25,8 +25,33 @@ export type CallTraceNode = {
   logs: CallLog[]
 }
 
+/**
+ * One executed opcode as the VM-level trace needs it, completed from what the next op of its frame
+ * saw: the values it pushed, the gas left after it (after the callee returned, for calls), the
+ * memory it wrote, the slot it stored.
+ */
+export type VmOp = {
+  pc: number
+  op: number
+  cost: bigint
+  gas: bigint
+  /** undefined until the op is completed; null when it failed. */
+  used: bigint | undefined
+  push: bigint[]
+  mem: { off: number; data: Uint8Array } | undefined
+  store: { key: bigint; val: bigint } | undefined
+  failed: boolean
+  /** The frame this op entered (calls and creates): an index into `vmFrames`. */
+  sub: number | undefined
+}
+
+/** The ops one frame executed; `node` is the frame's index in `nodes`. */
+export type VmFrame = { node: number; ops: VmOp[] }
+
 /** What one transaction's run left: frames (node 0 is the top call), and the transaction's totals. */
 export type CallTraceArena = {
   nodes: CallTraceNode[]
+  /** Per frame, the ops it executed (recorded only when steps are asked for); vmFrames[0] is the top frame. */
+  vmFrames: VmFrame[]
   tx: { gasLimit: bigint; gasUsed: bigint; from: Hex; to: Hex | undefined; value: bigint; error: string | undefined }
 }

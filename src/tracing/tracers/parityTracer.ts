@@ -1,6 +1,7 @@
 import { bytes } from '../../utils/hex.js'
 import { type ParityTraceOptions, toParityTraces } from '../render/parity/toParityTraces.js'
 import { toStateDiff } from '../render/parity/toStateDiff.js'
+import { toVmTrace } from '../render/parity/toVmTrace.js'
 import type { NativeTracer } from './types.js'
 
 export type TraceType = 'trace' | 'stateDiff' | 'vmTrace'
@@ -28,7 +29,7 @@ export const parityTracer: NativeTracer<ParityTracerConfig> = {
   parseConfig: () => {
     throw new Error('parityTracer is configured by the trace_* methods')
   },
-  needs: (config) => ({ logs: false, steps: config.types.has('vmTrace'), state: config.types.has('stateDiff') }),
+  needs: (config) => ({ logs: false, steps: config.types.has('vmTrace'), state: config.types.has('stateDiff') || config.types.has('vmTrace') }),
   render(run, config): TraceResult {
     const root = run.arena.nodes[0]
     const reverted = root?.error === 'execution reverted'
@@ -39,7 +40,7 @@ export const parityTracer: NativeTracer<ParityTracerConfig> = {
       ...(reverted && !inOutput && root.output.length > 0 ? { revertReason: bytes(root.output) } : {}),
       stateDiff: config.types.has('stateDiff') && run.access ? toStateDiff(run.access) : null,
       trace: config.types.has('trace') ? toParityTraces(run.arena, config, config.withBlockFields ? run.context : undefined) : [],
-      vmTrace: null,
+      vmTrace: config.types.has('vmTrace') ? toVmTrace(run.arena, run.access) : null,
     }
   },
 }
