@@ -50,7 +50,7 @@ const DEVIATIONS: Record<string, string> = Object.fromEntries(
 )
 
 /** Methods served so far; the others are listed as skipped, with the reason. */
-const IMPLEMENTED = new Set(['trace_transaction', 'trace_get', 'trace_block', 'trace_replayBlockTransactions', 'trace_call', 'trace_callMany', 'trace_rawTransaction'])
+const IMPLEMENTED = new Set(['trace_transaction', 'trace_get', 'trace_block', 'trace_replayBlockTransactions', 'trace_call', 'trace_callMany', 'trace_rawTransaction', 'trace_filter'])
 
 function skipReason(spec: Spec): string | undefined {
   const requests = Array.isArray(spec.request) ? spec.request : [spec.request]

@@ -8,6 +8,7 @@ import { blockRewards } from './blockRewards.js'
 import { parseParityTraceConfig, parseTraceTypes } from './parseTraceTypes.js'
 import { loadTraceBlock, traceBlockTransactions, traceMinedTransaction } from './replayTraces.js'
 import { parseCallList, parseRawTransactionCall, traceCalls } from './traceCalls.js'
+import { parseTraceFilter, traceFilter } from './traceFilter.js'
 import { parseCallArgs } from '../parseCallArgs.js'
 
 const parseBool = (raw: unknown) => {
@@ -79,6 +80,11 @@ export function createTraceNamespace(engine: Engine): RpcNamespace {
         const [args, types, cfg] = parseParams(params, [required(parseRawTransactionCall), required(parseTraceTypes), optional(parseParityTraceConfig)])
         const [result] = await traceCalls(engine, [{ args, types }], undefined, cfg?.includePrecompiles ?? false)
         return result
+      },
+      /** trace_filter(filter): traces of a block range filtered by address, paginated; streamed. */
+      trace_filter: async (params) => {
+        const [filter] = parseParams(params, [required(parseTraceFilter)])
+        return traceFilter(engine, filter)
       },
       /** trace_replayTransaction(hash, traceTypes, gasBailOut?, traceConfig?) */
       trace_replayTransaction: async (params) => {
