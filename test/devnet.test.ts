@@ -27,7 +27,9 @@ describe('embedded devnet', () => {
       const receipt = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [tx.hash])
       expect(receipt.status).toBe(tx.status === 'success' ? '0x1' : '0x0')
     }
-    expect(new Set(devnet.transactions.map((t) => t.type))).toEqual(new Set([0, 1, 2]))
+    expect(new Set(devnet.transactions.map((t) => t.type))).toEqual(new Set([0, 1, 2, 4]))
+    // The EIP-7702 authority carries the delegation designator to Scenarios.
+    expect(await rpcResult(devnet.anvil.url, 'eth_getCode', [devnet.contracts.DelegatedEOA, 'latest'])).toBe(`0xef0100${devnet.contracts.Scenarios!.slice(2)}`)
     expect(devnet.transactions.filter((t) => t.label.startsWith('block of several')).map((t) => t.blockNumber)).toSatisfy(
       (blocks: number[]) => blocks.length > 1 && new Set(blocks).size === 1,
     )

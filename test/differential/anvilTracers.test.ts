@@ -8,7 +8,8 @@ import { rpcResult } from '../src/rpc.js'
 /*
  * Differential tests: every devnet transaction (nested calls of every kind, creations, reverts,
  * self-destruct, logs in reverted frames, transient storage, refunds, precompiles, an out-of-gas
- * child, legacy/2930/1559 transactions, a block of several) traced through edgetrace pointed at
+ * child, legacy/2930/1559 transactions, an EIP-7702 delegation and a call into the delegated EOA,
+ * a block of several) traced through edgetrace pointed at
  * anvil, compared with anvil's own debug_traceTransaction for each tracer.
  *
  * anvil (revm-inspectors) deviates from geth in places; each deviation is normalised below, named,

@@ -1,4 +1,5 @@
 import { encodeCall, encodeDeploy } from './abi.js'
+import { bytesToHex, eoaCode7702AuthorizationListBytesItemToJSON, eoaCode7702SignAuthorization, hexToBytes, privateToAddress } from '@ethereumjs/util'
 import artifactsJson from './artifacts.json' with { type: 'json' }
 import { type AnvilInstance, type StartAnvilParameters, startAnvil } from './startAnvil.js'
 
@@ -36,6 +37,9 @@ async function call<result>(url: string, method: string, params: unknown[] = [])
 }
 
 const hex = (v: bigint | number) => `0x${BigInt(v).toString(16)}`
+
+/** anvil's well-known dev account 4 (test mnemonic): the EOA that delegates to Scenarios (EIP-7702). */
+const DELEGATING_KEY = '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a'
 
 /**
  * The embedded devnet of `npm start` (and a fixture for tests): a real anvil node with demo
@@ -117,6 +121,15 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
     await send('child out of gas, parent continues', at(scenarios, 'childOutOfGas()'))
     await send('EIP-2930 access list (type 1)', { ...at(scenarios, 'increment()'), type: '0x1', gasPrice: hex(3_000_000_000n), accessList: [{ address: scenarios, storageKeys: [`0x${'0'.repeat(64)}`] }] })
     await send('plain ether transfer', { to: carol, value: hex(ONE_ETHER) })
+    // EIP-7702: anvil's dev account 4 delegates to Scenarios, in the same transaction that calls it
+    // (the call runs Scenarios' code on the EOA's storage); then a plain call to the delegated EOA.
+    const authorization = eoaCode7702AuthorizationListBytesItemToJSON(
+      eoaCode7702SignAuthorization({ chainId: hex(31337n) as `0x${string}`, address: scenarios, nonce: '0x0' }, hexToBytes(DELEGATING_KEY)),
+    )
+    const delegated = bytesToHex(privateToAddress(hexToBytes(DELEGATING_KEY))) as `0x${string}`
+    contracts.DelegatedEOA = delegated
+    await send('EIP-7702 (type 4): delegate an EOA to Scenarios and call it', { ...at(delegated, 'recurse(uint256)', [2]), authorizationList: [authorization] })
+    await send('call into an EIP-7702-delegated EOA', at(delegated, 'increment()'))
     await send('fill the Inspector', at(inspector, 'setValues(uint256)', [40]))
 
     // Several transactions in one block.
