@@ -1,6 +1,7 @@
 import { toParityError } from '../../../errors/evmErrorMap.js'
 import { bytes, quantity } from '../../../utils/hex.js'
 import type { CallTraceArena, CallTraceNode } from '../../recorder/types.js'
+import { walkFrames } from '../walkFrames.js'
 
 export type FlatCallTracerConfig = {
   includePrecompiles: boolean
@@ -46,14 +47,13 @@ export function toFlatCallFrames(arena: CallTraceArena, config: FlatCallTracerCo
   const out: FlatCallFrame[] = []
   const visible = (n: CallTraceNode) => config.includePrecompiles || !(n.precompile && (n.kind === 'CALL' || n.kind === 'STATICCALL'))
 
-  function walk(node: CallTraceNode, traceAddress: number[]) {
+  walkFrames(arena, visible, (node, traceAddress, children) => {
     const isRoot = node.parent === undefined
     const txGas = isRoot && config.rootGas !== 'message'
     const gas = txGas ? arena.tx.gasLimit : node.gas
     const gasUsed = txGas ? arena.tx.gasUsed : node.gasUsed
     const error = node.reverted ? node.error : undefined
     const value = node.value ?? 0n
-    const children = node.children.map((i) => arena.nodes[i]!).filter(visible)
     let type: string
     let action: Record<string, unknown>
     let result: Record<string, unknown> | undefined
@@ -84,10 +84,6 @@ export function toFlatCallFrames(arena: CallTraceArena, config: FlatCallTracerCo
     entry.transactionPosition = ctx.transactionPosition
     entry.type = type
     out.push(entry)
-    children.forEach((child, i) => walk(child, [...traceAddress, i]))
-  }
-
-  const root = arena.nodes[0]
-  if (root) walk(root, [])
+  })
   return out
 }

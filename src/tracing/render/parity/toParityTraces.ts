@@ -1,5 +1,6 @@
 import { bytes, quantity } from '../../../utils/hex.js'
 import type { CallTraceArena, CallTraceNode } from '../../recorder/types.js'
+import { walkFrames } from '../walkFrames.js'
 import type { FlatTraceContext } from '../geth/toFlatCallFrames.js'
 
 export type ParityTraceOptions = {
@@ -53,10 +54,9 @@ export function toParityTraces(arena: CallTraceArena, options: ParityTraceOption
   const visible = (n: CallTraceNode) => options.includePrecompiles || !(n.precompile && (n.kind === 'CALL' || n.kind === 'STATICCALL') && (n.value ?? 0n) === 0n)
   const withBlock = ctx?.blockHash !== undefined
 
-  function walk(node: CallTraceNode, traceAddress: number[]) {
+  walkFrames(arena, visible, (node, traceAddress, children) => {
     const error = node.reverted ? node.error : undefined
     const value = node.value ?? 0n
-    const children = node.children.map((i) => arena.nodes[i]!).filter(visible)
     const entry: ParityTrace = {}
     let type: string
     let result: Record<string, unknown> | null | undefined
@@ -96,11 +96,7 @@ export function toParityTraces(arena: CallTraceArena, options: ParityTraceOption
     }
     entry.type = type
     out.push(entry)
-    children.forEach((child, i) => walk(child, [...traceAddress, i]))
-  }
-
-  const root = arena.nodes[0]
-  if (root) walk(root, [])
+  })
   return out
 }
 
