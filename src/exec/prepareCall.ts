@@ -35,7 +35,8 @@ function accessListKey(block: VerifiedHeader, args: CallArgs): string {
   return `al:${block.hash}:${JSON.stringify(toRpcCallArgs(args))}`
 }
 
-function parseAccessList(raw: unknown): AccessListEntry[] | undefined {
+/** The `accessList` of an eth_createAccessList answer, well-formed entries only. */
+export function parseAccessList(raw: unknown): AccessListEntry[] | undefined {
   const list = (raw as { accessList?: unknown })?.accessList
   if (!Array.isArray(list)) return undefined
   return list.filter(

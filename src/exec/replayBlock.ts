@@ -1,6 +1,9 @@
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { createVM, runTx } from '@ethereumjs/vm'
+import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
+import { UpstreamRpcError } from '../errors/upstream.js'
+import { parseAccessList } from './prepareCall.js'
 import { ReplayMismatchError } from '../errors/replay.js'
 import { type OverlayStateManager, createOverlayStateManager } from '../state/createOverlayStateManager.js'
 import type { AccessListEntry } from '../state/types.js'
@@ -32,14 +35,41 @@ export type ReplayedBlock = {
   results: RunTxResult[]
 }
 
-/** Prefetches, in one round trip, what every block replay reads first: senders, recipients, coinbase, system contracts. */
-async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count: number): Promise<void> {
+/** A mined transaction as eth_createAccessList call arguments (sender, recipient, data, value, gas, fees). */
+function toAccessListCall(tx: TypedTransaction): Record<string, unknown> {
+  const q = (v: bigint) => `0x${v.toString(16)}`
+  const call: Record<string, unknown> = {
+    from: tx.getSenderAddress().toString(),
+    gas: q(tx.gasLimit),
+    value: q(tx.value),
+    input: bytesToHex(tx.data),
+  }
+  if (tx.to) call.to = tx.to.toString()
+  if ('maxFeePerGas' in tx) {
+    call.maxFeePerGas = q(tx.maxFeePerGas)
+    call.maxPriorityFeePerGas = q(tx.maxPriorityFeePerGas)
+  } else call.gasPrice = q((tx as { gasPrice: bigint }).gasPrice)
+  return call
+}
+
+/**
+ * Prefetches what a block replay will read, in as few sequential round trips as the upstream allows:
+ * 1. what every replay reads first (senders, recipients, coinbase, system contracts, the
+ *    transactions' own access lists) together with — speculatively, on the parent's state — each
+ *    transaction's eth_createAccessList, all in one batch;
+ * 2. every account and slot those lists name, in one batch.
+ * The lists only steer prefetching (each transaction's list is computed without the block's earlier
+ * transactions, so it can miss what they create; that is then read on demand). They are kept per
+ * block so that a second replay asks nothing.
+ */
+export async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count = loaded.block.transactions.length): Promise<void> {
   const entries: AccessListEntry[] = [
     { address: bytesToHex(loaded.header.header.coinbase.bytes) as `0x${string}`, storageKeys: [] },
     { address: BEACON_ROOTS_ADDRESS, storageKeys: [] },
     { address: HISTORY_STORAGE_ADDRESS, storageKeys: [] },
   ]
-  for (const tx of loaded.block.transactions.slice(0, count)) {
+  const txs = loaded.block.transactions.slice(0, count)
+  for (const tx of txs) {
     entries.push({ address: tx.getSenderAddress().toString() as `0x${string}`, storageKeys: [] })
     if (tx.to) entries.push({ address: tx.to.toString() as `0x${string}`, storageKeys: [] })
     if ('accessList' in tx) {
@@ -48,7 +78,28 @@ async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count: number)
       }
     }
   }
-  await engine.source.prefetch(loaded.parent, entries)
+  const key = `bal:${loaded.header.hash}:${count}`
+  let lists = engine.cache.get<AccessListEntry[]>(key)
+  const listsP =
+    lists !== undefined || !engine.accessListSupported
+      ? Promise.resolve(lists)
+      : Promise.all(
+          txs.map((tx) =>
+            engine.upstream
+              .request('eth_createAccessList', [toAccessListCall(tx), { blockHash: loaded.parent.hash }])
+              .then((r) => parseAccessList(r) ?? [])
+              .catch((err: unknown) => {
+                if (err instanceof UpstreamRpcError && err.code === -32601) engine.accessListSupported = false
+                return [] as AccessListEntry[]
+              }),
+          ),
+        ).then((all) => all.flat())
+  const [, fetched] = await Promise.all([engine.source.prefetch(loaded.parent, entries), listsP])
+  if (fetched !== undefined && lists === undefined) {
+    lists = fetched
+    engine.cache.set(key, lists, 256 + 96 * lists.length)
+  }
+  if (lists && lists.length > 0) await engine.source.prefetch(loaded.parent, lists)
 }
 
 /**

@@ -5,8 +5,13 @@ import { JsonStream } from '../jsonStream.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
 import { ParamError } from '../params.js'
 import { describe, parseAddress } from '../parsers.js'
+import type { LoadedBlock } from '../../exec/loadBlock.js'
+import { prefetchBlock } from '../../exec/replayBlock.js'
 import { blockRewards } from './blockRewards.js'
 import { loadTraceBlock, traceBlockTransactions } from './replayTraces.js'
+
+/** Blocks loaded and prefetched ahead of the one being traced. */
+const PIPELINE = 8n
 
 /** The most blocks one trace_filter request may cover (each is replayed). */
 export const TRACE_FILTER_MAX_BLOCKS = 10_000
@@ -92,9 +97,23 @@ export async function traceFilter(engine: Engine, filter: TraceFilter): Promise<
     let written = 0
     await write('[')
     try {
+      // Blocks ahead are loaded and their state prefetched while earlier ones are traced (a window
+      // of PIPELINE blocks), so the upstream's latency is paid once per window, not per block.
+      const ahead = new Map<bigint, Promise<LoadedBlock | undefined>>()
+      const prepare = (n: bigint) => {
+        if (n > to.number || ahead.has(n)) return
+        const p = loadTraceBlock(engine, { kind: 'number', number: n }).then(async (loaded) => {
+          if (loaded) await prefetchBlock(engine, loaded)
+          return loaded
+        })
+        p.catch(() => {}) // awaited in order below; an early failure must not go unhandled
+        ahead.set(n, p)
+      }
       for (let n = from.number; n <= to.number; n++) {
         if (filter.count !== undefined && written >= filter.count) break
-        const loaded = await loadTraceBlock(engine, { kind: 'number', number: n })
+        for (let k = 0n; k < PIPELINE; k++) prepare(n + k)
+        const loaded = await ahead.get(n)!
+        ahead.delete(n)
         if (!loaded) continue
         const traced = await traceBlockTransactions(engine, loaded, config)
         const traces = [...traced.flatMap((t) => t.result.trace as ParityTrace[]), ...(await blockRewards(engine, loaded))]
