@@ -308,7 +308,16 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
       exceptionError?: { error: string }
       returnValue: Uint8Array
       executionGasUsed: bigint
-      runState?: { opCode: number; gasLeft?: bigint; stack?: { getStack(): bigint[] }; memory?: { _store: Uint8Array }; memoryWordCount?: bigint }
+      runState?: {
+        opCode: number
+        gasLeft?: bigint
+        gasRefund?: bigint
+        programCounter?: number
+        code?: Uint8Array
+        stack?: { getStack(): bigint[] }
+        memory?: { _store: Uint8Array }
+        memoryWordCount?: bigint
+      }
     }
   }) => {
     const frame = frames.pop()
@@ -336,6 +345,26 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
       const deposit = frame?.create && frame.returned !== undefined
       if (err && !deposit && held.depth === (frame?.depth ?? 0) + 1) held.error = stepError(err.error, held, error)
       flush()
+    }
+    // Code that runs off its end: ethereumjs stops without a step; geth executes the STOP its
+    // GetOp returns past the code (core/vm/contract.go) and reports that step.
+    const code = runState?.code
+    const halted = runState !== undefined && (runState.opCode === 0x00 || runState.opCode === 0xf3 || runState.opCode === 0xff)
+    if (hooks.onOpcode && !err && !halted && frame && code && code.length > 0 && (runState.programCounter ?? 0) >= code.length && runState.stack && runState.memory) {
+      hooks.onOpcode({
+        pc: runState.programCounter!,
+        op: 0x00,
+        opName: 'STOP',
+        gas: runState.gasLeft ?? 0n,
+        cost: 0n,
+        depth: frame.depth + 1,
+        stack: [...runState.stack.getStack()],
+        memory: runState.memory._store.slice(0, Number(runState.memoryWordCount ?? 0n) * 32),
+        address: frame.address,
+        refund: runState.gasRefund ?? 0n,
+        returnData: frame.returnData,
+        implicit: true,
+      })
     }
     hooks.onExit?.({
       depth: frame?.depth ?? 0,

@@ -9,18 +9,29 @@ function parseStorage(raw: unknown, name: string): Record<`0x${string}`, `0x${st
   return out
 }
 
-const ACCOUNT_FIELDS = new Set(['balance', 'nonce', 'code', 'state', 'stateDiff'])
+const ACCOUNT_FIELDS = ['balance', 'nonce', 'code', 'state', 'stateDiff']
 
-/** geth's StateOverride: address → { balance, nonce, code, state | stateDiff }. */
+/** An object's known keys matched case-insensitively and other keys ignored, as Go's JSON decoder does. */
+function knownFields(o: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
+  const byLower = new Map(known.map((k) => [k.toLowerCase(), k]))
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(o)) {
+    const name = byLower.get(key.toLowerCase())
+    if (name !== undefined) out[name] = value
+  }
+  return out
+}
+
+/**
+ * geth's StateOverride: address → { balance, nonce, code, state | stateDiff }. Other keys are
+ * ignored, as geth ignores them (Besu's debug_traceCall_stateOverride.json carries a "comment").
+ */
 export function parseStateOverrides(raw: unknown): StateOverrides {
   const obj = parseObject(raw, 'a state override')
   const out: StateOverrides = {}
   for (const [address, value] of Object.entries(obj)) {
     const addr = parseAddress(address)
-    const o = parseObject(value, `the override of ${address}`)
-    for (const key of Object.keys(o)) {
-      if (!ACCOUNT_FIELDS.has(key)) throw new ParamError(`unknown field "${key}" in the override of ${address}`)
-    }
+    const o = knownFields(parseObject(value, `the override of ${address}`), ACCOUNT_FIELDS)
     if (o.state != null && o.stateDiff != null) {
       throw new ParamError(`account ${addr} has both 'state' and 'stateDiff'`)
     }

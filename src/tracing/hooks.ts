@@ -87,6 +87,8 @@ export type OpcodeStep = {
   slot?: { key: Uint8Array; value: Uint8Array } | undefined
   /** geth's error when the op failed before it ran (out of gas, stack underflow/overflow). */
   error?: string | undefined
+  /** The STOP geth executes where code runs off its end (no such op is in the code). */
+  implicit?: boolean | undefined
 }
 
 export type TracerHooks = {

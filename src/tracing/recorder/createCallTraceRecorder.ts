@@ -140,7 +140,8 @@ function recordVmOps(arena: CallTraceArena, hooks: TracerHooks, open: number[]) 
   }
   hooks.onOpcode = (step) => {
     const top = frames[step.depth - 1]
-    if (!top) return
+    // The STOP past the end of the code is geth's struct-log step, not an op of OpenEthereum's VM trace.
+    if (!top || step.implicit) return
     if (top.pending) complete(top.pending, step)
     // An op that could not start for its stack, or an undefined opcode, is not part of the VM trace
     // (OpenEthereum); one that ran out of gas is, without `ex`.
