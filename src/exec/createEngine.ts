@@ -17,6 +17,12 @@ export type EngineOptions = {
   unverified: boolean
   /** Cache budget in bytes (default 256 MiB). */
   cacheBytes: number
+  /** Where long-running work (a trace_filter over many blocks) reports its progress; none by default. */
+  progress?: ((line: string) => void) | undefined
+  /** The most blocks one trace_filter request may cover (default 10,000). */
+  traceFilterMaxBlocks?: number | undefined
+  /** How often progress is reported, in ms (default 5 s). */
+  progressEveryMs?: number | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */

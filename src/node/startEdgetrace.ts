@@ -41,7 +41,7 @@ export async function startEdgetrace({
       ...(batchLimit !== undefined ? { batchLimit } : {}),
       genesis,
       hardfork,
-      ...(engine ? { engine } : {}),
+      engine: { ...(log ? { progress: log } : {}), ...engine },
       onInternalError: (err, method) => log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
     })
     const server = await createServer({ handler: daemon.handler, host, port, ...(corsDomains ? { corsDomains } : {}) })

@@ -10,10 +10,13 @@ import { prefetchBlock } from '../../exec/replayBlock.js'
 import { blockRewards } from './blockRewards.js'
 import { loadTraceBlock, traceBlockTransactions } from './replayTraces.js'
 
+/** How often a long trace_filter reports its progress (to the server's log). */
+const PROGRESS_EVERY_MS = 5000
+
 /** Blocks loaded and prefetched ahead of the one being traced. */
 const PIPELINE = 8n
 
-/** The most blocks one trace_filter request may cover (each is replayed). */
+/** The most blocks one trace_filter request may cover by default (each is replayed). */
 export const TRACE_FILTER_MAX_BLOCKS = 10_000
 
 export type TraceFilter = {
@@ -88,13 +91,23 @@ export async function traceFilter(engine: Engine, filter: TraceFilter): Promise<
   const from = await engine.headers.resolve(parseBlockParameter(filter.fromBlock))
   const to = await engine.headers.resolve(parseBlockParameter(filter.toBlock))
   if (from.number > to.number) throw new InvalidParamsRpcError('invalid parameters: fromBlock cannot be greater than toBlock')
-  if (to.number - from.number + 1n > BigInt(TRACE_FILTER_MAX_BLOCKS)) {
-    throw new InvalidParamsRpcError(`trace_filter covers ${to.number - from.number + 1n} blocks; at most ${TRACE_FILTER_MAX_BLOCKS} may be asked at once`)
+  const maxBlocks = engine.options.traceFilterMaxBlocks ?? TRACE_FILTER_MAX_BLOCKS
+  if (to.number - from.number + 1n > BigInt(maxBlocks)) {
+    throw new InvalidParamsRpcError(`trace_filter covers ${to.number - from.number + 1n} blocks; at most ${maxBlocks} may be asked at once`)
   }
   const config = { types: new Set(['trace'] as const), includePrecompiles: false, creationMethod: true, withBlockFields: true, revertData: 'revertReason' as const }
   return new JsonStream(async (write) => {
     let seen = 0
     let written = 0
+    const total = to.number - from.number + 1n
+    const started = Date.now()
+    let reported = started
+    const report = (n: bigint) => {
+      const now = Date.now()
+      if (!engine.options.progress || now - reported < (engine.options.progressEveryMs ?? PROGRESS_EVERY_MS)) return
+      reported = now
+      engine.options.progress(`trace_filter ${from.number}…${to.number}: ${n - from.number + 1n} of ${total} blocks traced, ${written} traces sent, ${Math.round((now - started) / 1000)} s`)
+    }
     await write('[')
     try {
       // Blocks ahead are loaded and their state prefetched while earlier ones are traced (a window
@@ -114,6 +127,7 @@ export async function traceFilter(engine: Engine, filter: TraceFilter): Promise<
         for (let k = 0n; k < PIPELINE; k++) prepare(n + k)
         const loaded = await ahead.get(n)!
         ahead.delete(n)
+        report(n)
         if (!loaded) continue
         const traced = await traceBlockTransactions(engine, loaded, config)
         const traces = [...traced.flatMap((t) => t.result.trace as ParityTrace[]), ...(await blockRewards(engine, loaded))]

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDevnet, type Devnet } from '../src/node/devnet/startDevnet.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { TRACE_FILTER_MAX_BLOCKS } from '../src/rpc/trace/traceFilter.js'
+import { rpc, rpcResult } from './src/rpc.js'
+
+// trace_filter's limits and progress: a range bound with a clear error, fromBlock > toBlock refused,
+// progress lines while a range is traced, count and after applied across blocks.
+
+let devnet: Devnet
+let edge: RunningEdgetrace
+const progress: string[] = []
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  edge = await startEdgetrace({
+    upstream: devnet.anvil.url,
+    port: 0,
+    hardfork: 'prague',
+    api: ['eth', 'trace'],
+    engine: { progress: (line) => progress.push(line), progressEveryMs: 0, traceFilterMaxBlocks: 10 },
+  })
+}, 120_000)
+afterAll(async () => {
+  await edge?.close()
+  await devnet?.stop()
+})
+
+describe('trace_filter', () => {
+  it('reports progress while it traces a range, and applies after and count across blocks', async () => {
+    const all = await rpcResult(edge.url, 'trace_filter', [{ fromBlock: '0x2', toBlock: '0xb' }])
+    expect(all.length).toBeGreaterThan(17)
+    expect(progress.some((l) => /^trace_filter 2…\d+: \d+ of \d+ blocks traced, \d+ traces sent/.test(l))).toBe(true)
+    const page = await rpcResult(edge.url, 'trace_filter', [{ fromBlock: '0x2', toBlock: '0xb', after: 10, count: 7 }])
+    expect(page).toEqual(all.slice(10, 17))
+  })
+  it('refuses a range above the limit and a reversed range, naming the problem', async () => {
+    const head = Number(await rpcResult(devnet.anvil.url, 'eth_blockNumber'))
+    const reversed = await rpc(edge.url, 'trace_filter', [{ fromBlock: `0x${head.toString(16)}`, toBlock: '0x2' }])
+    expect(reversed.error).toEqual({ code: -32602, message: 'invalid parameters: fromBlock cannot be greater than toBlock' })
+    const badCount = await rpc(edge.url, 'trace_filter', [{ fromBlock: '0x2', toBlock: '0x3', count: '0x2' }])
+    expect(badCount.error?.code).toBe(-32602)
+    expect(badCount.error?.message).toMatch(/count must be a non-negative JSON number/)
+    // The limit (default TRACE_FILTER_MAX_BLOCKS) set to 10 for this server: 11 blocks are refused.
+    expect(TRACE_FILTER_MAX_BLOCKS).toBe(10_000)
+    const tooWide = await rpc(edge.url, 'trace_filter', [{ fromBlock: '0x2', toBlock: '0xc' }])
+    expect(tooWide.error).toEqual({ code: -32602, message: 'trace_filter covers 11 blocks; at most 10 may be asked at once' })
+    expect((await rpc(edge.url, 'trace_filter', [{ fromBlock: '0x2', toBlock: '0xb' }])).error).toBeUndefined()
+  })
+})
