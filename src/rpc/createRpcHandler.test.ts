@@ -101,7 +101,7 @@ describe('createRpcHandler', () => {
     expect(await err({ a: 1 })).toEqual({ code: -32602, message: 'non-array args' })
     expect(await err(['0x12'])).toEqual({
       code: -32602,
-      message: 'invalid argument 0: expected an address (0x-prefixed hex, 20 bytes), got string "0x12"',
+      message: 'invalid argument 0: hex string has length 2, want 40 for common.Address',
     })
     expect(await err([ADDR, '0x01'])).toEqual({
       code: -32602,

@@ -19,6 +19,6 @@ describe('parseBlockParameter (EIP-1898)', () => {
     expect(() => parseBlockParameter(-1)).toThrow('invalid block number')
     expect(() => parseBlockParameter('0x8000000000000000')).toThrow('block number larger than int64')
     expect(() => parseBlockParameter({ blockHash: HASH, blockNumber: '0x1' })).toThrow('cannot specify both')
-    expect(() => parseBlockParameter({ blockHash: '0x12' })).toThrow('32-byte hash')
+    expect(() => parseBlockParameter({ blockHash: '0x12' })).toThrow('hex string has length 2, want 64 for common.Hash')
   })
 })

@@ -2,18 +2,32 @@ import { ParamError } from './params.js'
 
 const HEX = /^0x[0-9a-fA-F]*$/
 
-/** A hex string of exactly `bytes` bytes (address: 20, hash: 32), lowercased. */
-export function parseFixedHex(bytes: number, what: string) {
+/**
+ * A hex string of exactly `bytes` bytes (address: 20, hash: 32), lowercased. Errors use geth's words
+ * (Go's JSON decoding into common.Address / common.Hash), e.g. "json: cannot unmarshal hex string
+ * without 0x prefix into Go value of type common.Hash".
+ */
+export function parseFixedHex(bytes: number, goType: string) {
   return (raw: unknown): `0x${string}` => {
-    if (typeof raw !== 'string' || !HEX.test(raw) || raw.length !== 2 + bytes * 2) {
-      throw new ParamError(`expected ${what} (0x-prefixed hex, ${bytes} bytes), got ${describe(raw)}`)
-    }
+    if (typeof raw !== 'string') throw new ParamError(`json: cannot unmarshal ${jsonKind(raw)} into Go value of type ${goType}`)
+    if (!/^0[xX]/.test(raw)) throw new ParamError(`json: cannot unmarshal hex string without 0x prefix into Go value of type ${goType}`)
+    if (!HEX.test(`0x${raw.slice(2)}`)) throw new ParamError(`json: cannot unmarshal invalid hex string into Go value of type ${goType}`)
+    if (raw.length % 2 !== 0) throw new ParamError(`json: cannot unmarshal hex string of odd length into Go value of type ${goType}`)
+    if (raw.length !== 2 + bytes * 2) throw new ParamError(`hex string has length ${raw.length - 2}, want ${bytes * 2} for ${goType}`)
     return raw.toLowerCase() as `0x${string}`
   }
 }
 
-export const parseAddress = parseFixedHex(20, 'an address')
-export const parseHash = parseFixedHex(32, 'a 32-byte hash')
+/** How Go's JSON decoder names a JSON value's kind in its errors. */
+function jsonKind(raw: unknown): string {
+  if (raw === null || raw === undefined) return 'null'
+  if (Array.isArray(raw)) return 'array'
+  if (typeof raw === 'object') return 'object'
+  return typeof raw
+}
+
+export const parseAddress = parseFixedHex(20, 'common.Address')
+export const parseHash = parseFixedHex(32, 'common.Hash')
 
 /** 0x-prefixed hex bytes of even length. */
 export function parseData(raw: unknown): `0x${string}` {

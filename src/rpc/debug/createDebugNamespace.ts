@@ -1,5 +1,6 @@
 import type { Engine } from '../../exec/createEngine.js'
 import type { RpcNamespace } from '../createRpcHandler.js'
+import { getRawBlock, getRawHeader, getRawReceipts, getRawTransaction } from './getRaw.js'
 import { traceBlockByHash, traceBlockByNumber } from './traceBlock.js'
 import { traceCall } from './traceCall.js'
 import { traceCallMany } from './traceCallMany.js'
@@ -15,6 +16,10 @@ export function createDebugNamespace(engine: Engine): RpcNamespace {
       debug_traceBlockByNumber: (params) => traceBlockByNumber(engine, params),
       debug_traceBlockByHash: (params) => traceBlockByHash(engine, params),
       debug_traceCallMany: (params) => traceCallMany(engine, params),
+      debug_getRawHeader: (params) => getRawHeader(engine, params),
+      debug_getRawBlock: (params) => getRawBlock(engine, params),
+      debug_getRawReceipts: (params) => getRawReceipts(engine, params),
+      debug_getRawTransaction: (params) => getRawTransaction(engine, params),
     },
   }
 }

@@ -1,0 +1,81 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type FixtureNode, startFixtureNode } from '../../src/node/fixture/startFixtureNode.js'
+import { type RunningEdgetrace, startEdgetrace } from '../../src/node/startEdgetrace.js'
+import { firstDifference } from '../src/firstDifference.js'
+
+// execution-apis' rpc-compat cases (responses recorded by geth through hive) for the debug methods:
+// the chain (genesis.json + chain.rlp, Homestead … bpo2) is imported by a fixture node, an edgetrace
+// server in front of it answers each `>>` request over HTTP, and the answer must equal the `<<` line
+// exactly — results and errors (code and message), key order included, with one documented
+// exception:
+//  E1. A struct-logger result is streamed, so edgetrace writes `structLogs` first and `gas`, `failed`
+//      and `returnValue` after it (Erigon's order: the totals are known only at the end; reference
+//      §2.6); geth, which builds the whole result first, writes them before `structLogs`. Those four
+//      keys are compared in geth's order; their values exactly.
+
+const dir = fileURLToPath(new URL('../fixtures/execution-apis/', import.meta.url))
+
+type Exchange = { request: string; response: string }
+function parseIo(text: string): Exchange[] {
+  const out: Exchange[] = []
+  let request: string | undefined
+  for (const line of text.split('\n')) {
+    if (line.startsWith('>> ')) request = line.slice(3)
+    else if (line.startsWith('<< ') && request !== undefined) {
+      out.push({ request, response: line.slice(3) })
+      request = undefined
+    }
+  }
+  return out
+}
+
+const cases = readdirSync(dir)
+  .filter((d) => d.startsWith('debug_'))
+  .sort()
+  .flatMap((d) =>
+    readdirSync(join(dir, d))
+      .filter((f) => f.endsWith('.io'))
+      .sort()
+      .map((f) => ({ name: `${d}/${f}`, exchanges: parseIo(readFileSync(join(dir, d, f), 'utf8')) })),
+  )
+
+/** E1: struct-logger results with geth's key order. */
+function gethKeyOrder(v: any): any {
+  if (Array.isArray(v)) return v.map(gethKeyOrder)
+  if (!v || typeof v !== 'object') return v
+  const keys = Object.keys(v)
+  if (keys.length === 4 && ['structLogs', 'gas', 'failed', 'returnValue'].every((k) => keys.includes(k))) {
+    return { gas: v.gas, failed: v.failed, returnValue: v.returnValue, structLogs: v.structLogs }
+  }
+  return Object.fromEntries(keys.map((k) => [k, gethKeyOrder(v[k])]))
+}
+
+let node: FixtureNode
+let edge: RunningEdgetrace
+beforeAll(async () => {
+  const genesis = JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')) as Record<string, unknown>
+  node = await startFixtureNode({ genesis, blocks: new Uint8Array(readFileSync(join(dir, 'chain.rlp'))) })
+  edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth', 'debug'], genesis: genesis as never })
+}, 120_000)
+afterAll(async () => {
+  await edge?.close()
+  await node?.close()
+})
+
+describe('execution-apis debug_* cases', () => {
+  for (const c of cases) {
+    it(c.name, async () => {
+      expect(c.exchanges.length).toBeGreaterThan(0)
+      for (const { request, response } of c.exchanges) {
+        const res = await fetch(edge.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request })
+        const ours = gethKeyOrder(JSON.parse(await res.text()))
+        const expected = JSON.parse(response)
+        expect(firstDifference(ours, expected)).toBeUndefined()
+        expect(JSON.stringify(ours)).toBe(JSON.stringify(expected))
+      }
+    })
+  }
+})
