@@ -1,5 +1,7 @@
 import type { Engine } from '../../exec/createEngine.js'
 import type { RpcNamespace } from '../createRpcHandler.js'
+import { accountAt } from './accountAt.js'
+import { getModifiedAccountsByHash, getModifiedAccountsByNumber } from './getModifiedAccounts.js'
 import { getRawBlock, getRawHeader, getRawReceipts, getRawTransaction } from './getRaw.js'
 import { traceBlockByHash, traceBlockByNumber } from './traceBlock.js'
 import { traceCall } from './traceCall.js'
@@ -16,6 +18,9 @@ export function createDebugNamespace(engine: Engine): RpcNamespace {
       debug_traceBlockByNumber: (params) => traceBlockByNumber(engine, params),
       debug_traceBlockByHash: (params) => traceBlockByHash(engine, params),
       debug_traceCallMany: (params) => traceCallMany(engine, params),
+      debug_accountAt: (params) => accountAt(engine, params),
+      debug_getModifiedAccountsByNumber: (params) => getModifiedAccountsByNumber(engine, params),
+      debug_getModifiedAccountsByHash: (params) => getModifiedAccountsByHash(engine, params),
       debug_getRawHeader: (params) => getRawHeader(engine, params),
       debug_getRawBlock: (params) => getRawBlock(engine, params),
       debug_getRawReceipts: (params) => getRawReceipts(engine, params),

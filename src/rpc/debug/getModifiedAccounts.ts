@@ -1,0 +1,116 @@
+import { bytesToBigInt, createAddressFromString, equalsBytes } from '@ethereumjs/util'
+import type { VerifiedHeader } from '../../chain/parseHeader.js'
+import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS } from '../../exec/applySystemCalls.js'
+import type { Engine } from '../../exec/createEngine.js'
+import { type LoadedBlock, loadBlock } from '../../exec/loadBlock.js'
+import { replayBlock } from '../../exec/replayBlock.js'
+import { ServerRpcError } from '../../errors/rpc.js'
+import { BlockNotFoundError } from '../../errors/state.js'
+import { collectStateAccess } from '../../tracing/state/collectStateAccess.js'
+import { parseBlockParameter } from '../parseBlockParameter.js'
+import { parseHash } from '../parsers.js'
+import { optional, parseParams, required } from '../params.js'
+
+/** The most blocks one debug_getModifiedAccounts* request may replay. */
+export const MODIFIED_ACCOUNTS_MAX_BLOCKS = 1000
+
+const NEVER = { aborted: false } as const
+
+/**
+ * The accounts whose state one block changed: its transactions' (each replayed on verified state;
+ * an account counts when its existence, balance, nonce, code or any slot differs after the
+ * transaction from before it), its system contracts' (EIP-4788, EIP-2935, when they have code), its
+ * proof-of-work rewards' recipients and its withdrawals' (amount > 0).
+ */
+async function modifiedIn(engine: Engine, loaded: LoadedBlock): Promise<Set<string>> {
+  const out = new Set<string>()
+  const { state } = await replayBlock(engine, loaded, {
+    tracer: {
+      begin: () => ({ hooks: {}, signal: NEVER }),
+      end: async (_i, _result, state) => {
+        const access = await collectStateAccess(state)
+        for (const [address, pre] of access.pre) {
+          const post = access.post.get(address)
+          const changed =
+            pre.exists !== (post?.exists ?? false) ||
+            (post !== undefined &&
+              (pre.balance !== post.balance ||
+                pre.nonce !== post.nonce ||
+                !equalsBytes(pre.codeHash, post.codeHash) ||
+                [...pre.storage].some(([slot, v]) => bytesToBigInt(v) !== bytesToBigInt(post.storage.get(slot) ?? new Uint8Array(0)))))
+          if (changed) out.add(address)
+        }
+      },
+    },
+  })
+  const header = loaded.header.header
+  const common = loaded.header.common
+  for (const [address, eip] of [[BEACON_ROOTS_ADDRESS, 4788], [HISTORY_STORAGE_ADDRESS, 2935]] as const) {
+    if (common.isActivatedEIP(eip) && (await state.getCode(createAddressFromString(address))).length > 0) out.add(address)
+  }
+  if (header.difficulty > 0n && !common.gteHardfork('paris')) {
+    out.add(header.coinbase.toString())
+    // Uncle authors are rewarded too; their headers are listed by hash only, so ask for them.
+    const uncles = await engine.upstream.request<{ uncles?: string[] } | null>('eth_getBlockByHash', [loaded.header.hash, false])
+    for (let i = 0; i < (uncles?.uncles?.length ?? 0); i++) {
+      const uncle = await engine.upstream.request<{ miner: string } | null>('eth_getUncleByBlockHashAndIndex', [loaded.header.hash, `0x${i.toString(16)}`])
+      if (uncle) out.add(uncle.miner.toLowerCase())
+    }
+  }
+  for (const w of loaded.block.withdrawals ?? []) if (w.amount > 0n) out.add(w.address.toString())
+  return out
+}
+
+async function modifiedInRange(engine: Engine, from: VerifiedHeader, to: VerifiedHeader): Promise<string[] | null> {
+  const out = new Set<string>()
+  for (let n = from.number; n <= to.number; n++) {
+    const header = n === to.number ? to : n === from.number ? from : await engine.headers.resolve({ kind: 'number', number: n })
+    if (header.number === 0n) continue
+    for (const a of await modifiedIn(engine, await loadBlock(engine, header.hash, header.number))) out.add(a)
+  }
+  return out.size === 0 ? null : [...out].map((a) => a.toLowerCase()).sort()
+}
+
+function checkRange(from: VerifiedHeader, to: VerifiedHeader) {
+  if (from.number > to.number) throw new ServerRpcError(`start block (${from.number}) must be less than or equal to end block (${to.number})`)
+  if (to.number - from.number + 1n > BigInt(MODIFIED_ACCOUNTS_MAX_BLOCKS)) {
+    throw new ServerRpcError(`the range covers ${to.number - from.number + 1n} blocks; at most ${MODIFIED_ACCOUNTS_MAX_BLOCKS} may be asked at once`)
+  }
+}
+
+/**
+ * debug_getModifiedAccountsByNumber(start, end = start): the addresses whose state changed in blocks
+ * start…end, both included (Erigon's semantics: unlike geth, the changes made in `start` count),
+ * sorted; null when none.
+ */
+export async function getModifiedAccountsByNumber(engine: Engine, params: unknown): Promise<string[] | null> {
+  const [start, end] = parseParams(params, [required(parseBlockParameter), optional(parseBlockParameter)])
+  const latest = await engine.headers.resolve({ kind: 'tag', tag: 'latest' })
+  const resolve = async (which: 'start' | 'end', selector: typeof start) => {
+    if (selector.kind === 'number' && selector.number > latest.number) {
+      throw new ServerRpcError(`${which} block (${selector.number}) is later than the latest block (${latest.number})`)
+    }
+    return engine.headers.resolve(selector)
+  }
+  const from = await resolve('start', start)
+  const to = end ? await resolve('end', end) : from
+  checkRange(from, to)
+  return modifiedInRange(engine, from, to)
+}
+
+/** debug_getModifiedAccountsByHash(startHash, endHash = startHash): as ByNumber, by block hashes. */
+export async function getModifiedAccountsByHash(engine: Engine, params: unknown): Promise<string[] | null> {
+  const [startHash, endHash] = parseParams(params, [required(parseHash), optional(parseHash)])
+  const byHash = async (which: 'start' | 'end', hash: string) => {
+    try {
+      return await engine.headers.byHash(hash)
+    } catch (err) {
+      if (err instanceof BlockNotFoundError) throw new ServerRpcError(`${which} block ${hash.slice(2)} not found`)
+      throw err
+    }
+  }
+  const from = await byHash('start', startHash)
+  const to = endHash ? await byHash('end', endHash) : from
+  checkRange(from, to)
+  return modifiedInRange(engine, from, to)
+}
