@@ -4,8 +4,8 @@ import { CLIENT_VERSION } from '../rpc/web3/createWeb3Namespace.js'
 import { redactUrl } from '../upstream/redactUrl.js'
 import { CliError, USAGE, parseCliArgs } from './parseCliArgs.js'
 import { startEdgetrace } from './startEdgetrace.js'
+import { startWarnings } from './startWarnings.js'
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/
 
 async function main(argv: string[]): Promise<void> {
   const opts = parseCliArgs(argv)
@@ -81,9 +81,7 @@ async function main(argv: string[]): Promise<void> {
     )
   }
   console.log(lines.join('\n'))
-  if (!LOOPBACK.test(opts.host)) {
-    console.warn(`WARNING: listening on ${opts.host}, which is not a loopback address: anyone who can reach it can use this daemon`)
-  }
+  for (const warning of startWarnings(opts.host, server.handler.enabled)) console.warn(warning)
   const stop = async () => {
     for (const c of cleanups) await c().catch(() => {})
     process.exit(0)

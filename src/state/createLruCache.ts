@@ -2,6 +2,7 @@ export type LruCacheStats = {
   entries: number
   bytes: number
   budget: number
+  evictionPercent: number
   hits: number
   misses: number
   evictions: number
@@ -16,6 +17,12 @@ export type LruCache = {
   clear(): void
   /** Budget in bytes; shrinking it evicts at once. A budget ≤ 0 disables eviction. */
   setBudget(bytes: number): void
+  /**
+   * How eagerly to evict, as Go's GOGC percentage: once over budget, entries are evicted down to
+   * budget × 100 / (100 + percent) (100: to half the budget; 0: to the budget itself, the default);
+   * a negative value disables eviction.
+   */
+  setEvictionPercent(percent: number): void
   stats(): LruCacheStats
 }
 
@@ -30,11 +37,13 @@ export function createLruCache(budget: number): LruCache {
   let hits = 0
   let misses = 0
   let evictions = 0
+  let percent = 0
 
   function evict() {
-    if (budget <= 0) return
+    if (budget <= 0 || percent < 0 || bytes <= budget) return
+    const target = (budget * 100) / (100 + percent)
     for (const [key, entry] of map) {
-      if (bytes <= budget) break
+      if (bytes <= target) break
       map.delete(key)
       bytes -= entry.bytes
       evictions++
@@ -79,6 +88,10 @@ export function createLruCache(budget: number): LruCache {
       budget = next
       evict()
     },
-    stats: () => ({ entries: map.size, bytes, budget, hits, misses, evictions }),
+    setEvictionPercent(next) {
+      percent = next
+      evict()
+    },
+    stats: () => ({ entries: map.size, bytes, budget, evictionPercent: percent, hits, misses, evictions }),
   }
 }

@@ -3,6 +3,7 @@ import type { RpcNamespace } from '../createRpcHandler.js'
 import { accountAt } from './accountAt.js'
 import { getModifiedAccountsByHash, getModifiedAccountsByNumber } from './getModifiedAccounts.js'
 import { getRawBlock, getRawHeader, getRawReceipts, getRawTransaction } from './getRaw.js'
+import { createRuntimeControls } from './runtimeControls.js'
 import { traceBlockByHash, traceBlockByNumber } from './traceBlock.js'
 import { traceCall } from './traceCall.js'
 import { traceCallMany } from './traceCallMany.js'
@@ -18,6 +19,7 @@ export function createDebugNamespace(engine: Engine): RpcNamespace {
       debug_traceBlockByNumber: (params) => traceBlockByNumber(engine, params),
       debug_traceBlockByHash: (params) => traceBlockByHash(engine, params),
       debug_traceCallMany: (params) => traceCallMany(engine, params),
+      ...createRuntimeControls(engine),
       debug_accountAt: (params) => accountAt(engine, params),
       debug_getModifiedAccountsByNumber: (params) => getModifiedAccountsByNumber(engine, params),
       debug_getModifiedAccountsByHash: (params) => getModifiedAccountsByHash(engine, params),
