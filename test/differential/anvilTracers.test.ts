@@ -8,7 +8,8 @@ import { rpcResult } from '../src/rpc.js'
 /*
  * Differential tests: every devnet transaction (nested calls of every kind, creations, reverts,
  * self-destruct, logs in reverted frames, transient storage, refunds, precompiles, an out-of-gas
- * child, legacy/2930/1559 transactions, an EIP-7702 delegation and a call into the delegated EOA,
+ * child, legacy/2930/1559 transactions, EIP-7702: a delegation with a call into the delegated EOA, a
+ * call into it, a type-4 call into it that DELEGATECALLs an EOA delegated in the same transaction;
  * a block of several) traced through edgetrace pointed at
  * anvil, compared with anvil's own debug_traceTransaction for each tracer.
  *

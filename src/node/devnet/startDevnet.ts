@@ -40,6 +40,8 @@ const hex = (v: bigint | number) => `0x${BigInt(v).toString(16)}`
 
 /** anvil's well-known dev account 4 (test mnemonic): the EOA that delegates to Scenarios (EIP-7702). */
 const DELEGATING_KEY = '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a'
+/** anvil's well-known dev account 5: a second EOA, delegated to the helper instance of Scenarios. */
+const SECOND_DELEGATING_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba'
 
 /**
  * The embedded devnet of `npm start` (and a fixture for tests): a real anvil node with demo
@@ -123,13 +125,30 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
     await send('plain ether transfer', { to: carol, value: hex(ONE_ETHER) })
     // EIP-7702: anvil's dev account 4 delegates to Scenarios, in the same transaction that calls it
     // (the call runs Scenarios' code on the EOA's storage); then a plain call to the delegated EOA.
-    const authorization = eoaCode7702AuthorizationListBytesItemToJSON(
-      eoaCode7702SignAuthorization({ chainId: hex(31337n) as `0x${string}`, address: scenarios, nonce: '0x0' }, hexToBytes(DELEGATING_KEY)),
-    )
-    const delegated = bytesToHex(privateToAddress(hexToBytes(DELEGATING_KEY))) as `0x${string}`
+    // Authorizations are signed here with anvil's dev keys (eth_sendTransaction has anvil sign the
+    // transaction itself, from alice).
+    const authorize = (key: `0x${string}`, address: `0x${string}`, nonce: bigint) =>
+      eoaCode7702AuthorizationListBytesItemToJSON(
+        eoaCode7702SignAuthorization({ chainId: hex(anvil.chainId) as `0x${string}`, address, nonce: hex(nonce) as `0x${string}` }, hexToBytes(key)),
+      )
+    const eoa = (key: `0x${string}`) => bytesToHex(privateToAddress(hexToBytes(key))) as `0x${string}`
+    async function sendType4(label: string, tx: Record<string, unknown>) {
+      const r = await send(label, tx)
+      if (r.type !== '0x4') throw new Error(`devnet transaction "${label}" was mined as type ${r.type}, expected 0x4`)
+    }
+    const delegated = eoa(DELEGATING_KEY)
     contracts.DelegatedEOA = delegated
-    await send('EIP-7702 (type 4): delegate an EOA to Scenarios and call it', { ...at(delegated, 'recurse(uint256)', [2]), authorizationList: [authorization] })
+    await sendType4('EIP-7702 (type 4): delegate an EOA to Scenarios and call it', { ...at(delegated, 'recurse(uint256)', [2]), authorizationList: [authorize(DELEGATING_KEY, scenarios, 0n)] })
     await send('call into an EIP-7702-delegated EOA', at(delegated, 'increment()'))
+    // A second type-4 transaction, into the already-delegated EOA: it delegates dev account 5 to the
+    // helper instance, and the first EOA's code (Scenarios.delegate) DELEGATECALLs account 5 — whose
+    // delegation resolves to the helper's code, run on the first EOA's storage (its counter).
+    const secondDelegated = eoa(SECOND_DELEGATING_KEY)
+    contracts.SecondDelegatedEOA = secondDelegated
+    await sendType4('EIP-7702 (type 4): call a delegated EOA that DELEGATECALLs an EOA delegated in the same transaction', {
+      ...at(delegated, 'delegate(address)', [secondDelegated]),
+      authorizationList: [authorize(SECOND_DELEGATING_KEY, helper, 0n)],
+    })
     await send('fill the Inspector', at(inspector, 'setValues(uint256)', [40]))
 
     // Several transactions in one block.
