@@ -22,6 +22,14 @@ export class ProofVerificationError extends BaseError {
   }
 }
 
+/** An enumerated range from the upstream (storage or accounts) disagrees with verified state. Never a result. */
+export class RangeVerificationError extends BaseError {
+  override name = 'RangeVerificationError'
+  constructor(message: string, args: BaseErrorParameters = {}) {
+    super(`state does not verify: ${message}`, args)
+  }
+}
+
 /** Code returned by the upstream does not hash to the account's codeHash. */
 export class CodeHashMismatchError extends BaseError {
   override name = 'CodeHashMismatchError'

@@ -4,6 +4,7 @@ import { accountAt } from './accountAt.js'
 import { getModifiedAccountsByHash, getModifiedAccountsByNumber } from './getModifiedAccounts.js'
 import { getRawBlock, getRawHeader, getRawReceipts, getRawTransaction } from './getRaw.js'
 import { createRuntimeControls } from './runtimeControls.js'
+import { storageRangeAt } from './storageRangeAt.js'
 import { traceBlockByHash, traceBlockByNumber } from './traceBlock.js'
 import { traceCall } from './traceCall.js'
 import { traceCallMany } from './traceCallMany.js'
@@ -21,6 +22,7 @@ export function createDebugNamespace(engine: Engine): RpcNamespace {
       debug_traceCallMany: (params) => traceCallMany(engine, params),
       ...createRuntimeControls(engine),
       debug_accountAt: (params) => accountAt(engine, params),
+      debug_storageRangeAt: (params) => storageRangeAt(engine, params),
       debug_getModifiedAccountsByNumber: (params) => getModifiedAccountsByNumber(engine, params),
       debug_getModifiedAccountsByHash: (params) => getModifiedAccountsByHash(engine, params),
       debug_getRawHeader: (params) => getRawHeader(engine, params),

@@ -64,7 +64,8 @@ export function toFlatCallFrames(arena: CallTraceArena, config: FlatCallTracerCo
     } else if (isCreate(node)) {
       type = 'create'
       action = { creationMethod: node.kind.toLowerCase(), from: node.from, gas: quantity(gas), init: bytes(node.input), value: quantity(value) }
-      result = { gasUsed: quantity(gasUsed), code: bytes(output) }
+      // geth's field order (gen_flatcallresult_json.go): address, code, gasUsed, output.
+      result = { code: bytes(output), gasUsed: quantity(gasUsed) }
       if (node.to !== undefined && error === undefined) result = { address: node.to, ...result }
     } else {
       type = 'call'

@@ -1,0 +1,65 @@
+import { bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import type { Engine } from '../../exec/createEngine.js'
+import { loadBlock } from '../../exec/loadBlock.js'
+import { replayBlock } from '../../exec/replayBlock.js'
+import { ServerRpcError } from '../../errors/rpc.js'
+import { RangeVerificationError } from '../../errors/state.js'
+import { UpstreamRpcError } from '../../errors/upstream.js'
+import { parseAddress, parseData, parseHash } from '../parsers.js'
+import { parseParams, required } from '../params.js'
+import { parseJsonInteger } from './accountAt.js'
+
+type Range = { storage: Record<string, { key: string | null; value: string }>; nextKey: string | null }
+
+/**
+ * debug_storageRangeAt(blockHash, txIndex, address, keyStart, maxResult): Merkle proofs cannot list
+ * an account's slots, so the range comes from the upstream (which must offer this method) — and
+ * every slot in it is checked: its key must hash to the hashed key it is filed under, and its value
+ * must equal what edgetrace reads for that slot at the start of transaction `txIndex` (verified
+ * state of the parent, the block's earlier transactions replayed). A slot the upstream leaves out
+ * of the middle of a range cannot be detected this way; one without its preimage cannot be checked
+ * and is refused.
+ */
+export async function storageRangeAt(engine: Engine, params: unknown): Promise<Range> {
+  const [blockHash, txIndex, address, keyStart, maxResult] = parseParams(params, [
+    required(parseHash),
+    required(parseJsonInteger),
+    required(parseAddress),
+    required(parseData),
+    required(parseJsonInteger),
+  ])
+  let range: Range
+  try {
+    range = await engine.upstream.request<Range>('debug_storageRangeAt', [blockHash, txIndex, address, keyStart, maxResult])
+  } catch (err) {
+    if (err instanceof UpstreamRpcError && err.code === -32601) {
+      throw new ServerRpcError(
+        'debug_storageRangeAt needs an upstream that enumerates storage, and this one does not offer debug_storageRangeAt (Merkle proofs alone cannot list slots)',
+      )
+    }
+    throw err
+  }
+  const header = await engine.headers.byHash(blockHash)
+  const loaded = await loadBlock(engine, header.hash, header.number)
+  if (txIndex > loaded.block.transactions.length) {
+    throw new ServerRpcError(`transaction index ${txIndex} out of range (block ${header.number} has ${loaded.block.transactions.length} transactions)`)
+  }
+  const { state } = await replayBlock(engine, loaded, { count: txIndex })
+  const at = createAddressFromString(address)
+  const where = `block ${header.number} ${header.hash}, address ${address}`
+  for (const [hashed, entry] of Object.entries(range.storage ?? {})) {
+    if (entry.key === null || entry.key === undefined) {
+      throw new RangeVerificationError(`${where}: the upstream lists slot ${hashed} without its key, so its value cannot be verified`)
+    }
+    const key = setLengthLeft(hexToBytes(entry.key as `0x${string}`), 32)
+    if (bytesToHex(keccak_256(key)) !== hashed.toLowerCase()) {
+      throw new RangeVerificationError(`${where}: slot ${entry.key} is filed under ${hashed}, which is not its hash`)
+    }
+    const ours = await state.getStorage(at, key)
+    if (bytesToBigInt(ours) !== BigInt(entry.value)) {
+      throw new RangeVerificationError(`${where}, slot ${entry.key}: the upstream says ${entry.value}, the verified state ${bytesToHex(setLengthLeft(ours, 32))}`)
+    }
+  }
+  return range
+}
