@@ -11,18 +11,24 @@ import { rpcResult } from '../src/rpc.js'
  * answers — geth's flatCallTracer, trace_transaction, trace_block, trace_filter and
  * trace_replayBlockTransactions with trace, stateDiff and vmTrace.
  *
- * JSON key order is not compared here (anvil orders action keys differently; the Besu corpus checks
- * edgetrace's order exactly). anvil (revm-inspectors) deviates from the recorded outputs of
- * OpenEthereum/Besu (test/fixtures/besu, 805/809 passing) and from geth; each deviation is
- * normalised below, named, with the evidence:
+ * JSON key order is not compared with anvil's (anvil orders action keys differently; the Besu corpus
+ * checks edgetrace's order of trace_* exactly, P12 its flatCallTracer order against geth's). anvil
+ * (revm-inspectors) deviates from the recorded outputs of OpenEthereum/Besu (test/fixtures/besu,
+ * 805/809 passing) and from geth; each deviation is normalised below, named, with the evidence:
  *  P1. flatCallTracer root gas: geth's flatCallTracer reports the transaction's gas limit and receipt
- *      gas for the top frame (call_flat.go builds on the callTracer's top frame; geth-tracetest
- *      call_tracer_flat/*.json, 32/32); Parity traces report gas − intrinsic. Ours is checked
- *      against the transaction and receipt, then both are dropped.
- *  P2. A failed frame: anvil writes `result: null`; geth's flatCallTracer omits it (`omitempty`), and
- *      so do the recorded Besu/OpenEthereum traces (trace_transaction_0x1E.json, "Out of gas").
- *  P3. A failed create keeps its would-be address in anvil; geth's flatCallTracer drops the result
- *      of a failed frame (call_flat.go), and Besu's trace_call_14_1 has no result.
+ *      gas for the top frame (call_flat.go builds on the callTracer's top frame: call.go OnEnter
+ *      `if depth == 0 { call.Gas = t.gasLimit }`, OnTxEnd `GasUsed = receipt.GasUsed`; geth-tracetest
+ *      call_tracer_flat/*.json, 32/32); anvil's trace_transaction reports gas − intrinsic and the
+ *      gas used before refunds. Ours is checked against the transaction and receipt, then both are
+ *      dropped.
+ *  P2. A failed frame: anvil writes `result: null`; geth's flatCallTracer omits it (`omitempty`) unless
+ *      the frame reverted (call_flat.go flatFromNested: `if input.Error != "" && input.Error !=
+ *      vm.ErrExecutionReverted.Error() { frame.Result = nil }`), and always for a suicide
+ *      (newFlatSelfdestruct sets none); the recorded Besu/OpenEthereum traces have no result on any
+ *      failed frame (trace_transaction_0x1E.json, "Out of gas").
+ *  P3. A failed create keeps its would-be address in anvil; geth's callTracer clears a failed
+ *      create's `to` (call.go processOutput: `f.To = nil`), so a reverted create's flat result has
+ *      code and gasUsed only; Besu's trace_call_14_1 has no result.
  *  P4. Writes in a static frame: anvil says "StateChangeDuringStaticCall"; geth's error is "write
  *      protection" (core/vm/errors.go), Besu's label "Illegal state change" (its ILLEGAL_STATE_CHANGE).
  *  P5. `revertReason` on reverted frames is Besu's addition (trace_call_12_1_trace.json: "manually
@@ -44,6 +50,19 @@ import { rpcResult } from '../src/rpc.js'
  *      INVALID op (absent in OpenEthereum/Besu: trace_call_10_0_vmTrace.json) and gives a creation's
  *      top frame no code. For the ops whose fields anvil does record, they are compared: pc, cost, sub
  *      trees, pushes of plain ops, and gas left.
+ * For geth's flatCallTracer (anvil answers `[]` for it; its trace_transaction is the same Parity flat
+ * format) only anvil's side is rewritten — P2, P3, P4 as above, and:
+ *  P10. Without includePrecompiles geth drops every CALL and STATICCALL to an active precompile, with
+ *      or without value (call_flat.go OnExit: `if typ == vm.CALL || typ == vm.STATICCALL { if
+ *      t.isPrecompiled(*to) …`, Prague's set 0x01–0x11: core/vm/contracts.go
+ *      PrecompiledContractsPrague); anvil lists them. They are removed from anvil's list, and
+ *      traceAddress and subtraces renumbered.
+ *  P11. Without convertParityErrors geth keeps its own error strings (call_flat.go GetResult →
+ *      flatFromNested(…, t.config.ConvertParityErrors, …)); anvil writes Parity's labels. Ours must be
+ *      a geth error (core/vm/errors.go) that geth's parityErrorMapping turns into anvil's label.
+ *  P12. Key order is geth's struct order (call_flat.go flatCallFrame, gen_flatcallaction_json.go,
+ *      gen_flatcallresult_json.go); anvil orders action keys differently. Ours is checked against
+ *      geth's order, then keys are sorted on both sides.
  */
 
 type Json = any
@@ -64,22 +83,17 @@ const sortKeys = (v: Json): Json =>
   Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v
 
 /**
- * P2–P5 on one list of Parity trace entries, in the form of `style`: geth's flatCallTracer (a
- * reverted frame keeps its result, other failed frames and suicides have none: `omitempty`) or the
- * recorded Besu/OpenEthereum traces (no result on any failed frame, `result: null` on a suicide).
+ * P2, P4, P5 on one list of Parity trace entries, in the form of the recorded Besu/OpenEthereum
+ * traces (no result on any failed frame, `result: null` on a suicide). geth's flatCallTracer is
+ * compared through anvilAsGethFlat instead.
  */
-function normaliseTraces(traces: Json[], side: 'ours' | 'anvil', style: 'geth' | 'besu'): Json[] {
+function normaliseTraces(traces: Json[]): Json[] {
   return traces.map((t) => {
     const e = { ...t }
     if (e.error !== undefined) {
-      if (e.result === null || e.error !== 'Reverted' || style === 'besu') delete e.result // P2
-      if (e.result && side === 'anvil') {
-        const { address: _, ...rest } = e.result // P3
-        e.result = rest
-      }
-      if (e.error === 'StateChangeDuringStaticCall' || e.error === 'write protection' || e.error === 'Illegal state change') e.error = 'static-write' // P4
+      delete e.result // P2
+      if (e.error === 'StateChangeDuringStaticCall' || e.error === 'Illegal state change') e.error = 'static-write' // P4
     }
-    if (e.type === 'suicide' && style === 'geth' && e.result === null) delete e.result // P2
     delete e.revertReason // P5
     return e
   })
@@ -87,24 +101,145 @@ function normaliseTraces(traces: Json[], side: 'ours' | 'anvil', style: 'geth' |
 
 const INCLUDE_PRECOMPILES = { tracerConfig: { includePrecompiles: true } } // P6
 
+type FlatConfig = { includePrecompiles: boolean; convertParityErrors: boolean }
+const FLAT_CONFIGS: FlatConfig[] = [
+  { includePrecompiles: false, convertParityErrors: false },
+  { includePrecompiles: true, convertParityErrors: false },
+  { includePrecompiles: false, convertParityErrors: true },
+  { includePrecompiles: true, convertParityErrors: true },
+]
+
+/** P11: geth's parityErrorMapping and parityErrorMappingStartingWith (eth/tracers/native/call_flat.go). */
+const PARITY_ERRORS: Record<string, string> = {
+  'contract creation code storage out of gas': 'Out of gas',
+  'out of gas': 'Out of gas',
+  'gas uint64 overflow': 'Out of gas',
+  'max code size exceeded': 'Out of gas',
+  'invalid jump destination': 'Bad jump destination',
+  'execution reverted': 'Reverted',
+  'return data out of bounds': 'Out of bounds',
+  'stack limit reached 1024 (1023)': 'Out of stack',
+  'precompiled failed': 'Built-in failed',
+  'invalid input length': 'Built-in failed',
+}
+const PARITY_ERROR_PREFIXES: [string, string][] = [
+  ['out of gas:', 'Out of gas'],
+  ['invalid opcode:', 'Bad instruction'],
+  ['stack underflow', 'Stack underflow'],
+]
+const gethToParity = (e: string): string => PARITY_ERRORS[e] ?? PARITY_ERROR_PREFIXES.find(([p]) => e.startsWith(p))?.[1] ?? e
+/** geth's errors that its table leaves as they are (core/vm/errors.go, core/vm/evm.go). */
+const GETH_UNCONVERTED_ERRORS = new Set([
+  'write protection',
+  'max call depth exceeded',
+  'insufficient balance for transfer',
+  'contract address collision',
+  'max initcode size exceeded',
+  'invalid code: must not begin with 0xef',
+  'nonce uint64 overflow',
+])
+const isGethError = (e: string) => gethToParity(e) !== e || GETH_UNCONVERTED_ERRORS.has(e)
+
+/** Prague's precompiles, 0x01–0x11 (core/vm/contracts.go PrecompiledContractsPrague). */
+const isPrecompile = (address: string) => {
+  const n = BigInt(address)
+  return n >= 1n && n <= 0x11n
+}
+
+/**
+ * anvil's trace_transaction in the shape of geth's flatCallTracer with `config` (P2–P4, P10, P11's
+ * labels when converting); edgetrace's answer is not rewritten.
+ */
+function anvilAsGethFlat(traces: Json[], config: FlatConfig): Json[] {
+  const kept = new Map<string, number[]>() // old traceAddress → new
+  const children = new Map<string, number>() // new traceAddress of a parent → children kept so far
+  const out: Json[] = []
+  for (const t of traces) {
+    const parent = t.traceAddress.slice(0, -1).join(',')
+    // P10: a CALL or STATICCALL to a precompile is gone, and so is anything under a dropped frame.
+    if (t.traceAddress.length > 0 && !kept.has(parent)) continue
+    if (!config.includePrecompiles && t.type === 'call' && ['call', 'staticcall'].includes(t.action.callType) && isPrecompile(t.action.to)) continue
+    const newParent = t.traceAddress.length > 0 ? kept.get(parent)! : undefined
+    const traceAddress = newParent === undefined ? [] : [...newParent, children.get(newParent.join(',')) ?? 0]
+    if (newParent !== undefined) children.set(newParent.join(','), traceAddress.at(-1)! + 1)
+    kept.set(t.traceAddress.join(','), traceAddress)
+    const e = { ...t, traceAddress }
+    if (e.error !== undefined) {
+      if (e.result === null || e.error !== 'Reverted') delete e.result // P2
+      if (e.result) {
+        const { address: _, ...rest } = e.result // P3
+        e.result = rest
+      }
+      if (e.error === 'StateChangeDuringStaticCall') e.error = 'write protection' // P4
+    }
+    if (e.type === 'suicide' && e.result === null) delete e.result // P2
+    out.push(e)
+  }
+  for (const e of out) e.subtraces = children.get(e.traceAddress.join(',')) ?? 0 // P10
+  return out
+}
+
+/** P12: geth's field order for an entry, its action and its result. */
+const GETH_FLAT_ORDER = {
+  entry: ['action', 'blockHash', 'blockNumber', 'error', 'result', 'subtraces', 'traceAddress', 'transactionHash', 'transactionPosition', 'type'],
+  action: ['author', 'rewardType', 'address', 'balance', 'callType', 'creationMethod', 'from', 'gas', 'init', 'input', 'refundAddress', 'to', 'value'],
+  result: ['address', 'code', 'gasUsed', 'output'],
+}
+function gethKeyOrderViolation(traces: Json[]): string | undefined {
+  const check = (what: keyof typeof GETH_FLAT_ORDER, o: Json, i: number) => {
+    const keys = Object.keys(o)
+    const expected = GETH_FLAT_ORDER[what].filter((k) => keys.includes(k))
+    return JSON.stringify(keys) === JSON.stringify(expected) ? undefined : `#${i} ${what}: ${keys.join(',')} (geth: ${expected.join(',')})`
+  }
+  for (const [i, t] of traces.entries()) {
+    const bad = check('entry', t, i) ?? check('action', t.action, i) ?? (t.result ? check('result', t.result, i) : undefined)
+    if (bad) return bad
+  }
+  return undefined
+}
+
 describe('Parity-style traces equal anvil on every devnet transaction', () => {
-  it('geth flatCallTracer (includePrecompiles, convertParityErrors) equals anvil trace_transaction', async () => {
+  it('geth flatCallTracer equals anvil trace_transaction, with and without includePrecompiles and convertParityErrors', async () => {
+    let precompileFramesDropped = 0
+    let errorsConverted = 0
     for (const tx of devnet.transactions) {
-      const [ours, anvil, sent, receipt] = await Promise.all([
-        rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: 'flatCallTracer', tracerConfig: { includePrecompiles: true, convertParityErrors: true } }]),
+      const [anvil, sent, receipt] = await Promise.all([
         rpcResult(devnet.anvil.url, 'trace_transaction', [tx.hash]),
         rpcResult(devnet.anvil.url, 'eth_getTransactionByHash', [tx.hash]),
         rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [tx.hash]),
       ])
-      // P1: the top frame's gas and gas used are the transaction's.
-      expect(BigInt(ours[0].action.gas), tx.label).toBe(BigInt(sent.gas))
-      if (ours[0].result) expect(BigInt(ours[0].result.gasUsed), tx.label).toBe(BigInt(receipt.gasUsed))
-      for (const top of [ours[0], anvil[0]]) {
-        delete top.action.gas
-        if (top.result) delete top.result.gasUsed
+      for (const config of FLAT_CONFIGS) {
+        const label = `${tx.label} ${JSON.stringify(config)}`
+        const ours = await rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: 'flatCallTracer', tracerConfig: config }])
+        expect(gethKeyOrderViolation(ours), label).toBeUndefined() // P12
+        // P1: the top frame's gas and gas used are the transaction's.
+        expect(BigInt(ours[0].action.gas), label).toBe(BigInt(sent.gas))
+        if (ours[0].result) expect(BigInt(ours[0].result.gasUsed), label).toBe(BigInt(receipt.gasUsed))
+        const theirs = anvilAsGethFlat(structuredClone(anvil), config)
+        precompileFramesDropped += anvil.length - theirs.length
+        if (!config.convertParityErrors) {
+          // P11: ours in geth's words, which geth's table turns into anvil's.
+          expect(theirs.length, label).toBe(ours.length)
+          ours.forEach((t: Json, i: number) => {
+            if (t.error === undefined) return
+            expect(isGethError(t.error), `${label} #${i}: ${t.error}`).toBe(true)
+            expect(gethToParity(t.error), `${label} #${i}`).toBe(gethToParity(theirs[i].error))
+            if (gethToParity(t.error) !== t.error) errorsConverted++
+            theirs[i].error = t.error
+          })
+        }
+        const mine = structuredClone(ours)
+        for (const top of [mine[0], theirs[0]]) {
+          delete top.action.gas
+          if (top.result) delete top.result.gasUsed
+        }
+        expect(firstDifference(sortKeys(mine), sortKeys(theirs)), label).toBeUndefined()
       }
-      expect(firstDifference(sortKeys(normaliseTraces(ours, 'ours', 'geth')), sortKeys(normaliseTraces(anvil, 'anvil', 'geth'))), tx.label).toBeUndefined()
     }
+    // The corpus exercises both: its precompile calls (a STATICCALL each to 0x01, 0x02, 0x04, 0x05 per
+    // config without includePrecompiles), and its failed frames.
+    expect(precompileFramesDropped).toBe(8)
+    expect(errorsConverted).toBeGreaterThan(5)
   })
 
   it('trace_transaction equals anvil', async () => {
@@ -113,7 +248,7 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
         rpcResult(edge.url, 'trace_transaction', [tx.hash, INCLUDE_PRECOMPILES]),
         rpcResult(devnet.anvil.url, 'trace_transaction', [tx.hash]),
       ])
-      expect(firstDifference(sortKeys(normaliseTraces(ours, 'ours', 'besu')), sortKeys(normaliseTraces(anvil, 'anvil', 'besu'))), tx.label).toBeUndefined()
+      expect(firstDifference(sortKeys(normaliseTraces(ours)), sortKeys(normaliseTraces(anvil))), tx.label).toBeUndefined()
     }
   })
 
@@ -126,7 +261,7 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
         rpcResult(devnet.anvil.url, 'trace_block', [block]),
       ])
       expect(ours.filter((t: Json) => t.type === 'reward')).toEqual([])
-      expect(firstDifference(sortKeys(normaliseTraces(ours, 'ours', 'besu')), sortKeys(normaliseTraces(anvil, 'anvil', 'besu'))), block).toBeUndefined()
+      expect(firstDifference(sortKeys(normaliseTraces(ours)), sortKeys(normaliseTraces(anvil))), block).toBeUndefined()
     }
   })
 
@@ -139,7 +274,7 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
     ]) {
       const [ours, anvil] = await Promise.all([rpcResult(edge.url, 'trace_filter', [filter]), rpcResult(devnet.anvil.url, 'trace_filter', [filter])])
       expect(ours.length, JSON.stringify(filter)).toBeGreaterThan(0)
-      expect(firstDifference(sortKeys(normaliseTraces(ours, 'ours', 'besu')), sortKeys(normaliseTraces(anvil, 'anvil', 'besu'))), JSON.stringify(filter)).toBeUndefined()
+      expect(firstDifference(sortKeys(normaliseTraces(ours)), sortKeys(normaliseTraces(anvil))), JSON.stringify(filter)).toBeUndefined()
     }
   })
 
@@ -169,9 +304,9 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
       ])
       const mine = ours.map((r: Json, i: number) => {
         const { revertReason, ...rest } = r
-        return { ...rest, output: revertReason ?? r.output, stateDiff: asAnvilWritesIt(r.stateDiff, anvil[i]?.stateDiff), trace: normaliseTraces(r.trace, 'ours', 'besu') } // P5
+        return { ...rest, output: revertReason ?? r.output, stateDiff: asAnvilWritesIt(r.stateDiff, anvil[i]?.stateDiff), trace: normaliseTraces(r.trace) } // P5
       })
-      const theirs = anvil.map((r: Json) => ({ ...r, trace: normaliseTraces(r.trace, 'anvil', 'besu') }))
+      const theirs = anvil.map((r: Json) => ({ ...r, trace: normaliseTraces(r.trace) }))
       expect(firstDifference(sortKeys(mine), sortKeys(theirs)), block).toBeUndefined()
     }
   })
