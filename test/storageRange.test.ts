@@ -78,3 +78,40 @@ describe('debug_storageRangeAt', () => {
     }
   })
 })
+
+describe('debug_accountRange', () => {
+  it('lists the accounts the upstream enumerates, each verified by proof, in pages', async () => {
+    const all = await rpcResult(edge.url, 'debug_accountRange', ['0x10', '0x', 0, false, false])
+    expect(all.root).toBe((await rpcResult(node.url, 'eth_getBlockByNumber', ['0x10', false])).stateRoot)
+    const addresses = Object.keys(all.accounts)
+    expect(addresses.length).toBeGreaterThan(10)
+    expect(all.accounts[SETTER].code).toBe('0x6020356000355560603560403555')
+    // Pages: two accounts, then from `next` on (Erigon's older base64 start and byte arrays accepted too).
+    const first = await rpcResult(edge.url, 'debug_accountRange', ['0x10', '0x', 2, true, true])
+    expect(Object.keys(first.accounts)).toEqual(addresses.slice(0, 2))
+    const nextHex = `0x${Buffer.from(first.next, 'base64').toString('hex')}`
+    const second = await rpcResult(edge.url, 'debug_accountRange', ['0x10', first.next, 2, true, true])
+    expect(Object.keys(second.accounts)).toEqual(addresses.slice(2, 4))
+    expect(await rpcResult(edge.url, 'debug_accountRange', ['0x10', nextHex, 2, true, true])).toEqual(second)
+    expect(await rpcResult(edge.url, 'debug_accountRange', ['0x10', [...Buffer.from(first.next, 'base64')], 2, true, true])).toEqual(second)
+    expect((await rpc(edge.url, 'debug_accountRange', ['0x10', '0x', 2, true, true, true])).error?.message).toMatch(/incompletes is not supported/)
+    expect((await rpc(edge.url, 'debug_accountRange', ['pending', '0x', 2, true, true])).error?.message).toBe('accountRange for pending block not supported')
+  })
+
+  it('refuses an account whose balance was changed on the way', async () => {
+    const proxy = await createProxy(node.url, {
+      transform: (call, result: any) => {
+        if (call.method === 'debug_accountRange') for (const a of Object.values(result.accounts) as any[]) a.balance = '12345'
+        return result
+      },
+    })
+    const lying = await startEdgetrace({ upstream: proxy.url, port: 0, api: ['eth', 'debug'], genesis: genesis as never })
+    try {
+      const out = await rpc(lying.url, 'debug_accountRange', ['0x10', '0x', 5, true, true])
+      expect(out.error?.message).toMatch(/^state does not verify: block 16 0x[0-9a-f]{64}, address 0x[0-9a-f]{40}: the upstream says balance 12345, the proof \d+$/)
+    } finally {
+      await lying.close()
+      await proxy.stop()
+    }
+  })
+})

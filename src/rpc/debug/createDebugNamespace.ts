@@ -1,6 +1,7 @@
 import type { Engine } from '../../exec/createEngine.js'
 import type { RpcNamespace } from '../createRpcHandler.js'
 import { accountAt } from './accountAt.js'
+import { accountRange } from './accountRange.js'
 import { getModifiedAccountsByHash, getModifiedAccountsByNumber } from './getModifiedAccounts.js'
 import { getRawBlock, getRawHeader, getRawReceipts, getRawTransaction } from './getRaw.js'
 import { createRuntimeControls } from './runtimeControls.js'
@@ -23,6 +24,7 @@ export function createDebugNamespace(engine: Engine): RpcNamespace {
       ...createRuntimeControls(engine),
       debug_accountAt: (params) => accountAt(engine, params),
       debug_storageRangeAt: (params) => storageRangeAt(engine, params),
+      debug_accountRange: (params) => accountRange(engine, params),
       debug_getModifiedAccountsByNumber: (params) => getModifiedAccountsByNumber(engine, params),
       debug_getModifiedAccountsByHash: (params) => getModifiedAccountsByHash(engine, params),
       debug_getRawHeader: (params) => getRawHeader(engine, params),
