@@ -63,6 +63,21 @@ describe('debug_storageRangeAt', () => {
     }
   })
 
+  it("adds back the slots the block's earlier transactions wrote when the upstream leaves them out", async () => {
+    const proxy = await createProxy(node.url, {
+      transform: (call, result: any) => (call.method === 'debug_storageRangeAt' ? { storage: {}, nextKey: null } : result),
+    })
+    const forgetful = await startEdgetrace({ upstream: proxy.url, port: 0, api: ['eth', 'debug'], genesis: genesis as never })
+    try {
+      const block4 = await rpcResult(node.url, 'eth_getBlockByNumber', ['0x4', false])
+      const out = await rpcResult(forgetful.url, 'debug_storageRangeAt', [block4.hash, 1, SETTER, '0x00', 10])
+      expect(out).toEqual(await rpcResult(node.url, 'debug_storageRangeAt', [block4.hash, 1, SETTER, '0x00', 10]))
+    } finally {
+      await forgetful.close()
+      await proxy.stop()
+    }
+  })
+
   it('says clearly that an upstream without the method cannot enumerate storage', async () => {
     const anvil: AnvilInstance = await startAnvil()
     await rpcResult(anvil.url, 'evm_mine', [])

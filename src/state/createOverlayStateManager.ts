@@ -29,6 +29,8 @@ export type OverlayStateManager = StateManagerInterface & {
   beginReadScope(): void
   /** Addresses written in the overlay (for post-state read-back). */
   dirtyAddresses(): Hex[]
+  /** The slots of `address` written in the overlay (32-byte keys). */
+  dirtySlots(address: Hex): Hex[]
   /** Accounts deleted by this execution (self-destructed, or touched-and-empty). */
   isDeleted(address: Hex): boolean
   /** Code of an account in the base state (not the overlay). */
@@ -120,6 +122,7 @@ export function createOverlayStateManager({ source, block, signal }: CreateOverl
       scopeReads = { accounts: new Map(), storage: new Map(), code: new Map() }
     },
     dirtyAddresses: () => [...new Set([...accounts.keys(), ...storage.keys(), ...code.keys()])],
+    dirtySlots: (address) => [...(storage.get(address)?.slots.keys() ?? [])],
     isDeleted: (address) => accounts.has(address) && accounts.get(address) === null,
     baseCode: (address) => source.getCode(block, address),
 

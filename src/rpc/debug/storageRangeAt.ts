@@ -18,7 +18,8 @@ type Range = { storage: Record<string, { key: string | null; value: string }>; n
  * every slot in it is checked: its key must hash to the hashed key it is filed under, and its value
  * must equal what edgetrace reads for that slot at the start of transaction `txIndex` (verified
  * state of the parent, the block's earlier transactions replayed). A slot the upstream leaves out
- * of the middle of a range cannot be detected this way; one without its preimage cannot be checked
+ * of the middle of a range cannot be detected this way (except the slots the block's earlier
+ * transactions wrote, which are added from the replay); one without its preimage cannot be checked
  * and is refused.
  */
 export async function storageRangeAt(engine: Engine, params: unknown): Promise<Range> {
@@ -60,6 +61,19 @@ export async function storageRangeAt(engine: Engine, params: unknown): Promise<R
     if (bytesToBigInt(ours) !== BigInt(entry.value)) {
       throw new RangeVerificationError(`${where}, slot ${entry.key}: the upstream says ${entry.value}, the verified state ${bytesToHex(setLengthLeft(ours, 32))}`)
     }
+  }
+  // Overlay: a slot the block's earlier transactions wrote inside the returned window (from keyStart
+  // to nextKey) that the upstream did not list is added from the verified replay.
+  const low = BigInt(keyStart === '0x' ? 0 : keyStart)
+  const high = range.nextKey ? BigInt(range.nextKey) : undefined
+  for (const slot of state.dirtySlots(address)) {
+    const key = setLengthLeft(hexToBytes(slot), 32)
+    const hashed = bytesToHex(keccak_256(key))
+    const h = BigInt(hashed)
+    if (h < low || (high !== undefined && h >= high) || hashed in (range.storage ?? {})) continue
+    const value = await state.getStorage(at, key)
+    if (bytesToBigInt(value) === 0n) continue
+    range.storage = { ...range.storage, [hashed]: { key: bytesToHex(key), value: bytesToHex(setLengthLeft(value, 32)) } }
   }
   return range
 }
