@@ -21,6 +21,13 @@ afterAll(async () => {
 
 const call = { from: DEV_ACCOUNT, to: `0x${'11'.repeat(20)}`, value: '0x1' }
 
+describe('debug_getBadBlocks', () => {
+  it('is the upstream\'s list (edgetrace imports no blocks); anvil has none to give, and that is said clearly', async () => {
+    const out = await rpc(edge.url, 'debug_getBadBlocks', [])
+    expect(out.error?.message ?? JSON.stringify(out.result)).toMatch(/edgetrace imports no blocks of its own, and this upstream does not offer debug_getBadBlocks|^\[\]$/)
+  })
+})
+
 describe('debug runtime controls', () => {
   it('memStats reports the runtime heap and the cache; setMemoryLimit sets the cache budget and returns the previous', async () => {
     await rpcResult(edge.url, 'eth_call', [call, 'latest']) // fills the cache

@@ -3,6 +3,7 @@ import type { RpcNamespace } from '../createRpcHandler.js'
 import { accountAt } from './accountAt.js'
 import { accountRange } from './accountRange.js'
 import { getModifiedAccountsByHash, getModifiedAccountsByNumber } from './getModifiedAccounts.js'
+import { getBadBlocks } from './getBadBlocks.js'
 import { getRawBlock, getRawHeader, getRawReceipts, getRawTransaction } from './getRaw.js'
 import { createRuntimeControls } from './runtimeControls.js'
 import { storageRangeAt } from './storageRangeAt.js'
@@ -27,6 +28,7 @@ export function createDebugNamespace(engine: Engine): RpcNamespace {
       debug_accountRange: (params) => accountRange(engine, params),
       debug_getModifiedAccountsByNumber: (params) => getModifiedAccountsByNumber(engine, params),
       debug_getModifiedAccountsByHash: (params) => getModifiedAccountsByHash(engine, params),
+      debug_getBadBlocks: (params) => getBadBlocks(engine, params),
       debug_getRawHeader: (params) => getRawHeader(engine, params),
       debug_getRawBlock: (params) => getRawBlock(engine, params),
       debug_getRawReceipts: (params) => getRawReceipts(engine, params),
