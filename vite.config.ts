@@ -1,17 +1,68 @@
+import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
+import { browserCommands } from './test/browser/commands.js'
 
 // One config for the demo build (index.html + demo/) and for the tests.
-// Tests run in Node against real nodes (anvil started by the tests), one file at a time
-// per worker; anvil processes are cheap but the machine has two cores.
+// Node tests run against real nodes (anvil started by the tests), one file at a time per worker;
+// anvil processes are cheap but the machine has two cores. Browser tests run in headless Chromium
+// (Debian's /usr/bin/chromium unless CHROMIUM_PATH says otherwise) through playwright, against
+// anvil and a Node edgetrace server started by test/browser/globalSetup.ts.
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
 export default defineConfig({
   build: {
     outDir: 'dist-demo',
   },
+  optimizeDeps: {
+    // Pre-bundled up front, so the first browser test is not reloaded when Vite discovers them.
+    include: [
+      'comlink', 'idb-keyval', '@ethereumjs/block', '@ethereumjs/common', '@ethereumjs/evm', '@ethereumjs/mpt', '@ethereumjs/rlp',
+      '@ethereumjs/statemanager', '@ethereumjs/tx', '@ethereumjs/util', '@ethereumjs/vm', '@noble/hashes/sha3.js', 'viem', 'ethers',
+    ],
+  },
+  server: {
+    // The service worker's script lives under /worker/ but controls the whole origin.
+    headers: { 'Service-Worker-Allowed': '/' },
+  },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'demo/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    pool: 'forks',
-    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'demo/**/*.test.ts'],
+          exclude: ['**/*.browser.test.ts', '**/node_modules/**'],
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['src/**/*.browser.test.ts', 'test/**/*.browser.test.ts', 'worker/**/*.browser.test.ts'],
+          globalSetup: ['test/browser/globalSetup.ts'],
+          fileParallelism: false,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({
+              launchOptions: {
+                executablePath: chromium,
+                args: [
+                  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+                  '--disable-component-update', '--disable-sync', '--enable-precise-memory-info', '--js-flags=--expose-gc',
+                ],
+              },
+            }),
+            instances: [{ browser: 'chromium' }],
+            commands: browserCommands,
+          },
+        },
+      },
+    ],
   },
 })

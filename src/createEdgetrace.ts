@@ -7,6 +7,8 @@ import { createEthNamespace } from './rpc/eth/createEthNamespace.js'
 import { createNetNamespace } from './rpc/net/createNetNamespace.js'
 import { createTraceNamespace } from './rpc/trace/createTraceNamespace.js'
 import { createWeb3Namespace } from './rpc/web3/createWeb3Namespace.js'
+import type { ProgressSink } from './rpc/progress.js'
+import type { PersistentStore } from './state/createPersistentBacking.js'
 import type { Upstream } from './upstream/types.js'
 
 export type CreateEdgetraceParameters = {
@@ -20,7 +22,15 @@ export type CreateEdgetraceParameters = {
   /** `--hardfork`. */
   hardfork?: string | undefined
   engine?: Partial<EngineOptions>
+  /** Persistent tier of the cache (the browser's IndexedDB store). */
+  persistentStore?: PersistentStore | undefined
+  /** The chain id when already known (an offline start); otherwise the upstream is asked. */
+  chainId?: bigint | undefined
   onInternalError?: (err: unknown, method: string) => void
+  /** Hears the progress of every long call (trace_filter, a block traced): the Node server logs it. */
+  onProgress?: ProgressSink | undefined
+  /** At most one progress event per call this often, ms (default 250). */
+  progressEveryMs?: number | undefined
 }
 
 export type Edgetrace = {
@@ -42,16 +52,22 @@ export async function createEdgetrace({
   genesis,
   hardfork,
   engine: engineOptions = {},
+  persistentStore,
+  chainId: knownChainId,
   onInternalError,
+  onProgress,
+  progressEveryMs,
 }: CreateEdgetraceParameters): Promise<Edgetrace> {
-  const chainId = BigInt(await upstream.request<string>('eth_chainId', []))
+  const chainId = knownChainId ?? BigInt(await upstream.request<string>('eth_chainId', []))
   const rules = createChainRules({ chainId, genesis, hardfork })
-  const engine = createEngine({ upstream, rules, options: engineOptions })
+  const engine = createEngine({ upstream, rules, options: engineOptions, persistentStore })
   const handler = createRpcHandler({
     namespaces: [createEthNamespace(engine), createDebugNamespace(engine), createTraceNamespace(engine), createWeb3Namespace(), createNetNamespace(engine)],
     enabled: api,
     batchLimit,
     ...(onInternalError ? { onInternalError } : {}),
+    ...(onProgress ? { onProgress } : {}),
+    ...(progressEveryMs !== undefined ? { progressEveryMs } : {}),
   })
   return { engine, handler }
 }

@@ -18,7 +18,9 @@ beforeAll(async () => {
     port: 0,
     hardfork: 'prague',
     api: ['eth', 'trace'],
-    engine: { progress: (line) => progress.push(line), progressEveryMs: 0, traceFilterMaxBlocks: 10 },
+    engine: { traceFilterMaxBlocks: 10 },
+    log: (line) => progress.push(line),
+    progressEveryMs: 0,
   })
 }, 120_000)
 afterAll(async () => {

@@ -52,10 +52,16 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64 }: C
     const h = hash.toLowerCase()
     const hit = cache.get<VerifiedHeader>(`h:${h}`)
     if (hit) return hit
+    if (cache.restore) {
+      await cache.restore([`h:${h}`])
+      const restored = cache.get<VerifiedHeader>(`h:${h}`)
+      if (restored) return restored
+    }
     return offer(await upstream.request('eth_getBlockByHash', [h, false]), h)
   }
 
   async function byNumber(n: bigint): Promise<VerifiedHeader> {
+    if (cache.restore) await cache.restore([numberKey(n)])
     const known = cache.get<string>(numberKey(n))
     if (known) return byHash(known)
     const header = offer(await upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]))
@@ -79,6 +85,11 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64 }: C
     let current = head
     // Fetch the missing stretch in one batch by number, then follow (and so check) the parent links.
     const missing: bigint[] = []
+    if (cache.restore && head.number - number <= 257n) {
+      const keys: string[] = []
+      for (let n = number + 1n; n < head.number; n++) keys.push(numberKey(n))
+      await cache.restore(keys)
+    }
     for (let n = number + 1n; n < head.number; n++) if (!cache.has(numberKey(n))) missing.push(n)
     const prefetched = new Map<string, VerifiedHeader>()
     if (missing.length > 0 && missing.length <= 256) {

@@ -1,6 +1,8 @@
 import type { ChainRules } from '../chain/createChainRules.js'
 import { type HeaderStore, createHeaderStore } from '../chain/createHeaderStore.js'
 import { type LruCache, createLruCache } from '../state/createLruCache.js'
+import { type PersistentBacking, type PersistentStore, createPersistentBacking } from '../state/createPersistentBacking.js'
+import { createPersistentCodec } from '../state/createPersistentCodec.js'
 import { createUnverifiedStateSource } from '../state/createUnverifiedStateSource.js'
 import { createVerifiedStateSource } from '../state/createVerifiedStateSource.js'
 import type { StateSource } from '../state/types.js'
@@ -17,12 +19,8 @@ export type EngineOptions = {
   unverified: boolean
   /** Cache budget in bytes (default 256 MiB). */
   cacheBytes: number
-  /** Where long-running work (a trace_filter over many blocks) reports its progress; none by default. */
-  progress?: ((line: string) => void) | undefined
   /** The most blocks one trace_filter request may cover (default 10,000). */
   traceFilterMaxBlocks?: number | undefined
-  /** How often progress is reported, in ms (default 5 s). */
-  progressEveryMs?: number | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */
@@ -33,6 +31,8 @@ export type Engine = {
   readonly source: StateSource
   readonly cache: LruCache
   readonly options: EngineOptions
+  /** The persistent tier under the cache (IndexedDB in the browser), when there is one. */
+  readonly persistent: PersistentBacking | undefined
   /** Whether the upstream answered eth_createAccessList (asked once; stops asking when it does not). */
   accessListSupported: boolean
 }
@@ -49,16 +49,24 @@ export function createEngine({
   upstream,
   rules,
   options = {},
+  persistentStore,
 }: {
   upstream: Upstream
   rules: ChainRules
   options?: Partial<EngineOptions>
+  /**
+   * Verified items are also kept here, and read from here before the upstream is asked (not in
+   * unverified mode: what was not proven is never persisted).
+   */
+  persistentStore?: PersistentStore | undefined
 }): Engine {
   const opts = { ...DEFAULT_ENGINE_OPTIONS, ...options }
-  const cache = createLruCache(opts.cacheBytes)
+  const persistent =
+    persistentStore && !opts.unverified ? createPersistentBacking({ store: persistentStore, codec: createPersistentCodec(rules) }) : undefined
+  const cache = createLruCache(opts.cacheBytes, persistent)
   const headers = createHeaderStore({ upstream, rules, cache })
   const source = opts.unverified
     ? createUnverifiedStateSource({ upstream, cache })
     : createVerifiedStateSource({ upstream, cache })
-  return { upstream, rules, headers, source, cache, options: opts, accessListSupported: true }
+  return { upstream, rules, headers, source, cache, options: opts, persistent, accessListSupported: true }
 }

@@ -18,6 +18,9 @@ export type LoadedBlock = {
 
 type RpcTx = { hash: string; from: string }
 
+/** What the persistent cache keeps of a block: the upstream's JSON (with transactions) and receipt summaries. */
+type RawBlock = { json: Record<string, unknown>; receipts: unknown[] }
+
 function toReceiptSummary(r: unknown): ReceiptSummary {
   const receipt = r as { transactionHash: string; gasUsed: string; status?: string }
   return {
@@ -37,10 +40,15 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
   const cached = engine.cache.get<LoadedBlock>(`b:${hash}`)
   if (cached) return cached
   const { upstream, headers } = engine
-  const jsonP = upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [hash, true])
-  const receiptsP = upstream.request<unknown[] | null>('eth_getBlockReceipts', [hash]).catch(() => null)
+  // The persistent cache keeps the block's raw transactions and receipt summaries: checked again below.
+  const rawKey = `B:${hash}`
+  if (engine.cache.restore) await engine.cache.restore([rawKey])
+  const kept = engine.cache.get<RawBlock>(rawKey)
+  if (kept) engine.cache.delete(rawKey)
+  const jsonP = kept ? Promise.resolve(kept.json) : upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [hash, true])
+  const receiptsP = kept ? Promise.resolve(kept.receipts) : upstream.request<unknown[] | null>('eth_getBlockReceipts', [hash]).catch(() => null)
   const parentP =
-    numberHint !== undefined && numberHint > 0n
+    !kept && numberHint !== undefined && numberHint > 0n
       ? upstream.request('eth_getBlockByNumber', [`0x${(numberHint - 1n).toString(16)}`, false]).catch(() => null)
       : undefined
   const json = await jsonP
@@ -88,6 +96,10 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
     throw new ReplayMismatchError(`${where}: the upstream's receipts do not match the block's transactions`)
   }
   const loaded = { header, parent, block, receipts }
+  if (!kept && engine.persistent) {
+    const summaries = receipts.map((r) => ({ transactionHash: r.transactionHash, gasUsed: `0x${r.gasUsed.toString(16)}`, ...(r.status !== undefined ? { status: `0x${r.status.toString(16)}` } : {}) }))
+    engine.persistent.save(rawKey, { json, receipts: summaries } satisfies RawBlock, 0)
+  }
   // A block hash names one block forever: keep it (its size is about its transactions' bytes).
   const bytes = block.transactions.reduce((n, tx) => n + tx.serialize().length + 160, 4096)
   engine.cache.set(`b:${hash}`, loaded, bytes)

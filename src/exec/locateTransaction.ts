@@ -1,3 +1,4 @@
+import { UpstreamUnavailableError } from '../errors/upstream.js'
 import type { Engine } from './createEngine.js'
 
 /** Where a mined transaction is: its block and index. */
@@ -16,7 +17,19 @@ export async function locateTransaction(engine: Engine, hash: string): Promise<T
     r && r.blockHash && r.transactionIndex != null
       ? { blockHash: r.blockHash.toLowerCase(), blockNumber: r.blockNumber != null ? BigInt(r.blockNumber) : undefined, index: Number(BigInt(r.transactionIndex)) }
       : undefined
-  const byTx = from(await engine.upstream.request<Located>('eth_getTransactionByHash', [hash]))
-  if (byTx) return byTx
-  return from(await engine.upstream.request<Located>('eth_getTransactionReceipt', [hash]))
+  const key = `t:${hash.toLowerCase()}`
+  try {
+    const found =
+      from(await engine.upstream.request<Located>('eth_getTransactionByHash', [hash])) ??
+      from(await engine.upstream.request<Located>('eth_getTransactionReceipt', [hash]))
+    // Remembered for offline replays (the upstream is always asked first: a reorg may move it).
+    if (found && engine.persistent) engine.persistent.save(key, { ...found, blockNumber: found.blockNumber?.toString() ?? null }, 0)
+    return found
+  } catch (err) {
+    if (!(err instanceof UpstreamUnavailableError) || !engine.cache.restore) throw err
+    await engine.cache.restore([key])
+    const kept = engine.cache.get<{ blockHash: string; blockNumber: string | null; index: number }>(key)
+    if (!kept) throw err
+    return { blockHash: kept.blockHash, blockNumber: kept.blockNumber === null ? undefined : BigInt(kept.blockNumber), index: kept.index }
+  }
 }

@@ -59,6 +59,7 @@ export async function prepareCall(engine: Engine, args: CallArgs, selector: Bloc
   const { upstream, source, headers } = engine
   const from = args.from ?? ZERO_ADDRESS
   const known = headers.peek(selector)
+  if (known && engine.cache.restore) await engine.cache.restore([accessListKey(known, args)])
   const listed = known ? engine.cache.get<AccessListEntry[]>(accessListKey(known, args)) : undefined
 
   let accessList: Promise<AccessListEntry[] | undefined> = Promise.resolve(listed)

@@ -1,3 +1,4 @@
+import type { CallContext } from '../rpc/progress.js'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { createVM, runTx } from '@ethereumjs/vm'
 import type { TypedTransaction } from '@ethereumjs/tx'
@@ -27,6 +28,8 @@ export type ReplayBlockParameters = {
   /** Run transactions 0..count-1 (all of them by default). */
   count?: number
   tracer?: ReplayTracer | undefined
+  /** Told after each transaction (a block traced for a client with a progress bar). */
+  progress?: CallContext['progress'] | undefined
 }
 
 export type ReplayedBlock = {
@@ -79,7 +82,10 @@ export async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count =
     }
   }
   const key = `bal:${loaded.header.hash}:${count}`
+  if (engine.cache.restore) await engine.cache.restore([key])
   let lists = engine.cache.get<AccessListEntry[]>(key)
+  // Lists are kept only when every transaction's was answered (or refused as unsupported).
+  let complete = true
   const listsP =
     lists !== undefined || !engine.accessListSupported
       ? Promise.resolve(lists)
@@ -90,6 +96,7 @@ export async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count =
               .then((r) => parseAccessList(r) ?? [])
               .catch((err: unknown) => {
                 if (err instanceof UpstreamRpcError && err.code === -32601) engine.accessListSupported = false
+                else if (!(err instanceof UpstreamRpcError)) complete = false
                 return [] as AccessListEntry[]
               }),
           ),
@@ -97,7 +104,7 @@ export async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count =
   const [, fetched] = await Promise.all([engine.source.prefetch(loaded.parent, entries), listsP])
   if (fetched !== undefined && lists === undefined) {
     lists = fetched
-    engine.cache.set(key, lists, 256 + 96 * lists.length)
+    if (complete) engine.cache.set(key, lists, 256 + 96 * lists.length)
   }
   if (lists && lists.length > 0) await engine.source.prefetch(loaded.parent, lists)
 }
@@ -110,7 +117,7 @@ export async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count =
 export async function replayBlock(
   engine: Engine,
   loaded: LoadedBlock,
-  { count = loaded.block.transactions.length, tracer }: ReplayBlockParameters = {},
+  { count = loaded.block.transactions.length, tracer, progress }: ReplayBlockParameters = {},
 ): Promise<ReplayedBlock> {
   return withTimeout(engine.options.evmTimeoutMs, async (signal) => {
     await prefetchBlock(engine, loaded, count)
@@ -135,6 +142,7 @@ export async function replayBlock(
       checkReceipt(loaded, i, result)
       results.push(result)
       if (traced) await tracer!.end(i, result, state)
+      progress?.({ done: i + 1, total: count, unit: 'transactions' })
     }
     return { vm, state, results }
   })

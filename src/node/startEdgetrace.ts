@@ -1,7 +1,8 @@
 import type { GethGenesis } from '@ethereumjs/common'
 import { type Edgetrace, createEdgetrace } from '../createEdgetrace.js'
 import type { EngineOptions } from '../exec/createEngine.js'
-import { createUpstream } from '../upstream/createUpstream.js'
+import { type WebSocketConstructor, createUpstream } from '../upstream/createUpstream.js'
+import type { ProgressEvent } from '../rpc/progress.js'
 import type { Upstream } from '../upstream/types.js'
 import { type EdgetraceServer, createServer } from './createServer.js'
 
@@ -16,9 +17,18 @@ export type StartEdgetraceParameters = {
   hardfork?: string | undefined
   engine?: Partial<EngineOptions>
   log?: (line: string) => void
+  /** How often a long call's progress is logged, ms (default 5 s). */
+  progressEveryMs?: number
 }
 
 export type RunningEdgetrace = Edgetrace & EdgetraceServer & { upstream: Upstream }
+
+/** Node 20 has no global WebSocket: a ws(s):// upstream gets the `ws` package's class. */
+async function nodeWebSocket(url: string): Promise<WebSocketConstructor | undefined> {
+  if (!/^wss?:\/\//i.test(url)) return undefined
+  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket
+  return global ?? ((await import('ws')).WebSocket as unknown as WebSocketConstructor)
+}
 
 /** Starts the Node server in front of an upstream (used by the CLI, the tests and the benchmark). */
 export async function startEdgetrace({
@@ -32,8 +42,9 @@ export async function startEdgetrace({
   hardfork,
   engine,
   log,
+  progressEveryMs,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
-  const upstream = createUpstream({ url: upstreamUrl, ...(log ? { onLog: log } : {}) })
+  const upstream = createUpstream({ url: upstreamUrl, ...(log ? { onLog: log } : {}), webSocket: await nodeWebSocket(upstreamUrl) })
   try {
     const daemon = await createEdgetrace({
       upstream,
@@ -41,7 +52,9 @@ export async function startEdgetrace({
       ...(batchLimit !== undefined ? { batchLimit } : {}),
       genesis,
       hardfork,
-      engine: { ...(log ? { progress: log } : {}), ...engine },
+      ...(engine ? { engine } : {}),
+      ...(log ? { onProgress: (e: ProgressEvent) => log(e.message ?? `${e.method}: ${e.done} of ${e.total} ${e.unit}, ${Math.round(e.elapsedMs / 1000)} s`) } : {}),
+      progressEveryMs: progressEveryMs ?? 5000,
       onInternalError: (err, method) => log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
     })
     const server = await createServer({ handler: daemon.handler, host, port, ...(corsDomains ? { corsDomains } : {}) })

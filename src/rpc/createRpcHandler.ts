@@ -1,10 +1,11 @@
 import { InvalidRequestRpcError, MethodNotFoundRpcError, ParseRpcError, ServerRpcError } from '../errors/rpc.js'
 import { toRpcError } from '../errors/toRpcError.js'
 import { type ChunkWriter, JsonStream } from './jsonStream.js'
+import { type CallContext, type ProgressSink, createCallContext } from './progress.js'
 import type { JsonRpcId, JsonRpcResponse } from './types.js'
 
-/** One JSON-RPC method: receives the raw `params` and returns the `result`. */
-export type RpcMethod = (params: unknown) => Promise<unknown>
+/** One JSON-RPC method: receives the raw `params` (and the call's context) and returns the `result`. */
+export type RpcMethod = (params: unknown, context: CallContext) => Promise<unknown>
 
 /** A namespace (`eth`, `debug`, …): its methods, and optionally a handler for methods it does not list. */
 export type RpcNamespace = {
@@ -13,6 +14,9 @@ export type RpcNamespace = {
   /** Called for `<name>_*` methods not in `methods` (eth passes them through to the upstream). */
   fallback?: (method: string, params: unknown) => Promise<unknown>
 }
+
+/** Per message: who hears the progress of its long calls (a transport's client), besides the handler's own sink. */
+export type HandleOptions = { onProgress?: ProgressSink | undefined }
 
 export type CreateRpcHandlerParameters = {
   namespaces: readonly RpcNamespace[]
@@ -24,18 +28,22 @@ export type CreateRpcHandlerParameters = {
   batchConcurrency?: number
   /** Told about every error that is not a deliberate JSON-RPC error (for logs). */
   onInternalError?: (err: unknown, method: string) => void
+  /** Hears the progress of every long call (the Node server logs it). */
+  onProgress?: ProgressSink | undefined
+  /** At most one progress event per call this often, ms (default 250); the first and last always. */
+  progressEveryMs?: number
 }
 
 export type RpcHandler = {
   /** A parsed JSON-RPC message (single or batch) → its response, or undefined when nothing is owed. */
-  handleMessage(message: unknown): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>
+  handleMessage(message: unknown, options?: HandleOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>
   /** Raw text in, raw text out (parse errors included). */
-  handleText(text: string): Promise<string | undefined>
+  handleText(text: string, options?: HandleOptions): Promise<string | undefined>
   /**
    * Raw text in, response text written in chunks as it is produced (streamed results leave while
    * they are computed). Resolves false when nothing is owed (notifications only).
    */
-  handleTextStreaming(text: string, write: ChunkWriter): Promise<boolean>
+  handleTextStreaming(text: string, write: ChunkWriter, options?: HandleOptions): Promise<boolean>
   /** The namespaces served. */
   readonly enabled: readonly string[]
 }
@@ -62,11 +70,13 @@ export function createRpcHandler({
   batchLimit = 100,
   batchConcurrency = 2,
   onInternalError,
+  onProgress,
+  progressEveryMs = 250,
 }: CreateRpcHandlerParameters): RpcHandler {
   const byName = new Map(namespaces.map((ns) => [ns.name, ns]))
   const enabledSet = new Set(enabled)
 
-  async function dispatch(method: string, params: unknown): Promise<unknown> {
+  async function dispatch(method: string, params: unknown, context: CallContext): Promise<unknown> {
     const sep = method.indexOf('_')
     const nsName = sep > 0 ? method.slice(0, sep) : ''
     const ns = byName.get(nsName)
@@ -76,12 +86,12 @@ export function createRpcHandler({
       throw new MethodNotFoundRpcError(method, `the ${nsName} namespace is not enabled: add ${nsName} to --http.api`)
     }
     const handler = ns?.methods[method]
-    if (handler) return handler(params)
+    if (handler) return handler(params, context)
     if (ns?.fallback) return ns.fallback(method, params)
     throw new MethodNotFoundRpcError(method)
   }
 
-  async function handleOne(message: unknown): Promise<JsonRpcResponse | undefined> {
+  async function handleOne(message: unknown, options: HandleOptions | undefined): Promise<JsonRpcResponse | undefined> {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       return response(null, { error: new InvalidRequestRpcError() })
     }
@@ -92,7 +102,8 @@ export function createRpcHandler({
     }
     let outcome: { result: unknown } | { error: unknown }
     try {
-      outcome = { result: await dispatch(method, params) }
+      const context = createCallContext([onProgress, options?.onProgress], { id: id ?? undefined, method }, progressEveryMs)
+      outcome = { result: await dispatch(method, params, context) }
     } catch (error) {
       if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError') {
         onInternalError?.(error, method)
@@ -102,8 +113,8 @@ export function createRpcHandler({
     return isNotification ? undefined : response(id ?? null, outcome)
   }
 
-  async function handleMessage(message: unknown): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    if (!Array.isArray(message)) return handleOne(message)
+  async function handleMessage(message: unknown, options?: HandleOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    if (!Array.isArray(message)) return handleOne(message, options)
     if (message.length === 0) return response(null, { error: new InvalidRequestRpcError('empty batch') })
     if (message.length > batchLimit) {
       return response(null, {
@@ -117,7 +128,7 @@ export function createRpcHandler({
     const workers = Array.from({ length: Math.min(batchConcurrency, message.length) }, async () => {
       while (next < message.length) {
         const i = next++
-        results[i] = await handleOne(message[i])
+        results[i] = await handleOne(message[i], options)
       }
     })
     await Promise.all(workers)
@@ -151,7 +162,7 @@ export function createRpcHandler({
     }
   }
 
-  async function handleTextStreaming(text: string, write: ChunkWriter): Promise<boolean> {
+  async function handleTextStreaming(text: string, write: ChunkWriter, options?: HandleOptions): Promise<boolean> {
     let message: unknown
     try {
       message = JSON.parse(text)
@@ -159,7 +170,7 @@ export function createRpcHandler({
       await write(JSON.stringify(response(null, { error: new ParseRpcError() })))
       return true
     }
-    const out = await handleMessage(message)
+    const out = await handleMessage(message, options)
     if (out === undefined) return false
     if (!Array.isArray(out)) {
       await writeResponse(out, write)
@@ -174,11 +185,11 @@ export function createRpcHandler({
     return true
   }
 
-  async function handleText(text: string): Promise<string | undefined> {
+  async function handleText(text: string, options?: HandleOptions): Promise<string | undefined> {
     const parts: string[] = []
     const owed = await handleTextStreaming(text, (chunk) => {
       parts.push(chunk)
-    })
+    }, options)
     return owed ? parts.join('') : undefined
   }
 

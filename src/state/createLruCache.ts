@@ -8,6 +8,16 @@ export type LruCacheStats = {
   evictions: number
 }
 
+/**
+ * A second, slower tier under the memory cache (IndexedDB in the browser): it is told of every
+ * entry the cache takes in and keeps those it can persist; `load` returns, decoded, the entries
+ * it holds among `keys`.
+ */
+export type CacheBacking = {
+  load(keys: readonly string[]): Promise<Map<string, { value: unknown; bytes: number }>>
+  save(key: string, value: unknown, bytes: number): void
+}
+
 export type LruCache = {
   get<value>(key: string): value | undefined
   /** `bytes` is the entry's estimated footprint, key included. */
@@ -24,6 +34,11 @@ export type LruCache = {
    */
   setEvictionPercent(percent: number): void
   stats(): LruCacheStats
+  /**
+   * With a backing tier: brings the keys it holds (and memory lacks) into memory; callers await it
+   * before asking the upstream. Undefined without a backing, so the memory-only path stays synchronous.
+   */
+  restore: ((keys: readonly string[]) => Promise<void>) | undefined
 }
 
 /**
@@ -31,13 +46,24 @@ export type LruCache = {
  * entries are evicted first. Keys carry their kind as a prefix, values are immutable (keyed by
  * hashes), so entries never go stale, only cold.
  */
-export function createLruCache(budget: number): LruCache {
+export function createLruCache(budget: number, backing?: CacheBacking): LruCache {
   const map = new Map<string, { value: unknown; bytes: number }>()
   let bytes = 0
   let hits = 0
   let misses = 0
   let evictions = 0
   let percent = 0
+
+  function put(key: string, value: unknown, size: number) {
+    const old = map.get(key)
+    if (old) {
+      bytes -= old.bytes
+      map.delete(key)
+    }
+    map.set(key, { value, bytes: size })
+    bytes += size
+    evict()
+  }
 
   function evict() {
     if (budget <= 0 || percent < 0 || bytes <= budget) return
@@ -63,14 +89,8 @@ export function createLruCache(budget: number): LruCache {
       return entry.value as value
     },
     set(key, value, size) {
-      const old = map.get(key)
-      if (old) {
-        bytes -= old.bytes
-        map.delete(key)
-      }
-      map.set(key, { value, bytes: size })
-      bytes += size
-      evict()
+      put(key, value, size)
+      backing?.save(key, value, size)
     },
     has: (key) => map.has(key),
     delete(key) {
@@ -93,5 +113,12 @@ export function createLruCache(budget: number): LruCache {
       evict()
     },
     stats: () => ({ entries: map.size, bytes, budget, evictionPercent: percent, hits, misses, evictions }),
+    restore: backing
+      ? async (keys) => {
+          const wanted = keys.filter((k) => !map.has(k))
+          if (wanted.length === 0) return
+          for (const [key, { value, bytes: size }] of await backing.load(wanted)) if (!map.has(key)) put(key, value, size)
+        }
+      : undefined,
   }
 }

@@ -150,7 +150,21 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
   async function getAccount(block: VerifiedHeader, address: `0x${string}`): Promise<Account | undefined> {
     const hit = cachedAccount(block, address)
     if (hit !== null) return hit
-    return once(accountKey(block, address), async () => (await fetchProof(block, address, [])).account)
+    return once(accountKey(block, address), async () => {
+      if (cache.restore) {
+        await cache.restore([accountKey(block, address)])
+        const restored = cachedAccount(block, address)
+        if (restored !== null) return restored
+      }
+      return (await fetchProof(block, address, [])).account
+    })
+  }
+
+  /** Brings into memory what the persistent tier holds of these keys (nothing to do without one). */
+  async function restored<value>(key: string): Promise<value | undefined> {
+    if (!cache.restore) return undefined
+    await cache.restore([key])
+    return cache.get<value>(key)
   }
 
   async function getStorage(block: VerifiedHeader, address: `0x${string}`, slot: `0x${string}`): Promise<Uint8Array> {
@@ -159,7 +173,7 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
     const key = slotKey(account.storageRoot, slot)
     const hit = cache.get<Uint8Array>(key)
     if (hit !== undefined) return hit
-    return once(key, async () => (await fetchProof(block, address, [slot])).values[0]!)
+    return once(key, async () => (await restored<Uint8Array>(key)) ?? (await fetchProof(block, address, [slot])).values[0]!)
   }
 
   async function verifyCode(block: VerifiedHeader, address: `0x${string}`, codeHash: Uint8Array, raw: unknown) {
@@ -184,6 +198,7 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
     const hit = cache.get<Uint8Array>(key)
     if (hit !== undefined) return hit
     return once(key, async () =>
+      (await restored<Uint8Array>(key)) ??
       verifyCode(block, address, account.codeHash, await upstream.request('eth_getCode', [address, pin(block)])),
     )
   }
@@ -195,6 +210,18 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
       const set = byAddress.get(a) ?? new Set()
       for (const k of storageKeys) set.add(bigIntToHex32(k))
       byAddress.set(a, set)
+    }
+    if (cache.restore) {
+      // Persistent tier first: accounts, then the slots and code of the accounts it had.
+      await cache.restore([...byAddress.keys()].map((a) => accountKey(block, a)))
+      const more: string[] = []
+      for (const [address, slots] of byAddress) {
+        const account = cachedAccount(block, address)
+        if (!account) continue
+        for (const slot of slots) more.push(slotKey(account.storageRoot, slot))
+        if (!equalsBytes(account.codeHash, KECCAK256_NULL)) more.push(`c:${bytesToHex(account.codeHash)}`)
+      }
+      await cache.restore(more)
     }
     const work: Promise<unknown>[] = []
     for (const [address, slots] of byAddress) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
 import { createProxy } from '../../test/src/createProxy.js'
 import { UpstreamRpcError, UpstreamUnavailableError } from '../errors/upstream.js'
 import { type AnvilInstance, startAnvil } from '../node/devnet/startAnvil.js'
@@ -105,6 +106,24 @@ describe('createUpstream over HTTP', () => {
     await proxy.stop()
   })
 
+  it('after giving up, fails at once for the cooldown, reports reachability, and recovers', async () => {
+    let down = true
+    const proxy = await createProxy(anvil.url, { onRequest: () => (down ? { status: 503 } : undefined) })
+    const heard: boolean[] = []
+    const upstream = createUpstream({ url: proxy.url, retries: 1, retryBaseMs: 5, unreachableCooldownMs: 300, onReachability: (r) => heard.push(r) })
+    await expect(upstream.request('eth_chainId')).rejects.toThrow(/upstream unreachable: HTTP 503 \(after 2 attempts\)/)
+    expect(heard).toEqual([false])
+    const sent = upstream.stats().requests
+    await expect(upstream.request('eth_chainId')).rejects.toThrow(/HTTP 503 \(after 2 attempts\); not asked again for 1 s/)
+    expect(upstream.stats().requests).toBe(sent)
+    down = false
+    await new Promise((r) => setTimeout(r, 350))
+    expect(await upstream.request('eth_chainId')).toBe('0x7a69')
+    expect(heard).toEqual([false, true])
+    await upstream.close()
+    await proxy.stop()
+  })
+
   it('rejects JSON-RPC errors without retrying them', async () => {
     const proxy = await createProxy(anvil.url)
     const upstream = createUpstream({ url: proxy.url })
@@ -135,7 +154,7 @@ describe('createUpstream over HTTP', () => {
 describe('createUpstream over WebSocket', () => {
   it('batches over one connection, and reconnects when the node drops it', async () => {
     const node = await startAnvil()
-    const upstream = createUpstream({ url: node.url.replace('http', 'ws'), retryBaseMs: 50, retryMaxMs: 500, retries: 8 })
+    const upstream = createUpstream({ url: node.url.replace('http', 'ws'), retryBaseMs: 50, retryMaxMs: 500, retries: 8, webSocket: WebSocket as never })
     const results = await Promise.all(ACCOUNTS.map((a) => upstream.request<string>('eth_getBalance', [a, 'latest'])))
     expect(results.every((b) => BigInt(b) > 0n)).toBe(true)
     expect(upstream.stats()).toMatchObject({ requests: 1, calls: 3, roundTrips: 1 })

@@ -17,6 +17,30 @@ export type CreateUpstreamParameters = {
   retryMaxMs?: number
   headers?: Record<string, string>
   onLog?: (message: string) => void
+  /**
+   * The WebSocket class for ws(s):// upstreams; the runtime's global WebSocket by default (Node 20
+   * has none: the Node server passes the `ws` package's).
+   */
+  webSocket?: WebSocketConstructor | undefined
+  /**
+   * After the upstream proved unreachable (retries exhausted), calls fail at once for this long
+   * instead of waiting for retries again, ms (default 0: every call tries). Offline replays in the
+   * browser answer from the cache without paying the retries on every miss.
+   */
+  unreachableCooldownMs?: number
+  /** Told when the upstream becomes unreachable (false) and reachable again (true). */
+  onReachability?: (reachable: boolean, reason?: string) => void
+}
+
+/** The part of the WebSocket class the client uses (browsers' global, or the `ws` package's). */
+export type WebSocketConstructor = new (url: string) => {
+  send(data: string): void
+  close(): void
+  readyState: number
+  onopen: unknown
+  onclose: unknown
+  onerror: unknown
+  onmessage: unknown
 }
 
 type Call = {
@@ -70,6 +94,9 @@ export function createUpstream({
   retryMaxMs = 10_000,
   headers = {},
   onLog,
+  webSocket,
+  unreachableCooldownMs = 0,
+  onReachability,
 }: CreateUpstreamParameters): Upstream {
   const safeUrl = redactUrl(url)
   const isWs = /^wss?:\/\//i.test(url)
@@ -91,6 +118,23 @@ export function createUpstream({
   let inFlight = 0
   const waiting: (() => void)[] = []
   let closed = false
+  let reachable = true
+  let unreachableUntil = 0
+  let lastFailure = ''
+
+  function markReachable() {
+    if (reachable) return
+    reachable = true
+    unreachableUntil = 0
+    onReachability?.(true)
+  }
+  function markUnreachable(reason: string) {
+    lastFailure = reason
+    unreachableUntil = Date.now() + unreachableCooldownMs
+    if (!reachable) return
+    reachable = false
+    onReachability?.(false, reason)
+  }
 
   async function acquire() {
     if (inFlight >= maxInFlight) await new Promise<void>((resolve) => waiting.push(resolve))
@@ -140,8 +184,8 @@ export function createUpstream({
   }
 
   async function openSocket(): Promise<Socket> {
-    const Impl: new (u: string) => Socket & { onopen: unknown; onclose: unknown; onerror: unknown; onmessage: unknown } =
-      (globalThis as unknown as { WebSocket?: never }).WebSocket ?? ((await import('ws')).WebSocket as never)
+    const Impl = webSocket ?? (globalThis as unknown as { WebSocket?: WebSocketConstructor }).WebSocket
+    if (!Impl) throw new UpstreamUnavailableError(safeUrl, 'this runtime has no WebSocket class: pass one as `webSocket`')
     return new Promise<Socket>((resolve, reject) => {
       const ws = new Impl(url)
       const timer = setTimeout(() => {
@@ -260,6 +304,7 @@ export function createUpstream({
           for (const c of calls) c.reject(err)
           return
         } else {
+          markReachable()
           settle(calls, reply.json)
           return
         }
@@ -268,6 +313,7 @@ export function createUpstream({
         const err = new UpstreamUnavailableError(safeUrl, `${failure!.message} (after ${attempt + 1} attempts)`, {
           ...(failure!.status !== undefined ? { status: failure!.status } : {}),
         })
+        if (!closed) markUnreachable(err.shortMessage)
         for (const c of calls) c.reject(err)
         return
       }
@@ -295,6 +341,9 @@ export function createUpstream({
     url: safeUrl,
     request<result>(method: string, params: readonly unknown[] = []): Promise<result> {
       if (closed) return Promise.reject(new UpstreamUnavailableError(safeUrl, 'client closed'))
+      if (!reachable && Date.now() < unreachableUntil) {
+        return Promise.reject(new UpstreamUnavailableError(safeUrl, `${lastFailure.replace(/^upstream unreachable: /, '')}; not asked again for ${Math.ceil((unreachableUntil - Date.now()) / 1000)} s`))
+      }
       return new Promise<result>((resolve, reject) => {
         stats.calls++
         queue.push({ id: nextId++, method, params, resolve: resolve as (v: unknown) => void, reject })

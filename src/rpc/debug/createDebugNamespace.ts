@@ -19,8 +19,8 @@ export function createDebugNamespace(engine: Engine): RpcNamespace {
     methods: {
       debug_traceCall: (params) => traceCall(engine, params),
       debug_traceTransaction: (params) => traceTransaction(engine, params),
-      debug_traceBlockByNumber: (params) => traceBlockByNumber(engine, params),
-      debug_traceBlockByHash: (params) => traceBlockByHash(engine, params),
+      debug_traceBlockByNumber: (params, context) => traceBlockByNumber(engine, params, context),
+      debug_traceBlockByHash: (params, context) => traceBlockByHash(engine, params, context),
       debug_traceCallMany: (params) => traceCallMany(engine, params),
       ...createRuntimeControls(engine),
       debug_accountAt: (params) => accountAt(engine, params),

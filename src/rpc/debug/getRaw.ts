@@ -82,6 +82,11 @@ export function encodeReceipt(r: Record<string, any>): Uint8Array {
 export async function getRawReceipts(engine: Engine, params: unknown): Promise<string[]> {
   const [selector] = parseParams(params, [required(parseBlockNumberOrHashStrict)])
   const verified = await header(engine, selector, 'block')
+  // Verified receipts are kept by block hash (also in the persistent cache, where there is one).
+  const key = `R:${verified.hash}`
+  if (engine.cache.restore) await engine.cache.restore([key])
+  const kept = engine.cache.get<Uint8Array[]>(key)
+  if (kept) return kept.map((b) => bytesToHex(b))
   let receipts = await engine.upstream.request<Record<string, any>[] | null>('eth_getBlockReceipts', [verified.hash]).catch(() => null)
   if (!receipts) {
     const json = await engine.upstream.request<{ transactions: string[] } | null>('eth_getBlockByHash', [verified.hash, false])
@@ -96,6 +101,7 @@ export async function getRawReceipts(engine: Engine, params: unknown): Promise<s
       `block ${verified.number} ${verified.hash}: the upstream's receipts hash to ${bytesToHex(trie.root())}, not to the header's receiptsRoot ${bytesToHex(verified.header.receiptTrie)}`,
     )
   }
+  engine.cache.set(key, encoded, encoded.reduce((n, b) => n + b.length + 32, 64))
   return encoded.map((b) => bytesToHex(b))
 }
 

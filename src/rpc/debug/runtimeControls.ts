@@ -38,8 +38,12 @@ const gcSeen = { count: 0, totalPauseMs: 0, lastPauseMs: 0, lastAt: undefined as
 function observeGc() {
   if (gcSeen.observed) return
   gcSeen.observed = true
-  const Observer = (globalThis as unknown as { PerformanceObserver?: new (cb: (list: { getEntries(): { duration: number; startTime: number }[] }) => void) => { observe(o: unknown): void } }).PerformanceObserver
-  if (!Observer) return
+  const Observer = (globalThis as unknown as { PerformanceObserver?: (new (cb: (list: { getEntries(): { duration: number; startTime: number }[] }) => void) => { observe(o: unknown): void }) & { supportedEntryTypes?: readonly string[] } }).PerformanceObserver
+  // Browsers have no `gc` entries (they ignore the request with a warning): the counts stay unavailable.
+  if (!Observer || !Observer.supportedEntryTypes?.includes('gc')) {
+    gcSeen.observed = false
+    return
+  }
   try {
     new Observer((list) => {
       for (const e of list.getEntries()) {
@@ -78,9 +82,11 @@ export function createRuntimeControls(engine: Engine): Record<string, (params: u
     },
     /**
      * `{runtime: {heapUsed, heapTotal, external, arrayBuffers, rss?, heapLimit?, source}, cache:
-     * {entries, bytes, budget, evictionPercent, hits, misses, evictions}}` (bytes).
+     * {entries, bytes, budget, evictionPercent, hits, misses, evictions}, persistent: {entries,
+     * bytes, budget, reads, hits, writes, evictions} | null}` (bytes; persistent: the browser's
+     * IndexedDB cache, null without one).
      */
-    debug_memStats: async () => ({ runtime: runtimeMemory() ?? null, cache: engine.cache.stats() }),
+    debug_memStats: async () => ({ runtime: runtimeMemory() ?? null, cache: engine.cache.stats(), persistent: engine.persistent?.store.stats() ?? null }),
     /**
      * `{numGC, pauseTotalMs, lastPauseMs, lastGC}` from the runtime's collector reports (null
      * where the runtime gives none, as browsers), and the cache's `evictions`.

@@ -1,3 +1,4 @@
+import { type CallContext, SILENT_CONTEXT } from '../progress.js'
 import type { Engine } from '../../exec/createEngine.js'
 import { type LoadedBlock, loadBlock } from '../../exec/loadBlock.js'
 import { replayBlock } from '../../exec/replayBlock.js'
@@ -21,15 +22,15 @@ function parseBlockNumberStrict(raw: unknown): BlockSelector {
 }
 
 /** debug_traceBlockByNumber(number | tag, config?) */
-export async function traceBlockByNumber(engine: Engine, params: unknown): Promise<unknown> {
+export async function traceBlockByNumber(engine: Engine, params: unknown, context: CallContext = SILENT_CONTEXT): Promise<unknown> {
   const [selector, plan] = parseParams(params, [required(parseBlockNumberStrict), optional(parseTraceConfig)])
-  return traceBlock(engine, selector, plan ?? parseTraceConfig({}))
+  return traceBlock(engine, selector, plan ?? parseTraceConfig({}), context)
 }
 
 /** debug_traceBlockByHash(hash, config?) */
-export async function traceBlockByHash(engine: Engine, params: unknown): Promise<unknown> {
+export async function traceBlockByHash(engine: Engine, params: unknown, context: CallContext = SILENT_CONTEXT): Promise<unknown> {
   const [hash, plan] = parseParams(params, [required(parseHash), optional(parseTraceConfig)])
-  return traceBlock(engine, { kind: 'hash', hash, requireCanonical: false }, plan ?? parseTraceConfig({}))
+  return traceBlock(engine, { kind: 'hash', hash, requireCanonical: false }, plan ?? parseTraceConfig({}), context)
 }
 
 async function load(engine: Engine, selector: BlockSelector): Promise<LoadedBlock> {
@@ -49,7 +50,7 @@ async function load(engine: Engine, selector: BlockSelector): Promise<LoadedBloc
  * Every transaction of the block replayed on verified state and traced: `[{txHash, result}]`.
  * Struct logs stream out transaction by transaction while the block is replayed.
  */
-async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePlan): Promise<unknown> {
+async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePlan, call: CallContext): Promise<unknown> {
   const loaded = await load(engine, selector)
   const txHash = (i: number) => loaded.receipts[i]!.transactionHash
   const context = (i: number) => ({
@@ -68,6 +69,7 @@ async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePl
           out.push({ txHash: txHash(i), result: await session!.finish(result, state) })
         },
       },
+      progress: call.progress,
     })
     return out
   }
@@ -88,6 +90,7 @@ async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePl
             await write('}')
           },
         },
+        progress: call.progress,
       })
     } catch (err) {
       if (elements > 0) {

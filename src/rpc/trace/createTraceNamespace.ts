@@ -57,11 +57,11 @@ export function createTraceNamespace(engine: Engine): RpcNamespace {
         return result?.trace.find((t) => JSON.stringify((t as { traceAddress: number[] }).traceAddress) === path) ?? null
       },
       /** trace_block(block): every transaction's traces, then the block's reward entries. */
-      trace_block: async (params) => {
+      trace_block: async (params, context) => {
         const [selector, cfg] = parseParams(params, [required(parseBlockParameter), optional(parseParityTraceConfig)])
         const loaded = await loadTraceBlock(engine, selector)
         if (!loaded) return []
-        const traced = await traceBlockTransactions(engine, loaded, blockFields(cfg?.includePrecompiles ?? false))
+        const traced = await traceBlockTransactions(engine, loaded, blockFields(cfg?.includePrecompiles ?? false), context)
         return [...traced.flatMap((t) => t.result.trace), ...(await blockRewards(engine, loaded))]
       },
       /** trace_call(call, traceTypes, block = latest, traceConfig?) */
@@ -82,9 +82,9 @@ export function createTraceNamespace(engine: Engine): RpcNamespace {
         return result
       },
       /** trace_filter(filter): traces of a block range filtered by address, paginated; streamed. */
-      trace_filter: async (params) => {
+      trace_filter: async (params, context) => {
         const [filter] = parseParams(params, [required(parseTraceFilter)])
-        return traceFilter(engine, filter)
+        return traceFilter(engine, filter, context)
       },
       /** trace_replayTransaction(hash, traceTypes, gasBailOut?, traceConfig?) */
       trace_replayTransaction: async (params) => {
@@ -95,12 +95,12 @@ export function createTraceNamespace(engine: Engine): RpcNamespace {
         return { ...withoutTail(result), transactionHash: hash, vmTrace: result.vmTrace }
       },
       /** trace_replayBlockTransactions(block, traceTypes, gasBailOut?, traceConfig?) */
-      trace_replayBlockTransactions: async (params) => {
+      trace_replayBlockTransactions: async (params, context) => {
         const [selector, types, , cfg] = parseParams(params, [required(parseBlockParameter), required(parseTraceTypes), optional(parseBool), optional(parseParityTraceConfig)])
         const loaded = await loadTraceBlock(engine, selector)
         if (!loaded) return []
         const config = { types, includePrecompiles: cfg?.includePrecompiles ?? false, creationMethod: true, withBlockFields: false, revertData: 'revertReason' as const }
-        const traced = await traceBlockTransactions(engine, loaded, config)
+        const traced = await traceBlockTransactions(engine, loaded, config, context)
         return traced.map((t) => ({ ...withoutTail(t.result), transactionHash: t.hash, vmTrace: t.result.vmTrace }))
       },
     },

@@ -1,3 +1,4 @@
+import type { CallContext } from '../progress.js'
 import type { RunTxResult } from '@ethereumjs/vm'
 import type { Engine } from '../../exec/createEngine.js'
 import { type LoadedBlock, loadBlock } from '../../exec/loadBlock.js'
@@ -27,7 +28,7 @@ export async function loadTraceBlock(engine: Engine, selector: BlockSelector): P
 }
 
 /** Every transaction of a block replayed and traced, in order. */
-export async function traceBlockTransactions(engine: Engine, loaded: LoadedBlock, config: ParityTracerConfig): Promise<Traced[]> {
+export async function traceBlockTransactions(engine: Engine, loaded: LoadedBlock, config: ParityTracerConfig, context?: CallContext): Promise<Traced[]> {
   const out: Traced[] = []
   let session: ReturnType<typeof startParityTrace> | undefined
   const hash = (i: number) => loaded.receipts[i]!.transactionHash
@@ -43,6 +44,7 @@ export async function traceBlockTransactions(engine: Engine, loaded: LoadedBlock
         out.push({ hash: hash(i), index: i, result: (await session!.finish(result, state)) as TraceResult })
       },
     },
+    progress: context?.progress,
   })
   return out
 }

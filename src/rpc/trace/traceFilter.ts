@@ -1,3 +1,4 @@
+import { type CallContext, SILENT_CONTEXT } from '../progress.js'
 import type { Engine } from '../../exec/createEngine.js'
 import { InvalidParamsRpcError } from '../../errors/rpc.js'
 import type { ParityTrace } from '../../tracing/render/parity/toParityTraces.js'
@@ -9,9 +10,6 @@ import type { LoadedBlock } from '../../exec/loadBlock.js'
 import { prefetchBlock } from '../../exec/replayBlock.js'
 import { blockRewards } from './blockRewards.js'
 import { loadTraceBlock, traceBlockTransactions } from './replayTraces.js'
-
-/** How often a long trace_filter reports its progress (to the server's log). */
-const PROGRESS_EVERY_MS = 5000
 
 /** Blocks loaded and prefetched ahead of the one being traced. */
 const PIPELINE = 8n
@@ -87,7 +85,7 @@ function matches(t: ParityTrace, f: TraceFilter): boolean {
  * must match unless `mode: "union"`), then `after` traces skipped and at most `count` returned. Streamed as a JSON array
  * as blocks are traced, so memory does not grow with the range.
  */
-export async function traceFilter(engine: Engine, filter: TraceFilter): Promise<JsonStream> {
+export async function traceFilter(engine: Engine, filter: TraceFilter, context: CallContext = SILENT_CONTEXT): Promise<JsonStream> {
   const from = await engine.headers.resolve(parseBlockParameter(filter.fromBlock))
   const to = await engine.headers.resolve(parseBlockParameter(filter.toBlock))
   if (from.number > to.number) throw new InvalidParamsRpcError('invalid parameters: fromBlock cannot be greater than toBlock')
@@ -101,12 +99,14 @@ export async function traceFilter(engine: Engine, filter: TraceFilter): Promise<
     let written = 0
     const total = to.number - from.number + 1n
     const started = Date.now()
-    let reported = started
     const report = (n: bigint) => {
-      const now = Date.now()
-      if (!engine.options.progress || now - reported < (engine.options.progressEveryMs ?? PROGRESS_EVERY_MS)) return
-      reported = now
-      engine.options.progress(`trace_filter ${from.number}…${to.number}: ${n - from.number + 1n} of ${total} blocks traced, ${written} traces sent, ${Math.round((now - started) / 1000)} s`)
+      const done = n - from.number + 1n
+      context.progress({
+        done: Number(done),
+        total: Number(total),
+        unit: 'blocks',
+        message: `trace_filter ${from.number}…${to.number}: ${done} of ${total} blocks traced, ${written} traces sent, ${Math.round((Date.now() - started) / 1000)} s`,
+      })
     }
     await write('[')
     try {
@@ -127,17 +127,18 @@ export async function traceFilter(engine: Engine, filter: TraceFilter): Promise<
         for (let k = 0n; k < PIPELINE; k++) prepare(n + k)
         const loaded = await ahead.get(n)!
         ahead.delete(n)
-        report(n)
-        if (!loaded) continue
-        const traced = await traceBlockTransactions(engine, loaded, config)
-        const traces = [...traced.flatMap((t) => t.result.trace as ParityTrace[]), ...(await blockRewards(engine, loaded))]
-        for (const t of traces) {
-          if (!matches(t, filter)) continue
-          seen++
-          if (seen <= filter.after) continue
-          if (filter.count !== undefined && written >= filter.count) break
-          await write(`${written++ === 0 ? '' : ','}${JSON.stringify(t)}`)
+        if (loaded) {
+          const traced = await traceBlockTransactions(engine, loaded, config)
+          const traces = [...traced.flatMap((t) => t.result.trace as ParityTrace[]), ...(await blockRewards(engine, loaded))]
+          for (const t of traces) {
+            if (!matches(t, filter)) continue
+            seen++
+            if (seen <= filter.after) continue
+            if (filter.count !== undefined && written >= filter.count) break
+            await write(`${written++ === 0 ? '' : ','}${JSON.stringify(t)}`)
+          }
         }
+        report(n)
       }
     } finally {
       await write(']')

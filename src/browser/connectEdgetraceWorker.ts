@@ -1,0 +1,124 @@
+import { type Endpoint, type Remote, proxy, releaseProxy, wrap } from 'comlink'
+import type { ProgressEvent } from '../rpc/progress.js'
+import type { JsonRpcErrorObject, JsonRpcResponse } from '../rpc/types.js'
+import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.js'
+import type { EdgetraceEvent, EdgetraceRemote } from './workerProtocol.js'
+
+/** edgetrace could not start (the upstream unreachable and never met before, a bad config…). */
+export class EdgetraceStartError extends Error {
+  override name = 'EdgetraceStartError'
+  constructor(readonly error: JsonRpcErrorObject) {
+    super(error.message)
+  }
+}
+
+export type EdgetraceClient = {
+  /** One JSON-RPC message (single or batch) → the response(s), errors as JSON-RPC error objects. */
+  request(message: unknown, options?: { onProgress?: (event: ProgressEvent) => void }): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>
+  /** One call by method and params → its response envelope. */
+  call(method: string, params?: unknown, options?: { onProgress?: (event: ProgressEvent) => void }): Promise<JsonRpcResponse>
+  /** Listens to every request's progress, or to the upstream's reachability; returns the unsubscribe. */
+  on(type: 'progress', listener: (event: ProgressEvent) => void): () => void
+  on(type: 'reachability', listener: (reachable: boolean, reason?: string) => void): () => void
+  status(): Promise<EdgetraceStatus | undefined>
+  flush(): Promise<void>
+  clearCache(): Promise<void>
+  /** Stops the daemon (and terminates the worker when given one). */
+  close(): Promise<void>
+  readonly closed: boolean
+  /** The status at start. */
+  readonly started: EdgetraceStatus
+}
+
+/**
+ * Connects to the edgetrace worker (worker/edgetrace.worker.ts, or any endpoint `serveEdgetrace`
+ * serves) and starts it with `config`. Rejects with EdgetraceStartError when it cannot start.
+ */
+export async function connectEdgetraceWorker(target: Worker | Endpoint, config: EdgetraceConfig): Promise<EdgetraceClient> {
+  const remote: Remote<EdgetraceRemote> = wrap<EdgetraceRemote>(target)
+  const progressListeners = new Set<(event: ProgressEvent) => void>()
+  const reachabilityListeners = new Set<(reachable: boolean, reason?: string) => void>()
+  const perTicket = new Map<number, (event: ProgressEvent) => void>()
+  let nextTicket = 1
+  let closed = false
+
+  // A worker whose script fails to load or throws at start reports it only as an `error` event.
+  const failed = new Promise<never>((_, reject) => {
+    const w = target as Worker
+    if (typeof w.terminate !== 'function' || typeof w.addEventListener !== 'function') return
+    w.addEventListener('error', (e: ErrorEvent) => reject(new EdgetraceStartError({ code: -32603, message: `the edgetrace worker failed: ${e.message || 'its script did not load'}` })), { once: true })
+  })
+  failed.catch(() => undefined)
+  const startup = async () => {
+    await remote.subscribe(
+      proxy((event: EdgetraceEvent) => {
+        if (event.type === 'progress') {
+          if (event.ticket !== undefined) perTicket.get(event.ticket)?.(event.progress)
+          for (const l of progressListeners) l(event.progress)
+        } else {
+          for (const l of reachabilityListeners) l(event.reachable, event.reason)
+        }
+      }),
+    )
+    return remote.start(config)
+  }
+  let started: Awaited<ReturnType<EdgetraceRemote['start']>>
+  try {
+    started = await Promise.race([startup(), failed])
+  } catch (err) {
+    remote[releaseProxy]()
+    if (typeof (target as Worker).terminate === 'function') (target as Worker).terminate()
+    throw err
+  }
+  if ('error' in started) {
+    remote[releaseProxy]()
+    if (typeof (target as Worker).terminate === 'function') (target as Worker).terminate()
+    throw new EdgetraceStartError(started.error)
+  }
+
+  const disconnected = (message: unknown): JsonRpcResponse => {
+    const id = (message as { id?: unknown } | null)?.id
+    return { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: { code: 4900, message: 'edgetrace is closed' } }
+  }
+
+  async function request(message: unknown, options?: { onProgress?: (event: ProgressEvent) => void }) {
+    if (closed) return disconnected(message)
+    const ticket = options?.onProgress ? nextTicket++ : undefined
+    if (ticket !== undefined) perTicket.set(ticket, options!.onProgress!)
+    try {
+      return await remote.request(message, ticket)
+    } finally {
+      if (ticket !== undefined) perTicket.delete(ticket)
+    }
+  }
+
+  let nextId = 1
+  const client: EdgetraceClient = {
+    started: started.status,
+    get closed() {
+      return closed
+    },
+    request,
+    async call(method, params = [], options) {
+      const id = nextId++
+      const res = await request({ jsonrpc: '2.0', id, method, params }, options)
+      return (res ?? disconnected({ id })) as JsonRpcResponse
+    },
+    on(type: 'progress' | 'reachability', listener: never) {
+      const set = (type === 'progress' ? progressListeners : reachabilityListeners) as Set<unknown>
+      set.add(listener)
+      return () => void set.delete(listener)
+    },
+    status: () => remote.status(),
+    flush: () => remote.flush(),
+    clearCache: () => remote.clearCache(),
+    async close() {
+      if (closed) return
+      closed = true
+      await remote.close().catch(() => undefined)
+      remote[releaseProxy]()
+      if (typeof (target as Worker).terminate === 'function') (target as Worker).terminate()
+    },
+  }
+  return client
+}

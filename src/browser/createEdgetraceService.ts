@@ -1,0 +1,164 @@
+import type { GethGenesis } from '@ethereumjs/common'
+import { createStore, get, set } from 'idb-keyval'
+import { DEFAULT_API, type Edgetrace, createEdgetrace } from '../createEdgetrace.js'
+import { UpstreamUnavailableError } from '../errors/upstream.js'
+import type { EngineOptions } from '../exec/createEngine.js'
+import type { ProgressSink } from '../rpc/progress.js'
+import type { JsonRpcResponse } from '../rpc/types.js'
+import type { ChunkWriter } from '../rpc/jsonStream.js'
+import type { PersistentStoreStats } from '../state/createPersistentBacking.js'
+import { createUpstream } from '../upstream/createUpstream.js'
+import { createIdbStore } from './createIdbStore.js'
+
+/** How a browser edgetrace is set up (structured-clone values: it crosses postMessage). */
+export type EdgetraceConfig = {
+  /** The upstream node, http(s):// or ws(s)://. */
+  upstream: string
+  /** Namespaces served, as `--http.api` (default eth, vendor). */
+  api?: readonly string[]
+  /** As `--hardfork`: one hardfork for every block (devnets with an unknown chain id). */
+  hardfork?: string
+  /** As `--chain`: a geth-style genesis naming the forks. */
+  genesis?: GethGenesis
+  /** As `--rpc.batch.limit` (default 100). */
+  batchLimit?: number
+  /** Gas cap, EVM timeout, return-data limit, memory cache budget… as the Node server's flags. */
+  engine?: Partial<EngineOptions>
+  /**
+   * The persistent IndexedDB cache: on by default, 256 MiB. `false` keeps everything in memory.
+   * The database is named after the chain (chain id and genesis hash), so chains never mix.
+   */
+  cache?: false | { budgetBytes?: number; name?: string }
+  /** Upstream client settings: per-request timeout, retries, and how long to stop asking an unreachable upstream (default 3 s). */
+  upstreamOptions?: { timeoutMs?: number; retries?: number; unreachableCooldownMs?: number }
+  /** At most one progress event per request this often, ms (default 200). */
+  progressEveryMs?: number
+}
+
+export type EdgetraceStatus = {
+  upstream: string
+  chainId: string
+  api: readonly string[]
+  /** Whether the upstream answered last time it was asked. */
+  reachable: boolean
+  /** Started without the upstream, from what the persistent cache remembered. */
+  startedOffline: boolean
+  persistent: (PersistentStoreStats & { database: string }) | null
+}
+
+/** The transport-independent browser daemon: what the worker, the service worker and the provider talk to. */
+export type EdgetraceService = {
+  /** One JSON-RPC message (single or batch) → its response(s), exactly as the Node server would write them. */
+  request(message: unknown, onProgress?: ProgressSink): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>
+  /** JSON-RPC text in, response text out in chunks (big traces stream); false when nothing is owed. */
+  requestStreaming(text: string, write: ChunkWriter, onProgress?: ProgressSink): Promise<boolean>
+  status(): EdgetraceStatus
+  /** Told when the upstream becomes unreachable or reachable again. */
+  onReachability(listener: (reachable: boolean, reason?: string) => void): () => void
+  /** Waits until everything cached so far is written to IndexedDB. */
+  flush(): Promise<void>
+  /** Empties the memory and the persistent cache. */
+  clearCache(): Promise<void>
+  close(): Promise<void>
+  readonly daemon: Edgetrace
+}
+
+type Identity = { chainId: string; genesisHash: string | null }
+const identities = () => createStore('edgetrace-upstreams', 'identity')
+
+/**
+ * Starts edgetrace inside a browser context (a worker, a service worker, or a page): the same
+ * JSON-RPC core, namespaces, gating and limits as the Node server, with a persistent IndexedDB
+ * cache. It starts without the upstream when the cache has met this upstream before.
+ */
+export async function createEdgetraceService(config: EdgetraceConfig): Promise<EdgetraceService> {
+  const listeners = new Set<(reachable: boolean, reason?: string) => void>()
+  let reachable = true
+  const upstream = createUpstream({
+    url: config.upstream,
+    timeoutMs: config.upstreamOptions?.timeoutMs ?? 30_000,
+    retries: config.upstreamOptions?.retries ?? 2,
+    unreachableCooldownMs: config.upstreamOptions?.unreachableCooldownMs ?? 3_000,
+    onReachability: (r, reason) => {
+      reachable = r
+      for (const l of listeners) l(r, reason)
+    },
+  })
+  const persistentWanted = config.cache !== false && typeof indexedDB !== 'undefined'
+
+  // Which chain: the upstream's chain id and genesis hash (one round trip), or, offline, what was remembered.
+  let identity: Identity
+  let startedOffline = false
+  try {
+    const [chainId, genesis] = await Promise.all([
+      upstream.request<string>('eth_chainId'),
+      upstream.request<{ hash?: string } | null>('eth_getBlockByNumber', ['0x0', false]).catch((err: unknown) => {
+        if (err instanceof UpstreamUnavailableError) throw err
+        return null
+      }),
+    ])
+    identity = { chainId: `0x${BigInt(chainId).toString(16)}`, genesisHash: genesis?.hash?.toLowerCase() ?? null }
+    if (persistentWanted) await set(upstream.url, identity, identities()).catch(() => undefined)
+  } catch (err) {
+    const remembered = persistentWanted && err instanceof UpstreamUnavailableError ? await get<Identity>(upstream.url, identities()).catch(() => undefined) : undefined
+    if (!remembered) {
+      await upstream.close()
+      throw err
+    }
+    identity = remembered
+    startedOffline = true
+    reachable = false
+  }
+
+  const cacheConfig = config.cache === false ? undefined : config.cache
+  const database = cacheConfig?.name ?? `edgetrace-${BigInt(identity.chainId)}-${identity.genesisHash?.slice(2, 18) ?? 'unknown'}${config.engine?.unverified ? '-unverified' : ''}`
+  const persistentStore = persistentWanted
+    ? await createIdbStore({ name: database, ...(cacheConfig?.budgetBytes !== undefined ? { budgetBytes: cacheConfig.budgetBytes } : {}) }).catch(() => undefined)
+    : undefined
+  const api = config.api ?? DEFAULT_API
+  const daemon = await createEdgetrace({
+    upstream,
+    api,
+    chainId: BigInt(identity.chainId),
+    ...(config.batchLimit !== undefined ? { batchLimit: config.batchLimit } : {}),
+    genesis: config.genesis,
+    hardfork: config.hardfork,
+    ...(config.engine ? { engine: config.engine } : {}),
+    persistentStore,
+    progressEveryMs: config.progressEveryMs ?? 200,
+    onInternalError: (err, method) => console.error(`edgetrace: internal error in ${method}`, err),
+  })
+
+  return {
+    daemon,
+    async request(message, onProgress) {
+      const text = await daemon.handler.handleText(JSON.stringify(message), { onProgress })
+      return text === undefined ? undefined : JSON.parse(text)
+    },
+    requestStreaming: (text, write, onProgress) => daemon.handler.handleTextStreaming(text, write, { onProgress }),
+    status: () => ({
+      upstream: upstream.url,
+      chainId: identity.chainId,
+      api: [...api],
+      reachable,
+      startedOffline,
+      persistent: daemon.engine.persistent ? { ...daemon.engine.persistent.store.stats(), database } : null,
+    }),
+    onReachability(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    flush: async () => {
+      await daemon.engine.persistent?.flush()
+    },
+    async clearCache() {
+      daemon.engine.cache.clear()
+      await daemon.engine.persistent?.flush()
+      await daemon.engine.persistent?.store.clear()
+    },
+    async close() {
+      await daemon.engine.persistent?.flush().catch(() => undefined)
+      await upstream.close()
+    },
+  }
+}

@@ -1,0 +1,60 @@
+import type { JsonRpcId } from './types.js'
+
+/** What a method reports while it works: `done` of `total` units. */
+export type ProgressUpdate = {
+  done: number
+  total: number
+  unit: 'blocks' | 'transactions'
+  /** A one-line summary for logs, e.g. "trace_filter 2…40: 10 of 39 blocks traced, 31 traces sent". */
+  message?: string
+}
+
+/** A progress report as transports deliver it: the update with the request it belongs to. */
+export type ProgressEvent = ProgressUpdate & {
+  /** The JSON-RPC id of the request (undefined for a notification). */
+  id: JsonRpcId | undefined
+  method: string
+  /** Milliseconds since the request started. */
+  elapsedMs: number
+}
+
+export type ProgressSink = (event: ProgressEvent) => void
+
+/** What a method receives besides its params. */
+export type CallContext = {
+  /** Reports progress of long work (a block traced, a range filtered); a no-op when nobody listens. */
+  progress(update: ProgressUpdate): void
+}
+
+export const SILENT_CONTEXT: CallContext = { progress: () => {} }
+
+/**
+ * A per-request progress reporter for `sinks`: at most one event every `everyMs` per request, and
+ * always the first and the last (done === total), so a progress bar starts and finishes.
+ */
+export function createCallContext(
+  sinks: readonly (ProgressSink | undefined)[],
+  request: { id: JsonRpcId | undefined; method: string },
+  everyMs: number,
+): CallContext {
+  const active = sinks.filter((s): s is ProgressSink => s !== undefined)
+  if (active.length === 0) return SILENT_CONTEXT
+  const started = Date.now()
+  let last = -Infinity
+  return {
+    progress(update) {
+      const now = Date.now()
+      const final = update.done >= update.total
+      if (!final && now - last < everyMs) return
+      last = now
+      const event: ProgressEvent = { ...update, id: request.id, method: request.method, elapsedMs: now - started }
+      for (const sink of active) {
+        try {
+          sink(event)
+        } catch {
+          // A listener's failure is not the request's.
+        }
+      }
+    },
+  }
+}

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EdgetraceClient } from '../../src/browser/connectEdgetraceWorker.js'
+import { env, nodeAnswer, nodePost, startWorker, traceCallParams, txByLabel } from './support.js'
+
+// The daemon in a Web Worker, reached by postMessage (comlink): its answers equal the Node server's.
+describe('worker over postMessage', () => {
+  let client: EdgetraceClient
+  beforeAll(async () => {
+    client = await startWorker()
+  })
+  afterAll(async () => {
+    await client?.close()
+  })
+
+  it('starts on the upstream and reports its status', () => {
+    expect(client.started).toMatchObject({ chainId: '0x7a69', reachable: true, startedOffline: false, api: env().api })
+    expect(client.started.persistent?.database).toMatch(/^edgetrace-test-/)
+  })
+
+  it('debug_traceCall equals the Node server', async () => {
+    const params = traceCallParams()
+    const got = await client.call('debug_traceCall', params)
+    const want = await nodeAnswer('debug_traceCall', params)
+    expect(got).toEqual({ ...(want as object), id: got.id })
+    expect((got as { result: { calls?: unknown[] } }).result.calls?.length).toBeGreaterThan(0)
+  })
+
+  it('trace_transaction equals the Node server', async () => {
+    const { hash } = txByLabel('nested token calls (transferFrom, transfer, balanceOf)')
+    const got = await client.call('trace_transaction', [hash])
+    const want = await nodeAnswer('trace_transaction', [hash])
+    expect(got).toEqual({ ...(want as object), id: got.id })
+    expect((got as { result: unknown[] }).result.length).toBeGreaterThan(2)
+  })
+
+  it('struct logs (a streamed result) equal the Node server', async () => {
+    const { hash } = txByLabel('storage writes')
+    const got = await client.call('debug_traceTransaction', [hash, { enableMemory: true }])
+    const want = await nodeAnswer('debug_traceTransaction', [hash, { enableMemory: true }])
+    expect(got).toEqual({ ...(want as object), id: got.id })
+  })
+
+  it('refuses a disabled namespace the same way as the Node server', async () => {
+    const limited = await startWorker({ api: ['eth'] })
+    try {
+      for (const [method, params] of [['debug_traceCall', traceCallParams()], ['trace_transaction', [txByLabel('CREATE').hash]], ['txpool_content', []], ['nosuch_method', []]] as const) {
+        const got = await limited.call(method, params)
+        const want = await nodeAnswer(method, [...params], env().nodeEthOnlyUrl)
+        expect(got).toEqual({ ...want, id: got.id })
+        expect(got).toHaveProperty('error.code', -32601)
+      }
+    } finally {
+      await limited.close()
+    }
+  })
+
+  it('answers bad input with the same JSON-RPC errors, batches included, and keeps serving', async () => {
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'debug_traceTransaction', params: ['0x12'] },
+      { jsonrpc: '2.0', id: 2, method: 'trace_transaction', params: [] },
+      { jsonrpc: '2.0', id: 3, method: 'eth_chainId', params: [] },
+      { jsonrpc: '2.0', method: 'eth_chainId', params: [] },
+      { id: 4, method: 'eth_chainId' },
+    ]
+    const got = await client.request(batch)
+    const want = await nodePost(batch)
+    expect(got).toEqual(want)
+    expect((got as unknown[]).length).toBe(4)
+  })
+
+  it('reports the progress of a block traced, tagged with its request', async () => {
+    const { blockNumber } = txByLabel('nested token calls (transferFrom, transfer, balanceOf)')
+    const events: { done: number; total: number; unit: string; method: string }[] = []
+    const res = await client.request(
+      { jsonrpc: '2.0', id: 'p1', method: 'debug_traceBlockByNumber', params: [`0x${blockNumber.toString(16)}`, { tracer: 'callTracer' }] },
+      { onProgress: (e) => events.push(e) },
+    )
+    expect((res as { result: unknown[] }).result.length).toBeGreaterThan(0)
+    expect(events.length).toBeGreaterThan(0)
+    const last = events.at(-1)!
+    expect(last).toMatchObject({ id: 'p1', method: 'debug_traceBlockByNumber', unit: 'transactions' })
+    expect(last.done).toBe(last.total)
+  })
+
+  it('debug_memStats and debug_gcStats: the figures a dedicated worker has, null where Chromium gives none', async () => {
+    const mem = await client.call('debug_memStats', [])
+    expect(mem).toHaveProperty('result.runtime', null) // no performance.memory in a dedicated worker
+    const { cache, persistent } = (mem as { result: { cache: { entries: number; hits: number }; persistent: { entries: number; writes: number; budget: number } } }).result
+    expect(cache.entries).toBeGreaterThan(0)
+    expect(cache.hits).toBeGreaterThan(0)
+    expect(persistent.entries).toBeGreaterThan(0)
+    expect(persistent.budget).toBe(256 * 1024 * 1024)
+    const gc = await client.call('debug_gcStats', [])
+    expect(gc).toHaveProperty('result', { numGC: null, pauseTotalMs: null, lastPauseMs: null, lastGC: null, evictions: 0 })
+    expect(await client.call('debug_setMemoryLimit', [1000])).toHaveProperty('result', 256 * 1024 * 1024)
+    const small = (await client.call('debug_memStats', [])) as { result: { cache: { bytes: number; evictions: number } } }
+    expect(small.result.cache.bytes).toBeLessThanOrEqual(1000)
+    expect(small.result.cache.evictions).toBeGreaterThan(0)
+    expect(await client.call('debug_freeOSMemory', [])).toHaveProperty('result', null)
+  })
+})
