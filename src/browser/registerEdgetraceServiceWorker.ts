@@ -1,0 +1,88 @@
+import type { ProgressEvent } from '../rpc/progress.js'
+import type { EdgetraceStatus } from './createEdgetraceService.js'
+import { DEFAULT_SW_PATH, type ServiceWorkerCommand, type ServiceWorkerConfig, type ServiceWorkerMessage } from './serviceWorkerProtocol.js'
+
+export type RegisterEdgetraceServiceWorkerParameters = {
+  /** The service worker script (the package's `edgetrace/service-worker` bundle, served from your origin). */
+  scriptUrl: string | URL
+  config: ServiceWorkerConfig
+  /** Registration scope (default "/": the script must then be served with `Service-Worker-Allowed: /` unless it sits at the root). */
+  scope?: string
+  /** "module" for an unbundled ES-module script (development), "classic" for the bundle (default). */
+  type?: WorkerType
+  /** How long to wait for the service worker to take control and start, ms (default 30 s). */
+  timeoutMs?: number
+}
+
+export type EdgetraceServiceWorker = {
+  /** The absolute URL to POST JSON-RPC to (give it to any library that takes an HTTP URL). */
+  readonly url: string
+  readonly status: EdgetraceStatus
+  readonly registration: ServiceWorkerRegistration
+  /** Progress of this page's long requests. */
+  onProgress(listener: (event: ProgressEvent) => void): () => void
+  unregister(): Promise<boolean>
+}
+
+/**
+ * Everything a page must do to get an HTTP JSON-RPC endpoint served by edgetrace in a service
+ * worker: registers it, waits until it controls this page (it claims open pages at once), sends it
+ * the configuration, waits for the daemon to start, and returns the endpoint's URL.
+ */
+export async function registerEdgetraceServiceWorker({
+  scriptUrl,
+  config,
+  scope = '/',
+  type = 'classic',
+  timeoutMs = 30_000,
+}: RegisterEdgetraceServiceWorkerParameters): Promise<EdgetraceServiceWorker> {
+  const container = navigator.serviceWorker
+  if (!container) throw new Error('this page cannot use service workers (a secure context — https or localhost — is needed)')
+  const registration = await container.register(scriptUrl, { scope, type })
+  const deadline = <T>(p: Promise<T>, what: string) =>
+    Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`edgetrace service worker: ${what} took longer than ${timeoutMs} ms`)), timeoutMs))])
+
+  // Controlled once the new worker is active and has claimed this page.
+  await deadline(
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (container.controller && registration.active && container.controller.scriptURL === registration.active.scriptURL) resolve()
+      }
+      container.addEventListener('controllerchange', check)
+      registration.addEventListener('updatefound', () => registration.installing?.addEventListener('statechange', check))
+      for (const w of [registration.installing, registration.waiting, registration.active]) w?.addEventListener('statechange', check)
+      check()
+    }),
+    'taking control of this page',
+  )
+  const controller = container.controller!
+
+  const status = await deadline(
+    new Promise<EdgetraceStatus>((resolve, reject) => {
+      const onMessage = (event: MessageEvent<ServiceWorkerMessage>) => {
+        if (event.data?.type === 'edgetrace:configured') resolve(event.data.status)
+        else if (event.data?.type === 'edgetrace:error') reject(Object.assign(new Error(event.data.error.message), { code: event.data.error.code }))
+        else return
+        container.removeEventListener('message', onMessage)
+      }
+      container.addEventListener('message', onMessage)
+      controller.postMessage({ type: 'edgetrace:configure', config } satisfies ServiceWorkerCommand)
+    }),
+    'starting',
+  )
+
+  const listeners = new Set<(event: ProgressEvent) => void>()
+  container.addEventListener('message', (event: MessageEvent<ServiceWorkerMessage>) => {
+    if (event.data?.type === 'edgetrace:progress') for (const l of listeners) l(event.data.progress)
+  })
+  return {
+    url: new URL(config.path ?? DEFAULT_SW_PATH, location.origin).href,
+    status,
+    registration,
+    onProgress(listener) {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
+    },
+    unregister: () => registration.unregister(),
+  }
+}

@@ -1,0 +1,24 @@
+import type { ProgressEvent } from '../rpc/progress.js'
+import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.js'
+
+/** The service worker's settings: the daemon's, and where it answers. */
+export type ServiceWorkerConfig = EdgetraceConfig & {
+  /** The same-origin path whose POSTs are JSON-RPC (default "/rpc"). */
+  path?: string
+  /** Origins whose clients may configure it (default: its own). */
+  allowedOrigins?: readonly string[]
+  /** Largest request body, bytes (the Node server's 5 MiB by default). */
+  maxBodyBytes?: number
+}
+
+/** Page → service worker. */
+export type ServiceWorkerCommand = { type: 'edgetrace:configure'; config: ServiceWorkerConfig } | { type: 'edgetrace:status' }
+
+/** Service worker → page (the answer to a command, or a request's progress). */
+export type ServiceWorkerMessage =
+  | { type: 'edgetrace:configured'; status: EdgetraceStatus }
+  | { type: 'edgetrace:error'; error: { code: number; message: string } }
+  | { type: 'edgetrace:status'; status: EdgetraceStatus | undefined }
+  | { type: 'edgetrace:progress'; progress: ProgressEvent }
+
+export const DEFAULT_SW_PATH = '/rpc'

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type EdgetraceServiceWorker, registerEdgetraceServiceWorker } from '../../src/browser/registerEdgetraceServiceWorker.js'
+import { configFor, env, nodeAnswer, nodePost, traceCallParams, txByLabel } from './support.js'
+
+// The service-worker HTTP shim: a POST of JSON-RPC to /rpc from the page is answered by edgetrace
+// inside the service worker, exactly as the Node server answers.
+describe('service-worker HTTP shim', () => {
+  let sw: EdgetraceServiceWorker
+  const post = async (body: unknown) => {
+    const res = await fetch(sw.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+    return { status: res.status, text: await res.text() }
+  }
+  beforeAll(async () => {
+    sw = await registerEdgetraceServiceWorker({
+      scriptUrl: new URL('../../worker/edgetrace.sw.ts', import.meta.url),
+      type: 'module',
+      config: { ...configFor(), path: '/rpc' },
+    })
+  })
+  afterAll(async () => {
+    await sw?.unregister()
+  })
+
+  it('is served on the page origin once registered', () => {
+    expect(sw.url).toBe(`${location.origin}/rpc`)
+    expect(sw.status).toMatchObject({ chainId: '0x7a69', reachable: true })
+  })
+
+  it('debug_traceCall equals the Node server', async () => {
+    const params = traceCallParams()
+    const got = await post({ jsonrpc: '2.0', id: 1, method: 'debug_traceCall', params })
+    expect(got.status).toBe(200)
+    expect(JSON.parse(got.text)).toEqual(await nodeAnswer('debug_traceCall', params))
+  })
+
+  it('trace_transaction equals the Node server, byte for byte', async () => {
+    const { hash } = txByLabel('CREATE2 then SELFDESTRUCT in one transaction')
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'trace_transaction', params: [hash] })
+    const got = await post(body)
+    const want = await fetch(env().nodeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.text())
+    expect(got.text).toBe(want)
+  })
+
+  it('streams a struct-log trace equal to the Node server', async () => {
+    const { hash } = txByLabel('recursion 5 deep')
+    const body = { jsonrpc: '2.0', id: 2, method: 'debug_traceTransaction', params: [hash, { enableMemory: true, enableReturnData: true }] }
+    const got = await post(body)
+    expect(JSON.parse(got.text)).toEqual(await nodePost(body))
+  })
+
+  it('answers batches, notifications, parse errors and limits as the Node server', async () => {
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
+      { jsonrpc: '2.0', method: 'eth_chainId', params: [] },
+      { jsonrpc: '2.0', id: 2, method: 'debug_traceTransaction', params: ['0x1234'] },
+    ]
+    expect(JSON.parse((await post(batch)).text)).toEqual(await nodePost(batch))
+    const notification = await post({ jsonrpc: '2.0', method: 'eth_chainId', params: [] })
+    expect(notification).toEqual({ status: 200, text: '' })
+    const parse = await post('{"jsonrpc":')
+    const nodeParse = await fetch(env().nodeUrl, { method: 'POST', body: '{"jsonrpc":' }).then((r) => r.text())
+    expect(parse.text).toBe(nodeParse)
+    const big = Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_chainId', params: [] }))
+    expect(JSON.parse((await post(big)).text)).toEqual(await nodePost(big))
+  })
+
+  it('refuses a disabled namespace as the Node server does', async () => {
+    const body = { jsonrpc: '2.0', id: 3, method: 'txpool_content', params: [] }
+    expect(JSON.parse((await post(body)).text)).toEqual(await nodePost(body))
+    expect(JSON.parse((await post(body)).text)).toHaveProperty('error.code', -32601)
+  })
+
+  it('reports progress of a long request to the page', async () => {
+    const seen: { method: string; done: number; total: number }[] = []
+    const off = sw.onProgress((e) => seen.push(e))
+    const { blockNumber } = txByLabel('nested token calls (transferFrom, transfer, balanceOf)')
+    await post({ jsonrpc: '2.0', id: 9, method: 'trace_replayBlockTransactions', params: [`0x${blockNumber.toString(16)}`, ['trace']] })
+    await new Promise((r) => setTimeout(r, 50))
+    off()
+    expect(seen.at(-1)).toMatchObject({ method: 'trace_replayBlockTransactions', id: 9 })
+    expect(seen.at(-1)!.done).toBe(seen.at(-1)!.total)
+  })
+})
