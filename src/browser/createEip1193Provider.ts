@@ -1,0 +1,97 @@
+import type { ProgressEvent } from '../rpc/progress.js'
+import type { JsonRpcErrorObject, JsonRpcResponse } from '../rpc/types.js'
+import type { EdgetraceClient } from './connectEdgetraceWorker.js'
+
+/** EIP-1193's error: a JSON-RPC error's code, message and data, or one of the provider codes (4900: disconnected). */
+export class ProviderRpcError extends Error {
+  override name = 'ProviderRpcError'
+  readonly code: number
+  readonly data: unknown
+  constructor({ code, message, data }: JsonRpcErrorObject) {
+    super(message)
+    this.code = code
+    this.data = data
+  }
+}
+
+export type Eip1193RequestArguments = { readonly method: string; readonly params?: readonly unknown[] | object }
+
+type Events = {
+  connect: (info: { chainId: string }) => void
+  disconnect: (error: ProviderRpcError) => void
+  chainChanged: (chainId: string) => void
+  accountsChanged: (accounts: string[]) => void
+  /** EIP-1193 messages; edgetrace sends `{ type: 'edgetrace_progress', data: ProgressEvent }` for long requests. */
+  message: (message: { type: string; data: unknown }) => void
+}
+
+export type EdgetraceEip1193Provider = {
+  request(args: Eip1193RequestArguments): Promise<unknown>
+  on<event extends keyof Events>(event: event, listener: Events[event]): EdgetraceEip1193Provider
+  removeListener<event extends keyof Events>(event: event, listener: Events[event]): EdgetraceEip1193Provider
+  /** Whether the upstream answered last time (EIP-1193 `isConnected`-style, as several wallets offer). */
+  isConnected(): boolean
+  /** Ends the worker; later requests fail with 4900. */
+  close(): Promise<void>
+}
+
+/**
+ * An EIP-1193 provider over an edgetrace client (the worker): `request({ method, params })` resolves
+ * with the result or rejects with ProviderRpcError carrying the JSON-RPC error's code, message and
+ * data — the same errors the Node server answers. `connect` is emitted once started and whenever the
+ * upstream is reachable again, `disconnect` (4900) when it becomes unreachable or the provider is
+ * closed, `message` with `edgetrace_progress` while long requests run. Works as viem's `custom()`
+ * transport and as ethers' `BrowserProvider`.
+ */
+export function createEip1193Provider(client: EdgetraceClient): EdgetraceEip1193Provider {
+  const listeners = new Map<keyof Events, Set<(...args: never[]) => void>>()
+  const emit = <event extends keyof Events>(event: event, ...args: Parameters<Events[event]>) => {
+    for (const l of listeners.get(event) ?? []) {
+      try {
+        ;(l as (...a: unknown[]) => void)(...args)
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  }
+  const chainId = client.started.chainId
+  let connected = client.started.reachable
+  client.on('reachability', (reachable, reason) => {
+    if (reachable === connected) return
+    connected = reachable
+    if (reachable) emit('connect', { chainId })
+    else emit('disconnect', new ProviderRpcError({ code: 4900, message: `edgetrace's upstream is unreachable${reason ? `: ${reason}` : ''}; cached data is still served` }))
+  })
+  client.on('progress', (event: ProgressEvent) => emit('message', { type: 'edgetrace_progress', data: event }))
+  // EIP-1193: `connect` once the provider can serve (listeners added right after creation hear it).
+  if (connected) queueMicrotask(() => emit('connect', { chainId }))
+
+  let nextId = 1
+  const provider: EdgetraceEip1193Provider = {
+    async request(args) {
+      if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
+        throw new ProviderRpcError({ code: -32600, message: 'request expects { method: string, params?: array | object }' })
+      }
+      if (client.closed) throw new ProviderRpcError({ code: 4900, message: 'the edgetrace provider is closed' })
+      const res = (await client.request({ jsonrpc: '2.0', id: nextId++, method: args.method, params: args.params ?? [] })) as JsonRpcResponse
+      if ('error' in res) throw new ProviderRpcError(res.error)
+      return res.result
+    },
+    on(event, listener) {
+      let set = listeners.get(event)
+      if (!set) listeners.set(event, (set = new Set()))
+      set.add(listener as never)
+      return provider
+    },
+    removeListener(event, listener) {
+      listeners.get(event)?.delete(listener as never)
+      return provider
+    },
+    isConnected: () => connected && !client.closed,
+    async close() {
+      await client.close()
+      emit('disconnect', new ProviderRpcError({ code: 4900, message: 'the edgetrace provider is closed' }))
+    },
+  }
+  return provider
+}
