@@ -43,6 +43,8 @@ export type EdgetraceStatus = {
   reachable: boolean
   /** Started without the upstream, from what the persistent cache remembered. */
   startedOffline: boolean
+  /** Requests sent to the upstream so far (HTTP requests or WebSocket frames, retries included). */
+  upstreamRequests: number
   persistent: (PersistentStoreStats & { database: string }) | null
 }
 
@@ -142,6 +144,7 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
       api: [...api],
       reachable,
       startedOffline,
+      upstreamRequests: upstream.stats().requests,
       persistent: daemon.engine.persistent ? { ...daemon.engine.persistent.store.stats(), database } : null,
     }),
     onReachability(listener) {

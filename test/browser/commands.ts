@@ -1,6 +1,42 @@
 import type { BrowserCommand } from 'vitest/node'
+import { type Devnet, startDevnet } from '../../src/node/devnet/startDevnet.js'
 
-/** Commands the browser tests run in Node (vitest's `commands` from 'vitest/browser'). */
+/** Devnets a browser test started (and may stop, to take its upstream away). */
+const devnets = new Map<string, Devnet>()
+
+/**
+ * Commands the browser tests run in Node (`commands` from 'vitest/browser'): a devnet of their own
+ * to stop, and a fresh page of the same browser context (same origin, same IndexedDB) that is
+ * loaded, used, reloaded and used again — a real page reload.
+ */
 export const browserCommands: Record<string, BrowserCommand<any[]>> = {
-  ping: async () => 'pong',
+  startDevnet: async () => {
+    const devnet = await startDevnet()
+    devnets.set(devnet.anvil.url, devnet)
+    return { anvilUrl: devnet.anvil.url, transactions: devnet.transactions, accounts: devnet.accounts, contracts: devnet.contracts }
+  },
+  stopDevnet: async (_ctx, url: string) => {
+    await devnets.get(url)?.stop()
+    devnets.delete(url)
+  },
+  /**
+   * Opens the harness page in a new tab of the test's browser context, runs `calls` through a fresh
+   * edgetrace worker started with `config`, reloads the page and runs them again. Returns both runs.
+   */
+  runInFreshPageTwice: async (ctx, origin: string, config: unknown, calls: unknown[]) => {
+    const page = await (ctx as unknown as { context: { newPage(): Promise<any> } }).context.newPage()
+    try {
+      const run = async () => {
+        await page.waitForFunction(() => (globalThis as { harness?: unknown }).harness !== undefined, undefined, { timeout: 60_000 })
+        return page.evaluate(([c, k]: [unknown, unknown[]]) => (globalThis as any).harness.run(c, k), [config, calls])
+      }
+      await page.goto(`${origin}/test/browser/harness.html`)
+      const first = await run()
+      await page.reload()
+      const second = await run()
+      return [first, second]
+    } finally {
+      await page.close()
+    }
+  },
 }

@@ -47,3 +47,19 @@ export function traceCallParams(): unknown[] {
   const recurse = '0xb2041d21' // recurse(uint256)
   return [{ from: e.accounts[0], to: e.contracts.Scenarios, data: `${recurse}${'0'.repeat(63)}3` }, 'latest', { tracer: 'callTracer' }]
 }
+
+export type DevnetInfo = { anvilUrl: string; transactions: BrowserEnv['transactions']; accounts: `0x${string}`[]; contracts: Record<string, `0x${string}`> }
+export type HarnessRun = {
+  started: { startedOffline: boolean; upstreamRequests: number }
+  before: { upstreamRequests: number; persistent: { hits: number } | null }
+  after: { upstreamRequests: number; persistent: { hits: number } | null }
+  answers: { id: number; result?: unknown; error?: { code: number; message: string } }[]
+}
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    startDevnet(): Promise<DevnetInfo>
+    stopDevnet(url: string): Promise<void>
+    runInFreshPageTwice(origin: string, config: EdgetraceConfig, calls: { method: string; params: unknown[] }[]): Promise<[HarnessRun, HarnessRun]>
+  }
+}
