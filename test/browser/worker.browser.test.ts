@@ -82,6 +82,15 @@ describe('worker over postMessage', () => {
     expect(last.done).toBe(last.total)
   })
 
+  it('reports the progress of trace_filter over a range, in blocks', async () => {
+    const last = Math.max(...env().transactions.map((t) => t.blockNumber))
+    const events: { done: number; total: number; unit: string; method: string }[] = []
+    const params = [{ fromBlock: '0x2', toBlock: `0x${last.toString(16)}` }]
+    const res = await client.request({ jsonrpc: '2.0', id: 'f1', method: 'trace_filter', params }, { onProgress: (e) => events.push(e) })
+    expect(res).toEqual({ ...(await nodeAnswer('trace_filter', params)), id: 'f1' })
+    expect(events.at(-1)).toMatchObject({ id: 'f1', method: 'trace_filter', unit: 'blocks', done: last - 1, total: last - 1 })
+  })
+
   it('debug_memStats and debug_gcStats: the figures a dedicated worker has, null where Chromium gives none', async () => {
     const mem = await client.call('debug_memStats', [])
     expect(mem).toHaveProperty('result.runtime', null) // no performance.memory in a dedicated worker
