@@ -7,7 +7,7 @@ let edge: RunningEdgetrace
 let stop: () => Promise<void>
 
 beforeAll(async () => {
-  ;({ edge, stop } = await withDevnetAndEdgetrace({ api: ['eth', 'web3'] }))
+  ;({ edge, stop } = await withDevnetAndEdgetrace({ api: ['eth', 'web3', 'debug', 'trace'] }))
 })
 afterAll(() => stop())
 

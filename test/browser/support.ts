@@ -60,6 +60,7 @@ declare module 'vitest/browser' {
   interface BrowserCommands {
     startDevnet(): Promise<DevnetInfo>
     stopDevnet(url: string): Promise<void>
+    runDemoInBrowser(origin: string, upstream: string, method: string): Promise<{ status: string; output: string }>
     runInFreshPageTwice(origin: string, config: EdgetraceConfig, calls: { method: string; params: unknown[] }[]): Promise<[HarnessRun, HarnessRun]>
   }
 }
