@@ -15,7 +15,7 @@ const reportFile = reportAt >= 0 ? process.argv[reportAt + 1] : undefined
 if (reportAt >= 0 && !reportFile) throw new Error('--report needs a file name')
 
 // An empty reporter object replaces vitest's default one; `silent` drops the tests' console output.
-const vitest = await startVitest('test', ['test/conformance/'], { watch: false, reporters: [{}], silent: true })
+const vitest = await startVitest('test', ['test/conformance/'], { watch: false, reporters: [{}], silent: true, project: 'node' })
 const files = vitest.state.getFiles().sort((a, b) => a.name.localeCompare(b.name)) // stable order across runs
 const unhandled = vitest.state.getUnhandledErrors()
 await vitest.close()
