@@ -9,6 +9,7 @@
 // Node server's (also timed, cold and warm, as a reference).
 // Options: --runs N (default 5), --latency MS added to every upstream request (default 0),
 // --reuse-build (use dist/browser as built; otherwise the browser bundles are built first).
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -115,9 +116,11 @@ async function main() {
   const outDir = DEFAULT_OUT_DIR
   const workerFile = resolve(outDir, BROWSER_BUNDLES.worker.fileName)
   const serviceWorkerFile = resolve(outDir, BROWSER_BUNDLES.serviceWorker.fileName)
-  const libraryFile = resolve(outDir, BROWSER_BUNDLES.library.fileName)
+  // What 'edgetrace/browser' resolves to: tsc's per-file output.
+  const libraryFile = resolve(outDir, 'index.js')
   if (!REUSE || ![workerFile, serviceWorkerFile, libraryFile].every((f) => existsSync(f))) {
     const t = performance.now()
+    execFileSync(process.execPath, [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', resolve(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' })
     await buildBrowser({ outDir, quiet: true })
     console.log(`built the browser bundles into ${outDir} in ${((performance.now() - t) / 1000).toFixed(1)} s`)
   }

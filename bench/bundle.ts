@@ -41,7 +41,7 @@ async function main() {
       if (!REUSE || !existsSync(minified)) await buildBrowserBundle(BROWSER_BUNDLES[name], { outDir: DEFAULT_OUT_DIR, quiet: true })
       rawBuilds.set(name, await buildBrowserBundle(BROWSER_BUNDLES[name], { outDir: raw, minify: false, sourcemap: false, quiet: true }))
     }
-    const appFromLibrary = await buildBenchPage(join(pages, 'library'))
+    const appFromLibrary = await buildBenchPage(join(pages, 'library'), resolve(DEFAULT_OUT_DIR, 'index.js'))
     const appFromSources = await buildBenchPage(join(pages, 'sources'), resolve(ROOT, 'src/browser/index.ts'))
     const buildSeconds = (performance.now() - started) / 1000
 

@@ -3,8 +3,10 @@
 //   dist/browser/edgetrace.worker.js — the dedicated Web Worker, one IIFE file: `new Worker(url)`
 //   dist/browser/edgetrace.sw.js     — the service worker, one IIFE (classic) file:
 //                                      `navigator.serviceWorker.register(url)`
-//   dist/browser/index.js            — the browser library, one ES module; its npm dependencies stay
-//                                      imports (the app's bundler resolves, dedupes and tree-shakes them)
+//   dist/browser/edgetrace.browser.js — the browser library as one ES module (for pages without a
+//                                      bundler); its npm dependencies stay imports. Apps with a bundler
+//                                      import 'edgetrace/browser': tsc's per-file dist/browser/index.js,
+//                                      which tree-shakes down to what they use.
 // Run directly: `tsx scripts/buildBrowser.ts [--out DIR]`.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -28,7 +30,7 @@ export type BrowserBundle = {
 export const BROWSER_BUNDLES = {
   worker: { entry: 'worker/edgetrace.worker.ts', fileName: 'edgetrace.worker.js', format: 'iife' },
   serviceWorker: { entry: 'worker/edgetrace.sw.ts', fileName: 'edgetrace.sw.js', format: 'iife' },
-  library: { entry: 'src/browser/index.ts', fileName: 'index.js', format: 'es', externalDependencies: true },
+  library: { entry: 'src/browser/index.ts', fileName: 'edgetrace.browser.js', format: 'es', externalDependencies: true },
 } as const satisfies Record<string, BrowserBundle>
 
 export type BrowserBundleName = keyof typeof BROWSER_BUNDLES

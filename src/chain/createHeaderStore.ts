@@ -12,6 +12,10 @@ export type HeaderStore = {
   resolve(block: BlockSelector): Promise<VerifiedHeader>
   /** The cached header a hash or (final) number selects, without asking the upstream. */
   peek(block: BlockSelector): VerifiedHeader | undefined
+  /** As peek, after bringing the header (and a final number's hash) in from the persistent cache. */
+  peekStored(block: BlockSelector): Promise<VerifiedHeader | undefined>
+  /** Whether a block this deep is taken as final (at least reorgDepth below the highest header seen). */
+  isFinal(number: bigint): boolean
   /** Verifies and caches a block JSON fetched elsewhere (e.g. in a speculative batch). */
   offer(json: unknown, expectedHash?: string): VerifiedHeader
   /** Hash of `head`'s ancestor at `number`, following verified parent links (BLOCKHASH). */
@@ -136,6 +140,17 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64 }: C
     return undefined
   }
 
-  return { byHash, resolve, peek, offer, ancestorHash, blockchainFor }
+  async function peekStored(block: BlockSelector): Promise<VerifiedHeader | undefined> {
+    if (cache.restore) {
+      if (block.kind === 'number') await cache.restore([numberKey(block.number)])
+      const hash = block.kind === 'hash' ? block.hash : block.kind === 'number' ? cache.get<string>(numberKey(block.number)) : undefined
+      if (hash) await cache.restore([`h:${hash}`])
+    }
+    return peek(block)
+  }
+
+  const isFinal = (number: bigint) => number <= highest - BigInt(reorgDepth)
+
+  return { byHash, resolve, peek, peekStored, isFinal, offer, ancestorHash, blockchainFor }
 }
 

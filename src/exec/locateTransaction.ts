@@ -18,18 +18,24 @@ export async function locateTransaction(engine: Engine, hash: string): Promise<T
       ? { blockHash: r.blockHash.toLowerCase(), blockNumber: r.blockNumber != null ? BigInt(r.blockNumber) : undefined, index: Number(BigInt(r.transactionIndex)) }
       : undefined
   const key = `t:${hash.toLowerCase()}`
+  type Kept = { blockHash: string; blockNumber: string | null; index: number }
+  const fromKept = (k: Kept): TransactionLocation => ({ blockHash: k.blockHash, blockNumber: k.blockNumber === null ? undefined : BigInt(k.blockNumber), index: k.index })
+  // Where a transaction of a final block is (reorgDepth below the highest header seen) is asked once.
+  const known = engine.cache.get<Kept>(key)
+  if (known && known.blockNumber !== null && engine.headers.isFinal(BigInt(known.blockNumber))) return fromKept(known)
   try {
     const found =
       from(await engine.upstream.request<Located>('eth_getTransactionByHash', [hash])) ??
       from(await engine.upstream.request<Located>('eth_getTransactionReceipt', [hash]))
-    // Remembered for offline replays (the upstream is always asked first: a reorg may move it).
-    if (found && engine.persistent) engine.persistent.save(key, { ...found, blockNumber: found.blockNumber?.toString() ?? null }, 0)
+    // Kept (also for offline replays, where the upstream cannot be asked): a reorg may still move
+    // a transaction of a recent block, so those are asked again next time.
+    if (found) engine.cache.set(key, { ...found, blockNumber: found.blockNumber?.toString() ?? null } satisfies Kept, 160)
     return found
   } catch (err) {
-    if (!(err instanceof UpstreamUnavailableError) || !engine.cache.restore) throw err
-    await engine.cache.restore([key])
-    const kept = engine.cache.get<{ blockHash: string; blockNumber: string | null; index: number }>(key)
+    if (!(err instanceof UpstreamUnavailableError)) throw err
+    if (engine.cache.restore) await engine.cache.restore([key])
+    const kept = engine.cache.get<Kept>(key)
     if (!kept) throw err
-    return { blockHash: kept.blockHash, blockNumber: kept.blockNumber === null ? undefined : BigInt(kept.blockNumber), index: kept.index }
+    return fromKept(kept)
   }
 }

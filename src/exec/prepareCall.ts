@@ -58,7 +58,7 @@ export function parseAccessList(raw: unknown): AccessListEntry[] | undefined {
 export async function prepareCall(engine: Engine, args: CallArgs, selector: BlockSelector): Promise<VerifiedHeader> {
   const { upstream, source, headers } = engine
   const from = args.from ?? ZERO_ADDRESS
-  const known = headers.peek(selector)
+  const known = await headers.peekStored(selector)
   if (known && engine.cache.restore) await engine.cache.restore([accessListKey(known, args)])
   const listed = known ? engine.cache.get<AccessListEntry[]>(accessListKey(known, args)) : undefined
 
