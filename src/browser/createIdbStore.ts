@@ -1,4 +1,4 @@
-import { type UseStore, clear, createStore, delMany, entries, getMany, setMany } from 'idb-keyval'
+import { type UseStore, clear, createStore, delMany, getMany, promisifyRequest, setMany } from 'idb-keyval'
 import type { PersistentStore, PersistentStoreStats } from '../state/createPersistentBacking.js'
 
 export type CreateIdbStoreParameters = {
@@ -12,6 +12,9 @@ export type CreateIdbStoreParameters = {
 
 type IndexEntry = [bytes: number, usedAt: number]
 
+/** Index entries read per step when a store opens. */
+const INDEX_PAGE = 5000
+
 /**
  * A budgeted key-value store in IndexedDB (idb-keyval): values in one database, each key's size and
  * last use in another. The index is read once when the store opens; uses are written back lazily.
@@ -22,13 +25,33 @@ export async function createIdbStore({ name, budgetBytes = 256 * 1024 * 1024, ev
   const indexStore: UseStore = createStore(`${name}-index`, 'index')
   const index = new Map<string, IndexEntry>()
   let total = 0
-  for (const [key, entry] of (await entries<string, IndexEntry>(indexStore))) {
-    index.set(key, entry)
-    total += entry[0]
-  }
-  const stats: PersistentStoreStats = { entries: index.size, bytes: total, budget: budgetBytes, reads: 0, hits: 0, writes: 0, evictions: 0 }
+  // The index (sizes and recency) is read in the background, a page at a time: a big cache takes
+  // about 1 s per 100,000 entries to list, and reads need not wait for it — only writes and
+  // eviction do.
+  let indexLoaded = false
+  const indexReady = (async () => {
+    let after: string | undefined
+    for (;;) {
+      const range = after === undefined ? null : IDBKeyRange.lowerBound(after, true)
+      const [keys, values] = await indexStore('readonly', (store) =>
+        Promise.all([promisifyRequest(store.getAllKeys(range, INDEX_PAGE)), promisifyRequest(store.getAll(range, INDEX_PAGE))]),
+      )
+      keys.forEach((key, i) => {
+        const entry = values[i] as IndexEntry
+        index.set(key as string, entry)
+        total += entry[0]
+      })
+      if (keys.length < INDEX_PAGE) break
+      after = keys.at(-1) as string
+      await new Promise((r) => setTimeout(r, 0)) // reads go through between pages
+    }
+  })().then(
+    () => void (indexLoaded = true),
+    () => void (indexLoaded = true),
+  )
+  const stats: PersistentStoreStats = { entries: 0, bytes: 0, budget: budgetBytes, reads: 0, hits: 0, writes: 0, evictions: 0 }
   let touched = new Set<string>()
-  let chain: Promise<unknown> = Promise.resolve()
+  let chain: Promise<unknown> = indexReady
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const next = chain.then(fn, fn)
     chain = next.catch(() => undefined)
@@ -62,7 +85,7 @@ export async function createIdbStore({ name, budgetBytes = 256 * 1024 * 1024, ev
   return {
     async getMany(keys) {
       stats.reads += keys.length
-      const known = keys.filter((k) => index.has(k))
+      const known = indexLoaded ? keys.filter((k) => index.has(k)) : [...keys]
       if (known.length === 0) return keys.map(() => undefined)
       const got = await getMany(known, values)
       const byKey = new Map(known.map((k, i) => [k, got[i]]))
@@ -71,8 +94,11 @@ export async function createIdbStore({ name, budgetBytes = 256 * 1024 * 1024, ev
         const v = byKey.get(k)
         if (v === undefined) return undefined
         stats.hits++
-        index.get(k)![1] = now
-        touched.add(k)
+        const entry = index.get(k)
+        if (entry) {
+          entry[1] = now
+          touched.add(k)
+        }
         return v
       })
     },
