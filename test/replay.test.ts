@@ -83,4 +83,20 @@ describe('replayTransaction', () => {
     await expect(replayTransaction(e.engine, `0x${'12'.repeat(32)}`)).rejects.toThrow('not found')
     await e.close()
   })
+
+  it('asks where a transaction is every time while its block is recent, never again once the block is final', async () => {
+    const e = await edge()
+    const calls = () => proxy.calls.get('eth_getTransactionByHash') ?? 0
+    await replayTransaction(e.engine, hashes[2]!)
+    const before = calls()
+    await replayTransaction(e.engine, hashes[2]!)
+    expect(calls()).toBe(before + 1) // recent block: a reorg may still move it
+    await rpcResult(anvil.url, 'anvil_mine', ['0x48']) // 72 blocks on top
+    await e.engine.headers.resolve({ kind: 'tag', tag: 'latest' }) // edgetrace sees the new head
+    await replayTransaction(e.engine, hashes[2]!)
+    const settled = calls()
+    await replayTransaction(e.engine, hashes[2]!)
+    expect(calls()).toBe(settled) // at least 64 blocks deep: the kept location is used
+    await e.close()
+  })
 })

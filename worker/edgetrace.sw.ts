@@ -58,9 +58,11 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
         // Only the service worker's own origin may change what it serves.
         if (event.origin !== self.location.origin) return reply({ type: 'edgetrace:error', error: { code: -32600, message: `origin ${event.origin} may not configure edgetrace` } })
         try {
+          const started = await serviceFor(command.config)
+          // Kept only once it started: a bad configuration never outlives this message.
           config = command.config
           await set('config', config, settings)
-          reply({ type: 'edgetrace:configured', status: (await serviceFor(config)).status() })
+          reply({ type: 'edgetrace:configured', status: started.status() })
         } catch (err) {
           reply({ type: 'edgetrace:error', error: toRpcError(err) })
         }

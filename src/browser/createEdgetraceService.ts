@@ -1,6 +1,7 @@
 import type { GethGenesis } from '@ethereumjs/common'
 import { createStore, get, set } from 'idb-keyval'
 import { DEFAULT_API, type Edgetrace, createEdgetrace } from '../createEdgetrace.js'
+import { InvalidParamsRpcError } from '../errors/rpc.js'
 import { UpstreamUnavailableError } from '../errors/upstream.js'
 import type { EngineOptions } from '../exec/createEngine.js'
 import type { ProgressSink } from '../rpc/progress.js'
@@ -74,6 +75,7 @@ const identities = () => createStore('edgetrace-upstreams', 'identity')
  * cache. It starts without the upstream when the cache has met this upstream before.
  */
 export async function createEdgetraceService(config: EdgetraceConfig): Promise<EdgetraceService> {
+  checkConfig(config)
   const listeners = new Set<(reachable: boolean, reason?: string) => void>()
   let reachable = true
   const upstream = createUpstream({
@@ -164,4 +166,16 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
       await upstream.close()
     },
   }
+}
+
+/** A config from another context (postMessage, IndexedDB) is checked before anything starts: the error names the field. */
+function checkConfig(config: EdgetraceConfig): void {
+  const bad = (field: string, expected: string, got: unknown) => {
+    throw new InvalidParamsRpcError(`invalid config.${field}: expected ${expected}, got ${JSON.stringify(got) ?? String(got)}`)
+  }
+  if (typeof config !== 'object' || config === null) bad('', 'an object', config)
+  if (typeof config.upstream !== 'string' || !/^(https?|wss?):\/\/[^\s/]+/i.test(config.upstream)) bad('upstream', 'an http(s):// or ws(s):// URL', config.upstream)
+  if (config.api !== undefined && (!Array.isArray(config.api) || !config.api.every((a) => typeof a === 'string'))) bad('api', 'an array of namespace names', config.api)
+  if (config.batchLimit !== undefined && (!Number.isSafeInteger(config.batchLimit) || config.batchLimit < 1)) bad('batchLimit', 'a positive integer', config.batchLimit)
+  if (config.hardfork !== undefined && typeof config.hardfork !== 'string') bad('hardfork', 'a hardfork name', config.hardfork)
 }

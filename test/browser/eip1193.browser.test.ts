@@ -41,6 +41,15 @@ describe('EIP-1193 provider', () => {
     expect({ code: (revert as ProviderRpcError).code, message: (revert as ProviderRpcError).message, data: (revert as ProviderRpcError).data }).toEqual(wantRevert)
   })
 
+  it('refuses a malformed request with -32600 and keeps serving', async () => {
+    for (const bad of [undefined, null, 'eth_chainId', { params: [] }, { method: 7 }]) {
+      await expect(provider.request(bad as never)).rejects.toMatchObject({ code: -32600, message: 'request expects { method: string, params?: array | object }' })
+    }
+    const badParams = await provider.request({ method: 'debug_traceCall', params: [{ to: 'nope' }] }).catch((e: unknown) => e)
+    expect((badParams as ProviderRpcError).code).toBe(-32602)
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x7a69')
+  })
+
   it('works as viem custom() transport', async () => {
     const viem = createPublicClient({ transport: custom(provider) })
     expect(await viem.getChainId()).toBe(31337)

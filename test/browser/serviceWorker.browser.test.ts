@@ -70,6 +70,16 @@ describe('service-worker HTTP shim', () => {
     expect(JSON.parse((await post(body)).text)).toHaveProperty('error.code', -32601)
   })
 
+  it('refuses a bad configuration with an error naming the field, and keeps serving the last good one', async () => {
+    const err = await registerEdgetraceServiceWorker({
+      scriptUrl: new URL('../../worker/edgetrace.sw.ts', import.meta.url),
+      type: 'module',
+      config: { ...configFor(), upstream: 'ftp://nowhere', path: '/rpc' },
+    }).catch((e: unknown) => e)
+    expect(err).toMatchObject({ code: -32602, message: 'invalid config.upstream: expected an http(s):// or ws(s):// URL, got "ftp://nowhere"' })
+    expect(JSON.parse((await post({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })).text)).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' })
+  })
+
   it('reports progress of a long request to the page', async () => {
     const seen: { method: string; done: number; total: number }[] = []
     const off = sw.onProgress((e) => seen.push(e))

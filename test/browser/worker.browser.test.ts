@@ -17,6 +17,17 @@ describe('worker over postMessage', () => {
     expect(client.started.persistent?.database).toMatch(/^edgetrace-test-/)
   })
 
+  it('refuses a bad config with an error naming the field, and a request before start', async () => {
+    for (const [overrides, message] of [
+      [{ upstream: 'not a url' }, 'invalid config.upstream: expected an http(s):// or ws(s):// URL, got "not a url"'],
+      [{ api: 'eth,debug' }, 'invalid config.api: expected an array of namespace names, got "eth,debug"'],
+      [{ batchLimit: 0 }, 'invalid config.batchLimit: expected a positive integer, got 0'],
+    ] as const) {
+      const err = await startWorker(overrides as never).catch((e: unknown) => e)
+      expect(err).toMatchObject({ name: 'EdgetraceStartError', message, error: { code: -32602, message } })
+    }
+  })
+
   it('debug_traceCall equals the Node server', async () => {
     const params = traceCallParams()
     const got = await client.call('debug_traceCall', params)
