@@ -1,4 +1,5 @@
 import { type Endpoint, type Remote, proxy, releaseProxy, wrap } from 'comlink'
+import { errorResponseFor } from '../rpc/errorResponseFor.js'
 import type { ProgressEvent } from '../rpc/progress.js'
 import type { JsonRpcErrorObject, JsonRpcResponse } from '../rpc/types.js'
 import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.js'
@@ -76,10 +77,7 @@ export async function connectEdgetraceWorker(target: Worker | Endpoint, config: 
     throw new EdgetraceStartError(started.error)
   }
 
-  const disconnected = (message: unknown): JsonRpcResponse => {
-    const id = (message as { id?: unknown } | null)?.id
-    return { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: { code: 4900, message: 'edgetrace is closed' } }
-  }
+  const disconnected = (message: unknown) => errorResponseFor(message, { code: 4900, message: 'edgetrace is closed' })
 
   async function request(message: unknown, options?: { onProgress?: (event: ProgressEvent) => void }) {
     if (closed) return disconnected(message)

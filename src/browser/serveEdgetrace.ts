@@ -1,6 +1,6 @@
 import { type Endpoint, expose } from 'comlink'
 import { toRpcError } from '../errors/toRpcError.js'
-import type { JsonRpcResponse } from '../rpc/types.js'
+import { errorResponseFor } from '../rpc/errorResponseFor.js'
 import { type EdgetraceService, createEdgetraceService } from './createEdgetraceService.js'
 import type { EdgetraceEvent, EdgetraceRemote } from './workerProtocol.js'
 
@@ -11,11 +11,6 @@ export type ServeEdgetraceOptions = {
    * out — come from whoever holds the worker or the port, and are served.
    */
   allowedOrigins?: readonly (string | RegExp)[]
-}
-
-function errorResponse(message: unknown, error: unknown): JsonRpcResponse {
-  const id = (message as { id?: unknown } | null)?.id
-  return { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: toRpcError(error) }
 }
 
 /**
@@ -54,15 +49,12 @@ export function serveEdgetrace(endpoint: Endpoint, options: ServeEdgetraceOption
       }
     },
     async request(message, ticket) {
-      if (!service) {
-        const id = (message as { id?: unknown } | null)?.id
-        return { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: notStarted }
-      }
+      if (!service) return errorResponseFor(message, notStarted)
       try {
         const s = await service
         return await s.request(message, listener ? (progress) => emit({ type: 'progress', ticket, progress }) : undefined)
       } catch (err) {
-        return errorResponse(message, err)
+        return errorResponseFor(message, toRpcError(err))
       }
     },
     async subscribe(next) {

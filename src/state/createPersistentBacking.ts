@@ -39,22 +39,24 @@ export type PersistentBacking = CacheBacking & {
 export function createPersistentBacking({ store, codec }: { store: PersistentStore; codec: PersistentCodec }): PersistentBacking {
   let pendingWrites = new Map<string, readonly [string, unknown, number]>()
   let writing: Promise<void> = Promise.resolve()
-  let writeScheduled = false
+  /** The next burst's write, queued once the timer fires (undefined when none is pending). */
+  let scheduled: Promise<void> | undefined
   let failures = 0
 
   let pendingLoads: { keys: readonly string[]; resolve: (m: Map<string, { value: unknown; bytes: number }>) => void }[] = []
 
   function scheduleWrite() {
-    if (writeScheduled) return
-    writeScheduled = true
-    setTimeout(() => {
-      writeScheduled = false
-      const batch = [...pendingWrites.values()]
-      pendingWrites = new Map()
-      writing = writing.then(() => store.setMany(batch)).catch(() => {
-        failures++
-      })
-    }, 0)
+    scheduled ??= new Promise<void>((resolve) =>
+      setTimeout(() => {
+        scheduled = undefined
+        const batch = [...pendingWrites.values()]
+        pendingWrites = new Map()
+        writing = writing.then(() => store.setMany(batch)).catch(() => {
+          failures++
+        })
+        resolve()
+      }, 0),
+    )
   }
 
   async function readLoads() {
@@ -102,7 +104,7 @@ export function createPersistentBacking({ store, codec }: { store: PersistentSto
       scheduleWrite()
     },
     async flush() {
-      while (writeScheduled || pendingWrites.size > 0) await new Promise((r) => setTimeout(r, 0))
+      await scheduled
       await writing
       await store.flush()
     },
