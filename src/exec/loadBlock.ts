@@ -42,9 +42,7 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
   const { upstream, headers } = engine
   // The persistent cache keeps the block's raw transactions and receipt summaries: checked again below.
   const rawKey = `B:${hash}`
-  if (engine.cache.restore) await engine.cache.restore([rawKey])
-  const kept = engine.cache.get<RawBlock>(rawKey)
-  if (kept) engine.cache.delete(rawKey)
+  const kept = engine.persistent ? ((await engine.persistent.load([rawKey])).get(rawKey)?.value as RawBlock | undefined) : undefined
   const jsonP = kept ? Promise.resolve(kept.json) : upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [hash, true])
   const receiptsP = kept ? Promise.resolve(kept.receipts) : upstream.request<unknown[] | null>('eth_getBlockReceipts', [hash]).catch(() => null)
   const parentP =

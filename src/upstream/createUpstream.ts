@@ -313,7 +313,7 @@ export function createUpstream({
         const err = new UpstreamUnavailableError(safeUrl, `${failure!.message} (after ${attempt + 1} attempts)`, {
           ...(failure!.status !== undefined ? { status: failure!.status } : {}),
         })
-        if (!closed) markUnreachable(err.shortMessage)
+        if (!closed) markUnreachable(`${failure!.message} (after ${attempt + 1} attempts)`)
         for (const c of calls) c.reject(err)
         return
       }
@@ -342,7 +342,7 @@ export function createUpstream({
     request<result>(method: string, params: readonly unknown[] = []): Promise<result> {
       if (closed) return Promise.reject(new UpstreamUnavailableError(safeUrl, 'client closed'))
       if (!reachable && Date.now() < unreachableUntil) {
-        return Promise.reject(new UpstreamUnavailableError(safeUrl, `${lastFailure.replace(/^upstream unreachable: /, '')}; not asked again for ${Math.ceil((unreachableUntil - Date.now()) / 1000)} s`))
+        return Promise.reject(new UpstreamUnavailableError(safeUrl, `${lastFailure}; not asked again for ${Math.ceil((unreachableUntil - Date.now()) / 1000)} s`))
       }
       return new Promise<result>((resolve, reject) => {
         stats.calls++

@@ -73,7 +73,7 @@ export async function storageRangeAt(engine: Engine, params: unknown): Promise<R
     if (h < low || (high !== undefined && h >= high) || hashed in (range.storage ?? {})) continue
     const value = await state.getStorage(at, key)
     if (bytesToBigInt(value) === 0n) continue
-    range.storage = { ...range.storage, [hashed]: { key: bytesToHex(key), value: bytesToHex(setLengthLeft(value, 32)) } }
+    ;(range.storage ??= {})[hashed] = { key: bytesToHex(key), value: bytesToHex(setLengthLeft(value, 32)) }
   }
   return range
 }

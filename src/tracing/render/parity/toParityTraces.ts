@@ -1,3 +1,4 @@
+import { toParityError } from '../../../errors/evmErrorMap.js'
 import { bytes, quantity } from '../../../utils/hex.js'
 import type { CallTraceArena, CallTraceNode } from '../../recorder/types.js'
 import { walkFrames } from '../walkFrames.js'
@@ -22,20 +23,15 @@ export type ParityTrace = Record<string, unknown>
  * OpenEthereum and Besu word it.
  */
 export function toParityTraceError(error: string): string {
-  if (error === 'execution reverted') return 'Reverted'
-  if (error.startsWith('out of gas') || error === 'contract creation code storage out of gas' || error === 'gas uint64 overflow') return 'Out of gas'
-  if (error === 'max code size exceeded') return 'Out of gas'
-  if (error.startsWith('invalid opcode')) return 'Bad instruction'
-  if (error.startsWith('stack underflow')) return 'Stack underflow'
-  if (error.startsWith('stack limit reached')) return 'Out of stack'
-  if (error === 'invalid jump destination') return 'Bad jump destination'
-  // Besu's word for both (its ExceptionalHaltReason ILLEGAL_STATE_CHANGE); OpenEthereum said
-  // "Mutable Call In Static Context" for the first.
+  // Beyond geth's convertParityErrors table: Besu's word for both of these (its
+  // ExceptionalHaltReason ILLEGAL_STATE_CHANGE; OpenEthereum said "Mutable Call In Static Context"
+  // for the first), and the prefixes geth's table lists only in full.
   if (error === 'write protection' || error === 'contract address collision') return 'Illegal state change'
-  if (error === 'return data out of bounds') return 'Out of bounds'
-  if (error === 'precompiled failed' || error === 'invalid input length') return 'Built-in failed'
   if (error === 'invalid code') return 'Invalid code'
-  return error
+  if (error.startsWith('invalid opcode')) return 'Bad instruction'
+  if (error.startsWith('stack limit reached')) return 'Out of stack'
+  if (error.startsWith('out of gas')) return 'Out of gas'
+  return toParityError(error)
 }
 
 const isCreate = (n: CallTraceNode) => n.kind === 'CREATE' || n.kind === 'CREATE2'
