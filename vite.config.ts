@@ -34,6 +34,7 @@ export default defineConfig({
           name: 'node',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'demo/**/*.test.ts'],
           exclude: ['**/*.browser.test.ts', '**/node_modules/**'],
+          setupFiles: ['test/setup/processGuard.ts'],
           pool: 'forks',
           maxWorkers: 2,
         },

@@ -10,6 +10,7 @@ import { createWeb3Namespace } from './rpc/web3/createWeb3Namespace.js'
 import type { ProgressSink } from './rpc/progress.js'
 import type { PersistentStore } from './state/createPersistentBacking.js'
 import type { Upstream } from './upstream/types.js'
+import type { RequestScope } from './utils/createDeadline.js'
 
 export type CreateEdgetraceParameters = {
   upstream: Upstream
@@ -31,6 +32,12 @@ export type CreateEdgetraceParameters = {
   onProgress?: ProgressSink | undefined
   /** At most one progress event per call this often, ms (default 250). */
   progressEveryMs?: number | undefined
+  /**
+   * Carries each request's deadline (`--rpc.evmtimeout` after it starts, moved on by progress) to
+   * the upstream client; the Node server passes AsyncLocalStorage's. The same scope must be given to
+   * createUpstream as `currentDeadline`.
+   */
+  requestScope?: RequestScope | undefined
 }
 
 export type Edgetrace = {
@@ -57,6 +64,7 @@ export async function createEdgetrace({
   onInternalError,
   onProgress,
   progressEveryMs,
+  requestScope,
 }: CreateEdgetraceParameters): Promise<Edgetrace> {
   const chainId = knownChainId ?? BigInt(await upstream.request<string>('eth_chainId', []))
   const rules = createChainRules({ chainId, genesis, hardfork })
@@ -68,6 +76,8 @@ export async function createEdgetrace({
     ...(onInternalError ? { onInternalError } : {}),
     ...(onProgress ? { onProgress } : {}),
     ...(progressEveryMs !== undefined ? { progressEveryMs } : {}),
+    requestTimeoutMs: engine.options.evmTimeoutMs,
+    requestScope,
   })
   return { engine, handler }
 }

@@ -15,3 +15,16 @@ export class TransactionNotFoundError extends BaseError {
     super(`transaction ${hash} not found`)
   }
 }
+
+/** The upstream placed a transaction where the verified block does not have it. */
+export class TransactionLocationError extends BaseError {
+  override name = 'TransactionLocationError'
+  constructor(hash: string, claimed: { blockHash: string; blockNumber: bigint; index: number }, actualIndex: number | undefined) {
+    const block = `block ${claimed.blockNumber} ${claimed.blockHash}`
+    super(
+      actualIndex === undefined
+        ? `the upstream places transaction ${hash} at index ${claimed.index} of ${block}, but that block (verified) does not contain it`
+        : `the upstream places transaction ${hash} at index ${claimed.index} of ${block}, but that block (verified) has it at index ${actualIndex}`,
+    )
+  }
+}

@@ -5,13 +5,20 @@ import { toGethEvmError, toGethPrecompileError } from '../errors/evmErrorMap.js'
 import type { CallKind, Hex, OpcodeStep, TracerHooks } from '../tracing/hooks.js'
 import { opcodeStackIO } from './opcodeStackIO.js'
 
-/** Anything with AbortSignal's `aborted`/`reason` (a deadline checked on read works without timers). */
-export type AbortCheck = { readonly aborted: boolean; readonly reason?: unknown }
+import type { AbortCheck } from '../utils/createDeadline.js'
 
 export type AttachOptions = {
-  /** Stops execution (at the next call, create or jump) once aborted: trace timeouts. */
+  /** Stops execution (at the next call, create or jump) once aborted: trace and execution timeouts. */
   signal?: AbortCheck | undefined
+  /**
+   * Lets other work run during long executions: asked at calls, creates and every few jumps
+   * whether the time slice is used up, and awaited then (see utils/yieldToEventLoop).
+   */
+  scheduler?: { shouldYield(): boolean; yieldToEventLoop(): Promise<void> } | undefined
 }
+
+/** Jumps between two looks at the clock (a deadline holds to well under a millisecond of EVM work). */
+const JUMPS_PER_CHECK = 64
 
 /**
  * THE adapter: the only file that touches @ethereumjs/evm's events and internals. It turns them into
@@ -238,20 +245,32 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
       })
     }
   }
-  if (signal) {
-    // Loops need a jump: checking there bounds pure computation too.
+  const scheduler = options.scheduler
+  if (signal || scheduler) {
+    // Loops need a jump: checking there bounds pure computation too. The handlers become async
+    // (the interpreter awaits them) so that they can pause for the event loop.
+    let jumps = 0
     for (const op of [0x56, 0x57]) {
-      wrap(op, (original, isAsync) =>
-        isAsync
-          ? async (rs: RunState, common: unknown) => {
-              checkAbort()
-              return original(rs, common)
+      const entry = originalMap[op]
+      if (!entry) continue
+      const original = entry.opHandler
+      const opcodeInfo = Object.assign(Object.create(Object.getPrototypeOf(entry.opcodeInfo)), entry.opcodeInfo, { isAsync: true })
+      patched[op] = {
+        ...entry,
+        opcodeInfo,
+        opHandler: (rs: RunState, common: unknown) => {
+          if (++jumps % JUMPS_PER_CHECK === 0) {
+            checkAbort()
+            if (scheduler?.shouldYield()) {
+              return scheduler.yieldToEventLoop().then(() => {
+                checkAbort()
+                return original(rs, common)
+              })
             }
-          : (rs: RunState, common: unknown) => {
-              checkAbort()
-              return original(rs, common)
-            },
-      )
+          }
+          return original(rs, common)
+        },
+      }
     }
   }
   internals._opcodeMap = patched
@@ -415,9 +434,21 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
   }
 
   const events = evm.events
-  events.on('beforeMessage', onBeforeMessage as never)
-  events.on('afterMessage', onAfterMessage as never)
-  events.on('newContract', onNewContract as never)
+  // Frames are followed only for a tracer; an untraced run gets just the interrupts.
+  const tracing = Boolean(hooks.onEnter || hooks.onExit || hooks.onOpcode || hooks.onLog)
+  if (tracing) {
+    events.on('beforeMessage', onBeforeMessage as never)
+    events.on('afterMessage', onAfterMessage as never)
+    events.on('newContract', onNewContract as never)
+  }
+  // Every call and create starts a message: check the deadline there too (a deep tree of calls
+  // needs no jump), and pause when the slice is used up. Two parameters: ethereumjs waits for it.
+  const onMessageInterrupt = (_msg: unknown, resolve: () => void) => {
+    checkAbort()
+    if (scheduler?.shouldYield()) void scheduler.yieldToEventLoop().then(resolve)
+    else resolve()
+  }
+  if (signal || scheduler) events.on('beforeMessage', onMessageInterrupt as never)
   // With a drain hook the listener takes ethereumjs's second argument: the EVM waits until it is called.
   const drain = hooks.onOpcodeDrain
   const stepListener = drain
@@ -432,9 +463,12 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
   return () => {
     if (hooks.onOpcode) flush()
     internals._opcodeMap = originalMap
-    events.off('beforeMessage', onBeforeMessage as never)
-    events.off('afterMessage', onAfterMessage as never)
-    events.off('newContract', onNewContract as never)
+    if (tracing) {
+      events.off('beforeMessage', onBeforeMessage as never)
+      events.off('afterMessage', onAfterMessage as never)
+      events.off('newContract', onNewContract as never)
+    }
+    if (signal || scheduler) events.off('beforeMessage', onMessageInterrupt as never)
     if (hooks.onOpcode) events.off('step', stepListener as never)
   }
 }

@@ -5,7 +5,11 @@ import { toGethEvmError } from '../errors/evmErrorMap.js'
 import type { Hex, TracerHooks } from '../tracing/hooks.js'
 import { type AttachOptions, attachTracerHooks } from './attachTracerHooks.js'
 
-/** onTxStart → runTx with the hooks attached → onTxEnd (gas used as the receipt has it). */
+/**
+ * onTxStart → runTx with the hooks attached → onTxEnd (gas used as the receipt has it). Every run
+ * goes through here, traced or not (empty hooks): the deadline and the scheduler are attached to
+ * all of them.
+ */
 export async function runTracedTransaction(
   vm: VM,
   tx: TypedTransaction,
@@ -16,7 +20,7 @@ export async function runTracedTransaction(
 ): Promise<RunTxResult> {
   const detach = attachTracerHooks(vm.evm as never, hooks, attach)
   try {
-    hooks.onTxStart?.({
+    if (hooks.onTxStart) hooks.onTxStart({
       from: tx.getSenderAddress().toString() as Hex,
       to: tx.to?.toString() as Hex | undefined,
       gasLimit: tx.gasLimit,
@@ -32,7 +36,7 @@ export async function runTracedTransaction(
       throw err
     }
     const err = result.execResult.exceptionError
-    hooks.onTxEnd?.({
+    if (hooks.onTxEnd) hooks.onTxEnd({
       gasUsed: result.totalGasSpent,
       output: result.execResult.returnValue,
       error: err ? toGethEvmError(err.error) : undefined,

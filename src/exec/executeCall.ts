@@ -1,5 +1,5 @@
 import { createBlock } from '@ethereumjs/block'
-import { type RunTxResult, createVM, runTx } from '@ethereumjs/vm'
+import { type RunTxResult, createVM } from '@ethereumjs/vm'
 import { createAddressFromString, toChecksumAddress } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { toGethEvmError } from '../errors/evmErrorMap.js'
@@ -11,7 +11,8 @@ import type { Engine } from './createEngine.js'
 import { applyStateOverrides } from './applyStateOverrides.js'
 import type { BlockOverrides, CallArgs, ExecutionOutcome, StateOverrides } from './types.js'
 import { withTimeout } from './withTimeout.js'
-import type { AbortCheck } from '../evm/attachTracerHooks.js'
+import { type AbortCheck, type Deadline, anyAborted } from '../utils/createDeadline.js'
+import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
 import type { TracerHooks } from '../tracing/hooks.js'
 
@@ -72,8 +73,10 @@ export async function executeCall(engine: Engine, params: ExecuteCallParameters)
 async function run(
   engine: Engine,
   { args, block, gasLimit, reportAccessList, stateOverrides, blockOverrides, trace, baseState }: ExecuteCallParameters,
-  signal: AbortSignal,
+  signal: Deadline,
 ): Promise<CallResult> {
+  // Setting up a VM is a few milliseconds of work that does not pause by itself.
+  if (COOPERATIVE.shouldYield()) await COOPERATIVE.yieldToEventLoop()
   const state = baseState ?? createOverlayStateManager({ source: engine.source, block, signal })
   if (stateOverrides) await applyStateOverrides(state, stateOverrides)
   const common = block.common.copy()
@@ -127,12 +130,11 @@ async function run(
       skipHardForkValidation: true,
       reportAccessList: reportAccessList === true,
     }
-    if (trace) {
-      state.beginReadScope()
-      result = await runTracedTransaction(vm, tx, context, trace.hooks, opts, { signal: trace.signal })
-    } else {
-      result = await runTx(vm, { ...opts, tx, block: context })
-    }
+    if (trace) state.beginReadScope()
+    result = await runTracedTransaction(vm, tx, context, trace?.hooks ?? {}, opts, {
+      signal: anyAborted(signal, trace?.signal),
+      scheduler: COOPERATIVE,
+    })
   } catch (err) {
     if (signal.aborted) throw signal.reason
     throw err instanceof ServerRpcError ? err : new ServerRpcError(err instanceof Error ? err.message : String(err), { cause: err })

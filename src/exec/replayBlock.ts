@@ -1,6 +1,6 @@
 import type { CallContext } from '../rpc/progress.js'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
-import { createVM, runTx } from '@ethereumjs/vm'
+import { createVM } from '@ethereumjs/vm'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
 import { UpstreamRpcError } from '../errors/upstream.js'
@@ -12,7 +12,8 @@ import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, applySystemCalls } from 
 import type { Engine } from './createEngine.js'
 import type { LoadedBlock } from './loadBlock.js'
 import { withTimeout } from './withTimeout.js'
-import type { AbortCheck } from '../evm/attachTracerHooks.js'
+import { type AbortCheck, anyAborted } from '../utils/createDeadline.js'
+import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
 import type { TracerHooks } from '../tracing/hooks.js'
 
@@ -129,15 +130,14 @@ export async function replayBlock(
     let blockGasUsed = 0n
     for (let i = 0; i < count; i++) {
       const tx = loaded.block.transactions[i]!
+      if (COOPERATIVE.shouldYield()) await COOPERATIVE.yieldToEventLoop()
       const traced = tracer?.begin(i)
       const opts = { skipHardForkValidation: true, blockGasUsed }
-      let result: RunTxResult
-      if (traced) {
-        state.beginReadScope()
-        result = await runTracedTransaction(vm, tx, loaded.block, traced.hooks, opts, { signal: traced.signal })
-      } else {
-        result = await runTx(vm, { ...opts, tx, block: loaded.block })
-      }
+      if (traced) state.beginReadScope()
+      const result: RunTxResult = await runTracedTransaction(vm, tx, loaded.block, traced?.hooks ?? {}, opts, {
+        signal: anyAborted(signal, traced?.signal),
+        scheduler: COOPERATIVE,
+      })
       blockGasUsed += result.totalGasSpent
       checkReceipt(loaded, i, result)
       results.push(result)

@@ -1,5 +1,6 @@
 import type { RunTxResult } from '@ethereumjs/vm'
-import { TransactionNotFoundError } from '../errors/replay.js'
+import { bytesToHex } from '@ethereumjs/util'
+import { TransactionLocationError, TransactionNotFoundError } from '../errors/replay.js'
 import type { Engine } from './createEngine.js'
 import { type TransactionLocation, locateTransaction } from './locateTransaction.js'
 import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
@@ -38,7 +39,13 @@ export async function replayTransactionAt(
 ): Promise<ReplayedTransaction> {
   const loaded = await loadBlock(engine, where.blockHash, where.blockNumber)
   const index = where.index
-  if (loaded.receipts[index]?.transactionHash !== txHash.toLowerCase()) throw new TransactionNotFoundError(txHash)
+  const hash = txHash.toLowerCase()
+  if (loaded.receipts[index]?.transactionHash !== hash) {
+    // The block is verified, the upstream's word on where the transaction is was not: say which lied.
+    engine.cache.delete(`t:${hash}`)
+    const actual = loaded.block.transactions.findIndex((tx) => bytesToHex(tx.hash()) === hash)
+    throw new TransactionLocationError(hash, { blockHash: loaded.header.hash, blockNumber: loaded.header.number, index }, actual < 0 ? undefined : actual)
+  }
   const tracer: ReplayTracer | undefined = trace && {
     begin: (i) => (i === index ? trace.begin(loaded, index) : undefined),
     end: (_i, result, state) => trace.end(result, state),

@@ -1,33 +1,25 @@
 import { ServerRpcError } from '../errors/rpc.js'
+import { type Deadline, createDeadline } from '../utils/createDeadline.js'
+import { formatDuration } from '../utils/formatDuration.js'
 
-/** Go's time.Duration formatting for the common cases ("5s", "5m0s", "1.5s"), as geth prints timeouts. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms}ms`
-  const totalSeconds = ms / 1000
-  const minutes = Math.floor(totalSeconds / 60)
-  const seconds = totalSeconds - minutes * 60
-  const s = Number.isInteger(seconds) ? `${seconds}s` : `${seconds.toFixed(3).replace(/0+$/, '')}s`
-  return minutes > 0 ? `${minutes}m${s}` : s
-}
+export { formatDuration }
 
 /**
- * Runs `work` with an AbortSignal that fires after `ms`; the promise rejects then with geth's
- * "execution aborted (timeout = …)" even if the work is still winding down (state reads check the
- * signal and stop it at its next read).
+ * Runs `work` under a deadline `ms` from now, geth's `--rpc.evmtimeout`: the promise rejects with
+ * geth's "execution aborted (timeout = …)" once it passes, even if the work is still winding down.
+ * The work checks the deadline itself where waiting on a timer cannot help — the EVM at its jumps
+ * and calls, state reads before each read — so pure computation stops on time too.
  */
-export async function withTimeout<value>(ms: number, work: (signal: AbortSignal) => Promise<value>): Promise<value> {
-  const controller = new AbortController()
-  const error = new ServerRpcError(`execution aborted (timeout = ${formatDuration(ms)})`)
-  let timer: ReturnType<typeof setTimeout> | undefined
+export async function withTimeout<value>(ms: number, work: (deadline: Deadline) => Promise<value>): Promise<value> {
+  const deadline = createDeadline(ms, () => new ServerRpcError(`execution aborted (timeout = ${formatDuration(ms)})`))
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort(error)
-      reject(error)
-    }, ms)
+    deadline.signal.addEventListener('abort', () => reject(deadline.reason), { once: true })
   })
+  // The race's loser must not become an unhandled rejection.
+  timeout.catch(() => {})
   try {
-    return await Promise.race([work(controller.signal), timeout])
+    return await Promise.race([work(deadline), timeout])
   } finally {
-    clearTimeout(timer)
+    deadline.dispose()
   }
 }

@@ -5,9 +5,11 @@ import { redactUrl } from '../upstream/redactUrl.js'
 import { CliError, USAGE, parseCliArgs } from './parseCliArgs.js'
 import { startEdgetrace } from './startEdgetrace.js'
 import { startWarnings } from './startWarnings.js'
+import { installProcessGuard } from './installProcessGuard.js'
 
 
 async function main(argv: string[]): Promise<void> {
+  installProcessGuard((line) => console.error(line))
   const opts = parseCliArgs(argv)
   if (opts.help) {
     process.stdout.write(USAGE)

@@ -5,6 +5,7 @@ import { type WebSocketConstructor, createUpstream } from '../upstream/createUps
 import type { ProgressEvent } from '../rpc/progress.js'
 import type { Upstream } from '../upstream/types.js'
 import { type EdgetraceServer, createServer } from './createServer.js'
+import { createNodeRequestScope } from './createNodeRequestScope.js'
 
 export type StartEdgetraceParameters = {
   upstream: string
@@ -44,7 +45,13 @@ export async function startEdgetrace({
   log,
   progressEveryMs,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
-  const upstream = createUpstream({ url: upstreamUrl, ...(log ? { onLog: log } : {}), webSocket: await nodeWebSocket(upstreamUrl) })
+  const requestScope = createNodeRequestScope()
+  const upstream = createUpstream({
+    url: upstreamUrl,
+    ...(log ? { onLog: log } : {}),
+    webSocket: await nodeWebSocket(upstreamUrl),
+    currentDeadline: requestScope.current,
+  })
   try {
     const daemon = await createEdgetrace({
       upstream,
@@ -55,6 +62,7 @@ export async function startEdgetrace({
       ...(engine ? { engine } : {}),
       ...(log ? { onProgress: (e: ProgressEvent) => log(e.message ?? `${e.method}: ${e.done} of ${e.total} ${e.unit}, ${Math.round(e.elapsedMs / 1000)} s`) } : {}),
       progressEveryMs: progressEveryMs ?? 5000,
+      requestScope,
       onInternalError: (err, method) => log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
     })
     const server = await createServer({ handler: daemon.handler, host, port, ...(corsDomains ? { corsDomains } : {}) })

@@ -1,7 +1,9 @@
 import { InvalidRequestRpcError, MethodNotFoundRpcError, ParseRpcError, ServerRpcError } from '../errors/rpc.js'
 import { toRpcError } from '../errors/toRpcError.js'
 import { type ChunkWriter, JsonStream } from './jsonStream.js'
-import { type CallContext, type ProgressSink, createCallContext } from './progress.js'
+import { type Deadline, type RequestScope, createDeadline } from '../utils/createDeadline.js'
+import { formatDuration } from '../utils/formatDuration.js'
+import { type CallContext, type ProgressSink, createCallContext, withDeadline } from './progress.js'
 import type { JsonRpcId, JsonRpcResponse } from './types.js'
 
 /** One JSON-RPC method: receives the raw `params` (and the call's context) and returns the `result`. */
@@ -32,6 +34,13 @@ export type CreateRpcHandlerParameters = {
   onProgress?: ProgressSink | undefined
   /** At most one progress event per call this often, ms (default 250); the first and last always. */
   progressEveryMs?: number
+  /**
+   * Each call gets a deadline this long after it starts (moved on by its progress): the upstream
+   * calls it needs are not waited for past it. Default: 5 minutes (`--rpc.evmtimeout`'s default).
+   */
+  requestTimeoutMs?: number
+  /** Carries each call's deadline to the upstream client (Node's AsyncLocalStorage); none in browsers. */
+  requestScope?: RequestScope | undefined
 }
 
 export type RpcHandler = {
@@ -72,6 +81,8 @@ export function createRpcHandler({
   onInternalError,
   onProgress,
   progressEveryMs = 250,
+  requestTimeoutMs = 5 * 60_000,
+  requestScope,
 }: CreateRpcHandlerParameters): RpcHandler {
   const byName = new Map(namespaces.map((ns) => [ns.name, ns]))
   const enabledSet = new Set(enabled)
@@ -91,6 +102,13 @@ export function createRpcHandler({
     throw new MethodNotFoundRpcError(method)
   }
 
+  const inScope = <value>(deadline: Deadline, work: () => value): value =>
+    requestScope ? requestScope.run(deadline, work) : work()
+
+  /** A streamed result is produced after the method returned: still within its call's deadline. */
+  const scopedStream = (stream: JsonStream, deadline: Deadline) =>
+    new JsonStream((write) => inScope(deadline, () => stream.produce(write)).finally(() => deadline.dispose()))
+
   async function handleOne(message: unknown, options: HandleOptions | undefined): Promise<JsonRpcResponse | undefined> {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       return response(null, { error: new InvalidRequestRpcError() })
@@ -101,10 +119,19 @@ export function createRpcHandler({
       return response(isValidId(id) ? (id ?? null) : null, { error: new InvalidRequestRpcError() })
     }
     let outcome: { result: unknown } | { error: unknown }
+    const deadline = createDeadline(
+      requestTimeoutMs,
+      // The wording of geth's evmtimeout: the request's deadline and its execution's are one limit.
+      () => new ServerRpcError(`execution aborted (timeout = ${formatDuration(requestTimeoutMs)})`),
+    )
     try {
-      const context = createCallContext([onProgress, options?.onProgress], { id: id ?? undefined, method }, progressEveryMs)
-      outcome = { result: await dispatch(method, params, context) }
+      const progress = createCallContext([onProgress, options?.onProgress], { id: id ?? undefined, method }, progressEveryMs)
+      const context = withDeadline(progress, deadline, requestTimeoutMs)
+      const result = await inScope(deadline, () => dispatch(method, params, context))
+      outcome = { result: result instanceof JsonStream ? scopedStream(result, deadline) : result }
+      if (!(result instanceof JsonStream)) deadline.dispose()
     } catch (error) {
+      deadline.dispose()
       if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError') {
         onInternalError?.(error, method)
       }

@@ -1,3 +1,4 @@
+import type { Deadline } from '../utils/createDeadline.js'
 import type { JsonRpcId } from './types.js'
 
 /** What a method reports while it works: `done` of `total` units. */
@@ -22,11 +23,24 @@ export type ProgressSink = (event: ProgressEvent) => void
 
 /** What a method receives besides its params. */
 export type CallContext = {
-  /** Reports progress of long work (a block traced, a range filtered); a no-op when nobody listens. */
+  /**
+   * Reports progress of long work (a block traced, a range filtered); a no-op when nobody listens.
+   * Progress also moves the request's deadline on: long work is bounded per unit, not as a whole.
+   */
   progress(update: ProgressUpdate): void
 }
 
 export const SILENT_CONTEXT: CallContext = { progress: () => {} }
+
+/** A context whose progress also extends `deadline` by `extendMs`. */
+export function withDeadline(context: CallContext, deadline: Deadline, extendMs: number): CallContext {
+  return {
+    progress(update) {
+      deadline.extend(extendMs)
+      context.progress(update)
+    },
+  }
+}
 
 /**
  * A per-request progress reporter for `sinks`: at most one event every `everyMs` per request, and

@@ -2,6 +2,7 @@ import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { Account, type Address, bytesToHex, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
+import type { AbortCheck } from '../utils/createDeadline.js'
 import type { StateSource } from './types.js'
 
 type Hex = `0x${string}`
@@ -42,7 +43,7 @@ export type CreateOverlayStateManagerParameters = {
   /** The block whose post-state is the base (the parent, when replaying a block). */
   block: VerifiedHeader
   /** Aborts reads once set (execution timeout). */
-  signal?: AbortSignal | undefined
+  signal?: AbortCheck | undefined
 }
 
 const copyAccount = (a: Account) => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash, a.codeSize, a.version)

@@ -239,6 +239,8 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
       const proof = once(`p:${block.hash}:${address}:${missing.join(',')}`, () => fetchProof(block, address, missing))
       // Code is asked for in the same round trip as the proof, and checked once the proof is in.
       const code = account === null ? upstream.request('eth_getCode', [address, pin(block)]) : undefined
+      // Awaited only if the proof verifies and shows code: its failure must not go unhandled otherwise.
+      code?.catch(() => {})
       work.push(
         proof.then(async ({ account: proven }) => {
           if (proven === undefined || equalsBytes(proven.codeHash, KECCAK256_NULL)) return

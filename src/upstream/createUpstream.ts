@@ -1,4 +1,6 @@
+import { BaseError } from '../errors/base.js'
 import { UpstreamRpcError, UpstreamUnavailableError } from '../errors/upstream.js'
+import type { Deadline } from '../utils/createDeadline.js'
 import { redactUrl } from './redactUrl.js'
 import type { Upstream, UpstreamStats } from './types.js'
 
@@ -30,6 +32,14 @@ export type CreateUpstreamParameters = {
   unreachableCooldownMs?: number
   /** Told when the upstream becomes unreachable (false) and reachable again (true). */
   onReachability?: (reachable: boolean, reason?: string) => void
+  /** After the upstream refused a batch, calls go one by one for this long, then batches are tried again, ms (default 60 s). */
+  batchReprobeMs?: number
+  /**
+   * The deadline of the request asking (read when a call is made): a call is not waited for past
+   * it. The Node server passes its AsyncLocalStorage scope; without it, calls are bounded by
+   * `timeoutMs` and `retries` only.
+   */
+  currentDeadline?: (() => Deadline | undefined) | undefined
 }
 
 /** The part of the WebSocket class the client uses (browsers' global, or the `ws` package's). */
@@ -46,10 +56,22 @@ export type WebSocketConstructor = new (url: string) => {
 type Call = {
   id: number
   method: string
-  params: readonly unknown[]
+  /** The call's JSON text, made once when it is asked: a call that cannot be serialised fails alone. */
+  text: string
+  /** The deadline of the request that needs it (if the runtime can tell): it is not waited for past it. */
+  deadline: Deadline | undefined
+  askedAt: number
+  settled: boolean
   resolve: (value: unknown) => void
   reject: (err: unknown) => void
+  /** Stops listening to the deadline once settled. */
+  detach?: () => void
+  /** The attempt now carrying the call: abandoned once every call it carries is settled. */
+  attempt?: Attempt | undefined
 }
+
+/** One try at sending some calls: abandoned (slot freed, request aborted) once all of them are settled. */
+type Attempt = { calls: Call[]; controller: AbortController }
 
 type Reply = { status: number; retryAfter?: string | null; json: unknown }
 
@@ -64,7 +86,15 @@ class RetryableError extends Error {
   }
 }
 
+/** Every call of the attempt was settled elsewhere (its deadline passed): nobody waits for the answer. */
+class Abandoned extends Error {}
+
 type JsonRpcReply = { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } }
+
+/** JSON-RPC errors that say "later" (EIP-1474 limit exceeded, providers' rate limits): sent again. */
+function isRetryableRpcError(error: { code?: unknown; message?: unknown }): boolean {
+  return error.code === -32005 || (typeof error.message === 'string' && /rate.?limit|too many requests/i.test(error.message))
+}
 
 function parseRetryAfter(value: string | null | undefined): number | undefined {
   if (!value) return undefined
@@ -76,12 +106,32 @@ function parseRetryAfter(value: string | null | undefined): number | undefined {
 const defer: (fn: () => void) => void =
   typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0)
 
+/** Resolves after `ms`, or at once when `signal` fires. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+  })
+}
+
 /**
  * The client every upstream read goes through. Calls issued in the same tick (the same synchronous
  * run and the promise continuations it settles — flushed on setImmediate) leave as one JSON-RPC
- * batch, split at maxBatchSize, up to maxInFlight requests at once. Upstreams that refuse batches
- * get single calls from then on. 429, 5xx, timeouts and dropped connections are retried with
- * exponential backoff and full jitter, honouring Retry-After; JSON-RPC errors are not retried.
+ * batch, split at maxBatchSize, up to maxInFlight requests at once. An upstream that refuses a
+ * batch gets single calls for a while, then is tried with batches again. 429, 5xx, timeouts,
+ * dropped connections, answers that are not JSON and rate-limit errors (-32005) are retried with
+ * exponential backoff and full jitter, honouring Retry-After; other JSON-RPC errors are not.
+ *
+ * Every call is bounded by the deadline of the request that asked for it (`currentDeadline`, read
+ * when it is asked): past it the call fails at once, and a request whose calls all failed so is
+ * aborted and frees its slot — a hung upstream holds nothing beyond the requests' deadlines.
+ * Each call is serialised on its own, so one call that cannot be sent fails alone, never its batch.
  * The URL's credentials never appear in a message.
  */
 export function createUpstream({
@@ -96,7 +146,9 @@ export function createUpstream({
   onLog,
   webSocket,
   unreachableCooldownMs = 0,
+  batchReprobeMs = 60_000,
   onReachability,
+  currentDeadline,
 }: CreateUpstreamParameters): Upstream {
   const safeUrl = redactUrl(url)
   const isWs = /^wss?:\/\//i.test(url)
@@ -114,9 +166,10 @@ export function createUpstream({
   let nextId = 1
   let queue: Call[] = []
   let scheduled = false
-  let batchesRejected = false
+  /** Until then calls go one by one (the upstream refused a batch); then batches are tried again. */
+  let batchesRefusedUntil = 0
   let inFlight = 0
-  const waiting: (() => void)[] = []
+  const waiting: { wake: () => void; active: boolean }[] = []
   let closed = false
   let reachable = true
   let unreachableUntil = 0
@@ -136,25 +189,63 @@ export function createUpstream({
     onReachability?.(false, reason)
   }
 
-  async function acquire() {
-    if (inFlight >= maxInFlight) await new Promise<void>((resolve) => waiting.push(resolve))
+  function settle(call: Call, outcome: { value: unknown } | { error: unknown }) {
+    if (call.settled) return
+    call.settled = true
+    call.detach?.()
+    if ('error' in outcome) call.reject(outcome.error)
+    else call.resolve(outcome.value)
+    const attempt = call.attempt
+    if (attempt && !attempt.controller.signal.aborted && attempt.calls.every((c) => c.settled)) {
+      attempt.controller.abort(new Abandoned())
+    }
+  }
+  const fail = (calls: readonly Call[], error: unknown) => {
+    for (const c of calls) settle(c, { error })
+  }
+
+  /** Waits for a slot; false when the attempt was abandoned meanwhile. */
+  async function acquire(signal: AbortSignal): Promise<boolean> {
+    while (inFlight >= maxInFlight) {
+      if (signal.aborted) return false
+      await new Promise<void>((resolve) => {
+        const waiter = {
+          active: true,
+          wake: () => {
+            waiter.active = false
+            signal.removeEventListener('abort', waiter.wake)
+            resolve()
+          },
+        }
+        waiting.push(waiter)
+        signal.addEventListener('abort', waiter.wake, { once: true })
+      })
+    }
+    if (signal.aborted) return false
     if (inFlight === 0) stats.roundTrips++
     inFlight++
+    return true
   }
   function release() {
     inFlight--
-    waiting.shift()?.()
+    for (let w = waiting.shift(); w; w = waiting.shift()) {
+      if (!w.active) continue
+      w.wake()
+      break
+    }
   }
 
   // ---- transports -------------------------------------------------------------------------
-  async function postHttp(body: unknown): Promise<Reply> {
+  async function postHttp(body: string, signal: AbortSignal): Promise<Reply> {
     const controller = new AbortController()
-    const timer = setTimeout(() => controller.abort(), timeoutMs)
+    const timer = setTimeout(() => controller.abort(new RetryableError(`request timed out after ${timeoutMs} ms`)), timeoutMs)
+    const abandon = () => controller.abort(signal.reason)
+    signal.addEventListener('abort', abandon, { once: true })
     try {
       const res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
+        body,
         signal: controller.signal,
       })
       const text = await res.text()
@@ -166,11 +257,12 @@ export function createUpstream({
       }
       return { status: res.status, retryAfter: res.headers.get('retry-after'), json }
     } catch (err) {
-      if (controller.signal.aborted) throw new RetryableError(`request timed out after ${timeoutMs} ms`)
+      if (controller.signal.aborted) throw controller.signal.reason
       const cause = (err as { cause?: { code?: string; message?: string } }).cause
       throw new RetryableError(`connection failed (${cause?.code ?? cause?.message ?? (err as Error).message})`)
     } finally {
       clearTimeout(timer)
+      signal.removeEventListener('abort', abandon)
     }
   }
 
@@ -226,30 +318,40 @@ export function createUpstream({
     })
   }
 
-  async function postWs(body: unknown, ids: number[]): Promise<Reply> {
+  async function postWs(body: string, ids: number[], signal: AbortSignal): Promise<Reply> {
     if (!socket) {
       socket = openSocket()
       socket.catch(() => (socket = undefined))
     }
     const ws = await socket
     return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const done = () => {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', abandon)
         for (const id of ids) socketWaiters.delete(id)
+      }
+      const timer = setTimeout(() => {
+        done()
         reject(new RetryableError(`request timed out after ${timeoutMs} ms`))
       }, timeoutMs)
+      const abandon = () => {
+        done()
+        reject(signal.reason)
+      }
+      signal.addEventListener('abort', abandon, { once: true })
       const waiter = {
         resolve: (json: unknown) => {
-          clearTimeout(timer)
+          done()
           resolve({ status: 200, json })
         },
         reject: (err: unknown) => {
-          clearTimeout(timer)
+          done()
           reject(err)
         },
       }
       for (const id of ids) socketWaiters.set(id, waiter)
       try {
-        ws.send(JSON.stringify(body))
+        ws.send(body)
       } catch {
         waiter.reject(new RetryableError('WebSocket send failed'))
       }
@@ -257,35 +359,48 @@ export function createUpstream({
   }
 
   // ---- one request (single call or batch), with retries ---------------------------------
-  function toBody(call: Call) {
-    return { jsonrpc: '2.0', id: call.id, method: call.method, params: call.params }
-  }
-
-  function settle(calls: Call[], json: unknown) {
+  /** Settles the calls from the upstream's answer; returns those worth asking again. */
+  function settleFromReply(calls: Call[], json: unknown): { again: Call[]; why?: string } {
     const replies = new Map<unknown, JsonRpcReply>()
     for (const r of Array.isArray(json) ? json : [json]) {
       if (r && typeof r === 'object') replies.set((r as JsonRpcReply).id, r as JsonRpcReply)
     }
+    const again: Call[] = []
+    let why: string | undefined
     for (const call of calls) {
       const reply = replies.get(call.id)
-      if (!reply) call.reject(new UpstreamUnavailableError(safeUrl, `no reply to ${call.method} in the upstream's answer`))
-      else if (reply.error) call.reject(new UpstreamRpcError(call.method, reply.error))
-      else call.resolve(reply.result === undefined ? null : reply.result)
+      if (!reply) {
+        again.push(call)
+        why ??= `no reply to ${call.method} in the upstream's answer`
+      } else if (reply.error && typeof reply.error === 'object') {
+        if (isRetryableRpcError(reply.error)) {
+          again.push(call)
+          why ??= `${call.method}: ${String(reply.error.message)} (${String(reply.error.code)})`
+        } else settle(call, { error: new UpstreamRpcError(call.method, reply.error) })
+      } else settle(call, { value: reply.result === undefined ? null : reply.result })
     }
+    return why === undefined ? { again } : { again, why }
   }
 
-  async function send(calls: Call[], asBatch: boolean): Promise<void> {
-    const body = asBatch ? calls.map(toBody) : toBody(calls[0]!)
-    const ids = calls.map((c) => c.id)
+  async function send(initial: Call[], asBatch: boolean): Promise<void> {
+    let calls = initial
     let attempt = 0
     for (;;) {
-      await acquire()
+      calls = calls.filter((c) => !c.settled)
+      if (calls.length === 0) return
+      if (calls.length === 1) asBatch = false
+      const current: Attempt = { calls, controller: new AbortController() }
+      for (const c of calls) c.attempt = current
+      const signal = current.controller.signal
+      let failure: RetryableError | undefined
+      if (!(await acquire(signal))) return
       stats.requests++
       let reply: Reply | undefined
-      let failure: RetryableError | undefined
       try {
-        reply = isWs ? await postWs(body, ids) : await postHttp(body)
+        const body = asBatch ? `[${calls.map((c) => c.text).join(',')}]` : calls[0]!.text
+        reply = isWs ? await postWs(body, calls.map((c) => c.id), signal) : await postHttp(body, signal)
       } catch (err) {
+        if (err instanceof Abandoned) return
         failure = err instanceof RetryableError ? err : new RetryableError(String(err))
       } finally {
         release()
@@ -293,28 +408,32 @@ export function createUpstream({
       if (reply) {
         if (reply.status === 429 || reply.status >= 500) {
           failure = new RetryableError(`HTTP ${reply.status}`, parseRetryAfter(reply.retryAfter), reply.status)
+        } else if (reply.json === undefined && reply.status < 400) {
+          // Cut short or garbled on the way: nothing says the upstream refused anything.
+          failure = new RetryableError(`HTTP ${reply.status} with an answer that is not JSON`, undefined, reply.status)
         } else if (asBatch && (reply.status >= 400 || !Array.isArray(reply.json))) {
-          // The upstream does not take batches: from now on, one call per request.
-          batchesRejected = true
-          onLog?.(`upstream ${safeUrl} refuses JSON-RPC batches; sending calls one by one`)
+          // The upstream does not take batches: one call per request for a while.
+          batchesRefusedUntil = Date.now() + batchReprobeMs
+          onLog?.(`upstream ${safeUrl} refuses JSON-RPC batches; sending calls one by one for ${Math.round(batchReprobeMs / 1000)} s`)
           await Promise.all(calls.map((c) => send([c], false)))
           return
-        } else if (reply.status >= 400 || reply.json === undefined) {
-          const err = new UpstreamUnavailableError(safeUrl, `HTTP ${reply.status}`, { status: reply.status })
-          for (const c of calls) c.reject(err)
+        } else if (reply.status >= 400) {
+          fail(calls, new UpstreamUnavailableError(safeUrl, `HTTP ${reply.status}`, { status: reply.status }))
           return
         } else {
           markReachable()
-          settle(calls, reply.json)
-          return
+          const { again, why } = settleFromReply(calls, reply.json)
+          if (again.length === 0) return
+          calls = again
+          failure = new RetryableError(why ?? 'no answer')
         }
       }
+      const live = calls.filter((c) => !c.settled)
+      if (live.length === 0) return
       if (closed || attempt >= retries) {
-        const err = new UpstreamUnavailableError(safeUrl, `${failure!.message} (after ${attempt + 1} attempts)`, {
-          ...(failure!.status !== undefined ? { status: failure!.status } : {}),
-        })
-        if (!closed) markUnreachable(`${failure!.message} (after ${attempt + 1} attempts)`)
-        for (const c of calls) c.reject(err)
+        const reason = `${failure!.message} (after ${attempt + 1} attempts)`
+        if (!closed) markUnreachable(reason)
+        fail(live, new UpstreamUnavailableError(safeUrl, reason, failure!.status !== undefined ? { status: failure!.status } : {}))
         return
       }
       const backoff = Math.random() * Math.min(retryMaxMs, retryBaseMs * 2 ** attempt)
@@ -322,19 +441,26 @@ export function createUpstream({
       onLog?.(`upstream ${safeUrl}: ${failure!.message}; retrying in ${Math.round(delay)} ms`)
       attempt++
       stats.retries++
-      await new Promise((resolve) => setTimeout(resolve, delay))
+      const waitFor: Attempt = { calls: live, controller: new AbortController() }
+      for (const c of live) c.attempt = waitFor
+      await sleep(delay, waitFor.controller.signal)
     }
   }
 
   function flush() {
     scheduled = false
-    const calls = queue
+    const calls = queue.filter((c) => !c.settled)
     queue = []
-    if (batchesRejected || calls.length === 1) {
+    if (calls.length === 0) return
+    if (Date.now() < batchesRefusedUntil || calls.length === 1) {
       for (const call of calls) void send([call], false)
       return
     }
     for (let i = 0; i < calls.length; i += maxBatchSize) void send(calls.slice(i, i + maxBatchSize), true)
+  }
+
+  function elapsed(call: Call) {
+    return `${((Date.now() - call.askedAt) / 1000).toFixed(1)} s`
   }
 
   return {
@@ -344,9 +470,39 @@ export function createUpstream({
       if (!reachable && Date.now() < unreachableUntil) {
         return Promise.reject(new UpstreamUnavailableError(safeUrl, `${lastFailure}; not asked again for ${Math.ceil((unreachableUntil - Date.now()) / 1000)} s`))
       }
+      const deadline = currentDeadline?.()
+      if (deadline?.aborted) return Promise.reject(deadline.reason)
+      const id = nextId++
+      let text: string
+      try {
+        text = JSON.stringify({ jsonrpc: '2.0', id, method, params })
+      } catch (err) {
+        return Promise.reject(
+          new BaseError(`${method} cannot be sent to the upstream: its parameters cannot be serialised`, { cause: err }),
+        )
+      }
       return new Promise<result>((resolve, reject) => {
         stats.calls++
-        queue.push({ id: nextId++, method, params, resolve: resolve as (v: unknown) => void, reject })
+        const call: Call = {
+          id,
+          method,
+          text,
+          deadline,
+          askedAt: Date.now(),
+          settled: false,
+          resolve: resolve as (v: unknown) => void,
+          reject,
+        }
+        if (deadline) {
+          // The request's own timeout error goes back to its client; the log says what hung.
+          const onDeadline = () => {
+            onLog?.(`upstream ${safeUrl}: no answer to ${method} within the request's deadline (waited ${elapsed(call)})`)
+            settle(call, { error: deadline.reason })
+          }
+          deadline.signal.addEventListener('abort', onDeadline, { once: true })
+          call.detach = () => deadline.signal.removeEventListener('abort', onDeadline)
+        }
+        queue.push(call)
         if (!scheduled) {
           scheduled = true
           defer(flush)

@@ -12,7 +12,10 @@ import { traceOne } from './traceRuns.js'
 
 /** geth words errors that stop a traced message before it runs as "tracing failed: …". */
 export function tracingFailed(err: unknown): unknown {
-  if (err instanceof ServerRpcError && err.code === -32000 && err.shortMessage !== 'execution timeout') {
+  if (
+    err instanceof ServerRpcError && err.code === -32000 && err.shortMessage !== 'execution timeout' &&
+    !err.shortMessage.startsWith('execution aborted')
+  ) {
     return new ServerRpcError(`tracing failed: ${err.shortMessage}`)
   }
   return err

@@ -1,0 +1,97 @@
+/** Anything with AbortSignal's `aborted`/`reason` (a deadline checked on read works without timers). */
+export type AbortCheck = { readonly aborted: boolean; readonly reason?: unknown }
+
+/** Aborted as soon as any of `checks` is (the first aborted one's reason). */
+export function anyAborted(...checks: (AbortCheck | undefined)[]): AbortCheck {
+  const present = checks.filter((c): c is AbortCheck => c !== undefined)
+  return {
+    get aborted() {
+      return present.some((c) => c.aborted)
+    },
+    get reason() {
+      return present.find((c) => c.aborted)?.reason
+    },
+  }
+}
+
+/**
+ * When a request must be answered by. Read on every check (`aborted` compares the clock: timers
+ * cannot fire while the EVM computes) and, for waits that need one, as an AbortSignal that fires
+ * when the deadline passes. Long work that reports progress moves the deadline on with `extend`, so
+ * a 10,000-block trace_filter is bounded per block rather than as a whole.
+ */
+export type Deadline = {
+  /** Epoch milliseconds. */
+  readonly at: number
+  readonly aborted: boolean
+  /** The error a wait that outlived the deadline fails with. */
+  readonly reason: unknown
+  /** Fires once the deadline has passed (re-armed when extended before it fires). */
+  readonly signal: AbortSignal
+  /** Milliseconds left (0 once passed). */
+  remaining(): number
+  /** Moves the deadline to `ms` from now, if that is later. */
+  extend(ms: number): void
+  /** The request is over: its timer is cleared (the deadline still reads as before). */
+  dispose(): void
+}
+
+export function createDeadline(ms: number, reason: () => unknown): Deadline {
+  let at = Date.now() + ms
+  const controller = new AbortController()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let error: unknown
+  const fire = () => {
+    error ??= reason()
+    controller.abort(error)
+  }
+  const arm = () => {
+    const left = at - Date.now()
+    if (left <= 0) return fire()
+    // unref: a pending deadline never keeps a Node process alive (setTimeout returns a number in browsers).
+    timer = setTimeout(() => {
+      timer = undefined
+      arm()
+    }, Math.min(left, 2 ** 31 - 1))
+    ;(timer as { unref?: () => void }).unref?.()
+  }
+  let armed = false
+  const deadline: Deadline = {
+    get at() {
+      return at
+    },
+    get aborted() {
+      if (controller.signal.aborted) return true
+      if (Date.now() < at) return false
+      fire()
+      return true
+    },
+    get reason() {
+      return (error ??= reason())
+    },
+    get signal() {
+      if (!armed) {
+        armed = true
+        arm()
+      }
+      return controller.signal
+    },
+    remaining: () => Math.max(0, at - Date.now()),
+    extend(more) {
+      if (controller.signal.aborted) return
+      at = Math.max(at, Date.now() + more)
+    },
+    dispose() {
+      if (timer !== undefined) clearTimeout(timer)
+      timer = undefined
+      armed = true
+    },
+  }
+  return deadline
+}
+
+/** The deadline of whatever a request is doing now, where the runtime can tell (Node's AsyncLocalStorage). */
+export type RequestScope = {
+  run<value>(deadline: Deadline, work: () => value): value
+  current(): Deadline | undefined
+}
