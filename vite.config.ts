@@ -1,13 +1,16 @@
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
+import { CHROMIUM_ARGS, resolveChromium } from './scripts/resolveChromium.js'
 import { browserCommands } from './test/browser/commands.js'
 
 // One config for the demo build (index.html + demo/) and for the tests.
 // Node tests run against real nodes (anvil started by the tests), one file at a time per worker;
 // anvil processes are cheap but the machine has two cores. Browser tests run in headless Chromium
-// (Debian's /usr/bin/chromium unless CHROMIUM_PATH says otherwise) through playwright, against
-// anvil and a Node edgetrace server started by test/browser/globalSetup.ts.
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+// (CHROMIUM_PATH, else the system's /usr/bin/chromium, else the build the @sparticuz/chromium dev
+// dependency ships: scripts/resolveChromium.ts) through playwright, against anvil and a Node
+// edgetrace server started by test/browser/globalSetup.ts. Only vitest (which sets VITEST) needs a
+// browser: `vite` and `vite build` of the demo do not look for one.
+const chromium = process.env.VITEST ? await resolveChromium() : undefined
 
 export default defineConfig({
   build: {
@@ -52,11 +55,9 @@ export default defineConfig({
             screenshotFailures: false,
             provider: playwright({
               launchOptions: {
-                executablePath: chromium,
-                args: [
-                  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-                  '--disable-component-update', '--disable-sync', '--enable-precise-memory-info', '--js-flags=--expose-gc',
-                ],
+                ...(chromium === undefined ? {} : { executablePath: chromium }),
+                // performance.memory with real figures and gc() for debug_memStats / the runtime tests.
+                args: [...CHROMIUM_ARGS, '--enable-precise-memory-info', '--js-flags=--expose-gc'],
               },
             }),
             instances: [{ browser: 'chromium' }],

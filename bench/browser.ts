@@ -20,6 +20,7 @@ import { encodeCall } from '../src/node/devnet/abi.js'
 import { startDevnet } from '../src/node/devnet/startDevnet.js'
 import { startEdgetrace } from '../src/node/startEdgetrace.js'
 import { BROWSER_BUNDLES, DEFAULT_OUT_DIR, ROOT, buildBrowser } from '../scripts/buildBrowser.js'
+import { CHROMIUM_ARGS, resolveChromium } from '../scripts/resolveChromium.js'
 import { buildBenchPage } from './browser/buildPage.js'
 import type { EdgetraceBench, TimedCall } from './browser/page.js'
 
@@ -135,10 +136,7 @@ async function main() {
     '/edgetrace.worker.js': { file: workerFile, type: 'text/javascript; charset=utf-8' },
     '/edgetrace.sw.js': { file: serviceWorkerFile, type: 'text/javascript; charset=utf-8' },
   })
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  const browser = await chromium.launch({ executablePath: await resolveChromium(), args: CHROMIUM_ARGS })
   const rows: Row[] = []
   try {
     const tab = await browser.newPage()
