@@ -48,6 +48,8 @@ async function main(argv: string[]): Promise<void> {
     port: opts.port,
     api: opts.api,
     corsDomains: opts.corsDomains,
+    wsOrigins: opts.wsOrigins,
+    vhosts: opts.vhosts,
     batchLimit: opts.batchLimit,
     genesis,
     hardfork,

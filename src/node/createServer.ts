@@ -1,7 +1,11 @@
 import { type IncomingMessage, type ServerResponse, createServer as createHttpServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import type { RpcHandler } from '../rpc/createRpcHandler.js'
+import { hostAllowed } from './hostAllowed.js'
+import { isJsonContentType } from './isJsonContentType.js'
+import { originAllowed } from './originAllowed.js'
 
 export type CreateServerParameters = {
   handler: RpcHandler
@@ -9,6 +13,13 @@ export type CreateServerParameters = {
   port: number
   /** `--http.corsdomain`: allowed origins (`*` for any); none by default. */
   corsDomains?: readonly string[]
+  /**
+   * `--ws.origins`: browser origins allowed to open a WebSocket (`*` for any), besides the server's
+   * own origin and the `corsDomains`; none by default.
+   */
+  wsOrigins?: readonly string[]
+  /** `--http.vhosts`: hostnames accepted in the Host header (`*` for any; IPs always); `localhost` by default. */
+  vhosts?: readonly string[]
   /** Largest request body accepted (geth: 5 MiB). */
   maxBodyBytes?: number
 }
@@ -29,6 +40,24 @@ function corsOrigin(req: IncomingMessage, domains: readonly string[]): string | 
   return domains.includes(origin) ? origin : undefined
 }
 
+/** A plain-text HTTP error, as Go's http.Error writes it. */
+function plainError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  res
+    .writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers })
+    .end(`${message}\n`)
+}
+
+/** Refuses a WebSocket upgrade on the raw socket (no HTTP response object exists for it yet). */
+function refuseUpgrade(socket: Duplex, status: number, reason: string, message: string) {
+  const body = `${message}\n`
+  socket.on('error', () => socket.destroy())
+  socket.once('finish', () => socket.destroy())
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+      `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  )
+}
+
 /**
  * The Node transport: JSON-RPC over HTTP POST on `/` and over WebSocket on the same port. Thin: all
  * behaviour (envelopes, batches, errors, gating) is the shared RPC handler's.
@@ -38,9 +67,36 @@ export async function createServer({
   host,
   port,
   corsDomains = [],
+  wsOrigins = [],
+  vhosts = ['localhost'],
   maxBodyBytes = 5 * 1024 * 1024,
 }: CreateServerParameters): Promise<EdgetraceServer> {
+  const originRules = [...wsOrigins, ...corsDomains]
+
+  /**
+   * geth's WebSocket origin check, for browsers (other clients send no Origin and are let in; they
+   * could send any). The server's own origin is allowed too, but only under a Host the vhost check
+   * accepts: a DNS-rebinding page is "same origin" with whatever hostname it came from.
+   */
+  function wsOriginAllowed(req: IncomingMessage): boolean {
+    const origin = req.headers.origin
+    if (origin === undefined) return true
+    if (originAllowed(origin, originRules)) return true
+    const host = req.headers.host
+    if (!host || !hostAllowed(host, vhosts)) return false
+    try {
+      return new URL(origin).origin === new URL(`http://${host}`).origin
+    } catch {
+      return false
+    }
+  }
+
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
+    // Before anything else, CORS included, as geth's handler stack does.
+    if (!hostAllowed(req.headers.host, vhosts)) {
+      plainError(res, 403, 'invalid host specified')
+      return
+    }
     const origin = corsOrigin(req, corsDomains)
     if (origin) {
       res.setHeader('Access-Control-Allow-Origin', origin)
@@ -61,6 +117,17 @@ export async function createServer({
     }
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST, GET, OPTIONS' }).end('method not allowed\n')
+      return
+    }
+    const declared = Number(req.headers['content-length'])
+    if (declared > maxBodyBytes) {
+      // Said up front (geth checks it first): answered without reading the body, then closed.
+      plainError(res, 413, `content length too large (${declared}>${maxBodyBytes})`, { connection: 'close' })
+      return
+    }
+    // Only JSON is executed: a cross-origin page may POST text/plain without a CORS preflight.
+    if (!isJsonContentType(req.headers['content-type'])) {
+      plainError(res, 415, 'invalid content type, only application/json is supported')
       return
     }
     const chunks: Buffer[] = []
@@ -119,7 +186,15 @@ export async function createServer({
       else res.destroy()
     })
   })
-  const wss = new WebSocketServer({ server: http, maxPayload: maxBodyBytes })
+  const wss = new WebSocketServer({ noServer: true, maxPayload: maxBodyBytes })
+  // Upgrades are checked here, before ws answers 101: a refused one gets 403 and nothing runs.
+  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!wsOriginAllowed(req)) {
+      refuseUpgrade(socket, 403, 'Forbidden', 'origin not allowed (see --ws.origins)')
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
+  })
   wss.on('connection', (socket) => {
     socket.on('message', (data) => {
       handler

@@ -4,6 +4,8 @@ export type CliOptions = {
   port: number
   api: string[]
   corsDomains: string[]
+  wsOrigins: string[]
+  vhosts: string[]
   gasCap: bigint
   evmTimeoutMs: number
   batchLimit: number
@@ -24,6 +26,10 @@ Usage: edgetrace [--upstream URL] [flags]
   --http.port PORT        listen port (default 8545; 0 picks a free one)
   --http.api LIST         namespaces served, comma-separated (default eth,vendor; also web3, net)
   --http.corsdomain LIST  origins allowed to call from a browser, comma-separated ('*' for any)
+  --http.vhosts LIST      hostnames accepted in the Host header, comma-separated (default localhost;
+                          '*' for any; IP addresses always), against DNS rebinding
+  --ws.origins LIST       browser origins allowed to open a WebSocket, comma-separated ('*' for any);
+                          the server's own origin and --http.corsdomain's are always allowed
   --rpc.gascap N          most gas one call may use (default 50000000; 0 = no cap)
   --rpc.evmtimeout DUR    most time one execution may take (default 5m; e.g. 30s, 1m30s)
   --rpc.batch.limit N     largest JSON-RPC batch (default 100)
@@ -67,6 +73,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     port: 8545,
     api: ['eth', 'vendor'],
     corsDomains: [],
+    wsOrigins: [],
+    vhosts: ['localhost'],
     gasCap: 50_000_000n,
     evmTimeoutMs: 5 * 60_000,
     batchLimit: 100,
@@ -105,6 +113,12 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--http.corsdomain':
         opts.corsDomains = list(takeValue())
+        break
+      case '--http.vhosts':
+        opts.vhosts = list(takeValue())
+        break
+      case '--ws.origins':
+        opts.wsOrigins = list(takeValue())
         break
       case '--rpc.gascap':
         opts.gasCap = BigInt(integer(flag, takeValue(), 0))

@@ -13,6 +13,10 @@ export type StartEdgetraceParameters = {
   port?: number
   api?: readonly string[]
   corsDomains?: readonly string[]
+  /** `--ws.origins`: see createServer. */
+  wsOrigins?: readonly string[]
+  /** `--http.vhosts`: see createServer (default `localhost`). */
+  vhosts?: readonly string[]
   batchLimit?: number
   genesis?: GethGenesis | undefined
   hardfork?: string | undefined
@@ -38,6 +42,8 @@ export async function startEdgetrace({
   port = 8545,
   api,
   corsDomains,
+  wsOrigins,
+  vhosts,
   batchLimit,
   genesis,
   hardfork,
@@ -65,7 +71,14 @@ export async function startEdgetrace({
       requestScope,
       onInternalError: (err, method) => log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
     })
-    const server = await createServer({ handler: daemon.handler, host, port, ...(corsDomains ? { corsDomains } : {}) })
+    const server = await createServer({
+      handler: daemon.handler,
+      host,
+      port,
+      ...(corsDomains ? { corsDomains } : {}),
+      ...(wsOrigins ? { wsOrigins } : {}),
+      ...(vhosts ? { vhosts } : {}),
+    })
     return {
       ...daemon,
       ...server,

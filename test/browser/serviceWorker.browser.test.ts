@@ -58,7 +58,7 @@ describe('service-worker HTTP shim', () => {
     const notification = await post({ jsonrpc: '2.0', method: 'eth_chainId', params: [] })
     expect(notification).toEqual({ status: 200, text: '' })
     const parse = await post('{"jsonrpc":')
-    const nodeParse = await fetch(env().nodeUrl, { method: 'POST', body: '{"jsonrpc":' }).then((r) => r.text())
+    const nodeParse = await fetch(env().nodeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' }).then((r) => r.text())
     expect(parse.text).toBe(nodeParse)
     const big = Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_chainId', params: [] }))
     expect(JSON.parse((await post(big)).text)).toEqual(await nodePost(big))
