@@ -9,6 +9,7 @@ import { createTraceNamespace } from './rpc/trace/createTraceNamespace.js'
 import { createWeb3Namespace } from './rpc/web3/createWeb3Namespace.js'
 import type { ProgressSink } from './rpc/progress.js'
 import type { PersistentStore } from './state/createPersistentBacking.js'
+import { UpstreamUnavailableError } from './errors/upstream.js'
 import type { Upstream } from './upstream/types.js'
 import type { RequestScope } from './utils/createDeadline.js'
 
@@ -38,6 +39,13 @@ export type CreateEdgetraceParameters = {
    * createUpstream as `currentDeadline`.
    */
   requestScope?: RequestScope | undefined
+  /**
+   * `--checkpoint`: a block hash the user trusts. Blocks asked by number or tag are then accepted only
+   * if they link to it by parent hashes; without it, which block is number N is the upstream's word.
+   */
+  checkpoint?: string | undefined
+  /** Hears what the daemon has to say outside a request (long checkpoint walks). */
+  onLog?: ((line: string) => void) | undefined
 }
 
 export type Edgetrace = {
@@ -65,10 +73,17 @@ export async function createEdgetrace({
   onProgress,
   progressEveryMs,
   requestScope,
+  checkpoint,
+  onLog,
 }: CreateEdgetraceParameters): Promise<Edgetrace> {
   const chainId = knownChainId ?? BigInt(await upstream.request<string>('eth_chainId', []))
   const rules = createChainRules({ chainId, genesis, hardfork })
-  const engine = createEngine({ upstream, rules, options: engineOptions, persistentStore })
+  const engine = createEngine({ upstream, rules, options: engineOptions, persistentStore, checkpoint, log: onLog })
+  // The checkpoint is fetched by hash and verified now, so a wrong one fails the start, not every later
+  // call; only an unreachable upstream (a browser starting offline) leaves that to the first use.
+  await engine.headers.checkpoint().catch((err: unknown) => {
+    if (!(err instanceof UpstreamUnavailableError)) throw err
+  })
   const handler = createRpcHandler({
     namespaces: [createEthNamespace(engine), createDebugNamespace(engine), createTraceNamespace(engine), createWeb3Namespace(), createNetNamespace(engine)],
     enabled: api,

@@ -34,6 +34,11 @@ export type EdgetraceConfig = {
   upstreamOptions?: { timeoutMs?: number; retries?: number; unreachableCooldownMs?: number }
   /** At most one progress event per request this often, ms (default 200). */
   progressEveryMs?: number
+  /**
+   * As `--checkpoint`: a block hash you trust. Blocks asked by number or tag are then accepted only if
+   * they link to it by parent hashes; without it, which block is number N is the upstream's word.
+   */
+  checkpoint?: string
 }
 
 export type EdgetraceStatus = {
@@ -130,7 +135,12 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
     ...(config.engine ? { engine: config.engine } : {}),
     persistentStore,
     progressEveryMs: config.progressEveryMs ?? 200,
+    checkpoint: config.checkpoint,
     onInternalError: (err, method) => console.error(`edgetrace: internal error in ${method}`, err),
+  }).catch(async (err: unknown) => {
+    // e.g. a checkpoint the upstream does not know: the start fails, and leaves no connection open.
+    await upstream.close()
+    throw err
   })
 
   return {
@@ -178,4 +188,7 @@ function checkConfig(config: EdgetraceConfig): void {
   if (config.api !== undefined && (!Array.isArray(config.api) || !config.api.every((a) => typeof a === 'string'))) bad('api', 'an array of namespace names', config.api)
   if (config.batchLimit !== undefined && (!Number.isSafeInteger(config.batchLimit) || config.batchLimit < 1)) bad('batchLimit', 'a positive integer', config.batchLimit)
   if (config.hardfork !== undefined && typeof config.hardfork !== 'string') bad('hardfork', 'a hardfork name', config.hardfork)
+  if (config.checkpoint !== undefined && (typeof config.checkpoint !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(config.checkpoint))) {
+    bad('checkpoint', 'a block hash (0x and 64 hex digits)', config.checkpoint)
+  }
 }

@@ -4,6 +4,7 @@ import type { BlockSelector } from '../rpc/parseBlockParameter.js'
 import type { LruCache } from '../state/createLruCache.js'
 import type { Upstream } from '../upstream/types.js'
 import type { ChainRules } from './createChainRules.js'
+import { createCheckpointLinker } from './createCheckpointLinker.js'
 import { type VerifiedHeader, parseHeader } from './parseHeader.js'
 
 export type HeaderStore = {
@@ -16,6 +17,8 @@ export type HeaderStore = {
   peekStored(block: BlockSelector): Promise<VerifiedHeader | undefined>
   /** Whether a block this deep is taken as final (at least reorgDepth below the highest header seen). */
   isFinal(number: bigint): boolean
+  /** With a checkpoint, its header (fetched by hash and verified); undefined without one. */
+  checkpoint(): Promise<VerifiedHeader | undefined>
   /** Verifies and caches a block JSON fetched elsewhere (e.g. in a speculative batch). */
   offer(json: unknown, expectedHash?: string): VerifiedHeader
   /** Hash of `head`'s ancestor at `number`, following verified parent links (BLOCKHASH). */
@@ -34,22 +37,47 @@ export type CreateHeaderStoreParameters = {
   cache: LruCache
   /** Blocks this far below the highest seen are taken as final: their number → hash is cached. */
   reorgDepth?: number
+  /**
+   * A block hash the user trusts (`--checkpoint`): a block asked by number or tag is then accepted
+   * only if its header chain links to it by parent hashes. Without one, the upstream's word on which
+   * block is number N is taken as it comes.
+   */
+  checkpoint?: string | undefined
+  /** Hears long checkpoint walks and upstream answers refused on them. */
+  log?: ((line: string) => void) | undefined
 }
 
 const HEADER_BYTES = 2048
 
 /** Headers by hash, each checked: keccak256(RLP(header)) equals the block hash. */
-export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64 }: CreateHeaderStoreParameters): HeaderStore {
+export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, checkpoint, log }: CreateHeaderStoreParameters): HeaderStore {
   let highest = -1n
-  const numberKey = (n: bigint) => `n:${n}`
+  const isFinal = (number: bigint) => number <= highest - BigInt(reorgDepth)
+  const linker = checkpoint === undefined ? undefined : createCheckpointLinker({ checkpoint, upstream, rules, cache, byHash, keep, reorgDepth, log })
+  // With a checkpoint, a number's hash is cached only once linked to it (and under its name: never one cached without it).
+  const numberKey = linker ? linker.numberKey : (n: bigint) => `n:${n}`
 
-  function offer(json: unknown, expectedHash?: string): VerifiedHeader {
+  function verify(json: unknown, expectedHash?: string): VerifiedHeader {
     if (json === null || json === undefined) throw new BlockNotFoundError(expectedHash ?? 'requested')
     if (typeof json !== 'object') throw new HeaderVerificationError('block answer is malformed')
-    const verified = parseHeader(json as Record<string, unknown>, rules, expectedHash)
+    return parseHeader(json as Record<string, unknown>, rules, expectedHash)
+  }
+
+  function keep(verified: VerifiedHeader): VerifiedHeader {
     cache.set(`h:${verified.hash}`, verified, HEADER_BYTES)
     if (verified.number > highest) highest = verified.number
     return verified
+  }
+
+  const offer = (json: unknown, expectedHash?: string): VerifiedHeader => keep(verify(json, expectedHash))
+
+  /** A header the upstream gave by number or tag: with a checkpoint, kept only once it links to it. */
+  async function accept(json: unknown, what: string, number?: bigint): Promise<VerifiedHeader> {
+    if (json === null || json === undefined) throw new BlockNotFoundError(what)
+    const verified = verify(json)
+    if (number !== undefined && verified.number !== number) throw new HeaderVerificationError(`asked for block ${number}, got block ${verified.number}`)
+    await linker?.link(verified)
+    return keep(verified)
   }
 
   async function byHash(hash: string): Promise<VerifiedHeader> {
@@ -68,8 +96,9 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64 }: C
     if (cache.restore) await cache.restore([numberKey(n)])
     const known = cache.get<string>(numberKey(n))
     if (known) return byHash(known)
-    const header = offer(await upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]))
-    if (header.number !== n) throw new HeaderVerificationError(`asked for block ${n}, got block ${header.number}`)
+    // At or below the checkpoint, which block is number n is the checkpoint's ancestry's word, not the upstream's.
+    if (linker && n <= (await linker.header()).number) return byHash(await linker.hashAt(n))
+    const header = await accept(await upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]), 'requested', n)
     if (header.number <= highest - BigInt(reorgDepth)) cache.set(numberKey(n), header.hash, 128)
     return header
   }
@@ -81,7 +110,7 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64 }: C
     const tag = block.tag === 'pending' ? 'latest' : block.tag
     const json = await upstream.request('eth_getBlockByNumber', [tag, false])
     if (json === null) throw new BlockNotFoundError(tag)
-    return offer(json)
+    return accept(json, tag)
   }
 
   async function ancestorHash(head: VerifiedHeader, number: bigint): Promise<`0x${string}`> {
@@ -149,8 +178,8 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64 }: C
     return peek(block)
   }
 
-  const isFinal = (number: bigint) => number <= highest - BigInt(reorgDepth)
+  const checkpointHeader = async () => linker?.header()
 
-  return { byHash, resolve, peek, peekStored, isFinal, offer, ancestorHash, blockchainFor }
+  return { byHash, resolve, peek, peekStored, isFinal, checkpoint: checkpointHeader, offer, ancestorHash, blockchainFor }
 }
 

@@ -55,3 +55,11 @@ export class BlockNotFoundError extends BaseError {
     super(`block ${block} not found`)
   }
 }
+
+/**
+ * A block asked by number or tag does not link by parent hashes to the trusted checkpoint
+ * (`--checkpoint`), or the checkpoint itself cannot be had. Never a result.
+ */
+export class CheckpointError extends BaseError {
+  override name = 'CheckpointError'
+}

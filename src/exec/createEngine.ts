@@ -50,6 +50,8 @@ export function createEngine({
   rules,
   options = {},
   persistentStore,
+  checkpoint,
+  log,
 }: {
   upstream: Upstream
   rules: ChainRules
@@ -59,12 +61,15 @@ export function createEngine({
    * unverified mode: what was not proven is never persisted).
    */
   persistentStore?: PersistentStore | undefined
+  /** `--checkpoint`: blocks asked by number or tag must link to this block hash (see createHeaderStore). */
+  checkpoint?: string | undefined
+  log?: ((line: string) => void) | undefined
 }): Engine {
   const opts = { ...DEFAULT_ENGINE_OPTIONS, ...options }
   const persistent =
     persistentStore && !opts.unverified ? createPersistentBacking({ store: persistentStore, codec: createPersistentCodec(rules) }) : undefined
   const cache = createLruCache(opts.cacheBytes, persistent)
-  const headers = createHeaderStore({ upstream, rules, cache })
+  const headers = createHeaderStore({ upstream, rules, cache, checkpoint, log })
   const source = opts.unverified
     ? createUnverifiedStateSource({ upstream, cache })
     : createVerifiedStateSource({ upstream, cache })

@@ -59,12 +59,14 @@ async function main(argv: string[]): Promise<void> {
       returnDataLimit: opts.returnDataLimit,
       unverified: opts.unverified,
     },
+    checkpoint: opts.checkpoint,
     log: (line) => console.error(line),
   }).catch(async (err: unknown) => {
     for (const c of cleanups) await c()
     throw err
   })
   cleanups.unshift(() => server.close())
+  const checkpoint = await server.engine.headers.checkpoint().catch(() => undefined)
 
   const lines = [
     CLIENT_VERSION,
@@ -73,6 +75,9 @@ async function main(argv: string[]): Promise<void> {
     opts.unverified
       ? '  state:      UNVERIFIED (--unverified): accounts, storage and code are taken from the upstream without proofs'
       : '  state:      verified (Merkle proofs against block headers, code against code hashes)',
+    opts.checkpoint
+      ? `  trust:      blocks asked by number or tag must link by parent hashes to the checkpoint ${opts.checkpoint}${checkpoint ? ` (block ${checkpoint.number})` : ''}`
+      : "  trust:      blocks asked by number or tag are the upstream's word (no --checkpoint given)",
     `  namespaces: ${opts.api.join(', ')}`,
     `  listening:  ${server.url}  (WebSocket: ${server.wsUrl})`,
     ...devnetLines,

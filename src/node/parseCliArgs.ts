@@ -13,6 +13,7 @@ export type CliOptions = {
   chain?: string | undefined
   hardfork?: string | undefined
   unverified: boolean
+  checkpoint?: `0x${string}` | undefined
   help: boolean
 }
 
@@ -37,6 +38,9 @@ Usage: edgetrace [--upstream URL] [flags]
   --chain FILE            geth-style genesis file naming the chain's forks (for unknown chain ids)
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
+  --checkpoint HASH       a block hash you trust (e.g. a finalized block's, from a source you trust):
+                          blocks asked by number or tag must link to it by parent hashes. Without
+                          it, which block is number N is the upstream's word.
   --help                  this text
 `
 
@@ -141,6 +145,12 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--unverified':
         opts.unverified = true
         break
+      case '--checkpoint': {
+        const value = takeValue()
+        if (!/^0x[0-9a-fA-F]{64}$/.test(value)) throw new CliError(`--checkpoint expects a block hash (0x and 64 hex digits), got "${value}"`)
+        opts.checkpoint = value.toLowerCase() as `0x${string}`
+        break
+      }
       default:
         throw new CliError(`unknown flag ${flag} (see --help)`)
     }

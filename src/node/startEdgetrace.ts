@@ -21,6 +21,8 @@ export type StartEdgetraceParameters = {
   genesis?: GethGenesis | undefined
   hardfork?: string | undefined
   engine?: Partial<EngineOptions>
+  /** `--checkpoint`: the block hash blocks asked by number or tag must link to. */
+  checkpoint?: string | undefined
   log?: (line: string) => void
   /** How often a long call's progress is logged, ms (default 5 s). */
   progressEveryMs?: number
@@ -48,6 +50,7 @@ export async function startEdgetrace({
   genesis,
   hardfork,
   engine,
+  checkpoint,
   log,
   progressEveryMs,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
@@ -66,6 +69,8 @@ export async function startEdgetrace({
       genesis,
       hardfork,
       ...(engine ? { engine } : {}),
+      checkpoint,
+      onLog: log,
       ...(log ? { onProgress: (e: ProgressEvent) => log(e.message ?? `${e.method}: ${e.done} of ${e.total} ${e.unit}, ${Math.round(e.elapsedMs / 1000)} s`) } : {}),
       progressEveryMs: progressEveryMs ?? 5000,
       requestScope,

@@ -22,6 +22,7 @@ describe('worker over postMessage', () => {
       [{ upstream: 'not a url' }, 'invalid config.upstream: expected an http(s):// or ws(s):// URL, got "not a url"'],
       [{ api: 'eth,debug' }, 'invalid config.api: expected an array of namespace names, got "eth,debug"'],
       [{ batchLimit: 0 }, 'invalid config.batchLimit: expected a positive integer, got 0'],
+      [{ checkpoint: '0x1234' }, 'invalid config.checkpoint: expected a block hash (0x and 64 hex digits), got "0x1234"'],
     ] as const) {
       const err = await startWorker(overrides as never).catch((e: unknown) => e)
       expect(err).toMatchObject({ name: 'EdgetraceStartError', message, error: { code: -32602, message } })
