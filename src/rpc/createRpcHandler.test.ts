@@ -16,6 +16,20 @@ const handler = createRpcHandler({
           const [address, n] = parseParams(params, [required(parseAddress), optional(parseQuantity)])
           return { address, n: n === undefined ? null : `0x${n.toString(16)}` }
         },
+        // Structure held until content: `[` then, per element, content; fails at element `failAt`.
+        eth_list: async (params) =>
+          new JsonStream(async (write, hold) => {
+            const [n, failAt] = params as [number, number | undefined]
+            hold('[')
+            try {
+              for (let i = 0; i < n; i++) {
+                if (i === failAt) throw new ServerRpcError(`element ${i} failed`)
+                await write(`${i ? ',' : ''}${i}`)
+              }
+            } finally {
+              hold(']')
+            }
+          }),
         eth_boom: async () => {
           throw new Error('kaboom')
         },
@@ -133,5 +147,19 @@ describe('createRpcHandler', () => {
       id: null,
       error: { code: -32000, message: 'batch limit 3 exceeded (can increase by --rpc.batch.limit). Requested batch of size: 6' },
     })
+  })
+
+  it('holds a stream\'s structure until content: an error before any element is a plain error, after one it rides beside the result', async () => {
+    const list = (n: number, failAt?: number) => handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_list', params: [n, failAt] }))
+    expect(await list(0)).toBe('{"jsonrpc":"2.0","id":1,"result":[]}')
+    expect(await list(3)).toBe('{"jsonrpc":"2.0","id":1,"result":[0,1,2]}')
+    expect(await list(3, 0)).toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"element 0 failed"}}')
+    expect(await list(3, 2)).toBe('{"jsonrpc":"2.0","id":1,"result":[0,1],"error":{"code":-32000,"message":"element 2 failed"}}')
+    // Nothing is written before the first content.
+    const chunks: string[] = []
+    await handler.handleTextStreaming(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_list', params: [2] }), (c) => {
+      chunks.push(c)
+    })
+    expect(chunks[0]).toBe('{"jsonrpc":"2.0","id":1,"result":[0')
   })
 })

@@ -136,29 +136,39 @@ export function createRpcHandler({
     return answered.length === 0 ? undefined : answered
   }
 
-  /** One response as text; a streamed result is written as it comes, with its error after it if it fails. */
+  /**
+   * One response as text. A streamed result's text is held until the stream writes real content, so a
+   * failure before that is a plain error response; after it, the error rides beside the partial
+   * result (Erigon's shape).
+   */
   async function writeResponse(res: JsonRpcResponse, write: ChunkWriter): Promise<void> {
     const result = 'result' in res ? res.result : undefined
     if (!(result instanceof JsonStream)) {
       await write(JSON.stringify(res, bigintReplacer))
       return
     }
-    const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(res.id)},"result":`
-    let started = false
+    const head = `{"jsonrpc":"2.0","id":${JSON.stringify(res.id)},`
+    const prefix = `${head}"result":`
+    let held = ''
+    let sent = false
     try {
-      // Chunks reach `write` in call order (no await between the prefix and the first chunk).
-      await result.produce((chunk) => {
-        const first = started ? undefined : write(prefix)
-        started = true
-        const next = write(chunk)
-        return first || next ? Promise.all([first, next]).then(() => undefined) : undefined
-      })
-      await write(started ? '}' : `${prefix}null}`)
+      // Chunks reach `write` in call order: what is held goes out in the same call as the content after it.
+      await result.produce(
+        (chunk) => {
+          const out = `${sent ? '' : prefix}${held}${chunk}`
+          held = ''
+          sent = true
+          return write(out)
+        },
+        (text) => {
+          held += text
+        },
+      )
+      await write(sent ? `${held}}` : `${prefix}${held || 'null'}}`)
     } catch (error) {
       if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError') onInternalError?.(error, 'stream')
       const rpcError = JSON.stringify(toRpcError(error))
-      if (started) await write(`,"error":${rpcError}}`)
-      else await write(JSON.stringify({ jsonrpc: '2.0', id: res.id, error: JSON.parse(rpcError) }))
+      await write(sent ? `${held},"error":${rpcError}}` : `${head}"error":${rpcError}}`)
     }
   }
 

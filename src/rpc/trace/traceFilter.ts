@@ -94,7 +94,7 @@ export async function traceFilter(engine: Engine, filter: TraceFilter, context: 
     throw new InvalidParamsRpcError(`trace_filter covers ${to.number - from.number + 1n} blocks; at most ${maxBlocks} may be asked at once`)
   }
   const config = { types: new Set(['trace'] as const), includePrecompiles: false, creationMethod: true, withBlockFields: true, revertData: 'revertReason' as const }
-  return new JsonStream(async (write) => {
+  return new JsonStream(async (write, hold) => {
     let seen = 0
     let written = 0
     const total = to.number - from.number + 1n
@@ -108,7 +108,9 @@ export async function traceFilter(engine: Engine, filter: TraceFilter, context: 
         message: `trace_filter ${from.number}…${to.number}: ${done} of ${total} blocks traced, ${written} traces sent, ${Math.round((Date.now() - started) / 1000)} s`,
       })
     }
-    await write('[')
+    // The brackets are held until the first trace: a range whose first block fails answers a plain
+    // error, not an empty array beside it.
+    hold('[')
     try {
       // Blocks ahead are loaded and their state prefetched while earlier ones are traced (a window
       // of PIPELINE blocks), so the upstream's latency is paid once per window, not per block.
@@ -141,7 +143,7 @@ export async function traceFilter(engine: Engine, filter: TraceFilter, context: 
         report(n)
       }
     } finally {
-      await write(']')
+      hold(']')
     }
   })
 }
