@@ -7,7 +7,7 @@ import { ServerRpcError } from '../../errors/rpc.js'
 import { parseTraceConfig } from '../../tracing/parseTraceConfig.js'
 import { type TxTraceSession, startTxTrace } from '../../tracing/startTxTrace.js'
 import { JsonStream } from '../jsonStream.js'
-import { type BlockSelector, parseBlockParameter } from '../parseBlockParameter.js'
+import { type BlockSelector, parseBlockField } from '../parseBlockParameter.js'
 import { parseCallArgs } from '../parseCallArgs.js'
 import { ParamError, optional, parseParams, required } from '../params.js'
 import { parseAddress, parseObject, parseQuantity, parseUint64 } from '../parsers.js'
@@ -47,7 +47,7 @@ type SimulateContext = { block: BlockSelector; transactionIndex: number }
 function parseSimulateContext(raw: unknown): SimulateContext {
   const o = parseObject(raw, 'a simulation context')
   if (o.blockNumber == null) throw new ParamError('simulateContext.blockNumber is required')
-  const block = parseBlockParameter(o.blockNumber)
+  const block = parseBlockField('blockNumber', o.blockNumber)
   let transactionIndex = -1
   if (o.transactionIndex != null) {
     const t = o.transactionIndex

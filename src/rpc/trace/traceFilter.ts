@@ -3,7 +3,7 @@ import type { Engine } from '../../exec/createEngine.js'
 import { InvalidParamsRpcError } from '../../errors/rpc.js'
 import type { ParityTrace } from '../../tracing/render/parity/toParityTraces.js'
 import { JsonStream } from '../jsonStream.js'
-import { parseBlockParameter } from '../parseBlockParameter.js'
+import { type BlockSelector, parseBlockField } from '../parseBlockParameter.js'
 import { ParamError } from '../params.js'
 import { describe, parseAddress } from '../parsers.js'
 import type { LoadedBlock } from '../../exec/loadBlock.js'
@@ -18,8 +18,8 @@ const PIPELINE = 8n
 export const TRACE_FILTER_MAX_BLOCKS = 10_000
 
 export type TraceFilter = {
-  fromBlock: unknown
-  toBlock: unknown
+  fromBlock: BlockSelector
+  toBlock: BlockSelector
   fromAddress: Set<string> | undefined
   toAddress: Set<string> | undefined
   after: number
@@ -42,8 +42,8 @@ export function parseTraceFilter(raw: unknown): TraceFilter {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ParamError(`expected a filter object, got ${describe(raw)}`)
   const o = raw as Record<string, unknown>
   return {
-    fromBlock: o.fromBlock ?? '0x0',
-    toBlock: o.toBlock ?? 'latest',
+    fromBlock: parseBlockField('fromBlock', o.fromBlock ?? '0x0'),
+    toBlock: parseBlockField('toBlock', o.toBlock ?? 'latest'),
     fromAddress: addresses(o.fromAddress, 'fromAddress'),
     toAddress: addresses(o.toAddress, 'toAddress'),
     after: o.after === undefined || o.after === null ? 0 : plainInteger(o.after, 'after'),
@@ -86,8 +86,8 @@ function matches(t: ParityTrace, f: TraceFilter): boolean {
  * as blocks are traced, so memory does not grow with the range.
  */
 export async function traceFilter(engine: Engine, filter: TraceFilter, context: CallContext = SILENT_CONTEXT): Promise<JsonStream> {
-  const from = await engine.headers.resolve(parseBlockParameter(filter.fromBlock))
-  const to = await engine.headers.resolve(parseBlockParameter(filter.toBlock))
+  const from = await engine.headers.resolve(filter.fromBlock)
+  const to = await engine.headers.resolve(filter.toBlock)
   if (from.number > to.number) throw new InvalidParamsRpcError('invalid parameters: fromBlock cannot be greater than toBlock')
   const maxBlocks = engine.options.traceFilterMaxBlocks ?? TRACE_FILTER_MAX_BLOCKS
   if (to.number - from.number + 1n > BigInt(maxBlocks)) {
