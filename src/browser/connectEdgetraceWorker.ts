@@ -1,5 +1,6 @@
 import { type Endpoint, type Remote, proxy, releaseProxy, wrap } from 'comlink'
 import { errorResponseFor } from '../rpc/errorResponseFor.js'
+import { cutTooDeepRequests } from '../rpc/jsonDepth.js'
 import type { ProgressEvent } from '../rpc/progress.js'
 import type { JsonRpcErrorObject, JsonRpcResponse } from '../rpc/types.js'
 import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.js'
@@ -84,7 +85,9 @@ export async function connectEdgetraceWorker(target: Worker | Endpoint, config: 
     const ticket = options?.onProgress ? nextTicket++ : undefined
     if (ticket !== undefined) perTicket.set(ticket, options!.onProgress!)
     try {
-      return await remote.request(message, ticket)
+      // Structured clone recurses (and throws) on deep input: an over-deep request goes as a stand-in
+      // the worker refuses with the same error as the Node server.
+      return await remote.request(cutTooDeepRequests(message), ticket)
     } finally {
       if (ticket !== undefined) perTicket.delete(ticket)
     }

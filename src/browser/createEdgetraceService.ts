@@ -4,6 +4,7 @@ import { DEFAULT_API, type Edgetrace, createEdgetrace } from '../createEdgetrace
 import { InvalidParamsRpcError } from '../errors/rpc.js'
 import { UpstreamUnavailableError } from '../errors/upstream.js'
 import type { EngineOptions } from '../exec/createEngine.js'
+import { cutTooDeepRequests } from '../rpc/jsonDepth.js'
 import type { ProgressSink } from '../rpc/progress.js'
 import type { JsonRpcResponse } from '../rpc/types.js'
 import type { ChunkWriter } from '../rpc/jsonStream.js'
@@ -146,7 +147,8 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
   return {
     daemon,
     async request(message, onProgress) {
-      const text = await daemon.handler.handleText(JSON.stringify(message), { onProgress })
+      // JSON.stringify recurses: an over-deep request is swapped for a stand-in the handler refuses alike.
+      const text = await daemon.handler.handleText(JSON.stringify(cutTooDeepRequests(message)), { onProgress })
       return text === undefined ? undefined : JSON.parse(text)
     },
     requestStreaming: (text, write, onProgress) => daemon.handler.handleTextStreaming(text, write, { onProgress }),

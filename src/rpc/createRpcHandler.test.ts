@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { ServerRpcError } from '../errors/rpc.js'
 import { createRpcHandler } from './createRpcHandler.js'
+import { MAX_JSON_DEPTH } from './jsonDepth.js'
 import { JsonStream } from './jsonStream.js'
 import { optional, parseParams, required } from './params.js'
 import { parseAddress, parseQuantity } from './parsers.js'
+
+const dispatched: string[] = []
 
 const handler = createRpcHandler({
   enabled: ['eth', 'web3'],
@@ -16,6 +19,24 @@ const handler = createRpcHandler({
           const [address, n] = parseParams(params, [required(parseAddress), optional(parseQuantity)])
           return { address, n: n === undefined ? null : `0x${n.toString(16)}` }
         },
+        eth_count: async (params) => {
+          dispatched.push(String(JSON.stringify(params)).slice(0, 20))
+          return 'counted'
+        },
+        // Structure held until content: `[` then, per element, content; fails at element `failAt`.
+        eth_list: async (params) =>
+          new JsonStream(async (write, hold) => {
+            const [n, failAt] = params as [number, number | undefined]
+            hold('[')
+            try {
+              for (let i = 0; i < n; i++) {
+                if (i === failAt) throw new ServerRpcError(`element ${i} failed`)
+                await write(`${i ? ',' : ''}${i}`)
+              }
+            } finally {
+              hold(']')
+            }
+          }),
         eth_boom: async () => {
           throw new Error('kaboom')
         },
@@ -134,4 +155,94 @@ describe('createRpcHandler', () => {
       error: { code: -32000, message: 'batch limit 3 exceeded (can increase by --rpc.batch.limit). Requested batch of size: 6' },
     })
   })
+
+  it('holds a stream\'s structure until content: an error before any element is a plain error, after one it rides beside the result', async () => {
+    const list = (n: number, failAt?: number) => handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_list', params: [n, failAt] }))
+    expect(await list(0)).toBe('{"jsonrpc":"2.0","id":1,"result":[]}')
+    expect(await list(3)).toBe('{"jsonrpc":"2.0","id":1,"result":[0,1,2]}')
+    expect(await list(3, 0)).toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"element 0 failed"}}')
+    expect(await list(3, 2)).toBe('{"jsonrpc":"2.0","id":1,"result":[0,1],"error":{"code":-32000,"message":"element 2 failed"}}')
+    // Nothing is written before the first content.
+    const chunks: string[] = []
+    await handler.handleTextStreaming(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_list', params: [2] }), (c) => {
+      chunks.push(c)
+    })
+    expect(chunks[0]).toBe('{"jsonrpc":"2.0","id":1,"result":[0')
+  })
+
+  describe('nesting deeper than the limit', () => {
+    const nest = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
+    // The request object is level 1, params level 2: params nesting `levels` arrays make it levels + 1 deep.
+    const request = (id: string, levels: number, method = 'eth_count') => `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${nest(levels)}}`
+    const tooDeep = { code: -32600, message: `invalid request: nesting too deep (at most ${MAX_JSON_DEPTH} levels of arrays and objects)` }
+
+    it('refuses a request deeper than the limit before dispatch, over text and as an object alike', async () => {
+      dispatched.length = 0
+      expect(await call(request('1', MAX_JSON_DEPTH - 1))).toEqual({ jsonrpc: '2.0', id: 1, result: 'counted' })
+      expect(dispatched).toHaveLength(1)
+      for (const levels of [MAX_JSON_DEPTH, 10_000, 200_000]) {
+        expect(await call(request('"deep"', levels))).toEqual({ jsonrpc: '2.0', id: 'deep', error: tooDeep })
+        expect(await handler.handleMessage(JSON.parse(request('"deep"', levels)))).toEqual({ jsonrpc: '2.0', id: 'deep', error: tooDeep })
+      }
+      expect(dispatched).toHaveLength(1)
+      // A notification, an invalid id and a deep id are answered with a null id.
+      expect(await call(`{"jsonrpc":"2.0","method":"eth_count","params":${nest(500)}}`)).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
+      expect(await call(`{"jsonrpc":"2.0","id":{"a":1},"method":"eth_count","params":${nest(500)}}`)).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
+      expect(await call(`{"jsonrpc":"2.0","id":${nest(500)},"method":"eth_count"}`)).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
+      expect(dispatched).toHaveLength(1)
+    })
+
+    it('in a batch, fails only the over-deep request; the others are answered', async () => {
+      dispatched.length = 0
+      const text = `[${request('1', 2)},${request('2', 5_000)},{"jsonrpc":"2.0","id":3,"method":"eth_echo","params":["${ADDR}"]}]`
+      const want = [
+        { jsonrpc: '2.0', id: 1, result: 'counted' },
+        { jsonrpc: '2.0', id: 2, error: tooDeep },
+        { jsonrpc: '2.0', id: 3, result: { address: ADDR, n: null } },
+      ]
+      expect(await call(text)).toEqual(want)
+      expect(await handler.handleMessage(JSON.parse(text))).toEqual(want)
+      expect(dispatched).toEqual(['[[]]', '[[]]'])
+      // A deep request inside a batch too big is still the batch limit's error, as before.
+      expect((await call(`[${[1, 2, 3, 4].map((i) => request(`${i}`, 300)).join(',')}]`)).error.message).toMatch(/^batch limit 3 exceeded/)
+    })
+
+    it('answers a parse error when the rest of the text is not JSON, and keeps serving', async () => {
+      expect(await call(`${request('1', 300)} x`)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
+      expect(await call(`[${request('1', 300)},]`)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
+      expect(await call(`{"jsonrpc":"2.0","id":1,"params":${nest(300).slice(1)}}`)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
+      expect(await call(request('5', 1))).toEqual({ jsonrpc: '2.0', id: 5, result: 'counted' })
+    })
+  })
+
+  describe('ids echoed as their JSON text was received', () => {
+    const raw = (id: string, method = 'eth_count') => handler.handleText(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":[]}`)
+
+    it('numbers and strings untouched, in results, errors, streams and batches', async () => {
+      for (const id of ['1e400', '1.50', '123456789012345678901234567890', '-0', '1E+2', '"\\u0041\\/"', '"😀"']) {
+        expect(await raw(id)).toBe(`{"jsonrpc":"2.0","id":${id},"result":"counted"}`)
+      }
+      expect(await raw('1.50', 'eth_boom')).toBe('{"jsonrpc":"2.0","id":1.50,"error":{"code":-32000,"message":"kaboom"}}')
+      expect(await raw('1.50', 'eth_nope')).toMatch(/^\{"jsonrpc":"2\.0","id":1\.50,"error":\{"code":-32601,/)
+      expect(await handler.handleText('{"jsonrpc":"2.0","id":1e400,"method":"eth_list","params":[2]}')).toBe('{"jsonrpc":"2.0","id":1e400,"result":[0,1]}')
+      expect(await handler.handleText('{"jsonrpc":"2.0","id":1e400,"method":"eth_list","params":[2,0]}')).toBe(
+        '{"jsonrpc":"2.0","id":1e400,"error":{"code":-32000,"message":"element 0 failed"}}',
+      )
+      expect(await handler.handleText('{"id":1.50,"method":"eth_count"}')).toBe('{"jsonrpc":"2.0","id":1.50,"error":{"code":-32600,"message":"invalid request"}}')
+      expect(await handler.handleText(`{"jsonrpc":"2.0","id":1.50,"method":"eth_count","params":${'['.repeat(200)}${']'.repeat(200)}}`)).toMatch(
+        /^\{"jsonrpc":"2\.0","id":1\.50,"error":\{"code":-32600,"message":"invalid request: nesting too deep/,
+      )
+      const batch = await handler.handleText('[{"jsonrpc":"2.0","id":1.0,"method":"eth_count"},{"jsonrpc":"2.0","method":"eth_count"}, {"jsonrpc":"2.0","id": 2e0 ,"method":"eth_count"}]')
+      expect(batch).toBe('[{"jsonrpc":"2.0","id":1.0,"result":"counted"},{"jsonrpc":"2.0","id":2e0,"result":"counted"}]')
+    })
+
+    it('an invalid id (object, array, boolean) is answered with null, as before; objects keep their JS ids', async () => {
+      for (const id of ['{"a":1}', '[1]', 'true']) {
+        expect(await raw(id)).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}')
+      }
+      expect(await raw('null')).toBe('{"jsonrpc":"2.0","id":null,"result":"counted"}')
+      expect(await handler.handleMessage({ jsonrpc: '2.0', id: 1.5, method: 'eth_count' })).toEqual({ jsonrpc: '2.0', id: 1.5, result: 'counted' })
+    })
+  })
 })
+

@@ -1,9 +1,11 @@
 import { InvalidRequestRpcError, MethodNotFoundRpcError, ParseRpcError, ServerRpcError } from '../errors/rpc.js'
 import { toRpcError } from '../errors/toRpcError.js'
+import { MAX_JSON_DEPTH, answerId, nestingTooDeepError, nestsDeeperThan } from './jsonDepth.js'
 import { type ChunkWriter, JsonStream } from './jsonStream.js'
 import { type Deadline, type RequestScope, createDeadline } from '../utils/createDeadline.js'
 import { formatDuration } from '../utils/formatDuration.js'
 import { type CallContext, type ProgressSink, createCallContext, withDeadline } from './progress.js'
+import { type JsonTextScan, scanJsonText } from './scanJsonText.js'
 import type { JsonRpcId, JsonRpcResponse } from './types.js'
 
 /** One JSON-RPC method: receives the raw `params` (and the call's context) and returns the `result`. */
@@ -107,7 +109,7 @@ export function createRpcHandler({
 
   /** A streamed result is produced after the method returned: still within its call's deadline. */
   const scopedStream = (stream: JsonStream, deadline: Deadline) =>
-    new JsonStream((write) => inScope(deadline, () => stream.produce(write)).finally(() => deadline.dispose()))
+    new JsonStream((write, hold) => inScope(deadline, () => stream.produce(write, hold)).finally(() => deadline.dispose()))
 
   async function handleOne(message: unknown, options: HandleOptions | undefined): Promise<JsonRpcResponse | undefined> {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
@@ -140,73 +142,120 @@ export function createRpcHandler({
     return isNotification ? undefined : response(id ?? null, outcome)
   }
 
-  async function handleMessage(message: unknown, options?: HandleOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    if (!Array.isArray(message)) return handleOne(message, options)
-    if (message.length === 0) return response(null, { error: new InvalidRequestRpcError('empty batch') })
+  /** Answers refused before dispatch (a request nested too deep), by request and its index in the message. */
+  type Refusal = (request: unknown, index: number) => JsonRpcResponse | undefined
+  /** A message's answers: one per request of a batch, in order (undefined: a notification), or one for it all. */
+  type Answers = { batch: false; answer: JsonRpcResponse | undefined } | { batch: true; answers: (JsonRpcResponse | undefined)[] }
+
+  async function answer(message: unknown, options: HandleOptions | undefined, refuse: Refusal): Promise<Answers> {
+    if (!Array.isArray(message)) return { batch: false, answer: refuse(message, 0) ?? (await handleOne(message, options)) }
+    if (message.length === 0) return { batch: false, answer: response(null, { error: new InvalidRequestRpcError('empty batch') }) }
     if (message.length > batchLimit) {
-      return response(null, {
-        error: new ServerRpcError(
-          `batch limit ${batchLimit} exceeded (can increase by --rpc.batch.limit). Requested batch of size: ${message.length}`,
-        ),
-      })
+      return {
+        batch: false,
+        answer: response(null, {
+          error: new ServerRpcError(
+            `batch limit ${batchLimit} exceeded (can increase by --rpc.batch.limit). Requested batch of size: ${message.length}`,
+          ),
+        }),
+      }
     }
     const results: (JsonRpcResponse | undefined)[] = new Array(message.length)
     let next = 0
     const workers = Array.from({ length: Math.min(batchConcurrency, message.length) }, async () => {
       while (next < message.length) {
         const i = next++
-        results[i] = await handleOne(message[i], options)
+        results[i] = refuse(message[i], i) ?? (await handleOne(message[i], options))
       }
     })
     await Promise.all(workers)
-    const answered = results.filter((r): r is JsonRpcResponse => r !== undefined)
+    return { batch: true, answers: results }
+  }
+
+  async function handleMessage(message: unknown, options?: HandleOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    // Parsed messages (the browser's postMessage and EIP-1193 paths) are measured without recursion;
+    // an over-deep request of a batch fails alone, with its id when it has a valid one.
+    const out = await answer(message, options, (request) =>
+      nestsDeeperThan(request) ? response(answerId(request), { error: nestingTooDeepError() }) : undefined,
+    )
+    if (!out.batch) return out.answer
+    const answered = out.answers.filter((r): r is JsonRpcResponse => r !== undefined)
     return answered.length === 0 ? undefined : answered
   }
 
-  /** One response as text; a streamed result is written as it comes, with its error after it if it fails. */
-  async function writeResponse(res: JsonRpcResponse, write: ChunkWriter): Promise<void> {
+  /**
+   * One response as text, its id written as `idText` (the id's JSON text as received) when given. A
+   * streamed result's text is held until the stream writes real content, so a failure before that is
+   * a plain error response; after it, the error rides beside the partial result (Erigon's shape).
+   */
+  async function writeResponse(res: JsonRpcResponse, write: ChunkWriter, idText = JSON.stringify(res.id) ?? 'null'): Promise<void> {
+    const head = `{"jsonrpc":"2.0","id":${idText},`
     const result = 'result' in res ? res.result : undefined
     if (!(result instanceof JsonStream)) {
-      await write(JSON.stringify(res, bigintReplacer))
+      const body = JSON.stringify('error' in res ? { error: res.error } : { result: res.result ?? null }, bigintReplacer)
+      await write(head + body.slice(1))
       return
     }
-    const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(res.id)},"result":`
-    let started = false
+    const prefix = `${head}"result":`
+    let held = ''
+    let sent = false
     try {
-      // Chunks reach `write` in call order (no await between the prefix and the first chunk).
-      await result.produce((chunk) => {
-        const first = started ? undefined : write(prefix)
-        started = true
-        const next = write(chunk)
-        return first || next ? Promise.all([first, next]).then(() => undefined) : undefined
-      })
-      await write(started ? '}' : `${prefix}null}`)
+      // Chunks reach `write` in call order: what is held goes out in the same call as the content after it.
+      await result.produce(
+        (chunk) => {
+          const out = `${sent ? '' : prefix}${held}${chunk}`
+          held = ''
+          sent = true
+          return write(out)
+        },
+        (text) => {
+          held += text
+        },
+      )
+      await write(sent ? `${held}}` : `${prefix}${held || 'null'}}`)
     } catch (error) {
       if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError') onInternalError?.(error, 'stream')
       const rpcError = JSON.stringify(toRpcError(error))
-      if (started) await write(`,"error":${rpcError}}`)
-      else await write(JSON.stringify({ jsonrpc: '2.0', id: res.id, error: JSON.parse(rpcError) }))
+      await write(sent ? `${held},"error":${rpcError}}` : `${head}"error":${rpcError}}`)
     }
   }
 
   async function handleTextStreaming(text: string, write: ChunkWriter, options?: HandleOptions): Promise<boolean> {
+    // One linear scan first: requests nested over the limit are cut out of the text before it is
+    // parsed (they are answered -32600 without being parsed or dispatched), and every id's JSON text
+    // is kept to be echoed as it came.
+    const scan = scanJsonText(text)
+    const tooDeep = scan.requests.map((r) => r.depth > MAX_JSON_DEPTH)
+    const anyTooDeep = tooDeep.includes(true)
     let message: unknown
     try {
-      message = JSON.parse(text)
+      if (anyTooDeep && !scan.complete) throw new Error('not JSON')
+      message = JSON.parse(anyTooDeep ? withRequestsCut(text, scan, tooDeep) : text)
+      if (anyTooDeep && !(scan.batch ? Array.isArray(message) && message.length === scan.requests.length : message === null)) throw new Error('not JSON')
     } catch {
       await write(JSON.stringify(response(null, { error: new ParseRpcError() })))
       return true
     }
-    const out = await handleMessage(message, options)
-    if (out === undefined) return false
-    if (!Array.isArray(out)) {
-      await writeResponse(out, write)
+    // The scan describes the message request by request only when it lines up with what was parsed.
+    const aligned = scan.complete && (scan.batch ? Array.isArray(message) && message.length === scan.requests.length : !Array.isArray(message))
+    const idText = (res: JsonRpcResponse, i: number) =>
+      aligned && (typeof res.id === 'string' || typeof res.id === 'number') ? scan.requests[i]?.id : undefined
+    const out = await answer(message, options, (_request, i) =>
+      tooDeep[i] ? response(parseIdText(scan.requests[i]?.id), { error: nestingTooDeepError() }) : undefined,
+    )
+    if (!out.batch) {
+      if (out.answer === undefined) return false
+      await writeResponse(out.answer, write, scan.batch ? undefined : idText(out.answer, 0))
       return true
     }
+    if (out.answers.every((r) => r === undefined)) return false
     await write('[')
-    for (let i = 0; i < out.length; i++) {
-      if (i > 0) await write(',')
-      await writeResponse(out[i]!, write)
+    let first = true
+    for (const [i, res] of out.answers.entries()) {
+      if (res === undefined) continue
+      if (!first) await write(',')
+      first = false
+      await writeResponse(res, write, idText(res, i))
     }
     await write(']')
     return true
@@ -221,6 +270,31 @@ export function createRpcHandler({
   }
 
   return { handleMessage, handleText, handleTextStreaming, enabled: [...enabled] }
+}
+
+/** The id a scanned id text stands for, when it is a valid one (string or number); null otherwise. */
+function parseIdText(text: string | undefined): JsonRpcId {
+  // Only a string or a number is parsed: an over-deep request's id may itself be the deep part.
+  if (text === undefined || !/^["\-0-9]/.test(text)) return null
+  try {
+    const id: unknown = JSON.parse(text)
+    return typeof id === 'string' || typeof id === 'number' ? id : null
+  } catch {
+    return null
+  }
+}
+
+/** The text with each request marked in `cut` replaced by `null` (so that JSON.parse never sees it). */
+function withRequestsCut(text: string, scan: JsonTextScan, cut: readonly boolean[]): string {
+  const parts: string[] = []
+  let at = 0
+  for (const [i, request] of scan.requests.entries()) {
+    if (!cut[i]) continue
+    parts.push(text.slice(at, request.start), 'null')
+    at = request.end
+  }
+  parts.push(text.slice(at))
+  return parts.join('')
 }
 
 function bigintReplacer(_key: string, value: unknown): unknown {

@@ -14,7 +14,10 @@ const MAX_INT64 = 2n ** 63n - 1n
 
 function parseBlockNumber(raw: unknown): BlockSelector {
   if (typeof raw === 'number') {
-    if (!Number.isSafeInteger(raw) || raw < 0) throw new ParamError(`invalid block number ${raw}`)
+    // A bare JSON number arrives as a double: 2^63 and above are refused with the reference's words;
+    // below that, beyond 2^53, the nearest double is taken (no chain is that long; it is not found).
+    if (Number.isInteger(raw) && raw >= 2 ** 63) throw new ParamError('block number larger than int64')
+    if (!Number.isInteger(raw) || raw < 0) throw new ParamError(`invalid block number ${raw}: expected a non-negative integer`)
     return { kind: 'number', number: BigInt(raw) }
   }
   if (typeof raw !== 'string') throw new ParamError(`expected a block number, tag or hash, got ${describe(raw)}`)
@@ -49,6 +52,21 @@ export function parseBlockParameter(raw: unknown): BlockSelector {
     throw new ParamError('expected blockNumber or blockHash')
   }
   return parseBlockNumber(raw)
+}
+
+/**
+ * A block parameter held in a member of an object argument (trace_filter's fromBlock and toBlock,
+ * debug_traceCallMany's blockNumber): parsed with the request's other arguments, so that a bad one is
+ * -32602 like any argument, its message naming the member (`field "fromBlock": block number larger
+ * than int64`).
+ */
+export function parseBlockField(name: string, raw: unknown): BlockSelector {
+  try {
+    return parseBlockParameter(raw)
+  } catch (err) {
+    if (err instanceof ParamError) throw new ParamError(`field "${name}": ${err.message}`)
+    throw err
+  }
 }
 
 export function formatBlockSelector(block: BlockSelector): string {

@@ -73,21 +73,23 @@ async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePl
     })
     return out
   }
-  return new JsonStream(async (write) => {
+  // Each element's opening is held until its struct logs write something: a block whose first
+  // transaction fails before any step answers a plain error.
+  return new JsonStream(async (write, hold) => {
     let elements = 0
     let session: TxTraceSession | undefined
     try {
       await replayBlock(engine, loaded, {
         tracer: {
           begin: (i) => {
-            void write(`${elements++ === 0 ? '[' : ','}{"txHash":"${txHash(i)}","result":`)
+            hold(`${elements++ === 0 ? '[' : ','}{"txHash":"${txHash(i)}","result":`)
             session = startTxTrace(plan, context(i), write)
             return session
           },
           end: async (_i, result, state) => {
             await session!.finish(result, state)
             session = undefined
-            await write('}')
+            hold('}')
           },
         },
         progress: call.progress,
@@ -95,10 +97,10 @@ async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePl
     } catch (err) {
       if (elements > 0) {
         const wrote = session ? await session.abort() : true
-        await write(session ? `${wrote ? '' : 'null'}}]` : ']')
+        hold(session ? `${wrote ? '' : 'null'}}]` : ']')
       }
       throw err
     }
-    await write(elements === 0 ? '[]' : ']')
+    hold(elements === 0 ? '[]' : ']')
   })
 }

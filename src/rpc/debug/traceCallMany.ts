@@ -7,7 +7,7 @@ import { ServerRpcError } from '../../errors/rpc.js'
 import { parseTraceConfig } from '../../tracing/parseTraceConfig.js'
 import { type TxTraceSession, startTxTrace } from '../../tracing/startTxTrace.js'
 import { JsonStream } from '../jsonStream.js'
-import { type BlockSelector, parseBlockParameter } from '../parseBlockParameter.js'
+import { type BlockSelector, parseBlockField } from '../parseBlockParameter.js'
 import { parseCallArgs } from '../parseCallArgs.js'
 import { ParamError, optional, parseParams, required } from '../params.js'
 import { parseAddress, parseObject, parseQuantity, parseUint64 } from '../parsers.js'
@@ -47,7 +47,7 @@ type SimulateContext = { block: BlockSelector; transactionIndex: number }
 function parseSimulateContext(raw: unknown): SimulateContext {
   const o = parseObject(raw, 'a simulation context')
   if (o.blockNumber == null) throw new ParamError('simulateContext.blockNumber is required')
-  const block = parseBlockParameter(o.blockNumber)
+  const block = parseBlockField('blockNumber', o.blockNumber)
   let transactionIndex = -1
   if (o.transactionIndex != null) {
     const t = o.transactionIndex
@@ -72,23 +72,25 @@ export async function traceCallMany(engine: Engine, params: unknown): Promise<un
   const count = simulation.transactionIndex === -1 ? loaded.block.transactions.length : Math.min(simulation.transactionIndex, loaded.block.transactions.length)
   const { state } = await replayBlock(engine, loaded, { count })
 
-  return new JsonStream(async (write) => {
+  // Brackets and separators are held until a call's result (or struct logs) is written: a failure
+  // of the first call answers a plain error.
+  return new JsonStream(async (write, hold) => {
     let session: TxTraceSession | undefined
     let overridesApplied = false
     let number = header.number
     let time = header.header.timestamp
     let open = 0
     try {
-      void write('[')
+      hold('[')
       open = 1
       for (const [b, bundle] of bundles.entries()) {
-        void write(b === 0 ? '[' : ',[')
+        hold(b === 0 ? '[' : ',[')
         open = 2
         const overrides: BlockOverrides = { number, time, ...bundle.blockOverride }
         number = overrides.number!
         time = overrides.time!
         for (const [t, args] of bundle.transactions.entries()) {
-          if (t > 0) void write(',')
+          if (t > 0) hold(',')
           const context = { blockHash: header.hash, blockNumber: number, transactionPosition: t }
           session = startTxTrace(config, context, config.kind === 'structLogger' ? write : undefined)
           let out
@@ -109,17 +111,17 @@ export async function traceCallMany(engine: Engine, params: unknown): Promise<un
           if (config.kind === 'native') await write(JSON.stringify(value ?? null))
           session = undefined
         }
-        await write(']')
+        hold(']')
         open = 1
         number += 1n
         time += 1n
       }
-      await write(']')
+      hold(']')
       open = 0
     } catch (err) {
       if (open > 0) {
-        if (session) await write((await session.abort()) ? '' : 'null')
-        await write(open === 2 ? ']]' : ']')
+        if (session) hold((await session.abort()) ? '' : 'null')
+        hold(open === 2 ? ']]' : ']')
       }
       throw err
     }

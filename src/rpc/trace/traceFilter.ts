@@ -3,7 +3,7 @@ import type { Engine } from '../../exec/createEngine.js'
 import { InvalidParamsRpcError } from '../../errors/rpc.js'
 import type { ParityTrace } from '../../tracing/render/parity/toParityTraces.js'
 import { JsonStream } from '../jsonStream.js'
-import { parseBlockParameter } from '../parseBlockParameter.js'
+import { type BlockSelector, parseBlockField } from '../parseBlockParameter.js'
 import { ParamError } from '../params.js'
 import { describe, parseAddress } from '../parsers.js'
 import type { LoadedBlock } from '../../exec/loadBlock.js'
@@ -18,8 +18,8 @@ const PIPELINE = 8n
 export const TRACE_FILTER_MAX_BLOCKS = 10_000
 
 export type TraceFilter = {
-  fromBlock: unknown
-  toBlock: unknown
+  fromBlock: BlockSelector
+  toBlock: BlockSelector
   fromAddress: Set<string> | undefined
   toAddress: Set<string> | undefined
   after: number
@@ -42,8 +42,8 @@ export function parseTraceFilter(raw: unknown): TraceFilter {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ParamError(`expected a filter object, got ${describe(raw)}`)
   const o = raw as Record<string, unknown>
   return {
-    fromBlock: o.fromBlock ?? '0x0',
-    toBlock: o.toBlock ?? 'latest',
+    fromBlock: parseBlockField('fromBlock', o.fromBlock ?? '0x0'),
+    toBlock: parseBlockField('toBlock', o.toBlock ?? 'latest'),
     fromAddress: addresses(o.fromAddress, 'fromAddress'),
     toAddress: addresses(o.toAddress, 'toAddress'),
     after: o.after === undefined || o.after === null ? 0 : plainInteger(o.after, 'after'),
@@ -86,15 +86,15 @@ function matches(t: ParityTrace, f: TraceFilter): boolean {
  * as blocks are traced, so memory does not grow with the range.
  */
 export async function traceFilter(engine: Engine, filter: TraceFilter, context: CallContext = SILENT_CONTEXT): Promise<JsonStream> {
-  const from = await engine.headers.resolve(parseBlockParameter(filter.fromBlock))
-  const to = await engine.headers.resolve(parseBlockParameter(filter.toBlock))
+  const from = await engine.headers.resolve(filter.fromBlock)
+  const to = await engine.headers.resolve(filter.toBlock)
   if (from.number > to.number) throw new InvalidParamsRpcError('invalid parameters: fromBlock cannot be greater than toBlock')
   const maxBlocks = engine.options.traceFilterMaxBlocks ?? TRACE_FILTER_MAX_BLOCKS
   if (to.number - from.number + 1n > BigInt(maxBlocks)) {
     throw new InvalidParamsRpcError(`trace_filter covers ${to.number - from.number + 1n} blocks; at most ${maxBlocks} may be asked at once`)
   }
   const config = { types: new Set(['trace'] as const), includePrecompiles: false, creationMethod: true, withBlockFields: true, revertData: 'revertReason' as const }
-  return new JsonStream(async (write) => {
+  return new JsonStream(async (write, hold) => {
     let seen = 0
     let written = 0
     const total = to.number - from.number + 1n
@@ -108,7 +108,9 @@ export async function traceFilter(engine: Engine, filter: TraceFilter, context: 
         message: `trace_filter ${from.number}…${to.number}: ${done} of ${total} blocks traced, ${written} traces sent, ${Math.round((Date.now() - started) / 1000)} s`,
       })
     }
-    await write('[')
+    // The brackets are held until the first trace: a range whose first block fails answers a plain
+    // error, not an empty array beside it.
+    hold('[')
     try {
       // Blocks ahead are loaded and their state prefetched while earlier ones are traced (a window
       // of PIPELINE blocks), so the upstream's latency is paid once per window, not per block.
@@ -141,7 +143,7 @@ export async function traceFilter(engine: Engine, filter: TraceFilter, context: 
         report(n)
       }
     } finally {
-      await write(']')
+      hold(']')
     }
   })
 }

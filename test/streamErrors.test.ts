@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { type Proxy, createProxy } from './src/createProxy.js'
+import { rpcResult } from './src/rpc.js'
+
+// Streamed results (trace_filter, struct-log block traces, debug_traceCallMany) that fail before
+// any content answer a plain error response — never an empty result beside the error; one that
+// fails after content keeps Erigon's shape (the partial result and the error in one envelope).
+// The failure: a lying upstream, whose proofs at one block's parent state do not verify.
+
+let devnet: Devnet
+let proxy: Proxy
+let edge: RunningEdgetrace
+/** A block with transactions whose previous block also has some: `bad` fails, `good` (bad − 1) does not. */
+let good: number
+let bad: number
+
+const hex = (n: number) => `0x${n.toString(16)}`
+
+async function post(method: string, params: unknown[]): Promise<{ text: string; json: Record<string, unknown> }> {
+  const res = await fetch(edge.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const text = await res.text()
+  return { text, json: JSON.parse(text) }
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  const withTxs = new Set(devnet.transactions.map((t) => t.blockNumber))
+  bad = [...withTxs].sort((x, y) => x - y).find((n) => n > 2 && withTxs.has(n - 1))!
+  good = bad - 1
+  const parentOfBad = (await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', [hex(good), false])).hash as string
+  proxy = await createProxy(devnet.anvil.url, {
+    // Every account proven at `bad`'s parent state comes back with a wrong balance.
+    transform: (call, result) => {
+      const at = (call.params[2] as { blockHash?: string } | undefined)?.blockHash
+      if (call.method !== 'eth_getProof' || at?.toLowerCase() !== parentOfBad) return result
+      return { ...(result as object), balance: '0x123456789' }
+    },
+  })
+  edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', api: ['eth', 'trace', 'debug'] })
+}, 120_000)
+afterAll(async () => {
+  await edge?.close()
+  await proxy?.stop()
+  await devnet?.stop()
+})
+
+describe('a streamed result that fails', () => {
+  it('trace_filter: at its first block, a plain error; after some traces, the traces and the error', async () => {
+    const first = await post('trace_filter', [{ fromBlock: hex(bad), toBlock: hex(bad) }])
+    expect(first.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: expect.any(Number), message: expect.any(String) } })
+    expect(first.text).not.toContain('"result"')
+
+    const later = await post('trace_filter', [{ fromBlock: hex(good), toBlock: hex(bad) }])
+    const alone = await post('trace_filter', [{ fromBlock: hex(good), toBlock: hex(good) }])
+    expect(alone.json.error).toBeUndefined()
+    expect((alone.json.result as unknown[]).length).toBeGreaterThan(0)
+    expect(later.json).toEqual({ jsonrpc: '2.0', id: 1, result: alone.json.result, error: first.json.error })
+  })
+
+  // A timeout of 1 ns fails the first transaction or call as soon as it starts executing (the
+  // element's opening — `{"txHash":…,"result":`, `[[` — was already written, before the fix).
+  it('debug_traceBlockByNumber (struct logs): timing out in its first transaction, a plain error', async () => {
+    const out = await post('debug_traceBlockByNumber', [hex(good), { timeout: '1ns' }])
+    expect(out.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'execution timeout' } })
+    expect((await post('debug_traceBlockByNumber', [hex(good)])).json.result).toBeInstanceOf(Array)
+  })
+
+  it('debug_traceCallMany: timing out in its first call, a plain error', async () => {
+    const call = { from: devnet.accounts[1], to: devnet.contracts.Scenarios, data: `0xb2041d21${'0'.repeat(63)}3` }
+    const simulation = { blockNumber: hex(good), transactionIndex: -1 }
+    for (const tracer of [{ tracer: 'callTracer', timeout: '1ns' }, { timeout: '1ns' }]) {
+      const out = await post('debug_traceCallMany', [[{ transactions: [call, call] }], simulation, tracer])
+      expect(out.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'execution timeout' } })
+    }
+    const fine = await post('debug_traceCallMany', [[{ transactions: [call] }], simulation, { tracer: 'callTracer' }])
+    expect(fine.json.error).toBeUndefined()
+    expect(fine.json.result).toEqual([[expect.objectContaining({ type: 'CALL' })]])
+  })
+})
