@@ -1,3 +1,5 @@
+import { type ServerResponse, createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { createProxy } from '../../test/src/createProxy.js'
@@ -5,6 +7,7 @@ import { UpstreamRpcError, UpstreamUnavailableError } from '../errors/upstream.j
 import { type AnvilInstance, startAnvil } from '../node/devnet/startAnvil.js'
 import { createUpstream } from './createUpstream.js'
 import { redactUrl } from './redactUrl.js'
+import { type Deadline, createDeadline } from '../utils/createDeadline.js'
 
 const ACCOUNTS = [
   '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
@@ -148,6 +151,128 @@ describe('createUpstream over HTTP', () => {
     expect(upstream.stats().retries).toBe(1)
     await upstream.close()
     await proxy.stop()
+  })
+})
+
+describe('createUpstream under faults (issue 12)', () => {
+  it('serialises each call on its own: one that cannot be sent fails alone, the rest of its batch is served', async () => {
+    const proxy = await createProxy(anvil.url)
+    const upstream = createUpstream({ url: proxy.url })
+    let deep: unknown = 0
+    for (let i = 0; i < 10_000; i++) deep = [deep]
+    const [a, bad, b] = await Promise.allSettled([
+      upstream.request<string>('eth_chainId'),
+      upstream.request('eth_foo', [deep, 1n]),
+      upstream.request<string>('eth_blockNumber'),
+    ])
+    expect(a).toMatchObject({ status: 'fulfilled', value: '0x7a69' })
+    expect(b.status).toBe('fulfilled')
+    expect(bad.status).toBe('rejected')
+    expect(String((bad as PromiseRejectedResult).reason.message)).toMatch(/eth_foo cannot be sent to the upstream/)
+    expect(proxy.calls.get('eth_foo')).toBeUndefined()
+    expect(proxy.requests).toBe(1)
+    await upstream.close()
+    await proxy.stop()
+  })
+
+  it('retries a garbled (truncated) batch answer and keeps batching', async () => {
+    const proxy = await createProxy(anvil.url, {
+      onRequest: ({ count }) => (count === 1 ? { status: 200, body: '[{"jsonrpc":"2.0","id":1,"res' } : undefined),
+    })
+    const upstream = createUpstream({ url: proxy.url, retryBaseMs: 5 })
+    const pair = () => Promise.all([upstream.request<string>('eth_chainId'), upstream.request<string>('eth_blockNumber')])
+    expect((await pair())[0]).toBe('0x7a69')
+    expect(upstream.stats()).toMatchObject({ requests: 2, retries: 1 })
+    await pair()
+    // Still one request for two calls: batching was not given up.
+    expect(upstream.stats().requests).toBe(3)
+    await upstream.close()
+    await proxy.stop()
+  })
+
+  it('sends calls one by one after a refused batch, and tries batches again after the re-probe interval', async () => {
+    const proxy = await createProxy(anvil.url, { rejectBatches: true })
+    const upstream = createUpstream({ url: proxy.url, batchReprobeMs: 300 })
+    const pair = () => Promise.all([upstream.request<string>('eth_chainId'), upstream.request<string>('eth_chainId')])
+    await pair()
+    expect(proxy.requests).toBe(3) // the refused batch, then two single calls
+    proxy.hooks.rejectBatches = false
+    await pair()
+    expect(proxy.requests).toBe(5) // still one by one within the interval
+    await new Promise((r) => setTimeout(r, 350))
+    await pair()
+    expect(proxy.requests).toBe(6) // one batch again
+    await upstream.close()
+    await proxy.stop()
+  })
+
+  it('retries a call answered with a rate-limit error (-32005), not its neighbours', async () => {
+    let limited = 2
+    const proxy = await createProxy(anvil.url, {
+      onRequest: ({ body }) => {
+        const calls = body as { id: number; method: string }[]
+        if (!Array.isArray(calls) || limited === 0) return undefined
+        limited--
+        // The upstream answers the chain id and rate-limits the block number.
+        return {
+          status: 200,
+          body: JSON.stringify(
+            calls.map((c) =>
+              c.method === 'eth_chainId'
+                ? { jsonrpc: '2.0', id: c.id, result: '0x7a69' }
+                : { jsonrpc: '2.0', id: c.id, error: { code: -32005, message: 'rate limit exceeded' } },
+            ),
+          ),
+        }
+      },
+    })
+    const upstream = createUpstream({ url: proxy.url, retryBaseMs: 5 })
+    const [id, number] = await Promise.all([upstream.request<string>('eth_chainId'), upstream.request<string>('eth_blockNumber')])
+    expect(id).toBe('0x7a69')
+    expect(typeof number).toBe('string')
+    expect(proxy.calls.get('eth_chainId')).toBe(1)
+    expect(proxy.calls.get('eth_blockNumber')).toBe(2)
+    await upstream.close()
+    await proxy.stop()
+  })
+
+  it('bounds every call by its request\'s deadline, and frees the slot of a request nobody waits for', async () => {
+    // A node that never answers its first request, and forwards the others to anvil.
+    let seen = 0
+    const hung: ServerResponse[] = []
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = []
+      for await (const c of req) chunks.push(c as Buffer)
+      if (++seen === 1) return void hung.push(res)
+      const reply = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
+      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(await reply.text())
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    let current: Deadline | undefined
+    const logs: string[] = []
+    const upstream = createUpstream({ url, maxInFlight: 1, currentDeadline: () => current, onLog: (l) => logs.push(l) })
+    current = createDeadline(300, () => new Error('request timed out'))
+    const started = Date.now()
+    const first = upstream.request('eth_chainId').catch((e: unknown) => e)
+    current = undefined
+    const err = await first
+    expect((err as Error).message).toBe('request timed out')
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect(logs.join('\n')).toMatch(/no answer to eth_chainId within the request's deadline/)
+    // With one slot, the next call is served only if the abandoned request gave its slot back.
+    const again = Date.now()
+    expect(await upstream.request('eth_chainId')).toBe('0x7a69')
+    expect(Date.now() - again).toBeLessThan(1000)
+    // A call asked after its request's deadline is not sent at all.
+    const sent = seen
+    current = createDeadline(0, () => new Error('too late'))
+    await expect(upstream.request('eth_chainId')).rejects.toThrow('too late')
+    expect(seen).toBe(sent)
+    for (const res of hung) res.destroy()
+    await upstream.close()
+    server.closeAllConnections()
+    await new Promise((r) => server.close(r))
   })
 })
 
