@@ -11,7 +11,6 @@ import type { ProgressSink } from './rpc/progress.js'
 import type { PersistentStore } from './state/createPersistentBacking.js'
 import { UpstreamUnavailableError } from './errors/upstream.js'
 import type { Upstream } from './upstream/types.js'
-import type { RequestScope } from './utils/createDeadline.js'
 
 export type CreateEdgetraceParameters = {
   upstream: Upstream
@@ -33,12 +32,6 @@ export type CreateEdgetraceParameters = {
   onProgress?: ProgressSink | undefined
   /** At most one progress event per call this often, ms (default 250). */
   progressEveryMs?: number | undefined
-  /**
-   * Carries each request's deadline (`--rpc.evmtimeout` after it starts, moved on by progress) to
-   * the upstream client; the Node server passes AsyncLocalStorage's. The same scope must be given to
-   * createUpstream as `currentDeadline`.
-   */
-  requestScope?: RequestScope | undefined
   /**
    * `--checkpoint`: a block hash the user trusts. Blocks asked by number or tag are then accepted only
    * if they link to it by parent hashes; without it, which block is number N is the upstream's word.
@@ -72,7 +65,6 @@ export async function createEdgetrace({
   onInternalError,
   onProgress,
   progressEveryMs,
-  requestScope,
   checkpoint,
   onLog,
 }: CreateEdgetraceParameters): Promise<Edgetrace> {
@@ -92,7 +84,6 @@ export async function createEdgetrace({
     ...(onProgress ? { onProgress } : {}),
     ...(progressEveryMs !== undefined ? { progressEveryMs } : {}),
     requestTimeoutMs: engine.options.evmTimeoutMs,
-    requestScope,
   })
   return { engine, handler }
 }

@@ -247,25 +247,40 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
   }
   const scheduler = options.scheduler
   if (signal || scheduler) {
-    // Loops need a jump: checking there bounds pure computation too. The handlers become async
-    // (the interpreter awaits them) so that they can pause for the event loop.
+    // Loops need a jump: checking there bounds pure computation too. A pause needs the interpreter
+    // to await the handler, which it does only for async ops — and an await on every jump doubles
+    // the cost of a tight loop. So the jumps stay sync; when a pause is due, the op entries are
+    // flagged async until the next jump, which returns the pause for the interpreter to await.
     let jumps = 0
+    let pauseDue = false
+    const entries: { isAsync: boolean }[] = []
+    const setAsync = (value: boolean) => {
+      for (const info of entries) info.isAsync = value
+    }
     for (const op of [0x56, 0x57]) {
       const entry = originalMap[op]
       if (!entry) continue
       const original = entry.opHandler
-      const opcodeInfo = Object.assign(Object.create(Object.getPrototypeOf(entry.opcodeInfo)), entry.opcodeInfo, { isAsync: true })
+      // Our own copy of the op's info (the EVM's table is shared): only its isAsync is changed.
+      const opcodeInfo = Object.assign(Object.create(Object.getPrototypeOf(entry.opcodeInfo)), entry.opcodeInfo) as { isAsync: boolean }
+      entries.push(opcodeInfo)
       patched[op] = {
         ...entry,
         opcodeInfo,
         opHandler: (rs: RunState, common: unknown) => {
+          if (pauseDue) {
+            pauseDue = false
+            setAsync(false)
+            return scheduler!.yieldToEventLoop().then(() => {
+              checkAbort()
+              return original(rs, common)
+            })
+          }
           if (++jumps % JUMPS_PER_CHECK === 0) {
             checkAbort()
             if (scheduler?.shouldYield()) {
-              return scheduler.yieldToEventLoop().then(() => {
-                checkAbort()
-                return original(rs, common)
-              })
+              pauseDue = true
+              setAsync(true)
             }
           }
           return original(rs, common)

@@ -1,11 +1,10 @@
 import type { GethGenesis } from '@ethereumjs/common'
 import { type Edgetrace, createEdgetrace } from '../createEdgetrace.js'
-import type { EngineOptions } from '../exec/createEngine.js'
+import { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from '../exec/createEngine.js'
 import { type WebSocketConstructor, createUpstream } from '../upstream/createUpstream.js'
 import type { ProgressEvent } from '../rpc/progress.js'
 import type { Upstream } from '../upstream/types.js'
 import { type EdgetraceServer, createServer } from './createServer.js'
-import { createNodeRequestScope } from './createNodeRequestScope.js'
 
 export type StartEdgetraceParameters = {
   upstream: string
@@ -54,12 +53,12 @@ export async function startEdgetrace({
   log,
   progressEveryMs,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
-  const requestScope = createNodeRequestScope()
   const upstream = createUpstream({
     url: upstreamUrl,
     ...(log ? { onLog: log } : {}),
     webSocket: await nodeWebSocket(upstreamUrl),
-    currentDeadline: requestScope.current,
+    // No upstream call is waited for longer than a request may take.
+    callTimeoutMs: engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
   })
   try {
     const daemon = await createEdgetrace({
@@ -73,7 +72,6 @@ export async function startEdgetrace({
       onLog: log,
       ...(log ? { onProgress: (e: ProgressEvent) => log(e.message ?? `${e.method}: ${e.done} of ${e.total} ${e.unit}, ${Math.round(e.elapsedMs / 1000)} s`) } : {}),
       progressEveryMs: progressEveryMs ?? 5000,
-      requestScope,
       onInternalError: (err, method) => log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
     })
     const server = await createServer({

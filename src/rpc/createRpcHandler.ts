@@ -2,7 +2,7 @@ import { InvalidRequestRpcError, MethodNotFoundRpcError, ParseRpcError, ServerRp
 import { toRpcError } from '../errors/toRpcError.js'
 import { MAX_JSON_DEPTH, answerId, nestingTooDeepError, nestsDeeperThan } from './jsonDepth.js'
 import { type ChunkWriter, JsonStream } from './jsonStream.js'
-import { type Deadline, type RequestScope, createDeadline } from '../utils/createDeadline.js'
+import { type Deadline, createDeadline } from '../utils/createDeadline.js'
 import { formatDuration } from '../utils/formatDuration.js'
 import { type CallContext, type ProgressSink, createCallContext, withDeadline } from './progress.js'
 import { type JsonTextScan, scanJsonText } from './scanJsonText.js'
@@ -37,12 +37,11 @@ export type CreateRpcHandlerParameters = {
   /** At most one progress event per call this often, ms (default 250); the first and last always. */
   progressEveryMs?: number
   /**
-   * Each call gets a deadline this long after it starts (moved on by its progress): the upstream
-   * calls it needs are not waited for past it. Default: 5 minutes (`--rpc.evmtimeout`'s default).
+   * Each call is answered within this long after it starts (moved on by its progress): past it, the
+   * client gets geth's timeout error whatever the method still waits for. Default: 5 minutes
+   * (`--rpc.evmtimeout`'s default).
    */
   requestTimeoutMs?: number
-  /** Carries each call's deadline to the upstream client (Node's AsyncLocalStorage); none in browsers. */
-  requestScope?: RequestScope | undefined
 }
 
 export type RpcHandler = {
@@ -84,7 +83,6 @@ export function createRpcHandler({
   onProgress,
   progressEveryMs = 250,
   requestTimeoutMs = 5 * 60_000,
-  requestScope,
 }: CreateRpcHandlerParameters): RpcHandler {
   const byName = new Map(namespaces.map((ns) => [ns.name, ns]))
   const enabledSet = new Set(enabled)
@@ -104,12 +102,14 @@ export function createRpcHandler({
     throw new MethodNotFoundRpcError(method)
   }
 
-  const inScope = <value>(deadline: Deadline, work: () => value): value =>
-    requestScope ? requestScope.run(deadline, work) : work()
-
-  /** A streamed result is produced after the method returned: still within its call's deadline. */
-  const scopedStream = (stream: JsonStream, deadline: Deadline) =>
-    new JsonStream((write, hold) => inScope(deadline, () => stream.produce(write, hold)).finally(() => deadline.dispose()))
+  /** The method's answer, or its deadline's error once that passes first (the method winds down alone). */
+  const beforeDeadline = <value>(work: Promise<value>, deadline: Deadline): Promise<value> => {
+    work.catch(() => {}) // a failure after the deadline has no one to go to
+    return Promise.race([
+      work,
+      new Promise<never>((_, reject) => deadline.signal.addEventListener('abort', () => reject(deadline.reason), { once: true })),
+    ])
+  }
 
   async function handleOne(message: unknown, options: HandleOptions | undefined): Promise<JsonRpcResponse | undefined> {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
@@ -129,11 +129,8 @@ export function createRpcHandler({
     try {
       const progress = createCallContext([onProgress, options?.onProgress], { id: id ?? undefined, method }, progressEveryMs)
       const context = withDeadline(progress, deadline, requestTimeoutMs)
-      const result = await inScope(deadline, () => dispatch(method, params, context))
-      outcome = { result: result instanceof JsonStream ? scopedStream(result, deadline) : result }
-      if (!(result instanceof JsonStream)) deadline.dispose()
+      outcome = { result: await beforeDeadline(dispatch(method, params, context), deadline) }
     } catch (error) {
-      deadline.dispose()
       if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError') {
         onInternalError?.(error, method)
       }

@@ -1,6 +1,6 @@
 import { BaseError } from '../errors/base.js'
 import { UpstreamRpcError, UpstreamUnavailableError } from '../errors/upstream.js'
-import type { Deadline } from '../utils/createDeadline.js'
+import { formatDuration } from '../utils/formatDuration.js'
 import { redactUrl } from './redactUrl.js'
 import type { Upstream, UpstreamStats } from './types.js'
 
@@ -35,11 +35,12 @@ export type CreateUpstreamParameters = {
   /** After the upstream refused a batch, calls go one by one for this long, then batches are tried again, ms (default 60 s). */
   batchReprobeMs?: number
   /**
-   * The deadline of the request asking (read when a call is made): a call is not waited for past
-   * it. The Node server passes its AsyncLocalStorage scope; without it, calls are bounded by
-   * `timeoutMs` and `retries` only.
+   * The longest any call is waited for, retries included, ms (the Node server passes
+   * `--rpc.evmtimeout`: no request may take longer). Past it the call fails, and a request whose
+   * calls all failed so is aborted and frees its slot. Default: none (bounded by `timeoutMs` and
+   * `retries` only).
    */
-  currentDeadline?: (() => Deadline | undefined) | undefined
+  callTimeoutMs?: number | undefined
 }
 
 /** The part of the WebSocket class the client uses (browsers' global, or the `ws` package's). */
@@ -58,13 +59,11 @@ type Call = {
   method: string
   /** The call's JSON text, made once when it is asked: a call that cannot be serialised fails alone. */
   text: string
-  /** The deadline of the request that needs it (if the runtime can tell): it is not waited for past it. */
-  deadline: Deadline | undefined
   askedAt: number
   settled: boolean
   resolve: (value: unknown) => void
   reject: (err: unknown) => void
-  /** Stops listening to the deadline once settled. */
+  /** Clears the call's own time limit once settled. */
   detach?: () => void
   /** The attempt now carrying the call: abandoned once every call it carries is settled. */
   attempt?: Attempt | undefined
@@ -128,9 +127,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * dropped connections, answers that are not JSON and rate-limit errors (-32005) are retried with
  * exponential backoff and full jitter, honouring Retry-After; other JSON-RPC errors are not.
  *
- * Every call is bounded by the deadline of the request that asked for it (`currentDeadline`, read
- * when it is asked): past it the call fails at once, and a request whose calls all failed so is
- * aborted and frees its slot — a hung upstream holds nothing beyond the requests' deadlines.
+ * No call is waited for longer than `callTimeoutMs`: past it the call fails at once, and a request
+ * whose calls all failed so is aborted and frees its slot — a hung upstream holds nothing longer
+ * than a request may take.
  * Each call is serialised on its own, so one call that cannot be sent fails alone, never its batch.
  * The URL's credentials never appear in a message.
  */
@@ -148,7 +147,7 @@ export function createUpstream({
   unreachableCooldownMs = 0,
   batchReprobeMs = 60_000,
   onReachability,
-  currentDeadline,
+  callTimeoutMs,
 }: CreateUpstreamParameters): Upstream {
   const safeUrl = redactUrl(url)
   const isWs = /^wss?:\/\//i.test(url)
@@ -470,8 +469,6 @@ export function createUpstream({
       if (!reachable && Date.now() < unreachableUntil) {
         return Promise.reject(new UpstreamUnavailableError(safeUrl, `${lastFailure}; not asked again for ${Math.ceil((unreachableUntil - Date.now()) / 1000)} s`))
       }
-      const deadline = currentDeadline?.()
-      if (deadline?.aborted) return Promise.reject(deadline.reason)
       const id = nextId++
       let text: string
       try {
@@ -487,20 +484,18 @@ export function createUpstream({
           id,
           method,
           text,
-          deadline,
           askedAt: Date.now(),
           settled: false,
           resolve: resolve as (v: unknown) => void,
           reject,
         }
-        if (deadline) {
-          // The request's own timeout error goes back to its client; the log says what hung.
-          const onDeadline = () => {
-            onLog?.(`upstream ${safeUrl}: no answer to ${method} within the request's deadline (waited ${elapsed(call)})`)
-            settle(call, { error: deadline.reason })
-          }
-          deadline.signal.addEventListener('abort', onDeadline, { once: true })
-          call.detach = () => deadline.signal.removeEventListener('abort', onDeadline)
+        if (callTimeoutMs !== undefined) {
+          const timer = setTimeout(() => {
+            const reason = `no answer to ${method} within ${formatDuration(callTimeoutMs)} (waited ${elapsed(call)})`
+            onLog?.(`upstream ${safeUrl}: ${reason}`)
+            settle(call, { error: new UpstreamUnavailableError(safeUrl, reason) })
+          }, callTimeoutMs)
+          call.detach = () => clearTimeout(timer)
         }
         queue.push(call)
         if (!scheduled) {

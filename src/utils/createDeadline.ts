@@ -89,9 +89,3 @@ export function createDeadline(ms: number, reason: () => unknown): Deadline {
   }
   return deadline
 }
-
-/** The deadline of whatever a request is doing now, where the runtime can tell (Node's AsyncLocalStorage). */
-export type RequestScope = {
-  run<value>(deadline: Deadline, work: () => value): value
-  current(): Deadline | undefined
-}
