@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util'
 import type { EngineOptions } from '../../src/exec/createEngine.js'
 import { startEdgetrace } from '../../src/node/startEdgetrace.js'
 import { type Proxy, type ProxyHooks, type ProxyLoggedCall, type ProxyRpcError, createProxy } from './createProxy.js'
+import { isJsonRpcErrorCode } from './fuzzRequests.js'
 import { type TimedAnswer, timedRpc } from './timedRpc.js'
 
 /** One way the upstream can fail a request: at the HTTP level (the whole request) or one JSON-RPC call. */
@@ -38,12 +39,6 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   },
   { name: 'hang (never answers)', label: 'hang', slow: true, http: 'hang' },
 ]
-
-/** Error codes a server may answer with (JSON-RPC's own, the server range, and 3 for reverts). */
-export function isJsonRpcErrorCode(code: unknown): boolean {
-  if (typeof code !== 'number' || !Number.isInteger(code)) return false
-  return code === 3 || [-32700, -32600, -32601, -32602, -32603].includes(code) || (code >= -32099 && code <= -32000)
-}
 
 export type FaultScenario = {
   /** The real node (anvil). */
