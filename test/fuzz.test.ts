@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type FuzzContext, type FuzzRequest, checkAnswer, createFuzzer, createPrng } from './src/fuzzRequests.js'
+import { formatFuzzReport, runFuzz } from './src/runFuzz.js'
+import { startFuzzTarget } from './src/startFuzzTarget.js'
+
+// A bounded fuzz run in every `npm test`: seeded malformed requests (bad JSON, wrong envelopes, wrong
+// parameter types for real methods, huge and negative numbers, deep nesting, long strings, odd ids,
+// notifications, batches mixing good and bad) over HTTP and WebSocket. Every answer must be a
+// well-formed JSON-RPC 2.0 envelope with the right id and a JSON-RPC error code (the expected one
+// where the case is clear-cut), and the server must still serve afterwards. The seed is printed; a
+// longer run: `npm run fuzz -- --seed N --count M`.
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20_251_212)
+const HTTP_COUNT = 2000
+const WS_COUNT = 300
+
+let target: Awaited<ReturnType<typeof startFuzzTarget>>
+const processErrors: string[] = []
+const onProcessError = (err: unknown) => processErrors.push(err instanceof Error ? `${err.name}: ${err.message}` : String(err))
+
+beforeAll(async () => {
+  process.on('unhandledRejection', onProcessError)
+  process.on('uncaughtException', onProcessError)
+  target = await startFuzzTarget()
+})
+afterAll(async () => {
+  process.off('unhandledRejection', onProcessError)
+  process.off('uncaughtException', onProcessError)
+  await target?.stop()
+})
+
+describe('the fuzzer itself', () => {
+  const context: FuzzContext = { contract: `0x${'11'.repeat(20)}`, account: `0x${'22'.repeat(20)}`, block: '0x2', txHash: `0x${'33'.repeat(32)}`, maxBodyBytes: 5 * 1024 * 1024 }
+
+  it('gives the same requests for the same seed, and others for another', () => {
+    const run = (seed: number) => {
+      const fuzzer = createFuzzer(createPrng(seed), context)
+      return Array.from({ length: 50 }, () => fuzzer.request().text)
+    }
+    expect(run(1)).toEqual(run(1))
+    expect(run(1)).not.toEqual(run(2))
+  })
+
+  it('accepts the answers owed and flags wrong codes, wrong ids, answered notifications and bad envelopes', () => {
+    const single = (want: FuzzRequest['expect']): FuzzRequest => ({ label: 'case', text: '{}', expect: want })
+    const wants602 = single({ kind: 'single', entry: { label: 'bad params', id: 7, want: [-32602] } })
+    expect(checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"invalid argument 0"}}')).toEqual([])
+    expect(checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"invalid argument 0"}}')).toHaveLength(1)
+    expect(checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":8,"error":{"code":-32602,"message":"invalid argument 0"}}')[0]).toMatch(/^id 7 answered as 8/)
+    expect(checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"x"}}')[0]).toMatch(/not a JSON-RPC error code/)
+    expect(checkAnswer(wants602, 200, '{"id":7,"error":{"code":-32602,"message":"x"}}')[0]).toMatch(/without jsonrpc/)
+    expect(checkAnswer(wants602, 500, '')[0]).toMatch(/HTTP 500/)
+    const infinity = single({ kind: 'single', entry: { label: 'odd id', id: Number.POSITIVE_INFINITY, want: 'result' } })
+    expect(checkAnswer(infinity, 200, '{"jsonrpc":"2.0","id":1e400,"result":"0x1"}')).toEqual([])
+    expect(checkAnswer(infinity, 200, '{"jsonrpc":"2.0","id":null,"result":"0x1"}')[0]).toMatch(/^id Infinity answered as null/)
+    expect(checkAnswer(single({ kind: 'nothing' }), 200, '')).toEqual([])
+    expect(checkAnswer(single({ kind: 'nothing' }), 200, '{"jsonrpc":"2.0","id":null,"result":"0x1"}')[0]).toMatch(/notification was answered/)
+    const batch: FuzzRequest = {
+      label: 'batch',
+      text: '[]',
+      expect: { kind: 'batch', entries: [{ label: 'a', id: 1, want: 'result' }, { label: 'b', id: 2, want: [-32601] }, { label: 'c', id: null, want: [-32600] }] },
+    }
+    const ok = '[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope"}},{"jsonrpc":"2.0","id":1,"result":"0x"}]'
+    expect(checkAnswer(batch, 200, ok)).toEqual([])
+    expect(checkAnswer(batch, 200, ok.replace('-32601', '-32602'))[0]).toMatch(/^b: error -32602, want error -32601/)
+    expect(checkAnswer(batch, 200, '[{"jsonrpc":"2.0","id":1,"result":"0x"}]')).toHaveLength(2)
+  })
+})
+
+describe('fuzz', () => {
+  it(`${HTTP_COUNT} requests over HTTP and ${WS_COUNT} over WebSocket (seed ${SEED}): every answer well-formed, the right id and code`, async () => {
+    console.log(`fuzz seed ${SEED} (set FUZZ_SEED to change it)`)
+    const report = await runFuzz({ url: target.url, wsUrl: target.wsUrl, seed: SEED, count: HTTP_COUNT, wsCount: WS_COUNT, context: target.context })
+    console.log(formatFuzzReport(report))
+    expect(report.findings.map((f) => `${f.count}× ${f.key}: ${f.examples[0]!.problem}`)).toEqual([])
+  }, 180_000)
+
+  it('the server still serves afterwards, batches its upstream calls, and logged no internal error', async () => {
+    expect(await target.checkStillServing()).toEqual([])
+  })
+
+  it('no unhandled rejection or uncaught exception', () => {
+    expect(processErrors).toEqual([])
+  })
+})

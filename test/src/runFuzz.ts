@@ -1,0 +1,158 @@
+import { WebSocket } from 'ws'
+import { type FuzzContext, type FuzzRequest, checkAnswer, createFuzzer, createPrng } from './fuzzRequests.js'
+
+export type FuzzFinding = { key: string; count: number; examples: { problem: string; request: string }[] }
+
+export type FuzzReport = {
+  seed: number
+  http: number
+  ws: number
+  findings: FuzzFinding[]
+  /** Problems by request label: how often each kind of request went wrong. */
+  ms: number
+}
+
+export type RunFuzzParameters = {
+  url: string
+  wsUrl: string
+  seed: number
+  /** Requests over HTTP. */
+  count: number
+  /** Requests over WebSocket (after the HTTP ones). */
+  wsCount: number
+  context: FuzzContext
+  /** HTTP requests in flight at once. */
+  concurrency?: number
+  /** Longest wait for one answer, ms. */
+  timeoutMs?: number
+  onProgress?: (done: number, total: number) => void
+}
+
+/** Problems are written `<cause> — <details>`: one cause is one finding. */
+function keyOf(problem: string): string {
+  return problem.split(' — ')[0]!.slice(0, 160)
+}
+
+/**
+ * Sends `count` generated requests over HTTP and `wsCount` over one WebSocket, and checks every
+ * answer against what it is owed (fuzzRequests.ts). Findings are grouped by cause, a few examples each.
+ */
+export async function runFuzz({ url, wsUrl, seed, count, wsCount, context, concurrency = 4, timeoutMs = 30_000, onProgress }: RunFuzzParameters): Promise<FuzzReport> {
+  const started = performance.now()
+  const fuzzer = createFuzzer(createPrng(seed), context)
+  const findings = new Map<string, FuzzFinding>()
+  const record = (request: FuzzRequest, problems: string[]) => {
+    for (const problem of problems) {
+      const key = keyOf(problem)
+      const finding = findings.get(key) ?? { key, count: 0, examples: [] }
+      finding.count++
+      if (finding.examples.length < 3) finding.examples.push({ problem: problem.slice(0, 600), request: request.text.slice(0, 300) })
+      findings.set(key, finding)
+    }
+  }
+
+  // Generated up front, in order, so a seed always means the same requests whatever the timing.
+  const httpRequests = Array.from({ length: count }, () => fuzzer.request())
+  const wsRequests: FuzzRequest[] = []
+  while (wsRequests.length < wsCount) {
+    const r = fuzzer.request()
+    if (!r.httpOnly) wsRequests.push(r)
+  }
+
+  let done = 0
+  let next = 0
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < httpRequests.length) {
+        const request = httpRequests[next++]!
+        const controller = new AbortController()
+        const timer = setTimeout(() => controller.abort(), timeoutMs)
+        try {
+          const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.text, signal: controller.signal })
+          record(request, checkAnswer(request, res.status, await res.text()))
+        } catch (err) {
+          record(request, [`${request.label}: ${controller.signal.aborted ? `no answer within ${timeoutMs} ms` : 'connection failed'} — ${(err as Error).message}`])
+        } finally {
+          clearTimeout(timer)
+        }
+        onProgress?.(++done, count + wsCount)
+      }
+    }),
+  )
+
+  if (wsCount > 0) {
+    const socket = new WebSocket(wsUrl, { maxPayload: 64 * 1024 * 1024 })
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve())
+      socket.once('error', reject)
+    })
+    const inbox: string[] = []
+    let waiter: (() => void) | undefined
+    let closed = false
+    socket.on('message', (data) => {
+      inbox.push(data.toString())
+      waiter?.()
+    })
+    socket.on('close', () => {
+      closed = true
+      waiter?.()
+    })
+    const nextMessage = async (): Promise<string | undefined> => {
+      const deadline = Date.now() + timeoutMs
+      while (inbox.length === 0 && !closed && Date.now() < deadline) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, deadline - Date.now())
+          waiter = () => {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+        waiter = undefined
+      }
+      return inbox.shift()
+    }
+    let sentinel = 0
+    for (const request of wsRequests) {
+      if (closed) {
+        record(request, [`${request.label}: the WebSocket was closed by the server — over WebSocket`])
+        break
+      }
+      socket.send(request.text)
+      // A message owed nothing is followed by a sentinel call: the next message must answer that.
+      const owesNothing = request.expect.kind === 'nothing' || (request.expect.kind === 'batch' && request.expect.entries.every((e) => e.optional))
+      const sentinelId = `sentinel-${++sentinel}`
+      if (owesNothing) socket.send(JSON.stringify({ jsonrpc: '2.0', id: sentinelId, method: 'web3_clientVersion', params: [] }))
+      const message = await nextMessage()
+      if (message === undefined) {
+        record(request, [`${request.label}: no WebSocket answer within ${timeoutMs} ms — ${closed ? 'socket closed' : 'socket open'}`])
+      } else if (owesNothing && message.includes(`"${sentinelId}"`)) {
+        record(request, checkAnswer(request, 200, ''))
+      } else {
+        record(request, checkAnswer(request, 200, message).map((p) => `${p} (over WebSocket)`))
+        if (owesNothing) await nextMessage()
+      }
+      onProgress?.(++done, count + wsCount)
+    }
+    socket.close()
+  }
+
+  return {
+    seed,
+    http: count,
+    ws: wsRequests.length,
+    findings: [...findings.values()].sort((a, b) => b.count - a.count),
+    ms: Math.round(performance.now() - started),
+  }
+}
+
+/** A readable summary of a run: the seed, and each finding with its count and first example. */
+export function formatFuzzReport(report: FuzzReport): string {
+  const lines = [
+    `fuzz: seed ${report.seed}, ${report.http} requests over HTTP and ${report.ws} over WebSocket in ${(report.ms / 1000).toFixed(1)} s: ${report.findings.length === 0 ? 'no findings' : `${report.findings.length} findings`}`,
+  ]
+  for (const f of report.findings) {
+    lines.push(`  ${f.count}× ${f.key}`)
+    for (const e of f.examples.slice(0, 2)) lines.push(`      ${e.problem}\n        request: ${e.request}`)
+  }
+  return lines.join('\n')
+}
