@@ -102,14 +102,29 @@ export function createRpcHandler({
     throw new MethodNotFoundRpcError(method)
   }
 
-  /** The method's answer, or its deadline's error once that passes first (the method winds down alone). */
-  const beforeDeadline = <value>(work: Promise<value>, deadline: Deadline): Promise<value> => {
+  /**
+   * The method's answer, or its deadline's error once that passes first (the method winds down
+   * alone). The deadline is armed before the method starts, so it fires before the time limits of
+   * the upstream calls the method makes (each as long, but started later).
+   */
+  const beforeDeadline = <value>(deadline: Deadline, start: () => Promise<value>): Promise<value> => {
+    const timeout = new Promise<never>((_, reject) =>
+      deadline.signal.addEventListener('abort', () => reject(deadline.reason), { once: true }),
+    )
+    // A failure once the deadline has passed is the deadline's (an upstream call given up as it
+    // passed, say): the client is told its request timed out.
+    const work = start().catch((err: unknown) => {
+      throw deadline.aborted ? deadline.reason : err
+    })
     work.catch(() => {}) // a failure after the deadline has no one to go to
-    return Promise.race([
-      work,
-      new Promise<never>((_, reject) => deadline.signal.addEventListener('abort', () => reject(deadline.reason), { once: true })),
-    ])
+    return Promise.race([work, timeout]).finally(() => {
+      timeout.catch(() => {})
+    })
   }
+
+  /** A streamed result is produced after the method returned: its deadline is cleared once it is done. */
+  const disposedAfter = (stream: JsonStream, deadline: Deadline) =>
+    new JsonStream((write, hold) => stream.produce(write, hold).finally(() => deadline.dispose()))
 
   async function handleOne(message: unknown, options: HandleOptions | undefined): Promise<JsonRpcResponse | undefined> {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
@@ -129,8 +144,14 @@ export function createRpcHandler({
     try {
       const progress = createCallContext([onProgress, options?.onProgress], { id: id ?? undefined, method }, progressEveryMs)
       const context = withDeadline(progress, deadline, requestTimeoutMs)
-      outcome = { result: await beforeDeadline(dispatch(method, params, context), deadline) }
+      const result = await beforeDeadline(deadline, () => dispatch(method, params, context))
+      if (result instanceof JsonStream) outcome = { result: disposedAfter(result, deadline) }
+      else {
+        outcome = { result }
+        deadline.dispose()
+      }
     } catch (error) {
+      deadline.dispose()
       if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError') {
         onInternalError?.(error, method)
       }
