@@ -3,7 +3,7 @@ import { createStore, get, set } from 'idb-keyval'
 import { DEFAULT_API, type Edgetrace, createEdgetrace } from '../createEdgetrace.js'
 import { InvalidParamsRpcError } from '../errors/rpc.js'
 import { UpstreamUnavailableError } from '../errors/upstream.js'
-import type { EngineOptions } from '../exec/createEngine.js'
+import { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from '../exec/createEngine.js'
 import { cutTooDeepRequests } from '../rpc/jsonDepth.js'
 import type { ProgressSink } from '../rpc/progress.js'
 import type { JsonRpcResponse } from '../rpc/types.js'
@@ -89,6 +89,8 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
     timeoutMs: config.upstreamOptions?.timeoutMs ?? 30_000,
     retries: config.upstreamOptions?.retries ?? 2,
     unreachableCooldownMs: config.upstreamOptions?.unreachableCooldownMs ?? 3_000,
+    // No upstream call is waited for longer than a request may take (as the Node server).
+    callTimeoutMs: config.engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
     onReachability: (r, reason) => {
       reachable = r
       for (const l of listeners) l(r, reason)
