@@ -32,7 +32,8 @@ Usage: edgetrace [--upstream URL] [flags]
   --ws.origins LIST       browser origins allowed to open a WebSocket, comma-separated ('*' for any);
                           the server's own origin and --http.corsdomain's are always allowed
   --rpc.gascap N          most gas one call may use (default 50000000; 0 = no cap)
-  --rpc.evmtimeout DUR    most time one execution may take (default 5m; e.g. 30s, 1m30s)
+  --rpc.evmtimeout DUR    most time one request may take, its execution and its upstream calls
+                          (default 5m; e.g. 30s, 1m30s)
   --rpc.batch.limit N     largest JSON-RPC batch (default 100)
   --rpc.returndata.limit N  most bytes eth_call may return (default 100000; 0 = no limit)
   --chain FILE            geth-style genesis file naming the chain's forks (for unknown chain ids)
