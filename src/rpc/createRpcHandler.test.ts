@@ -171,7 +171,7 @@ describe('createRpcHandler', () => {
   })
 
   describe('nesting deeper than the limit', () => {
-    const nest = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
+    const nest = (levels: number, inner = '') => `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`
     // The request object is level 1, params level 2: params nesting `levels` arrays make it levels + 1 deep.
     const request = (id: string, levels: number, method = 'eth_count') => `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${nest(levels)}}`
     const tooDeep = { code: -32600, message: `invalid request: nesting too deep (at most ${MAX_JSON_DEPTH} levels of arrays and objects)` }
@@ -185,8 +185,7 @@ describe('createRpcHandler', () => {
         expect(await handler.handleMessage(JSON.parse(request('"deep"', levels)))).toEqual({ jsonrpc: '2.0', id: 'deep', error: tooDeep })
       }
       expect(dispatched).toHaveLength(1)
-      // A notification, an invalid id and a deep id are answered with a null id.
-      expect(await call(`{"jsonrpc":"2.0","method":"eth_count","params":${nest(500)}}`)).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
+      // An invalid id and a deep id are answered with a null id.
       expect(await call(`{"jsonrpc":"2.0","id":{"a":1},"method":"eth_count","params":${nest(500)}}`)).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
       expect(await call(`{"jsonrpc":"2.0","id":${nest(500)},"method":"eth_count"}`)).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
       expect(dispatched).toHaveLength(1)
@@ -205,6 +204,56 @@ describe('createRpcHandler', () => {
       expect(dispatched).toEqual(['[[]]', '[[]]'])
       // A deep request inside a batch too big is still the batch limit's error, as before.
       expect((await call(`[${[1, 2, 3, 4].map((i) => request(`${i}`, 300)).join(',')}]`)).error.message).toMatch(/^batch limit 3 exceeded/)
+    })
+
+    it('answers no over-deep notification (as geth answers no notification); one with an invalid envelope gets a null id', async () => {
+      dispatched.length = 0
+      const notification = (members: string) => `{${members}"params":${nest(500)}}`
+      for (const text of [
+        notification('"jsonrpc":"2.0","method":"eth_count",'),
+        notification('"method":"eth_nope","jsonrpc":"\\u0032.0",'), // escapes decoded, any method name
+        notification('"jsonrpc":"1.0","jsonrpc":"2.0","method":5,"method":"eth_count",'), // the last member counts, as JSON.parse keeps
+        notification('"jsonrpc":"2.0","method":"eth_count","params":[],'), // the deep params are the last ones
+      ]) {
+        expect(await handler.handleText(text), text).toBeUndefined()
+        expect(await handler.handleMessage(JSON.parse(text)), text).toBeUndefined()
+      }
+      for (const text of [
+        notification('"method":"eth_count",'),
+        notification('"jsonrpc":"2.0",'),
+        notification('"jsonrpc":"2.0","method":"",'),
+        notification('"jsonrpc":"2.0","method":["eth_count"],'),
+        notification('"jsonrpc":2,"method":"eth_count",'),
+      ]) {
+        expect(await call(text), text).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
+        expect(await handler.handleMessage(JSON.parse(text)), text).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
+      }
+      // In a batch: the others are answered; a batch of such notifications only owes nothing.
+      const deepNotification = notification('"jsonrpc":"2.0","method":"eth_count",')
+      const batch = `[${deepNotification},{"jsonrpc":"2.0","id":1,"method":"eth_count"},"x"]`
+      const want = [
+        { jsonrpc: '2.0', id: 1, result: 'counted' },
+        { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } },
+      ]
+      expect(await call(batch)).toEqual(want)
+      expect(await handler.handleMessage(JSON.parse(batch))).toEqual(want)
+      expect(await handler.handleText(`[${deepNotification},${deepNotification}]`)).toBeUndefined()
+      expect(await handler.handleMessage(JSON.parse(`[${deepNotification},${deepNotification}]`))).toBeUndefined()
+      expect(dispatched).toHaveLength(2) // the batch's eth_count, over text and as an object
+    })
+
+    it('answers a parse error when an over-deep request is not JSON itself, though the brackets balance', async () => {
+      for (const inner of ['1 2', '1,', ',', '{"a"}', '{"a":}', '"\\x"', 'tru', '01', '[}', '"\u0001"'.replace('\\', '\\\\')]) {
+        const text = `{"jsonrpc":"2.0","id":1,"method":"eth_count","params":${nest(300, inner)}}`
+        expect(await call(text), text.slice(590)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
+        expect(await call(`[${text},${request('2', 1)}]`)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
+      }
+      // Valid JSON as deep is still the nesting error, strings with brackets and escapes included.
+      expect(await call(`{"jsonrpc":"2.0","id":1,"method":"eth_count","params":${nest(300, '"]}\\"[{", 1e5, {"a":[true,null]}')}}`)).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: tooDeep,
+      })
     })
 
     it('answers a parse error when the rest of the text is not JSON, and keeps serving', async () => {

@@ -1,11 +1,12 @@
 import { InvalidRequestRpcError, MethodNotFoundRpcError, ParseRpcError, ServerRpcError } from '../errors/rpc.js'
 import { toRpcError } from '../errors/toRpcError.js'
-import { MAX_JSON_DEPTH, answerId, nestingTooDeepError, nestsDeeperThan } from './jsonDepth.js'
+import { isJsonText } from './isJsonText.js'
+import { MAX_JSON_DEPTH, answerId, isNotification, nestingTooDeepError, nestsDeeperThan } from './jsonDepth.js'
 import { type ChunkWriter, JsonStream } from './jsonStream.js'
 import { type Deadline, createDeadline } from '../utils/createDeadline.js'
 import { formatDuration } from '../utils/formatDuration.js'
 import { type CallContext, type ProgressSink, createCallContext, withDeadline } from './progress.js'
-import { type JsonTextScan, scanJsonText } from './scanJsonText.js'
+import { type JsonTextScan, type ScannedRequest, scanJsonText } from './scanJsonText.js'
 import type { JsonRpcId, JsonRpcResponse } from './types.js'
 
 /** One JSON-RPC method: receives the raw `params` (and the call's context) and returns the `result`. */
@@ -160,13 +161,19 @@ export function createRpcHandler({
     return isNotification ? undefined : response(id ?? null, outcome)
   }
 
-  /** Answers refused before dispatch (a request nested too deep), by request and its index in the message. */
-  type Refusal = (request: unknown, index: number) => JsonRpcResponse | undefined
+  /**
+   * A request refused before dispatch (nested too deep), by request and its index in the message:
+   * its answer, which is undefined for a notification (never answered). Undefined: not refused.
+   */
+  type Refusal = (request: unknown, index: number) => { answer: JsonRpcResponse | undefined } | undefined
   /** A message's answers: one per request of a batch, in order (undefined: a notification), or one for it all. */
   type Answers = { batch: false; answer: JsonRpcResponse | undefined } | { batch: true; answers: (JsonRpcResponse | undefined)[] }
 
   async function answer(message: unknown, options: HandleOptions | undefined, refuse: Refusal): Promise<Answers> {
-    if (!Array.isArray(message)) return { batch: false, answer: refuse(message, 0) ?? (await handleOne(message, options)) }
+    if (!Array.isArray(message)) {
+      const refused = refuse(message, 0)
+      return { batch: false, answer: refused ? refused.answer : await handleOne(message, options) }
+    }
     if (message.length === 0) return { batch: false, answer: response(null, { error: new InvalidRequestRpcError('empty batch') }) }
     if (message.length > batchLimit) {
       return {
@@ -183,7 +190,8 @@ export function createRpcHandler({
     const workers = Array.from({ length: Math.min(batchConcurrency, message.length) }, async () => {
       while (next < message.length) {
         const i = next++
-        results[i] = refuse(message[i], i) ?? (await handleOne(message[i], options))
+        const refused = refuse(message[i], i)
+        results[i] = refused ? refused.answer : await handleOne(message[i], options)
       }
     })
     await Promise.all(workers)
@@ -192,9 +200,12 @@ export function createRpcHandler({
 
   async function handleMessage(message: unknown, options?: HandleOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
     // Parsed messages (the browser's postMessage and EIP-1193 paths) are measured without recursion;
-    // an over-deep request of a batch fails alone, with its id when it has a valid one.
+    // an over-deep request of a batch fails alone, with its id when it has a valid one (a notification
+    // is not answered).
     const out = await answer(message, options, (request) =>
-      nestsDeeperThan(request) ? response(answerId(request), { error: nestingTooDeepError() }) : undefined,
+      nestsDeeperThan(request)
+        ? { answer: isNotification(request) ? undefined : response(answerId(request), { error: nestingTooDeepError() }) }
+        : undefined,
     )
     if (!out.batch) return out.answer
     const answered = out.answers.filter((r): r is JsonRpcResponse => r !== undefined)
@@ -240,14 +251,17 @@ export function createRpcHandler({
 
   async function handleTextStreaming(text: string, write: ChunkWriter, options?: HandleOptions): Promise<boolean> {
     // One linear scan first: requests nested over the limit are cut out of the text before it is
-    // parsed (they are answered -32600 without being parsed or dispatched), and every id's JSON text
-    // is kept to be echoed as it came.
+    // parsed (they are answered -32600 without being parsed or dispatched, notifications not at all),
+    // and every id's JSON text is kept to be echoed as it came. What is cut out is still checked to be
+    // JSON: a malformed message is a parse error however deep.
     const scan = scanJsonText(text)
     const tooDeep = scan.requests.map((r) => r.depth > MAX_JSON_DEPTH)
     const anyTooDeep = tooDeep.includes(true)
     let message: unknown
     try {
-      if (anyTooDeep && !scan.complete) throw new Error('not JSON')
+      if (anyTooDeep && (!scan.complete || scan.requests.some((r, i) => tooDeep[i] && !isJsonText(text, r.start, r.end)))) {
+        throw new Error('not JSON')
+      }
       message = JSON.parse(anyTooDeep ? withRequestsCut(text, scan, tooDeep) : text)
       if (anyTooDeep && !(scan.batch ? Array.isArray(message) && message.length === scan.requests.length : message === null)) throw new Error('not JSON')
     } catch {
@@ -258,9 +272,11 @@ export function createRpcHandler({
     const aligned = scan.complete && (scan.batch ? Array.isArray(message) && message.length === scan.requests.length : !Array.isArray(message))
     const idText = (res: JsonRpcResponse, i: number) =>
       aligned && (typeof res.id === 'string' || typeof res.id === 'number') ? scan.requests[i]?.id : undefined
-    const out = await answer(message, options, (_request, i) =>
-      tooDeep[i] ? response(parseIdText(scan.requests[i]?.id), { error: nestingTooDeepError() }) : undefined,
-    )
+    const out = await answer(message, options, (_request, i) => {
+      if (!tooDeep[i]) return undefined
+      const scanned = scan.requests[i]!
+      return { answer: isScannedNotification(scanned) ? undefined : response(parseIdText(scanned.id), { error: nestingTooDeepError() }) }
+    })
     if (!out.batch) {
       if (out.answer === undefined) return false
       await writeResponse(out.answer, write, scan.batch ? undefined : idText(out.answer, 0))
@@ -299,6 +315,24 @@ function parseIdText(text: string | undefined): JsonRpcId {
     return typeof id === 'string' || typeof id === 'number' ? id : null
   } catch {
     return null
+  }
+}
+
+/** isNotification, told from a scanned request's member texts (an over-deep request is never parsed). */
+function isScannedNotification(request: ScannedRequest): boolean {
+  if (request.id !== undefined) return false
+  const method = stringFromText(request.method)
+  return stringFromText(request.jsonrpc) === '2.0' && method !== undefined && method !== ''
+}
+
+/** The string a member's JSON text stands for; undefined when it is no string (only a string is parsed). */
+function stringFromText(text: string | undefined): string | undefined {
+  if (text === undefined || !text.startsWith('"')) return undefined
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'string' ? value : undefined
+  } catch {
+    return undefined
   }
 }
 

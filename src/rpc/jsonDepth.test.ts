@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_JSON_DEPTH, cutTooDeepRequests, nestsDeeperThan } from './jsonDepth.js'
+import { MAX_JSON_DEPTH, cutTooDeepRequests, isNotification, nestsDeeperThan } from './jsonDepth.js'
 
 function nested(levels: number): unknown {
   let value: unknown = 1
@@ -34,6 +34,25 @@ describe('nestsDeeperThan', () => {
   })
 })
 
+describe('isNotification', () => {
+  it('is an object without an id member, with jsonrpc "2.0" and a method name', () => {
+    expect(isNotification({ jsonrpc: '2.0', method: 'eth_x', params: 5 })).toBe(true)
+    for (const request of [
+      { jsonrpc: '2.0', method: 'eth_x', id: null },
+      { jsonrpc: '2.0', method: 'eth_x', id: undefined },
+      { jsonrpc: '2.0', method: '' },
+      { jsonrpc: '2.0', method: 5 },
+      { jsonrpc: '1.0', method: 'eth_x' },
+      { method: 'eth_x' },
+      [{ jsonrpc: '2.0', method: 'eth_x' }],
+      'eth_x',
+      null,
+    ]) {
+      expect(isNotification(request), JSON.stringify(request)).toBe(false)
+    }
+  })
+})
+
 describe('cutTooDeepRequests', () => {
   it('leaves a shallow message as it is', () => {
     const message = [{ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: nested(MAX_JSON_DEPTH - 2) }]
@@ -53,5 +72,17 @@ describe('cutTooDeepRequests', () => {
     // An invalid id is answered with null, a missing one stays missing.
     expect((cutTooDeepRequests({ ...deep, id: { a: 1 } }) as { id: unknown }).id).toBeNull()
     expect('id' in (cutTooDeepRequests({ params: deep.params }) as object)).toBe(false)
+  })
+
+  it('keeps a notification a notification, and an invalid envelope invalid', () => {
+    const params = nested(10_000)
+    const notification = cutTooDeepRequests({ jsonrpc: '2.0', method: 'eth_foo', params })
+    expect(isNotification(notification)).toBe(true)
+    expect(nestsDeeperThan(notification)).toBe(true)
+    for (const request of [{ jsonrpc: '2.0', method: ['eth_foo'], params }, { jsonrpc: 2, method: 'eth_foo', params }, { method: 'eth_foo', params }, [params]]) {
+      const standIn = cutTooDeepRequests(request)
+      expect(isNotification(standIn), JSON.stringify(standIn).slice(0, 80)).toBe(false)
+      expect(nestsDeeperThan(standIn)).toBe(true)
+    }
   })
 })

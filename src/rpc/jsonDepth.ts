@@ -46,8 +46,21 @@ export function answerId(request: unknown): string | number | null {
 }
 
 /**
+ * Whether the JSON-RPC core takes `request` for a notification: an object without an `id` member, with
+ * jsonrpc "2.0" and a method name. A notification is never answered, whatever is wrong with its
+ * params — an over-deep one included — as geth runs a notification and drops its answer; only an
+ * invalid envelope without an id is answered (id null).
+ */
+export function isNotification(request: unknown): boolean {
+  if (typeof request !== 'object' || request === null || Array.isArray(request) || 'id' in request) return false
+  const { jsonrpc, method } = request as { jsonrpc?: unknown; method?: unknown }
+  return jsonrpc === '2.0' && typeof method === 'string' && method !== ''
+}
+
+/**
  * A message (one request or a batch) with every request nested over the limit replaced by a
- * stand-in nested exactly one level too deep, carrying the same id: the handler refuses the stand-in
+ * stand-in nested exactly one level too deep, carrying the same id (and the same jsonrpc and method
+ * when they are strings, so that a notification stays one): the handler refuses the stand-in
  * exactly as it would the original, but it can be structured-cloned (postMessage) and
  * JSON.stringify-ed, which both overflow the stack on the original. The message itself when no
  * request is too deep.
@@ -61,7 +74,11 @@ function cut(request: unknown): unknown {
   if (!nestsDeeperThan(request)) return request
   let params: unknown[] = []
   for (let level = 1; level < MAX_JSON_DEPTH; level++) params = [params]
-  const standIn: Record<string, unknown> = { jsonrpc: '2.0', method: '', params }
-  if (!Array.isArray(request) && 'id' in (request as object)) standIn.id = answerId(request)
+  const standIn: Record<string, unknown> = { params }
+  if (Array.isArray(request)) return standIn
+  const { jsonrpc, method } = request as { jsonrpc?: unknown; method?: unknown }
+  if (typeof jsonrpc === 'string') standIn.jsonrpc = jsonrpc
+  if (typeof method === 'string') standIn.method = method
+  if ('id' in (request as object)) standIn.id = answerId(request)
   return standIn
 }

@@ -24,6 +24,18 @@ describe('scanJsonText', () => {
     expect(id('{"id":null}')).toBe('null')
   })
 
+  it('keeps the jsonrpc and method texts likewise, at the level of the request itself only', () => {
+    const [request] = scanJsonText('{"jsonrpc":"1.0","method":5,"params":{"method":"x","jsonrpc":"y"},"\\u006dethod" : "eth_x" ,"jsonrpc":"2.0"}').requests
+    expect(request).toMatchObject({ jsonrpc: '"2.0"', method: '"eth_x"', id: undefined })
+    const scan = scanJsonText('[{"method":"a"},{"jsonrpc":"2.0","params":[]},7,[{"method":"b"}]]')
+    expect(scan.requests.map((r) => [r.jsonrpc, r.method])).toEqual([
+      [undefined, '"a"'],
+      ['"2.0"', undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+    ])
+  })
+
   it('counts brackets outside strings only, escapes honoured', () => {
     const scan = scanJsonText(`{"id":1,"params":["[[[[\\"[[[[","\\\\",${nest(3)}]}`)
     expect(scan.complete).toBe(true)

@@ -7,6 +7,12 @@ export type ScannedRequest = {
   depth: number
   /** The JSON text of its `id` member as received (the last one, as JSON.parse keeps); undefined without one. */
   id: string | undefined
+  /**
+   * The JSON text of its `jsonrpc` and `method` members, likewise: with `id`, what tells a
+   * notification (never answered) from a call, without parsing the request.
+   */
+  jsonrpc: string | undefined
+  method: string | undefined
 }
 
 export type JsonTextScan = {
@@ -16,7 +22,8 @@ export type JsonTextScan = {
   requests: ScannedRequest[]
   /**
    * Every bracket closed, every string ended and nothing after the message. Only then do `requests`
-   * describe it; a scan is not a validation, and whatever else is wrong JSON.parse will say.
+   * describe it; a scan is not a validation: whatever else is wrong JSON.parse will say, and
+   * isJsonText for the requests cut out unparsed.
    */
   complete: boolean
 }
@@ -67,9 +74,9 @@ function stringEnd(text: string, open: number): number {
 /**
  * One linear pass over a JSON-RPC message's text, without building it and without recursion: how
  * deep each request nests (brackets counted outside strings, escapes honoured) and the raw text of
- * each request's id. It lets the handler refuse an over-deep request before anything parses or
- * walks it, and echo ids exactly as they were written (`1e400`, `1.50`, 30-digit numbers), as geth
- * does with its json.RawMessage ids.
+ * each request's id, jsonrpc and method members. It lets the handler refuse an over-deep request
+ * (or drop it, a notification) before anything parses or walks it, and echo ids exactly as they
+ * were written (`1e400`, `1.50`, 30-digit numbers), as geth does with its json.RawMessage ids.
  */
 export function scanJsonText(text: string): JsonTextScan {
   const n = text.length
@@ -92,13 +99,13 @@ export function scanJsonText(text: string): JsonTextScan {
 
   const open = (at: number) => {
     if (!batch && requests.length > 0) complete = false
-    current = { start: at, end: at, depth: 0, id: undefined }
+    current = { start: at, end: at, depth: 0, id: undefined, jsonrpc: undefined, method: undefined }
     requests.push(current)
     isObject = false
   }
   /** At a request object's own level, the member just ended at `at` (a `,` or its `}`). */
   const endMember = (at: number) => {
-    if (name === 'id' && valueStart >= 0) current!.id = trimmed(text, valueStart, at)
+    if (valueStart >= 0 && (name === 'id' || name === 'jsonrpc' || name === 'method')) current![name] = trimmed(text, valueStart, at)
     name = undefined
     valueStart = -1
     expectName = true
