@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FuzzContext, type FuzzRequest, checkAnswer, createFuzzer, createPrng } from './src/fuzzRequests.js'
 import { formatFuzzReport, runFuzz } from './src/runFuzz.js'
 import { startFuzzTarget } from './src/startFuzzTarget.js'
+import { nestsDeeperThan } from '../src/rpc/jsonDepth.js'
 
 // A bounded fuzz run in every `npm test`: seeded malformed requests (bad JSON, wrong envelopes, wrong
 // parameter types for real methods, huge and negative numbers, deep nesting, long strings, odd ids,
@@ -39,6 +40,27 @@ describe('the fuzzer itself', () => {
     }
     expect(run(1)).toEqual(run(1))
     expect(run(1)).not.toEqual(run(2))
+  })
+
+  it('owes -32600 to every request nested over 128 levels, whatever else is wrong with it, and nothing to such a notification', () => {
+    const fuzzer = createFuzzer(createPrng(3), context)
+    let deepCalls = 0
+    let deepNotifications = 0
+    for (let i = 0; i < 3000; i++) {
+      const request = fuzzer.request()
+      if (request.label === 'bad JSON' || !request.text.startsWith('{') || (request.expect.kind !== 'single' && request.expect.kind !== 'nothing')) continue
+      const parsed = JSON.parse(request.text) as Record<string, unknown> // V8 parses any depth without recursion
+      if (!nestsDeeperThan(parsed, 128)) continue
+      if (request.expect.kind === 'nothing') {
+        deepNotifications++
+        expect('id' in parsed).toBe(false)
+        continue
+      }
+      deepCalls++
+      expect(request.expect.entry.want, request.expect.entry.label).toEqual([-32600])
+    }
+    expect(deepCalls).toBeGreaterThan(10)
+    expect(deepNotifications).toBeGreaterThan(0)
   })
 
   it('accepts the answers owed and flags wrong codes, wrong ids, answered notifications and bad envelopes', () => {
