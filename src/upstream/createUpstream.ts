@@ -364,6 +364,12 @@ export function createUpstream({
     for (const r of Array.isArray(json) ? json : [json]) {
       if (r && typeof r === 'object') replies.set((r as JsonRpcReply).id, r as JsonRpcReply)
     }
+    // A single call answered with an error that carries no id (a node that could not read the
+    // request): that error is the call's answer, not a reply gone missing.
+    const lone = calls.length === 1 && !Array.isArray(json) ? (json as JsonRpcReply) : undefined
+    if (lone && lone.error && typeof lone.error === 'object' && (lone.id === null || lone.id === undefined)) {
+      replies.set(calls[0]!.id, lone)
+    }
     const again: Call[] = []
     let why: string | undefined
     for (const call of calls) {
