@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -15,6 +14,7 @@ import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
 import { DEV_ACCOUNT, deploy, rpc, rpcResult, storageContractInitCode } from './src/rpc.js'
+import { runCli } from './src/runCli.js'
 
 // A block asked by number or tag is the upstream's word unless a checkpoint (a block hash the user
 // trusts) anchors it: then it must link to the checkpoint by parent hashes. The upstream here is a
@@ -363,29 +363,6 @@ describe('checkpoint with a persistent cache (as in the browser)', () => {
   })
 })
 
-function runCli(args: string[], until: RegExp): Promise<{ code: number | null; output: string; kill(): void }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    let done = false
-    const finish = (code: number | null) => {
-      if (done) return
-      done = true
-      resolve({ code, output, kill: () => child.kill('SIGTERM') })
-    }
-    const onData = (d: Buffer) => {
-      output += d.toString()
-      if (until.test(output)) finish(null)
-    }
-    child.stdout.on('data', onData)
-    child.stderr.on('data', onData)
-    child.on('exit', (code) => finish(code))
-    setTimeout(() => {
-      child.kill('SIGTERM')
-      finish(null)
-    }, 30_000).unref()
-  })
-}
 
 describe('--checkpoint on the command line', () => {
   it('refuses a value that is not a block hash', async () => {

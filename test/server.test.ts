@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { rpcResult } from './src/rpc.js'
+import { runCli } from './src/runCli.js'
 
 let anvil: AnvilInstance
 let edge: RunningEdgetrace
@@ -129,25 +129,6 @@ describe('Node server', () => {
   })
 })
 
-function runCli(args: string[], until: RegExp): Promise<{ code: number | null; output: string; kill(): void }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    let done = false
-    const finish = (code: number | null) => {
-      if (done) return
-      done = true
-      resolve({ code, output, kill: () => child.kill('SIGTERM') })
-    }
-    const onData = (d: Buffer) => {
-      output += d.toString()
-      if (until.test(output)) finish(null)
-    }
-    child.stdout.on('data', onData)
-    child.stderr.on('data', onData)
-    child.on('exit', (code) => finish(code))
-  })
-}
 
 describe('edgetrace CLI', () => {
   it('starts in front of an upstream with the reference flags and prints a banner', async () => {

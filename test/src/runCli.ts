@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process'
+
+/**
+ * Runs the edgetrace CLI (src/node/cli.ts through tsx) until its output matches `until` (resolves
+ * with the output so far and a kill switch) or it exits (resolves with its code); after 30 s it is
+ * ended and resolves with what it printed.
+ */
+export function runCli(args: string[], until: RegExp): Promise<{ code: number | null; output: string; kill(): void }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    let done = false
+    const finish = (code: number | null) => {
+      if (done) return
+      done = true
+      resolve({ code, output, kill: () => child.kill('SIGTERM') })
+    }
+    const onData = (d: Buffer) => {
+      output += d.toString()
+      if (until.test(output)) finish(null)
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.on('exit', (code) => finish(code))
+    // Bounded: a CLI that neither prints the line nor exits is ended.
+    setTimeout(() => {
+      child.kill('SIGTERM')
+      finish(null)
+    }, 30_000).unref()
+  })
+}
