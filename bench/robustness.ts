@@ -1,8 +1,8 @@
 // npm run bench (last), or alone: tsx bench/robustness.ts [--window MS] [--hang MS]
 // How edgetrace holds up: (1) eth_chainId latency seen by a client probing every 20 ms while 0, 1, 10
-// and 50 heavy requests run (an eth_call whose state override installs an endless loop,
-// JUMPDEST PUSH1 0 JUMP, called with 2^48 gas: it ends only at --rpc.evmtimeout, 5 s here, gas cap
-// off); (2) the time to recover after the upstream hangs: a loopback proxy holds every request for a
+// and 50 heavy requests run (an eth_call whose state override installs an endless loop, and the same
+// loop traced by debug_traceCall with callTracer: JUMPDEST PUSH1 0 JUMP, called with 2^48 gas, it
+// ends only at --rpc.evmtimeout, 5 s here, gas cap off); (2) the time to recover after the upstream hangs: a loopback proxy holds every request for a
 // few seconds (those requests are never answered), then serves again; measured from that moment until
 // a new cold call answers correctly. The server runs as its own process (the CLI), so a stalled event
 // loop in it cannot stall the measuring client. Real sockets on loopback only.
@@ -83,7 +83,20 @@ function percentile(sorted: number[], p: number): number {
 /** A latency for the table: ms, or "> limit" when the probe got no answer in time. */
 const fmt = (ms: number, limit: number) => (ms >= limit ? `> ${limit}` : String(Math.round(ms)))
 
+/** What one heavy request is: the endless loop untraced (eth_call) or traced (debug_traceCall, callTracer). */
+type HeavyKind = 'eth_call' | 'debug_traceCall callTracer'
+
+const heavyRequest = (kind: HeavyKind, id: number, block: string) =>
+  kind === 'eth_call'
+    ? envelope(id, 'eth_call', [{ to: LOOP_ADDRESS, gas: '0x1000000000000' }, block, { [LOOP_ADDRESS]: { code: LOOP_CODE } }])
+    : envelope(id, 'debug_traceCall', [
+        { to: LOOP_ADDRESS, gas: '0x1000000000000' },
+        block,
+        { tracer: 'callTracer', stateOverrides: { [LOOP_ADDRESS]: { code: LOOP_CODE } }, timeout: '1m' },
+      ])
+
 type LoadRow = {
+  kind: HeavyKind
   heavy: number
   probes: number
   answered: number
@@ -94,8 +107,8 @@ type LoadRow = {
   heavyOutcome: string
 }
 
-async function measureUnderLoad(anvilUrl: string, block: string, heavy: number): Promise<LoadRow> {
-  const server = await startServer(anvilUrl, ['--rpc.evmtimeout', '5s', '--rpc.gascap', '0'])
+async function measureUnderLoad(anvilUrl: string, block: string, heavy: number, kind: HeavyKind): Promise<LoadRow> {
+  const server = await startServer(anvilUrl, ['--rpc.evmtimeout', '5s', '--rpc.gascap', '0', '--http.api', 'eth,debug'])
   try {
     // Warm: the block's header and the state the heavy call reads (a STOP at the same address).
     const warm = await timedRpc(server.url, envelope(1, 'eth_call', [{ to: LOOP_ADDRESS }, block, { [LOOP_ADDRESS]: { code: '0x00' } }]), 30_000)
@@ -104,11 +117,7 @@ async function measureUnderLoad(anvilUrl: string, block: string, heavy: number):
     const heavyResults: { ms: number; outcome: string }[] = []
     const heavyLoops = Array.from({ length: heavy }, async (_, i) => {
       while (!stopped) {
-        const answer = await timedRpc(
-          server.url,
-          envelope(1000 + i, 'eth_call', [{ to: LOOP_ADDRESS, gas: '0x1000000000000' }, block, { [LOOP_ADDRESS]: { code: LOOP_CODE } }]),
-          HEAVY_TIMEOUT_MS,
-        )
+        const answer = await timedRpc(server.url, heavyRequest(kind, 1000 + i, block), HEAVY_TIMEOUT_MS)
         if (stopped && answer.kind !== 'answer') break
         const json = answer.kind === 'answer' ? (answer.json as { error?: { message?: string } }) : undefined
         heavyResults.push({ ms: answer.ms, outcome: answer.kind === 'answer' ? (json?.error?.message ?? 'a result') : answer.kind })
@@ -136,6 +145,7 @@ async function measureUnderLoad(anvilUrl: string, block: string, heavy: number):
     for (const r of heavyResults) outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1)
     const durations = heavyResults.map((r) => r.ms).sort((a, b) => a - b)
     return {
+      kind,
       heavy,
       probes: latencies.length,
       answered: latencies.filter((ms) => ms < PROBE_TIMEOUT_MS).length,
@@ -233,11 +243,12 @@ async function main() {
     const block = await rpcResult(anvil.url, 'eth_blockNumber')
 
     const load: LoadRow[] = []
-    for (const heavy of [0, 1, 10, 50]) load.push(await measureUnderLoad(anvil.url, block, heavy))
+    for (const heavy of [0, 1, 10, 50]) load.push(await measureUnderLoad(anvil.url, block, heavy, 'eth_call'))
+    for (const heavy of [1, 10, 50]) load.push(await measureUnderLoad(anvil.url, block, heavy, 'debug_traceCall callTracer'))
     console.log(`\nedgetrace robustness — eth_chainId every ${PROBE_EVERY_MS} ms for ${WINDOW_MS / 1000} s while heavy calls run (endless loop, --rpc.evmtimeout 5s, --rpc.gascap 0)\n`)
-    console.log('| heavy calls at once | probes | answered | p50 ms | p99 ms | max ms | heavy calls answered | how they ended |')
-    console.log('|---:|---:|---:|---:|---:|---:|---:|---|')
-    for (const r of load) console.log(`| ${r.heavy} | ${r.probes} | ${r.answered} | ${r.p50} | ${r.p99} | ${r.max} | ${r.heavyDone} | ${r.heavyOutcome} |`)
+    console.log('| heavy requests | at once | probes | answered | p50 ms | p99 ms | max ms | heavy answered | how they ended |')
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|')
+    for (const r of load) console.log(`| ${r.heavy === 0 ? '—' : r.kind} | ${r.heavy} | ${r.probes} | ${r.answered} | ${r.p50} | ${r.p99} | ${r.max} | ${r.heavyDone} | ${r.heavyOutcome} |`)
     console.log(`\n(a probe not answered within ${PROBE_TIMEOUT_MS / 1000} s counts as "> ${PROBE_TIMEOUT_MS}"; target: p99 stays near the unloaded one, every heavy call ends at 5 s)`)
 
     const recovery: RecoveryRow[] = []
