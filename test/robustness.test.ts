@@ -111,3 +111,25 @@ describe('finding 7: an upstream lying about where a transaction is', () => {
     expect((await rpc(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: 'callTracer' }])).error).toBeUndefined()
   })
 })
+
+describe('issue 13: debug_traceCall with txIndex runs under one deadline', () => {
+  it('stops every upstream read when the request\'s deadline passes (the replay and the call share it)', async () => {
+    // A block with several transactions: the call runs on the state before the last of them, read
+    // cold at the parent block through a slow upstream, one round trip per account and slot.
+    const byBlock = new Map<number, number>()
+    for (const t of devnet.transactions) byBlock.set(t.blockNumber, (byBlock.get(t.blockNumber) ?? 0) + 1)
+    const [blockNumber, count] = [...byBlock.entries()].find(([, n]) => n >= 2)!
+    const proxy = await proxied({ delayMs: 250 })
+    const edge = await serve(proxy, { evmTimeoutMs: 2000 })
+    const call = { to: devnet.contracts.Scenarios, data: encodeCall('fill(uint256)', [40]) }
+    const t0 = Date.now()
+    const out = await rpc(edge.url, 'debug_traceCall', [call, `0x${blockNumber.toString(16)}`, { tracer: 'callTracer', txIndex: count - 1 }])
+    const took = Date.now() - t0
+    expect(out.error).toEqual({ code: -32000, message: 'execution aborted (timeout = 2s)' })
+    expect(took).toBeLessThan(2000 + 1000)
+    // Nothing more is asked once the deadline has passed (a read in flight may still land).
+    const asked = proxy.log.length
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    expect(proxy.log.length).toBe(asked)
+  })
+})

@@ -33,6 +33,11 @@ export type ExecuteCallParameters = {
   baseState?: OverlayStateManager | undefined
   /** Trace the call: hooks attached to its run, stopped when `signal` is aborted. */
   trace?: { hooks: TracerHooks; signal: AbortCheck } | undefined
+  /**
+   * The deadline of the request when it runs more than this call (a replay first): the call gets
+   * what is left of it, not a fresh --rpc.evmtimeout. Its `baseState` was made under the same one.
+   */
+  deadline?: Deadline | undefined
 }
 
 export type CallResult = {
@@ -67,7 +72,7 @@ function calldataFloorGas(data: Uint8Array): bigint {
  * (intrinsic gas, funds, fee cap) are thrown with geth's messages.
  */
 export async function executeCall(engine: Engine, params: ExecuteCallParameters): Promise<CallResult> {
-  return withTimeout(engine.options.evmTimeoutMs, (signal) => run(engine, params, signal))
+  return withTimeout(engine.options.evmTimeoutMs, (signal) => run(engine, params, signal), params.deadline)
 }
 
 async function run(

@@ -12,7 +12,7 @@ import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, applySystemCalls } from 
 import type { Engine } from './createEngine.js'
 import type { LoadedBlock } from './loadBlock.js'
 import { withTimeout } from './withTimeout.js'
-import { type AbortCheck, anyAborted } from '../utils/createDeadline.js'
+import { type AbortCheck, type Deadline, anyAborted } from '../utils/createDeadline.js'
 import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
 import type { TracerHooks } from '../tracing/hooks.js'
@@ -31,6 +31,8 @@ export type ReplayBlockParameters = {
   tracer?: ReplayTracer | undefined
   /** Told after each transaction (a block traced for a client with a progress bar). */
   progress?: CallContext['progress'] | undefined
+  /** The request's one deadline when it runs more after this replay (see executeCall's `deadline`). */
+  deadline?: Deadline | undefined
 }
 
 export type ReplayedBlock = {
@@ -118,7 +120,7 @@ export async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count =
 export async function replayBlock(
   engine: Engine,
   loaded: LoadedBlock,
-  { count = loaded.block.transactions.length, tracer, progress }: ReplayBlockParameters = {},
+  { count = loaded.block.transactions.length, tracer, progress, deadline }: ReplayBlockParameters = {},
 ): Promise<ReplayedBlock> {
   return withTimeout(engine.options.evmTimeoutMs, async (signal) => {
     await prefetchBlock(engine, loaded, count)
@@ -145,7 +147,7 @@ export async function replayBlock(
       progress?.({ done: i + 1, total: count, unit: 'transactions' })
     }
     return { vm, state, results }
-  })
+  }, deadline)
 }
 
 /** Checks a replayed transaction against the upstream's receipt. */

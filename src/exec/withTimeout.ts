@@ -4,14 +4,21 @@ import { formatDuration } from '../utils/formatDuration.js'
 
 export { formatDuration }
 
+/** geth's evmtimeout as a deadline `ms` from now: "execution aborted (timeout = …)" once it passes. */
+export function createExecutionDeadline(ms: number): Deadline {
+  return createDeadline(ms, () => new ServerRpcError(`execution aborted (timeout = ${formatDuration(ms)})`))
+}
+
 /**
- * Runs `work` under a deadline `ms` from now, geth's `--rpc.evmtimeout`: the promise rejects with
- * geth's "execution aborted (timeout = …)" once it passes, even if the work is still winding down.
- * The work checks the deadline itself where waiting on a timer cannot help — the EVM at its jumps
- * and calls, state reads before each read — so pure computation stops on time too.
+ * Runs `work` under a deadline `ms` from now, geth's `--rpc.evmtimeout` — or under `shared`, the one
+ * deadline of a request that runs several executions (a replay, then a call on its state): one
+ * budget for all of them, never a fresh one each. The promise rejects with geth's "execution aborted
+ * (timeout = …)" once it passes, even if the work is still winding down. The work checks the
+ * deadline itself where waiting on a timer cannot help — the EVM at its jumps and calls, state reads
+ * before each read — so pure computation stops on time too.
  */
-export async function withTimeout<value>(ms: number, work: (deadline: Deadline) => Promise<value>): Promise<value> {
-  const deadline = createDeadline(ms, () => new ServerRpcError(`execution aborted (timeout = ${formatDuration(ms)})`))
+export async function withTimeout<value>(ms: number, work: (deadline: Deadline) => Promise<value>, shared?: Deadline): Promise<value> {
+  const deadline = shared ?? createExecutionDeadline(ms)
   const timeout = new Promise<never>((_, reject) => {
     deadline.signal.addEventListener('abort', () => reject(deadline.reason), { once: true })
   })
@@ -20,6 +27,6 @@ export async function withTimeout<value>(ms: number, work: (deadline: Deadline) 
   try {
     return await Promise.race([work(deadline), timeout])
   } finally {
-    deadline.dispose()
+    if (!shared) deadline.dispose()
   }
 }

@@ -28,6 +28,11 @@ export type CallContext = {
    * Progress also moves the request's deadline on: long work is bounded per unit, not as a whole.
    */
   progress(update: ProgressUpdate): void
+  /**
+   * The request's deadline (`--rpc.evmtimeout` from its start), for a method that runs several
+   * executions under one budget; absent when the method is called outside the JSON-RPC core.
+   */
+  readonly deadline?: Deadline | undefined
 }
 
 export const SILENT_CONTEXT: CallContext = { progress: () => {} }
@@ -39,6 +44,7 @@ export function withDeadline(context: CallContext, deadline: Deadline, extendMs:
       deadline.extend(extendMs)
       context.progress(update)
     },
+    deadline,
   }
 }
 

@@ -17,7 +17,7 @@ export function createDebugNamespace(engine: Engine): RpcNamespace {
   return {
     name: 'debug',
     methods: {
-      debug_traceCall: (params) => traceCall(engine, params),
+      debug_traceCall: (params, context) => traceCall(engine, params, context),
       debug_traceTransaction: (params) => traceTransaction(engine, params),
       debug_traceBlockByNumber: (params, context) => traceBlockByNumber(engine, params, context),
       debug_traceBlockByHash: (params, context) => traceBlockByHash(engine, params, context),
