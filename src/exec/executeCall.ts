@@ -3,7 +3,7 @@ import { type RunTxResult, createVM } from '@ethereumjs/vm'
 import { createAddressFromString, toChecksumAddress } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { toGethEvmError } from '../errors/evmErrorMap.js'
-import { ServerRpcError } from '../errors/rpc.js'
+import { ExecutionTimeoutError, MessageRejectedError, TracerTimeoutError } from '../errors/execution.js'
 import { type OverlayStateManager, createOverlayStateManager } from '../state/createOverlayStateManager.js'
 import type { AccessListEntry } from '../state/types.js'
 import { buildCallTransaction } from './buildCallTransaction.js'
@@ -92,15 +92,15 @@ async function run(
   const baseFee = blockOverrides?.baseFeePerGas ?? header.baseFeePerGas
 
   const intrinsic = tx.getIntrinsicGas()
-  if (gas < intrinsic) throw new ServerRpcError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`)
+  if (gas < intrinsic) throw new MessageRejectedError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`)
   if (common.isActivatedEIP(7623)) {
     const floor = calldataFloorGas(tx.data)
-    if (gas < floor) throw new ServerRpcError(`insufficient gas for floor data gas cost: have ${gas}, want ${floor}`)
+    if (gas < floor) throw new MessageRejectedError(`insufficient gas for floor data gas cost: have ${gas}, want ${floor}`)
   }
   if (!feeless && baseFee !== undefined) {
     const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice
     if (feeCap < baseFee) {
-      throw new ServerRpcError(
+      throw new MessageRejectedError(
         `max fee per gas less than block base fee: address ${toChecksumAddress(from.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`,
       )
     }
@@ -110,7 +110,7 @@ async function run(
   if (want > 0n) {
     const have = (await state.getAccount(from))?.balance ?? 0n
     if (have < want) {
-      throw new ServerRpcError(
+      throw new MessageRejectedError(
         `insufficient funds for gas * price + value: address ${toChecksumAddress(from.toString())} have ${have} want ${want}`,
       )
     }
@@ -142,7 +142,9 @@ async function run(
     })
   } catch (err) {
     if (signal.aborted) throw signal.reason
-    throw err instanceof ServerRpcError ? err : new ServerRpcError(err instanceof Error ? err.message : String(err), { cause: err })
+    // A timeout is itself; anything else that stopped the run rejected the message.
+    if (err instanceof MessageRejectedError || err instanceof TracerTimeoutError || err instanceof ExecutionTimeoutError) throw err
+    throw new MessageRejectedError(err instanceof Error ? err.message : String(err), { cause: err })
   }
   const exec = result.execResult
   let outcome: ExecutionOutcome = { status: 'success' }

@@ -1,4 +1,4 @@
-import { ServerRpcError } from '../errors/rpc.js'
+import { ExecutionTimeoutError } from '../errors/execution.js'
 import { type Deadline, createDeadline } from '../utils/createDeadline.js'
 import { formatDuration } from '../utils/formatDuration.js'
 
@@ -6,7 +6,7 @@ export { formatDuration }
 
 /** geth's evmtimeout as a deadline `ms` from now: "execution aborted (timeout = …)" once it passes. */
 export function createExecutionDeadline(ms: number): Deadline {
-  return createDeadline(ms, () => new ServerRpcError(`execution aborted (timeout = ${formatDuration(ms)})`))
+  return createDeadline(ms, () => new ExecutionTimeoutError(ms))
 }
 
 /**

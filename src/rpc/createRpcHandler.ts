@@ -1,10 +1,10 @@
 import { InvalidRequestRpcError, MethodNotFoundRpcError, ParseRpcError, ServerRpcError } from '../errors/rpc.js'
+import { ExecutionTimeoutError } from '../errors/execution.js'
 import { toRpcError } from '../errors/toRpcError.js'
 import { isJsonText } from './isJsonText.js'
 import { MAX_JSON_DEPTH, answerId, isNotification, nestingTooDeepError, nestsDeeperThan } from './jsonDepth.js'
 import { type ChunkWriter, JsonStream } from './jsonStream.js'
 import { type Deadline, createDeadline } from '../utils/createDeadline.js'
-import { formatDuration } from '../utils/formatDuration.js'
 import { type CallContext, type ProgressSink, createCallContext, withDeadline } from './progress.js'
 import { type JsonTextScan, type ScannedRequest, scanJsonText } from './scanJsonText.js'
 import type { JsonRpcId, JsonRpcResponse } from './types.js'
@@ -140,7 +140,7 @@ export function createRpcHandler({
     const deadline = createDeadline(
       requestTimeoutMs,
       // The wording of geth's evmtimeout: the request's deadline and its execution's are one limit.
-      () => new ServerRpcError(`execution aborted (timeout = ${formatDuration(requestTimeoutMs)})`),
+      () => new ExecutionTimeoutError(requestTimeoutMs),
     )
     try {
       const progress = createCallContext([onProgress, options?.onProgress], { id: id ?? undefined, method }, progressEveryMs)

@@ -1,3 +1,4 @@
+import { BaseError } from '../errors/base.js'
 import { InvalidParamsRpcError, RpcError } from '../errors/rpc.js'
 
 /** Parses one positional argument; throws a plain message which `parseParams` turns into -32602. */
@@ -44,7 +45,8 @@ export function parseParams<const parsers extends readonly ParamParser<unknown>[
     try {
       return parser.parse(raw)
     } catch (err) {
-      if (err instanceof RpcError) throw err
+      // A domain error (an unknown tracer, say) keeps its own code; a plain parse failure is -32602.
+      if (err instanceof RpcError || err instanceof BaseError) throw err
       const message = err instanceof Error ? err.message : String(err)
       throw new InvalidParamsRpcError(`invalid argument ${i}: ${message}`)
     }

@@ -1,4 +1,4 @@
-import { ServerRpcError } from '../errors/rpc.js'
+import { UnknownTracerError } from '../errors/execution.js'
 import { callTracer } from './tracers/callTracer.js'
 import { flatCallTracer } from './tracers/flatCallTracer.js'
 import { fourByteTracer } from './tracers/fourByteTracer.js'
@@ -27,7 +27,7 @@ export function lookupTracer(name: string): NativeTracer {
   const tracer = tracers.get(name)
   if (tracer) return tracer
   const known = knownTracers().join(', ')
-  if (JS_TRACERS.has(name)) throw new ServerRpcError(`tracer not found: ${name} is a JavaScript tracer, which edgetrace does not run (known tracers: ${known})`)
-  if (/[{}();]/.test(name)) throw new ServerRpcError(`tracer not found: JavaScript tracer code is not supported (known tracers: ${known})`)
-  throw new ServerRpcError(`tracer not found: ${JSON.stringify(name)} (known tracers: ${known})`)
+  if (JS_TRACERS.has(name)) throw new UnknownTracerError(`tracer not found: ${name} is a JavaScript tracer, which edgetrace does not run (known tracers: ${known})`)
+  if (/[{}();]/.test(name)) throw new UnknownTracerError(`tracer not found: JavaScript tracer code is not supported (known tracers: ${known})`)
+  throw new UnknownTracerError(`tracer not found: ${JSON.stringify(name)} (known tracers: ${known})`)
 }

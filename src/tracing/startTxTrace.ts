@@ -1,5 +1,5 @@
 import type { RunTxResult } from '@ethereumjs/vm'
-import { ServerRpcError } from '../errors/rpc.js'
+import { TracerTimeoutError } from '../errors/execution.js'
 import type { AbortCheck } from '../utils/createDeadline.js'
 import type { ChunkWriter } from '../rpc/jsonStream.js'
 import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
@@ -24,7 +24,7 @@ export type TxTraceSession = {
 /** The timeout as a deadline read on each check: timers cannot fire while the EVM computes. */
 function deadline(ms: number): AbortCheck {
   const at = Date.now() + ms
-  const reason = new ServerRpcError('execution timeout')
+  const reason = new TracerTimeoutError()
   return {
     get aborted() {
       return Date.now() > at

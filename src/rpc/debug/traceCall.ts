@@ -4,6 +4,7 @@ import { createExecutionDeadline } from '../../exec/withTimeout.js'
 import { loadBlock } from '../../exec/loadBlock.js'
 import { prepareCall } from '../../exec/prepareCall.js'
 import { replayBlock } from '../../exec/replayBlock.js'
+import { MessageRejectedError } from '../../errors/execution.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { parseTraceConfig } from '../../tracing/parseTraceConfig.js'
 import { type CallContext, SILENT_CONTEXT } from '../progress.js'
@@ -14,13 +15,7 @@ import { traceOne } from './traceRuns.js'
 
 /** geth words errors that stop a traced message before it runs as "tracing failed: …". */
 export function tracingFailed(err: unknown): unknown {
-  if (
-    err instanceof ServerRpcError && err.code === -32000 && err.shortMessage !== 'execution timeout' &&
-    !err.shortMessage.startsWith('execution aborted')
-  ) {
-    return new ServerRpcError(`tracing failed: ${err.shortMessage}`)
-  }
-  return err
+  return err instanceof MessageRejectedError ? new MessageRejectedError(`tracing failed: ${err.shortMessage}`) : err
 }
 
 /**
