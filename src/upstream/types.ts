@@ -23,7 +23,7 @@ export type Upstream = {
   close(): Promise<void>
 }
 
-// ---- inside the client (src/upstream) -------------------------------------------------------
+// The types below are used only inside the client (src/upstream): its transports and bookkeeping.
 
 /** A JSON-RPC reply object as the upstream sends it (fields unchecked). */
 export type JsonRpcReply = { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } }
