@@ -22,3 +22,21 @@ export type Upstream = {
   resetStats(): void
   close(): Promise<void>
 }
+
+// The types below are used only inside the client (src/upstream): its transports and bookkeeping.
+
+/** A JSON-RPC reply object as the upstream sends it (fields unchecked). */
+export type JsonRpcReply = { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } }
+
+/** What one request (a single call or a batch) got back: `json` is undefined when the body is not JSON. */
+export type Reply = { status: number; retryAfter?: string | null; json: unknown }
+
+/**
+ * Carries request bodies to the upstream. `send` resolves with the reply, rejects with a
+ * RetryableError for failures worth sending again, and with `signal.reason` once `signal` fires (its
+ * attempt was abandoned). `ids` are the ids of the calls in `body`: a WebSocket matches replies by them.
+ */
+export type Transport = {
+  send(body: string, ids: readonly number[], signal: AbortSignal): Promise<Reply>
+  close(): Promise<void>
+}
