@@ -1,6 +1,6 @@
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
-import type { BlockSelector } from '../rpc/parseBlockParameter.js'
+import type { BlockSelector } from '../types/blockSelector.js'
 import type { LruCache } from '../state/createLruCache.js'
 import type { Upstream } from '../upstream/types.js'
 import type { ChainRules } from './createChainRules.js'

@@ -1,4 +1,4 @@
-import type { CallContext } from '../rpc/progress.js'
+import type { CallContext } from '../types/progress.js'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { createVM } from '@ethereumjs/vm'
 import type { TypedTransaction } from '@ethereumjs/tx'

@@ -1,7 +1,7 @@
 import type { RunTxResult } from '@ethereumjs/vm'
 import { ServerRpcError } from '../errors/rpc.js'
 import type { AbortCheck } from '../utils/createDeadline.js'
-import type { ChunkWriter } from '../rpc/jsonStream.js'
+import type { ChunkWriter } from '../types/chunkWriter.js'
 import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
 import type { TracerHooks } from './hooks.js'
 import type { TracePlan } from './parseTraceConfig.js'
