@@ -1,7 +1,7 @@
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
 import type { BlockSelector } from '../types/blockSelector.js'
-import type { LruCache } from '../state/createLruCache.js'
+import type { LruCache } from '../utils/createLruCache.js'
 import type { Upstream } from '../upstream/types.js'
 import type { ChainRules } from './createChainRules.js'
 import { createCheckpointLinker } from './createCheckpointLinker.js'
