@@ -3,7 +3,7 @@ import { createStore, get, set } from 'idb-keyval'
 import { type EdgetraceService, createEdgetraceService } from '../src/browser/createEdgetraceService.js'
 import { DEFAULT_SW_PATH, type ServiceWorkerCommand, type ServiceWorkerConfig, type ServiceWorkerMessage } from '../src/browser/serviceWorkerProtocol.js'
 import { toRpcError } from '../src/errors/toRpcError.js'
-import type { ProgressEvent } from '../src/rpc/progress.js'
+import type { ProgressEvent } from '../src/types/progress.js'
 
 /**
  * The edgetrace service worker: a POST of JSON-RPC to the configured path (default /rpc) from any

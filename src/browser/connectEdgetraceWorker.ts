@@ -1,8 +1,8 @@
 import { type Endpoint, type Remote, proxy, releaseProxy, wrap } from 'comlink'
 import { errorResponseFor } from '../rpc/errorResponseFor.js'
 import { cutTooDeepRequests } from '../rpc/jsonDepth.js'
-import type { ProgressEvent } from '../rpc/progress.js'
-import type { JsonRpcErrorObject, JsonRpcResponse } from '../rpc/types.js'
+import type { ProgressEvent } from '../types/progress.js'
+import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
 import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.js'
 import type { EdgetraceEvent, EdgetraceRemote } from './workerProtocol.js'
 

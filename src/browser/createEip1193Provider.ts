@@ -1,5 +1,5 @@
-import type { ProgressEvent } from '../rpc/progress.js'
-import type { JsonRpcErrorObject, JsonRpcResponse } from '../rpc/types.js'
+import type { ProgressEvent } from '../types/progress.js'
+import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
 import type { EdgetraceClient } from './connectEdgetraceWorker.js'
 
 /** EIP-1193's error: a JSON-RPC error's code, message and data, or one of the provider codes (4900: disconnected). */

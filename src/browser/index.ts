@@ -12,5 +12,5 @@ export { type EdgetraceServiceWorker, registerEdgetraceServiceWorker } from './r
 export { type ServeEdgetraceOptions, serveEdgetrace } from './serveEdgetrace.js'
 export type { ServiceWorkerConfig } from './serviceWorkerProtocol.js'
 export type { EdgetraceEvent, EdgetraceRemote } from './workerProtocol.js'
-export type { ProgressEvent } from '../rpc/progress.js'
-export type { JsonRpcErrorObject, JsonRpcResponse } from '../rpc/types.js'
+export type { ProgressEvent } from '../types/progress.js'
+export type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'

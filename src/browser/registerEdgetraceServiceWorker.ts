@@ -1,4 +1,4 @@
-import type { ProgressEvent } from '../rpc/progress.js'
+import type { ProgressEvent } from '../types/progress.js'
 import type { EdgetraceStatus } from './createEdgetraceService.js'
 import { DEFAULT_SW_PATH, type ServiceWorkerCommand, type ServiceWorkerConfig, type ServiceWorkerMessage } from './serviceWorkerProtocol.js'
 

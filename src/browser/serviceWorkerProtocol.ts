@@ -1,4 +1,4 @@
-import type { ProgressEvent } from '../rpc/progress.js'
+import type { ProgressEvent } from '../types/progress.js'
 import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.js'
 
 /** The service worker's settings: the daemon's, and where it answers. */

@@ -1,5 +1,5 @@
-import type { ProgressEvent } from '../rpc/progress.js'
-import type { JsonRpcErrorObject, JsonRpcResponse } from '../rpc/types.js'
+import type { ProgressEvent } from '../types/progress.js'
+import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
 import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.js'
 
 /** An event the worker sends its page: a request's progress, or the upstream's reachability. */

@@ -1,6 +1,6 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { BlockNotFoundError, CheckpointError, HeaderVerificationError } from '../errors/state.js'
-import type { LruCache } from '../state/createLruCache.js'
+import type { LruCache } from '../utils/createLruCache.js'
 import type { Upstream } from '../upstream/types.js'
 import type { ChainRules } from './createChainRules.js'
 import { type VerifiedHeader, parseHeader } from './parseHeader.js'

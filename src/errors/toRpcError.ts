@@ -1,4 +1,4 @@
-import type { JsonRpcErrorObject } from '../rpc/types.js'
+import type { JsonRpcErrorObject } from '../types/jsonRpc.js'
 import { BaseError } from './base.js'
 import { RpcError } from './rpc.js'
 import { UpstreamRpcError, UpstreamUnavailableError } from './upstream.js'

@@ -2,10 +2,11 @@ import type { EVM } from '@ethereumjs/evm'
 import type { Message } from '@ethereumjs/evm'
 import { bytesToHex, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
 import { toGethEvmError, toGethPrecompileError } from '../errors/evmErrorMap.js'
-import type { CallKind, Hex, OpcodeStep, TracerHooks } from '../tracing/hooks.js'
-import { opcodeStackIO } from './opcodeStackIO.js'
+import type { CallKind, OpcodeStep, TracerHooks } from '../tracing/hooks.js'
+import type { Hex } from '../types/hex.js'
+import { opcodeStackIO } from '../tracing/opcodeStackIO.js'
 
-import type { AbortCheck } from '../utils/createDeadline.js'
+import type { AbortCheck } from '../types/deadline.js'
 
 export type AttachOptions = {
   /** Stops execution (at the next call, create or jump) once aborted: trace and execution timeouts. */

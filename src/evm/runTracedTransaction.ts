@@ -2,7 +2,8 @@ import type { Block } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { type RunTxOpts, type RunTxResult, type VM, runTx } from '@ethereumjs/vm'
 import { toGethEvmError } from '../errors/evmErrorMap.js'
-import type { Hex, TracerHooks } from '../tracing/hooks.js'
+import type { TracerHooks } from '../tracing/hooks.js'
+import type { Hex } from '../types/hex.js'
 import { type AttachOptions, attachTracerHooks } from './attachTracerHooks.js'
 
 /**

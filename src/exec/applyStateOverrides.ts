@@ -1,6 +1,6 @@
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util'
-import type { StateOverrides } from './types.js'
+import type { StateOverrides } from '../types/overrides.js'
 
 /** Applies geth-style state overrides to an execution's state before it runs. */
 export async function applyStateOverrides(state: StateManagerInterface, overrides: StateOverrides): Promise<void> {

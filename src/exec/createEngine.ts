@@ -1,6 +1,6 @@
 import type { ChainRules } from '../chain/createChainRules.js'
 import { type HeaderStore, createHeaderStore } from '../chain/createHeaderStore.js'
-import { type LruCache, createLruCache } from '../state/createLruCache.js'
+import { type LruCache, createLruCache } from '../utils/createLruCache.js'
 import { type PersistentBacking, type PersistentStore, createPersistentBacking } from '../state/createPersistentBacking.js'
 import { createPersistentCodec } from '../state/createPersistentCodec.js'
 import { createUnverifiedStateSource } from '../state/createUnverifiedStateSource.js'

@@ -1,7 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { UpstreamRpcError } from '../errors/upstream.js'
-import type { BlockSelector } from '../rpc/parseBlockParameter.js'
+import type { BlockSelector } from '../types/blockSelector.js'
 import type { AccessListEntry } from '../state/types.js'
 import type { Engine } from './createEngine.js'
 import type { CallArgs } from './types.js'

@@ -1,5 +1,6 @@
 import { ExecutionTimeoutError } from '../errors/execution.js'
-import { type Deadline, createDeadline } from '../utils/createDeadline.js'
+import type { Deadline } from '../types/deadline.js'
+import { createDeadline } from '../utils/createDeadline.js'
 import { formatDuration } from '../utils/formatDuration.js'
 
 export { formatDuration }

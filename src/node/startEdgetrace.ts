@@ -2,7 +2,7 @@ import type { GethGenesis } from '@ethereumjs/common'
 import { type Edgetrace, createEdgetrace } from '../createEdgetrace.js'
 import { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from '../exec/createEngine.js'
 import { type WebSocketConstructor, createUpstream } from '../upstream/createUpstream.js'
-import type { ProgressEvent } from '../rpc/progress.js'
+import type { ProgressEvent } from '../types/progress.js'
 import type { Upstream } from '../upstream/types.js'
 import { type EdgetraceServer, createServer } from './createServer.js'
 

@@ -3,11 +3,14 @@ import { ExecutionTimeoutError } from '../errors/execution.js'
 import { toRpcError } from '../errors/toRpcError.js'
 import { isJsonText } from './isJsonText.js'
 import { MAX_JSON_DEPTH, answerId, isNotification, nestingTooDeepError, nestsDeeperThan } from './jsonDepth.js'
-import { type ChunkWriter, JsonStream } from './jsonStream.js'
-import { type Deadline, createDeadline } from '../utils/createDeadline.js'
-import { type CallContext, type ProgressSink, createCallContext, withDeadline } from './progress.js'
+import { JsonStream } from './jsonStream.js'
+import type { Deadline } from '../types/deadline.js'
+import { createDeadline } from '../utils/createDeadline.js'
+import { createCallContext, withDeadline } from './progress.js'
 import { type JsonTextScan, type ScannedRequest, scanJsonText } from './scanJsonText.js'
-import type { JsonRpcId, JsonRpcResponse } from './types.js'
+import type { ChunkWriter } from '../types/chunkWriter.js'
+import type { JsonRpcId, JsonRpcResponse } from '../types/jsonRpc.js'
+import type { CallContext, ProgressSink } from '../types/progress.js'
 
 /** One JSON-RPC method: receives the raw `params` (and the call's context) and returns the `result`. */
 export type RpcMethod = (params: unknown, context: CallContext) => Promise<unknown>

@@ -1,4 +1,4 @@
-import type { JsonRpcErrorObject, JsonRpcResponse } from './types.js'
+import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
 
 /** An error envelope answering `message`, with its id when it carries a valid one (null otherwise). */
 export function errorResponseFor(message: unknown, error: JsonRpcErrorObject): JsonRpcResponse {

@@ -1,5 +1,4 @@
-/** Receives the JSON text of a response piece by piece; a promise means "wait before writing more". */
-export type ChunkWriter = (chunk: string) => void | Promise<void>
+import type { ChunkWriter } from '../types/chunkWriter.js'
 
 /** Takes text that goes out only with the next content (or when the stream ends well). */
 export type HoldWriter = (text: string) => void

@@ -1,13 +1,6 @@
 import { ParamError } from './params.js'
 import { describe, parseHash, parseObject } from './parsers.js'
-
-export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'
-
-/** Which block a request is about, before it is resolved to one verified header. */
-export type BlockSelector =
-  | { kind: 'tag'; tag: BlockTag }
-  | { kind: 'number'; number: bigint }
-  | { kind: 'hash'; hash: `0x${string}`; requireCanonical: boolean }
+import type { BlockSelector, BlockTag } from '../types/blockSelector.js'
 
 const TAGS = new Set<string>(['latest', 'earliest', 'pending', 'safe', 'finalized'])
 const MAX_INT64 = 2n ** 63n - 1n

@@ -1,4 +1,4 @@
-import type { AccountOverride, BlockOverrides, StateOverrides } from '../exec/types.js'
+import type { AccountOverride, BlockOverrides, StateOverrides } from '../types/overrides.js'
 import { ParamError } from './params.js'
 import { parseAddress, parseData, parseHash, parseObject, parseQuantity, parseUint64 } from './parsers.js'
 

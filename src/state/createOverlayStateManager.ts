@@ -2,10 +2,10 @@ import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { Account, type Address, bytesToHex, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
-import type { AbortCheck } from '../utils/createDeadline.js'
+import type { AbortCheck } from '../types/deadline.js'
+import type { Hex } from '../types/hex.js'
 import type { StateSource } from './types.js'
 
-type Hex = `0x${string}`
 type StorageOverlay = { cleared: boolean; slots: Map<Hex, Uint8Array> }
 type Undo = () => void
 

@@ -1,4 +1,4 @@
-import type { CacheBacking } from './createLruCache.js'
+import type { CacheBacking } from '../utils/createLruCache.js'
 import type { PersistentCodec } from './createPersistentCodec.js'
 
 export type PersistentStoreStats = {

@@ -3,7 +3,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import type { Upstream } from '../upstream/types.js'
 import { createSingleFlight } from '../utils/createSingleFlight.js'
-import type { LruCache } from './createLruCache.js'
+import type { LruCache } from '../utils/createLruCache.js'
 import { bigIntToHex32 } from './createVerifiedStateSource.js'
 import type { AccessListEntry, StateSource } from './types.js'
 

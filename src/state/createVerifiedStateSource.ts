@@ -15,7 +15,7 @@ import { CodeHashMismatchError, ProofVerificationError } from '../errors/state.j
 import { UpstreamRpcError } from '../errors/upstream.js'
 import type { Upstream } from '../upstream/types.js'
 import { createSingleFlight } from '../utils/createSingleFlight.js'
-import type { LruCache } from './createLruCache.js'
+import type { LruCache } from '../utils/createLruCache.js'
 import type { AccessListEntry, StateSource } from './types.js'
 import { decodeStorageLeaf, verifyProof } from './verifyProof.js'
 

@@ -4,7 +4,7 @@
  * these; recorders consume them. Every hook is optional: what is not subscribed costs nothing.
  */
 
-export type Hex = `0x${string}`
+import type { Hex } from '../types/hex.js'
 
 export type CallKind = 'CALL' | 'STATICCALL' | 'CALLCODE' | 'DELEGATECALL' | 'CREATE' | 'CREATE2' | 'SELFDESTRUCT'
 

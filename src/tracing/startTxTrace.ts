@@ -1,10 +1,10 @@
 import type { RunTxResult } from '@ethereumjs/vm'
 import { TracerTimeoutError } from '../errors/execution.js'
-import type { AbortCheck } from '../utils/createDeadline.js'
-import type { ChunkWriter } from '../rpc/jsonStream.js'
+import type { AbortCheck } from '../types/deadline.js'
+import type { ChunkWriter } from '../types/chunkWriter.js'
 import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
 import type { TracerHooks } from './hooks.js'
-import type { TracePlan } from './parseTraceConfig.js'
+import type { TracePlan } from './tracePlan.js'
 import { createCallTraceRecorder } from './recorder/createCallTraceRecorder.js'
 import { createStructLogWriter } from './render/geth/createStructLogWriter.js'
 import type { FlatTraceContext } from './render/geth/toFlatCallFrames.js'
@@ -23,11 +23,13 @@ export type TxTraceSession = {
 
 /** The timeout as a deadline read on each check: timers cannot fire while the EVM computes. */
 function deadline(ms: number): AbortCheck {
-  const at = Date.now() + ms
+  // The monotonic clock, to the microsecond: Date.now()'s whole milliseconds would let a sub-millisecond
+  // timeout ("1ns", "500us") pass its first checks unnoticed when they fall in the same millisecond.
+  const at = performance.now() + ms
   const reason = new TracerTimeoutError()
   return {
     get aborted() {
-      return Date.now() > at
+      return performance.now() >= at
     },
     reason,
   }

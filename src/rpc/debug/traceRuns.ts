@@ -1,6 +1,6 @@
 import type { RunTxResult } from '@ethereumjs/vm'
 import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
-import type { TracePlan } from '../../tracing/parseTraceConfig.js'
+import type { TracePlan } from '../../tracing/tracePlan.js'
 import type { FlatTraceContext } from '../../tracing/render/geth/toFlatCallFrames.js'
 import { type TxTraceSession, startTxTrace } from '../../tracing/startTxTrace.js'
 import { JsonStream } from '../jsonStream.js'

@@ -1,4 +1,4 @@
-import type { CallContext } from '../progress.js'
+import type { CallContext } from '../../types/progress.js'
 import type { RunTxResult } from '@ethereumjs/vm'
 import type { Engine } from '../../exec/createEngine.js'
 import { type LoadedBlock, loadBlock } from '../../exec/loadBlock.js'
@@ -9,7 +9,7 @@ import { InvalidParamsRpcError } from '../../errors/rpc.js'
 import { BlockNotFoundError } from '../../errors/state.js'
 import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
 import type { ParityTracerConfig, TraceResult } from '../../tracing/tracers/parityTracer.js'
-import type { BlockSelector } from '../parseBlockParameter.js'
+import type { BlockSelector } from '../../types/blockSelector.js'
 import { startParityTrace } from './traceSession.js'
 
 type Traced = { hash: string; index: number; result: TraceResult }

@@ -1,6 +1,7 @@
 import type { ParityTracerConfig } from '../../tracing/tracers/parityTracer.js'
 import { parityTracer } from '../../tracing/tracers/parityTracer.js'
-import { DEFAULT_TRACE_TIMEOUT_MS, type TracePlan } from '../../tracing/parseTraceConfig.js'
+import { DEFAULT_TRACE_TIMEOUT_MS } from '../parseTraceConfig.js'
+import type { TracePlan } from '../../tracing/tracePlan.js'
 import type { FlatTraceContext } from '../../tracing/render/geth/toFlatCallFrames.js'
 import { type TxTraceSession, startTxTrace } from '../../tracing/startTxTrace.js'
 

@@ -1,4 +1,4 @@
-import { opcodeStackIO } from '../../evm/opcodeStackIO.js'
+import { opcodeStackIO } from '../opcodeStackIO.js'
 import type { TracerHooks } from '../hooks.js'
 import type { RecorderConfig } from './recorderConfig.js'
 import type { CallTraceArena, CallTraceNode, VmFrame, VmOp } from './types.js'

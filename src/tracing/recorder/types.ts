@@ -1,4 +1,5 @@
-import type { CallKind, Hex, LogRecord } from '../hooks.js'
+import type { CallKind, LogRecord } from '../hooks.js'
+import type { Hex } from '../../types/hex.js'
 
 /** A log as recorded: where it stands among its frame's child calls (geth's `position`). */
 export type CallLog = LogRecord & { position: number }

@@ -1,6 +1,6 @@
 import { KECCAK256_NULL, createAddressFromString, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
-import type { Hex } from '../hooks.js'
+import type { Hex } from '../../types/hex.js'
 
 export type AccountSnapshot = {
   balance: bigint

@@ -1,6 +1,6 @@
 import { KECCAK256_NULL, bytesToHex, equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import { quantity } from '../../../utils/hex.js'
-import type { Hex } from '../../hooks.js'
+import type { Hex } from '../../../types/hex.js'
 import type { AccountSnapshot, StateAccess } from '../../state/collectStateAccess.js'
 
 export type PrestateTracerConfig = { diffMode: boolean; disableCode: boolean; disableStorage: boolean; includeEmpty: boolean }

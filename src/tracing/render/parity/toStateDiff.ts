@@ -1,6 +1,6 @@
 import { bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { bytes, quantity } from '../../../utils/hex.js'
-import type { Hex } from '../../hooks.js'
+import type { Hex } from '../../../types/hex.js'
 import type { AccountSnapshot, StateAccess } from '../../state/collectStateAccess.js'
 
 type Delta = '=' | { '*': { from: string; to: string } } | { '+': string } | { '-': string }

@@ -1,5 +1,5 @@
 import { bytes, quantity } from '../../../utils/hex.js'
-import type { Hex } from '../../hooks.js'
+import type { Hex } from '../../../types/hex.js'
 import type { CallTraceArena, VmFrame } from '../../recorder/types.js'
 import type { StateAccess } from '../../state/collectStateAccess.js'
 

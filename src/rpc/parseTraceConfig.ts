@@ -1,24 +1,9 @@
-import { ParamError } from '../rpc/params.js'
-import { parseQuantity } from '../rpc/parsers.js'
-import { parseBlockOverrides, parseStateOverrides } from '../rpc/parseOverrides.js'
-import type { BlockOverrides, StateOverrides } from '../exec/types.js'
+import { ParamError } from './params.js'
+import { parseQuantity } from './parsers.js'
+import { parseBlockOverrides, parseStateOverrides } from './parseOverrides.js'
+import { lookupTracer } from '../tracing/registry.js'
+import type { TracePlan } from '../tracing/tracePlan.js'
 import { parseGoDuration } from '../utils/parseGoDuration.js'
-import { lookupTracer } from './registry.js'
-import type { StructLoggerConfig } from './render/geth/createStructLogWriter.js'
-import type { NativeTracer } from './tracers/types.js'
-
-/** What a debug_trace* request asked for, parsed. */
-export type TracePlan = (
-  | { kind: 'structLogger'; config: StructLoggerConfig }
-  | { kind: 'native'; tracer: NativeTracer; config: unknown }
-) & {
-  /** Per transaction (geth: 5 s unless `timeout` says otherwise). */
-  timeoutMs: number
-  stateOverrides?: StateOverrides | undefined
-  blockOverrides?: BlockOverrides | undefined
-  /** debug_traceCall: run on the state before this transaction of the block. */
-  txIndex?: number | undefined
-}
 
 export const DEFAULT_TRACE_TIMEOUT_MS = 5000
 
