@@ -6,7 +6,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChainRules } from '../src/chain/createChainRules.js'
 import { parseHeader } from '../src/chain/parseHeader.js'
-import { type FixtureNode, fixtureRules, splitRlpItems, startFixtureNode } from '../src/node/fixture/startFixtureNode.js'
+import { type FixtureNode, fixtureRules, splitRlpItems, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
 import { verifyProof } from '../src/state/verifyProof.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
@@ -138,7 +138,7 @@ describe('fixture node: serving a chain over JSON-RPC', () => {
   })
 
   it('starts from the command line (npm run fixture-node) and says where it serves', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/fixture/cli.ts', '--genesis', fixture(CHAINS.besuDefault.genesis).pathname, '--blocks', fixture(CHAINS.besuDefault.blocks).pathname, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/fixture-node/cli.ts', '--genesis', fixture(CHAINS.besuDefault.genesis).pathname, '--blocks', fixture(CHAINS.besuDefault.blocks).pathname, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (d) => {

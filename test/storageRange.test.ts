@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAnvil, type AnvilInstance } from '../src/node/devnet/startAnvil.js'
-import { type FixtureNode, startFixtureNode } from '../src/node/fixture/startFixtureNode.js'
+import { type FixtureNode, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { createProxy } from './src/createProxy.js'
 import { rpc, rpcResult } from './src/rpc.js'

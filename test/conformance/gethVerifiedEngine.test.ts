@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { type RunningEdgetrace, startEdgetrace } from '../../src/node/startEdgetrace.js'
-import type { FixtureNode } from '../../src/node/fixture/startFixtureNode.js'
+import type { FixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
 import { firstDifference } from '../src/firstDifference.js'
 import { rpc } from '../src/rpc.js'
 import { loadCase, loadManifest } from '../src/runTracetestCase.js'

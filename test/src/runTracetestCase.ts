@@ -7,7 +7,7 @@ import { createVM } from '@ethereumjs/vm'
 import { unavailableKzg } from '../../src/chain/unavailableKzg.js'
 import type { VerifiedHeader } from '../../src/chain/parseHeader.js'
 import { runTracedTransaction } from '../../src/evm/runTracedTransaction.js'
-import { createAllocStateSource } from '../../src/state/createAllocStateSource.js'
+import { createAllocStateSource } from './createAllocStateSource.js'
 import { type OverlayStateManager, createOverlayStateManager } from '../../src/state/createOverlayStateManager.js'
 import type { TracerHooks } from '../../src/tracing/hooks.js'
 

@@ -1,6 +1,6 @@
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { type FixtureNode, startFixtureNode } from '../../src/node/fixture/startFixtureNode.js'
+import { type FixtureNode, startFixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
 import type { ManifestEntry, TracetestCase } from './runTracetestCase.js'
 
 const num = (v: string | number) => BigInt(v)

@@ -1,6 +1,6 @@
 import { Account, KECCAK256_NULL, KECCAK256_RLP, hexToBytes, unpadBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import type { StateSource } from './types.js'
+import type { StateSource } from '../../src/state/types.js'
 
 export type AllocAccount = {
   balance?: string | number
