@@ -14,7 +14,12 @@ const JUMPS_PER_CHECK = 64
  * tree of calls needs no jump). Patches JUMP/JUMPI in `table` (before it is installed) and listens
  * to beforeMessage; returns the listener's removal, or undefined when there is nothing to check.
  */
-export function attachInterrupts(evm: EVM, table: OpcodeTablePatch, signal: AbortCheck | undefined, scheduler: Scheduler | undefined): (() => void) | undefined {
+export function attachInterrupts(
+  evm: EVM,
+  table: OpcodeTablePatch,
+  signal: AbortCheck | undefined,
+  scheduler: Scheduler | undefined,
+): (() => void) | undefined {
   if (!signal && !scheduler) return undefined
   interruptJumps(table, signal, scheduler)
   // Every call and create starts a message: pause there when the slice is used up (ethereumjs

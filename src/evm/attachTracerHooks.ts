@@ -36,8 +36,8 @@ export type AttachOptions = {
  */
 export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachOptions = {}): () => void {
   const table = createOpcodeTablePatch(evm)
+  const detachers: (() => void)[] = [table.restore]
   let steps: StepListener | undefined
-  let detachFrames: (() => void) | undefined
   // Frames are followed only for a tracer; an untraced run gets just the interrupts.
   if (hooks.onEnter || hooks.onExit || hooks.onOpcode || hooks.onLog) {
     const frames: Frame[] = []
@@ -48,17 +48,16 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
       wrapSelfdestructOpcode(table, hooks, steps)
     }
     if (hooks.onLog) wrapLogOpcodes(table, hooks, tracker, steps)
-    detachFrames = tracker.attach()
+    detachers.push(tracker.attach())
+    if (hooks.onOpcode) detachers.push(steps.attach(evm))
   }
   // After the frame listeners: a message is entered before it may pause.
   const detachInterrupts = attachInterrupts(evm, table, options.signal, options.scheduler)
+  if (detachInterrupts) detachers.push(detachInterrupts)
   table.install()
-  const detachSteps = hooks.onOpcode ? steps!.attach(evm) : undefined
   return () => {
-    if (hooks.onOpcode) steps!.flush()
-    table.restore()
-    detachFrames?.()
-    detachInterrupts?.()
-    detachSteps?.()
+    // The last step is still held: no event follows it any more.
+    if (hooks.onOpcode) steps?.flush()
+    for (const detach of detachers) detach()
   }
 }

@@ -43,7 +43,13 @@ export type FrameTracker = {
  * OnEnter/OnExit from ethereumjs's message events, with geth's kinds, values and error wording.
  * A CREATE's address is known only once the init code starts (newContract) or at exit.
  */
-export function createFrameTracker(evm: EVM, hooks: TracerHooks, frames: Frame[], steps: StepListener, signal: AbortCheck | undefined): FrameTracker {
+export function createFrameTracker(
+  evm: EVM,
+  hooks: TracerHooks,
+  frames: Frame[],
+  steps: StepListener,
+  signal: AbortCheck | undefined,
+): FrameTracker {
   let logCount = 0
   let pendingKind: CallKind | undefined
   let messages = 0

@@ -27,7 +27,12 @@ export type StepListener = {
    * A frame ended: the held step gets the error geth finds before an op runs (out of gas, stack
    * underflow) and is emitted, then the STOP geth executes where code runs off its end.
    */
-  endFrame(frame: Frame | undefined, evmError: { error: string } | undefined, gethError: string | undefined, runState: FinishedRunState | undefined): void
+  endFrame(
+    frame: Frame | undefined,
+    evmError: { error: string } | undefined,
+    gethError: string | undefined,
+    runState: FinishedRunState | undefined,
+  ): void
   /** Subscribes to the EVM's steps; returns the unsubscribe. */
   attach(evm: EVM): () => void
 }

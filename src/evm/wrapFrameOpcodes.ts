@@ -19,7 +19,13 @@ const EMPTY = new Uint8Array(0)
  * CREATE deposits) and SSTORE's gas check (EIP-2200's sentry). Observed from the handlers, so that
  * call-only tracing needs no `step` listener.
  */
-export function wrapFrameOpcodes(table: OpcodeTablePatch, evm: EVM, tracker: FrameTracker, steps: StepListener, signal: AbortCheck | undefined): void {
+export function wrapFrameOpcodes(
+  table: OpcodeTablePatch,
+  evm: EVM,
+  tracker: FrameTracker,
+  steps: StepListener,
+  signal: AbortCheck | undefined,
+): void {
   const { frames } = tracker
   for (const [opText, kind] of Object.entries(CALLS)) {
     const op = Number(opText)
@@ -58,7 +64,8 @@ export function wrapFrameOpcodes(table: OpcodeTablePatch, evm: EVM, tracker: Fra
       steps.flush()
       throwIfAborted(signal)
       if (await tracker.runCallOpcode(kind, rs, () => original(rs, common))) return
-      tracker.refuse({ depth: rs.env.depth + 1, kind, from: rs.env.address.toString() as Hex, to: undefined, input, gas, value: value!, precompile: false })
+      const from = rs.env.address.toString() as Hex
+      tracker.refuse({ depth: rs.env.depth + 1, kind, from, to: undefined, input, gas, value: value!, precompile: false })
     })
   }
   // SSTORE's gas handler refuses to run with ≤ 2300 gas left (EIP-2200's sentry): remember it.

@@ -8,7 +8,12 @@ import { bytesOfWord } from './stackWords.js'
 import type { RunState } from './types.js'
 
 /** OnLog from LOG0–LOG4's handlers (ethereumjs has no log event), with geth's log index. */
-export function wrapLogOpcodes(table: OpcodeTablePatch, hooks: TracerHooks, tracker: FrameTracker, steps: StepListener): void {
+export function wrapLogOpcodes(
+  table: OpcodeTablePatch,
+  hooks: TracerHooks,
+  tracker: FrameTracker,
+  steps: StepListener,
+): void {
   for (let op = 0xa0; op <= 0xa4; op++) {
     table.wrap(op, (original) => (rs: RunState, common: unknown) => {
       const n = op - 0xa0
