@@ -23,11 +23,17 @@ export type FrameTracker = {
   readonly frames: Frame[]
   isPrecompile(address: Hex): boolean
   /**
-   * Runs the handler of a CALL/CREATE-family op, whose message gets that op's kind (a CALL in a
-   * static frame looks like a STATICCALL to ethereumjs), then keeps the return data it left on the
-   * calling frame. False when ethereumjs made no message: it refused the call first (see refuse).
+   * The handler of a CALL/CREATE-family op is about to run: the message it makes gets that op's
+   * kind (a CALL in a static frame looks like a STATICCALL to ethereumjs). Returns a mark for
+   * endCallOpcode. (Two plain calls around the handler's await: one more async level per call
+   * shows in the bench.)
    */
-  runCallOpcode(kind: CallKind, rs: RunState, run: () => unknown): Promise<boolean>
+  beginCallOpcode(kind: CallKind): number
+  /**
+   * The handler returned: keeps the return data it left on the calling frame. False when ethereumjs
+   * made no message since `mark`: it refused the call first (see refuse).
+   */
+  endCallOpcode(rs: RunState, mark: number): boolean
   /**
    * A call or create that failed the depth or balance check: ethereumjs emits nothing for it, geth
    * shows it as a frame that enters and fails at once.
@@ -144,14 +150,15 @@ export function createFrameTracker(
   return {
     frames,
     isPrecompile: (address) => precompiles.has(address),
-    async runCallOpcode(kind, rs, run) {
+    beginCallOpcode(kind) {
       pendingKind = kind
-      const before = messages
-      await run()
+      return messages
+    },
+    endCallOpcode(rs, mark) {
       pendingKind = undefined
       const top = frames[frames.length - 1]
       if (top) top.returnData = rs.returnBytes
-      return messages !== before
+      return messages !== mark
     },
     refuse(frame) {
       hooks.onEnter?.(frame)

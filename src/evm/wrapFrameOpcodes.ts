@@ -41,7 +41,9 @@ export function wrapFrameOpcodes(
       if (hasValue && value !== 0n) gas += 2300n
       steps.completeCall(op, rs.messageGasLimit ?? 0n)
       throwIfAborted(signal)
-      if (await tracker.runCallOpcode(kind, rs, () => original(rs, common))) return
+      const mark = tracker.beginCallOpcode(kind)
+      await original(rs, common)
+      if (tracker.endCallOpcode(rs, mark)) return
       const parent = frames[frames.length - 1]
       const to = addressOfWord(args[1]!)
       tracker.refuse({
@@ -63,7 +65,9 @@ export function wrapFrameOpcodes(
       const gas = rs.messageGasLimit ?? 0n
       steps.flush()
       throwIfAborted(signal)
-      if (await tracker.runCallOpcode(kind, rs, () => original(rs, common))) return
+      const mark = tracker.beginCallOpcode(kind)
+      await original(rs, common)
+      if (tracker.endCallOpcode(rs, mark)) return
       const from = rs.env.address.toString() as Hex
       tracker.refuse({ depth: rs.env.depth + 1, kind, from, to: undefined, input, gas, value: value!, precompile: false })
     })
