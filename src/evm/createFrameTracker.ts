@@ -1,0 +1,187 @@
+import type { EVM, Message } from '@ethereumjs/evm'
+import { toGethEvmError, toGethPrecompileError } from '../errors/evmErrorMap.js'
+import type { CallKind, EnterFrame, TracerHooks } from '../tracing/hooks.js'
+import type { Hex } from '../types/hex.js'
+import type { AbortCheck } from '../types/deadline.js'
+import type { StepListener } from './createStepListener.js'
+import { readUsedMemory } from './readMemory.js'
+import { throwIfAborted } from './throwIfAborted.js'
+import type { FinishedRunState, Frame, RunState } from './types.js'
+
+/** ethereumjs's `afterMessage` event: a frame's result. */
+type MessageResult = {
+  createdAddress?: { toString(): string }
+  execResult: {
+    exceptionError?: { error: string }
+    returnValue: Uint8Array
+    executionGasUsed: bigint
+    runState?: FinishedRunState
+  }
+}
+
+export type FrameTracker = {
+  /** The frames now running, innermost last (shared with the step listener and the op wrappers). */
+  readonly frames: Frame[]
+  isPrecompile(address: Hex): boolean
+  /**
+   * The handler of a CALL/CREATE-family op is about to run: the message it makes gets that op's
+   * kind (a CALL in a static frame looks like a STATICCALL to ethereumjs). Returns a mark for
+   * endCallOpcode. (Two plain calls around the handler's await: one more async level per call
+   * shows in the bench.)
+   */
+  beginCallOpcode(kind: CallKind): number
+  /**
+   * The handler returned: keeps the return data it left on the calling frame. False when ethereumjs
+   * made no message since `mark`: it refused the call first (see refuse).
+   */
+  endCallOpcode(rs: RunState, mark: number): boolean
+  /**
+   * A call or create that failed the depth or balance check: ethereumjs emits nothing for it, geth
+   * shows it as a frame that enters and fails at once.
+   */
+  refuse(frame: EnterFrame): void
+  /** geth's log.Index for the next log (logs of reverted frames give their indexes back). */
+  nextLogIndex(): number
+  /** Subscribes to the EVM's message events; returns the unsubscribe. */
+  attach(): () => void
+}
+
+/**
+ * OnEnter/OnExit from ethereumjs's message events, with geth's kinds, values and error wording.
+ * A CREATE's address is known only once the init code starts (newContract) or at exit.
+ */
+export function createFrameTracker(
+  evm: EVM,
+  hooks: TracerHooks,
+  frames: Frame[],
+  steps: StepListener,
+  signal: AbortCheck | undefined,
+): FrameTracker {
+  let logCount = 0
+  let pendingKind: CallKind | undefined
+  let messages = 0
+  const precompiles = new Set([...evm.precompiles.keys()].map((k) => `0x${k}`.toLowerCase()))
+
+  const onBeforeMessage = (msg: Message) => {
+    if (hooks.onOpcode) steps.flush()
+    throwIfAborted(signal)
+    messages++
+    const depth = msg.depth
+    const parent = frames[frames.length - 1]
+    let kind: CallKind
+    if (depth === 0) kind = msg.to ? 'CALL' : 'CREATE'
+    else if (pendingKind) kind = pendingKind
+    else if (!msg.to) kind = msg.salt ? 'CREATE2' : 'CREATE'
+    else if (msg.delegatecall) kind = 'DELEGATECALL'
+    else kind = msg.isStatic ? 'STATICCALL' : 'CALL'
+    pendingKind = undefined
+    const isCreate = kind === 'CREATE' || kind === 'CREATE2'
+    const target = msg.to ? (msg.to.toString() as Hex) : undefined
+    const codeAddress = msg.to ? (msg._codeAddress && msg._codeAddress !== msg.to ? (msg._codeAddress.toString() as Hex) : target) : undefined
+    const to = isCreate ? undefined : kind === 'DELEGATECALL' || kind === 'CALLCODE' ? codeAddress : target
+    const from = depth === 0 || !parent ? (msg.caller.toString() as Hex) : parent.address
+    const value = kind === 'STATICCALL' ? undefined : kind === 'DELEGATECALL' ? (parent?.value ?? msg.value) : msg.value
+    frames.push({
+      depth,
+      address: target ?? '0x',
+      value: value ?? 0n,
+      logCountAtEnter: logCount,
+      create: isCreate,
+      codeAddress,
+      inputLength: msg.data.length,
+      returnData: new Uint8Array(0),
+    })
+    hooks.onEnter?.({
+      depth,
+      kind,
+      from,
+      to,
+      input: msg.data.slice(),
+      gas: msg.gasLimit,
+      value,
+      precompile: to !== undefined && precompiles.has(to),
+    })
+  }
+
+  const onNewContract = (data: { address: { toString(): string } }) => {
+    const top = frames[frames.length - 1]
+    if (top) top.address = data.address.toString() as Hex
+  }
+
+  const onAfterMessage = (result: MessageResult) => {
+    const frame = frames.pop()
+    const err = result.execResult.exceptionError
+    const runState = result.execResult.runState
+    let error = err ? toGethEvmError(err.error, runState?.opCode) : undefined
+    // geth words an EIP-2200 SSTORE refused with ≤ 2300 gas left as a wrapped out-of-gas error.
+    if (err?.error === 'out of gas' && frame?.sentry) error = 'out of gas: not enough gas for reentrancy sentry'
+    if (err && frame?.codeAddress && precompiles.has(frame.codeAddress)) {
+      error = toGethPrecompileError(frame.codeAddress, err.error, frame.inputLength)
+    }
+    let output: Uint8Array = result.execResult.returnValue.slice()
+    let reverted = err !== undefined
+    if (frame?.create && frame.returned !== undefined && err) {
+      if (err.error === 'out of gas' || err.error === 'code store out of gas') {
+        error = 'contract creation code storage out of gas'
+        output = frame.returned
+      }
+      // Before Homestead, a deposit that cannot be paid leaves the contract without code, not reverted.
+      if (err.error === 'code store out of gas') reverted = false
+    }
+    if (reverted && frame) logCount = frame.logCountAtEnter
+    steps.endFrame(frame, err, error, runState)
+    hooks.onExit?.({
+      depth: frame?.depth ?? 0,
+      output,
+      gasUsed: result.execResult.executionGasUsed,
+      error,
+      reverted,
+      address: result.createdAddress ? (result.createdAddress.toString() as Hex) : undefined,
+      final:
+        hooks.onOpcode && runState?.stack && runState.memory
+          ? {
+              stack: [...runState.stack.getStack()],
+              memory: readUsedMemory(runState.memory, runState.memoryWordCount),
+              gas: runState.gasLeft ?? 0n,
+            }
+          : undefined,
+    })
+  }
+
+  return {
+    frames,
+    isPrecompile: (address) => precompiles.has(address),
+    beginCallOpcode(kind) {
+      pendingKind = kind
+      return messages
+    },
+    endCallOpcode(rs, mark) {
+      pendingKind = undefined
+      const top = frames[frames.length - 1]
+      if (top) top.returnData = rs.returnBytes
+      return messages !== mark
+    },
+    refuse(frame) {
+      hooks.onEnter?.(frame)
+      hooks.onExit?.({
+        depth: frame.depth,
+        output: new Uint8Array(0),
+        gasUsed: 0n,
+        error: frame.depth > 1024 ? 'max call depth exceeded' : 'insufficient balance for transfer',
+        reverted: true,
+      })
+    },
+    nextLogIndex: () => logCount++,
+    attach() {
+      const events = evm.events
+      events.on('beforeMessage', onBeforeMessage as never)
+      events.on('afterMessage', onAfterMessage as never)
+      events.on('newContract', onNewContract as never)
+      return () => {
+        events.off('beforeMessage', onBeforeMessage as never)
+        events.off('afterMessage', onAfterMessage as never)
+        events.off('newContract', onNewContract as never)
+      }
+    },
+  }
+}

@@ -1,0 +1,10 @@
+import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
+import type { Hex } from '../types/hex.js'
+
+const ADDRESS_MASK = (1n << 160n) - 1n
+
+/** The address in a stack word (its low 20 bytes), without going through a byte array. */
+export const addressOfWord = (word: bigint) => `0x${(word & ADDRESS_MASK).toString(16).padStart(40, '0')}` as Hex
+
+/** A stack word as its 32 bytes (storage keys and values, log topics). */
+export const bytesOfWord = (word: bigint) => setLengthLeft(bigIntToBytes(word), 32)
