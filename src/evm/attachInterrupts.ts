@@ -32,28 +32,38 @@ export function attachInterrupts(
   return () => void evm.events.off('beforeMessage', onMessage as never)
 }
 
+type OpInfo = { code: number; name: string; fullName: string; fee: number; isAsync: boolean; dynamicGas: boolean }
+
 /**
  * A pause needs the interpreter to await the handler, which it does only for async ops — and an
  * await on every jump doubles the cost of a tight loop. So the jumps stay sync; when a pause is due,
- * the jumps' entries are flagged async until the next jump, which returns the pause for the
- * interpreter to await.
+ * the jumps' entries (our own objects) point at an async twin of their op info until the next jump,
+ * which returns the pause for the interpreter to await. The EVM's op info objects are frozen; the
+ * twin is built by their own class, so every opcode's lookups in the interpreter keep seeing one
+ * shape (a plain copy has another, and slows every opcode down by some 10%).
  */
-function interruptJumps(table: OpcodeTablePatch, signal: AbortCheck | undefined, scheduler: Scheduler | undefined) {
+function interruptJumps(table: OpcodeTablePatch, signal: AbortCheck | undefined, scheduler: Scheduler | undefined): void {
   let jumps = 0
   let pauseDue = false
-  const entries: { isAsync: boolean }[] = []
+  const entries: { entry: { opcodeInfo: unknown }; sync: unknown; async: unknown }[] = []
   const setAsync = (value: boolean) => {
-    for (const info of entries) info.isAsync = value
+    for (const e of entries) e.entry.opcodeInfo = value ? e.async : e.sync
   }
   for (const op of [0x56, 0x57]) {
     table.replace(op, (entry) => {
       const original = entry.opHandler as OpHandler
-      // Our own copy of the op's info (the EVM's table is shared): only its isAsync is changed.
-      const opcodeInfo = Object.assign(Object.create(Object.getPrototypeOf(entry.opcodeInfo)), entry.opcodeInfo) as { isAsync: boolean }
-      entries.push(opcodeInfo)
-      return {
+      const sync = entry.opcodeInfo as OpInfo
+      const OpcodeClass = (sync as object).constructor as new (fields: OpInfo) => OpInfo
+      const async = new OpcodeClass({
+        code: sync.code,
+        name: sync.name,
+        fullName: sync.fullName,
+        fee: sync.fee,
+        isAsync: true,
+        dynamicGas: sync.dynamicGas,
+      })
+      const patched = {
         ...entry,
-        opcodeInfo,
         opHandler: (rs: Parameters<OpHandler>[0], common: unknown) => {
           if (pauseDue) {
             pauseDue = false
@@ -73,6 +83,8 @@ function interruptJumps(table: OpcodeTablePatch, signal: AbortCheck | undefined,
           return original(rs, common)
         },
       }
+      entries.push({ entry: patched, sync, async })
+      return patched
     })
   }
 }
