@@ -13,7 +13,11 @@ const samples = {
   header: { key: cacheKeys.header(HASH), literal: `h:${HASH}`, parsed: { kind: 'header', hash: HASH } },
   number: { key: cacheKeys.number(17n), literal: 'n:17', parsed: { kind: 'number', number: 17n } },
   linked: { key: cacheKeys.linked(HASH), literal: `lk:${HASH}`, parsed: { kind: 'linked', hash: HASH } },
-  account: { key: cacheKeys.account(HASH, ADDRESS), literal: `a:${HASH}:${ADDRESS}`, parsed: { kind: 'account', blockHash: HASH, address: ADDRESS } },
+  account: {
+    key: cacheKeys.account(HASH, ADDRESS),
+    literal: `a:${HASH}:${ADDRESS}`,
+    parsed: { kind: 'account', blockHash: HASH, address: ADDRESS },
+  },
   slot: { key: cacheKeys.slot(ROOT, SLOT), literal: `s:${ROOT}:${SLOT}`, parsed: { kind: 'slot', storageRoot: ROOT, slot: SLOT } },
   code: { key: cacheKeys.code(ROOT), literal: `c:${ROOT}`, parsed: { kind: 'code', codeHash: ROOT } },
   proof: {
@@ -41,7 +45,11 @@ const samples = {
     literal: `al:${HASH}:{"to":"0x1","data":"0x"}`,
     parsed: { kind: 'callAccessList', blockHash: HASH, call: '{"to":"0x1","data":"0x"}' },
   },
-  blockAccessLists: { key: cacheKeys.blockAccessLists(HASH, 3), literal: `bal:${HASH}:3`, parsed: { kind: 'blockAccessLists', blockHash: HASH, count: 3 } },
+  blockAccessLists: {
+    key: cacheKeys.blockAccessLists(HASH, 3),
+    literal: `bal:${HASH}:3`,
+    parsed: { kind: 'blockAccessLists', blockHash: HASH, count: 3 },
+  },
 } satisfies Record<CacheKeyKind, { key: string; literal: string; parsed: ParsedCacheKey }>
 
 describe('cacheKeys', () => {
