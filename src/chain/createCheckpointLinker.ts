@@ -4,6 +4,7 @@ import type { LruCache } from '../utils/createLruCache.js'
 import type { Upstream } from '../upstream/types.js'
 import type { ChainRules } from './createChainRules.js'
 import { type VerifiedHeader, parseHeader } from './parseHeader.js'
+import { cacheKeys } from '../utils/cacheKeys.js'
 
 export type CheckpointLinker = {
   readonly hash: `0x${string}`
@@ -73,9 +74,9 @@ export function createCheckpointLinker({
 }: CreateCheckpointLinkerParameters): CheckpointLinker {
   if (!HASH.test(checkpoint)) throw new Error(`checkpoint must be a block hash (0x and 64 hex digits), got ${JSON.stringify(checkpoint)}`)
   const hash = checkpoint.toLowerCase() as `0x${string}`
-  const numberKey = (n: bigint) => `n:${hash}:${n}`
+  const numberKey = (n: bigint) => cacheKeys.number(n, hash)
   const floorAnchor = (n: bigint) => (n / anchorEvery) * anchorEvery
-  const linkedKey = (h: string) => `lk:${h}`
+  const linkedKey = cacheKeys.linked
   let cp: VerifiedHeader | undefined
   let cpLoading: Promise<VerifiedHeader> | undefined
   // Above the checkpoint: linked hashes at every anchorEvery-th number (the LRU holds the rest), and the highest linked block.

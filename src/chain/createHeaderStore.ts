@@ -6,6 +6,7 @@ import type { Upstream } from '../upstream/types.js'
 import type { ChainRules } from './createChainRules.js'
 import { createCheckpointLinker } from './createCheckpointLinker.js'
 import { type VerifiedHeader, parseHeader } from './parseHeader.js'
+import { cacheKeys } from '../utils/cacheKeys.js'
 
 export type HeaderStore = {
   byHash(hash: string): Promise<VerifiedHeader>
@@ -55,7 +56,7 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, che
   const isFinal = (number: bigint) => number <= highest - BigInt(reorgDepth)
   const linker = checkpoint === undefined ? undefined : createCheckpointLinker({ checkpoint, upstream, rules, cache, byHash, keep, reorgDepth, log })
   // With a checkpoint, a number's hash is cached only once linked to it (and under its name: never one cached without it).
-  const numberKey = linker ? linker.numberKey : (n: bigint) => `n:${n}`
+  const numberKey = linker ? linker.numberKey : (n: bigint) => cacheKeys.number(n)
 
   function verify(json: unknown, expectedHash?: string): VerifiedHeader {
     if (json === null || json === undefined) throw new BlockNotFoundError(expectedHash ?? 'requested')
@@ -64,7 +65,7 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, che
   }
 
   function keep(verified: VerifiedHeader): VerifiedHeader {
-    cache.set(`h:${verified.hash}`, verified, HEADER_BYTES)
+    cache.set(cacheKeys.header(verified.hash), verified, HEADER_BYTES)
     if (verified.number > highest) highest = verified.number
     return verified
   }
@@ -82,11 +83,11 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, che
 
   async function byHash(hash: string): Promise<VerifiedHeader> {
     const h = hash.toLowerCase()
-    const hit = cache.get<VerifiedHeader>(`h:${h}`)
+    const hit = cache.get<VerifiedHeader>(cacheKeys.header(h))
     if (hit) return hit
     if (cache.restore) {
-      await cache.restore([`h:${h}`])
-      const restored = cache.get<VerifiedHeader>(`h:${h}`)
+      await cache.restore([cacheKeys.header(h)])
+      const restored = cache.get<VerifiedHeader>(cacheKeys.header(h))
       if (restored) return restored
     }
     return offer(await upstream.request('eth_getBlockByHash', [h, false]), h)
@@ -161,10 +162,10 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, che
   }
 
   function peek(block: BlockSelector): VerifiedHeader | undefined {
-    if (block.kind === 'hash') return cache.get<VerifiedHeader>(`h:${block.hash}`)
+    if (block.kind === 'hash') return cache.get<VerifiedHeader>(cacheKeys.header(block.hash))
     if (block.kind === 'number') {
       const hash = cache.get<string>(numberKey(block.number))
-      return hash ? cache.get<VerifiedHeader>(`h:${hash}`) : undefined
+      return hash ? cache.get<VerifiedHeader>(cacheKeys.header(hash)) : undefined
     }
     return undefined
   }
@@ -173,7 +174,7 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, che
     if (cache.restore) {
       if (block.kind === 'number') await cache.restore([numberKey(block.number)])
       const hash = block.kind === 'hash' ? block.hash : block.kind === 'number' ? cache.get<string>(numberKey(block.number)) : undefined
-      if (hash) await cache.restore([`h:${hash}`])
+      if (hash) await cache.restore([cacheKeys.header(hash)])
     }
     return peek(block)
   }

@@ -4,6 +4,7 @@ import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { ReplayMismatchError } from '../errors/replay.js'
 import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
 import type { Engine } from './createEngine.js'
+import { cacheKeys } from '../utils/cacheKeys.js'
 
 export type ReceiptSummary = { transactionHash: string; gasUsed: bigint; status: bigint | undefined }
 
@@ -37,11 +38,11 @@ function toReceiptSummary(r: unknown): ReceiptSummary {
  */
 export async function loadBlock(engine: Engine, blockHash: string, numberHint?: bigint): Promise<LoadedBlock> {
   const hash = blockHash.toLowerCase()
-  const cached = engine.cache.get<LoadedBlock>(`b:${hash}`)
+  const cached = engine.cache.get<LoadedBlock>(cacheKeys.block(hash))
   if (cached) return cached
   const { upstream, headers } = engine
   // The persistent cache keeps the block's raw transactions and receipt summaries: checked again below.
-  const rawKey = `B:${hash}`
+  const rawKey = cacheKeys.rawBlock(hash)
   const kept = engine.persistent ? ((await engine.persistent.load([rawKey])).get(rawKey)?.value as RawBlock | undefined) : undefined
   const jsonP = kept ? Promise.resolve(kept.json) : upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [hash, true])
   const receiptsP = kept ? Promise.resolve(kept.receipts) : upstream.request<unknown[] | null>('eth_getBlockReceipts', [hash]).catch(() => null)
@@ -100,6 +101,6 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
   }
   // A block hash names one block forever: keep it (its size is about its transactions' bytes).
   const bytes = block.transactions.reduce((n, tx) => n + tx.serialize().length + 160, 4096)
-  engine.cache.set(`b:${hash}`, loaded, bytes)
+  engine.cache.set(cacheKeys.block(hash), loaded, bytes)
   return loaded
 }

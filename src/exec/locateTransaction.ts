@@ -1,5 +1,6 @@
 import { UpstreamUnavailableError } from '../errors/upstream.js'
 import type { Engine } from './createEngine.js'
+import { cacheKeys } from '../utils/cacheKeys.js'
 
 /** Where a mined transaction is: its block and index. */
 export type TransactionLocation = { blockHash: string; blockNumber: bigint | undefined; index: number }
@@ -17,7 +18,7 @@ export async function locateTransaction(engine: Engine, hash: string): Promise<T
     r && r.blockHash && r.transactionIndex != null
       ? { blockHash: r.blockHash.toLowerCase(), blockNumber: r.blockNumber != null ? BigInt(r.blockNumber) : undefined, index: Number(BigInt(r.transactionIndex)) }
       : undefined
-  const key = `t:${hash.toLowerCase()}`
+  const key = cacheKeys.transaction(hash.toLowerCase())
   type Kept = { blockHash: string; blockNumber: string | null; index: number }
   const fromKept = (k: Kept): TransactionLocation => ({ blockHash: k.blockHash, blockNumber: k.blockNumber === null ? undefined : BigInt(k.blockNumber), index: k.index })
   // Where a transaction of a final block is (reorgDepth below the highest header seen) is asked once.

@@ -5,6 +5,7 @@ import type { BlockSelector } from '../types/blockSelector.js'
 import type { AccessListEntry } from '../state/types.js'
 import type { Engine } from './createEngine.js'
 import type { CallArgs } from './types.js'
+import { cacheKeys } from '../utils/cacheKeys.js'
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as const
 const hex = (v: bigint) => `0x${v.toString(16)}`
@@ -32,7 +33,7 @@ function blockPin(block: BlockSelector): unknown {
 }
 
 function accessListKey(block: VerifiedHeader, args: CallArgs): string {
-  return `al:${block.hash}:${JSON.stringify(toRpcCallArgs(args))}`
+  return cacheKeys.callAccessList(block.hash, JSON.stringify(toRpcCallArgs(args)))
 }
 
 /** The `accessList` of an eth_createAccessList answer, well-formed entries only. */

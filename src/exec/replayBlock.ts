@@ -17,6 +17,7 @@ import { anyAborted } from '../utils/createDeadline.js'
 import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
 import type { TracerHooks } from '../tracing/hooks.js'
+import { cacheKeys } from '../utils/cacheKeys.js'
 
 /** Tracing some of a replay's transactions. */
 export type ReplayTracer = {
@@ -85,7 +86,7 @@ export async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count =
       }
     }
   }
-  const key = `bal:${loaded.header.hash}:${count}`
+  const key = cacheKeys.blockAccessLists(loaded.header.hash, count)
   if (engine.cache.restore) await engine.cache.restore([key])
   let lists = engine.cache.get<AccessListEntry[]>(key)
   // Lists are kept only when every transaction's was answered (or refused as unsupported).

@@ -6,6 +6,7 @@ import { type TransactionLocation, locateTransaction } from './locateTransaction
 import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
 import { type LoadedBlock, loadBlock } from './loadBlock.js'
 import { type ReplayTracer, type ReplayedBlock, replayBlock } from './replayBlock.js'
+import { cacheKeys } from '../utils/cacheKeys.js'
 
 /** Tracing the replayed transaction itself (the ones before it run untraced). */
 export type TransactionTracer = {
@@ -42,7 +43,7 @@ export async function replayTransactionAt(
   const hash = txHash.toLowerCase()
   if (loaded.receipts[index]?.transactionHash !== hash) {
     // The block is verified, the upstream's word on where the transaction is was not: say which lied.
-    engine.cache.delete(`t:${hash}`)
+    engine.cache.delete(cacheKeys.transaction(hash))
     const actual = loaded.block.transactions.findIndex((tx) => bytesToHex(tx.hash()) === hash)
     throw new TransactionLocationError(hash, { blockHash: loaded.header.hash, blockNumber: loaded.header.number, index }, actual < 0 ? undefined : actual)
   }

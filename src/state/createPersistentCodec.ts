@@ -2,6 +2,7 @@ import { createBlockHeaderFromRLP } from '@ethereumjs/block'
 import { type Account, bytesToHex, createAccountFromRLP } from '@ethereumjs/util'
 import type { ChainRules } from '../chain/createChainRules.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
+import { cacheKeyKind, cacheKeys } from '../utils/cacheKeys.js'
 
 /** How one cache entry is written to, and read back from, a persistent store (structured-clone values). */
 export type PersistentCodec = {
@@ -26,43 +27,53 @@ const isBytes = (v: unknown): v is Uint8Array => v instanceof Uint8Array
 export function createPersistentCodec(rules: ChainRules): PersistentCodec {
   return {
     encode(key, value) {
-      switch (key.slice(0, key.indexOf(':'))) {
-        case 'h': {
+      // Every kind is named (the default cannot be reached), so a new kind fails to compile until it is given a stored form or none.
+      const kind = cacheKeyKind(key)
+      switch (kind) {
+        case 'header': {
           const h = value as VerifiedHeader
           return { number: h.number, timestamp: h.header.timestamp, rlp: h.header.serialize() } satisfies StoredHeader
         }
-        case 'a':
+        case 'account':
           return value === null ? null : (value as Account).serialize()
-        case 's':
-        case 'c':
-        case 'n':
-        case 'al':
-        case 'bal':
-        case 'B':
-        case 't':
-        case 'R':
+        case 'slot':
+        case 'code':
+        case 'number':
+        case 'callAccessList':
+        case 'blockAccessLists':
+        case 'rawBlock':
+        case 'transaction':
+        case 'rawReceipts':
           return value
-        default:
+        // In memory only: decoded blocks, in-flight proofs, unverified state, checkpoint links.
+        case 'block':
+        case 'proof':
+        case 'unverifiedAccount':
+        case 'unverifiedSlot':
+        case 'linked':
+        case 'unknown':
           return undefined
+        default:
+          return kind satisfies never
       }
     },
     decode(key, stored) {
-      switch (key.slice(0, key.indexOf(':'))) {
-        case 'h': {
+      switch (cacheKeyKind(key)) {
+        case 'header': {
           const s = stored as StoredHeader
           if (typeof s?.number !== 'bigint' || typeof s.timestamp !== 'bigint' || !isBytes(s.rlp)) return undefined
           const common = rules.commonFor(s.number, s.timestamp)
           const header = createBlockHeaderFromRLP(s.rlp, { common, skipConsensusFormatValidation: true })
           const hash = bytesToHex(header.hash())
-          if (`h:${hash}` !== key) return undefined
+          if (cacheKeys.header(hash) !== key) return undefined
           return { hash, number: header.number, header, common } satisfies VerifiedHeader
         }
-        case 'a':
+        case 'account':
           return stored === null ? null : isBytes(stored) ? createAccountFromRLP(stored) : undefined
-        case 's':
-        case 'c':
+        case 'slot':
+        case 'code':
           return isBytes(stored) ? stored : undefined
-        case 'n':
+        case 'number':
           return typeof stored === 'string' ? stored : undefined
         default:
           return stored

@@ -6,6 +6,7 @@ import { createSingleFlight } from '../utils/createSingleFlight.js'
 import type { LruCache } from '../utils/createLruCache.js'
 import { bigIntToHex32 } from './createVerifiedStateSource.js'
 import type { AccessListEntry, StateSource } from './types.js'
+import { cacheKeys } from '../utils/cacheKeys.js'
 
 function pin(block: VerifiedHeader) {
   return { blockHash: block.hash }
@@ -27,7 +28,7 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
   const once = createSingleFlight()
 
   async function getAccount(block: VerifiedHeader, address: `0x${string}`): Promise<Account | undefined> {
-    const key = `ua:${block.hash}:${address}`
+    const key = cacheKeys.unverifiedAccount(block.hash, address)
     const hit = cache.get<Account | null>(key)
     if (hit !== undefined) return hit ?? undefined
     return once(key, async () => {
@@ -38,7 +39,7 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
       ])
       const code = hexBytes(codeHex, 'eth_getCode')
       const codeHash = code.length === 0 ? KECCAK256_NULL : keccak_256(code)
-      if (code.length > 0) cache.set(`c:${bytesToHex(codeHash)}`, code, code.length + 96)
+      if (code.length > 0) cache.set(cacheKeys.code(bytesToHex(codeHash)), code, code.length + 96)
       const account = new Account(BigInt(nonce as string), BigInt(balance as string), KECCAK256_RLP, codeHash)
       const absent = account.nonce === 0n && account.balance === 0n && code.length === 0
       cache.set(key, absent ? null : account, 256)
@@ -47,7 +48,7 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
   }
 
   async function getStorage(block: VerifiedHeader, address: `0x${string}`, slot: `0x${string}`) {
-    const key = `us:${block.hash}:${address}:${slot}`
+    const key = cacheKeys.unverifiedSlot(block.hash, address, slot)
     const hit = cache.get<Uint8Array>(key)
     if (hit !== undefined) return hit
     return once(key, async () => {
@@ -60,7 +61,7 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
   async function getCode(block: VerifiedHeader, address: `0x${string}`) {
     const account = await getAccount(block, address)
     if (account === undefined) return new Uint8Array(0)
-    return cache.get<Uint8Array>(`c:${bytesToHex(account.codeHash)}`) ?? new Uint8Array(0)
+    return cache.get<Uint8Array>(cacheKeys.code(bytesToHex(account.codeHash))) ?? new Uint8Array(0)
   }
 
   async function prefetch(block: VerifiedHeader, entries: readonly AccessListEntry[]) {

@@ -18,6 +18,7 @@ import { createSingleFlight } from '../utils/createSingleFlight.js'
 import type { LruCache } from '../utils/createLruCache.js'
 import type { AccessListEntry, StateSource } from './types.js'
 import { decodeStorageLeaf, verifyProof } from './verifyProof.js'
+import { cacheKeys } from '../utils/cacheKeys.js'
 
 type ProofJson = {
   address: string
@@ -69,8 +70,8 @@ function sameBytes32(hex: unknown, value: Uint8Array): boolean {
 export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstream; cache: LruCache }): StateSource {
   const once = createSingleFlight()
 
-  const accountKey = (block: VerifiedHeader, address: string) => `a:${block.hash}:${address}`
-  const slotKey = (root: Uint8Array, slot: string) => `s:${bytesToHex(root)}:${slot}`
+  const accountKey = (block: VerifiedHeader, address: string) => cacheKeys.account(block.hash, address)
+  const slotKey = (root: Uint8Array, slot: string) => cacheKeys.slot(bytesToHex(root), slot)
 
   /** Verifies a proof answer against the block, caches what it proves, returns the account. */
   async function ingest(block: VerifiedHeader, raw: unknown, asked: { address: string; slots: readonly string[] }) {
@@ -187,14 +188,14 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
         bytesToHex(actual),
       )
     }
-    cache.set(`c:${bytesToHex(codeHash)}`, code, code.length + 96)
+    cache.set(cacheKeys.code(bytesToHex(codeHash)), code, code.length + 96)
     return code
   }
 
   async function getCode(block: VerifiedHeader, address: `0x${string}`): Promise<Uint8Array> {
     const account = await getAccount(block, address)
     if (account === undefined || equalsBytes(account.codeHash, KECCAK256_NULL)) return new Uint8Array(0)
-    const key = `c:${bytesToHex(account.codeHash)}`
+    const key = cacheKeys.code(bytesToHex(account.codeHash))
     const hit = cache.get<Uint8Array>(key)
     if (hit !== undefined) return hit
     return once(key, async () =>
@@ -219,7 +220,7 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
         const account = cachedAccount(block, address)
         if (!account) continue
         for (const slot of slots) more.push(slotKey(account.storageRoot, slot))
-        if (!equalsBytes(account.codeHash, KECCAK256_NULL)) more.push(`c:${bytesToHex(account.codeHash)}`)
+        if (!equalsBytes(account.codeHash, KECCAK256_NULL)) more.push(cacheKeys.code(bytesToHex(account.codeHash)))
       }
       await cache.restore(more)
     }
@@ -231,12 +232,12 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
       )
       if (account !== null && missing.length === 0) {
         // Account known: only code may be missing.
-        if (account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !cache.has(`c:${bytesToHex(account.codeHash)}`)) {
+        if (account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !cache.has(cacheKeys.code(bytesToHex(account.codeHash)))) {
           work.push(getCode(block, address))
         }
         continue
       }
-      const proof = once(`p:${block.hash}:${address}:${missing.join(',')}`, () => fetchProof(block, address, missing))
+      const proof = once(cacheKeys.proof(block.hash, address, missing), () => fetchProof(block, address, missing))
       // Code is asked for in the same round trip as the proof, and checked once the proof is in.
       const code = account === null ? upstream.request('eth_getCode', [address, pin(block)]) : undefined
       // Awaited only if the proof verifies and shows code: its failure must not go unhandled otherwise.
@@ -244,7 +245,7 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
       work.push(
         proof.then(async ({ account: proven }) => {
           if (proven === undefined || equalsBytes(proven.codeHash, KECCAK256_NULL)) return
-          if (cache.has(`c:${bytesToHex(proven.codeHash)}`)) return
+          if (cache.has(cacheKeys.code(bytesToHex(proven.codeHash)))) return
           if (code) await verifyCode(block, address, proven.codeHash, await code)
           else await getCode(block, address)
         }),

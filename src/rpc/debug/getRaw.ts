@@ -12,6 +12,7 @@ import { parseBlockParameter } from '../parseBlockParameter.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
 import { parseHash } from '../parsers.js'
 import { ParamError, parseParams, required } from '../params.js'
+import { cacheKeys } from '../../utils/cacheKeys.js'
 
 const TAGS = ['latest', 'earliest', 'pending', 'safe', 'finalized']
 
@@ -84,7 +85,7 @@ export async function getRawReceipts(engine: Engine, params: unknown): Promise<s
   const [selector] = parseParams(params, [required(parseBlockNumberOrHashStrict)])
   const verified = await header(engine, selector, 'block')
   // Verified receipts are kept by block hash (also in the persistent cache, where there is one).
-  const key = `R:${verified.hash}`
+  const key = cacheKeys.rawReceipts(verified.hash)
   if (engine.cache.restore) await engine.cache.restore([key])
   const kept = engine.cache.get<Uint8Array[]>(key)
   if (kept) return kept.map((b) => bytesToHex(b))
