@@ -8,7 +8,10 @@ export type StateLocation = {
 }
 
 /** What a verification failure knows: where it read, and the roots or hashes that disagreed. */
-export type VerificationFacts = Partial<StateLocation> & {
+export type VerificationFacts = {
+  block?: StateLocation['block'] | undefined
+  address?: string | undefined
+  slot?: string | undefined
   /** The root the proof had to lead from (the header's stateRoot, the account's storageRoot). */
   expectedRoot?: string | undefined
   /** The root the upstream's proof is in fact rooted at, when it is rooted elsewhere. */
