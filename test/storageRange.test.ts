@@ -63,6 +63,29 @@ describe('debug_storageRangeAt', () => {
     }
   })
 
+  it('names block, address and slot of a changed range value in the error data', async () => {
+    const proxy = await createProxy(node.url, {
+      transform: (call, result: any) => {
+        if (call.method === 'debug_storageRangeAt') for (const e of Object.values(result.storage) as any[]) e.value = `0x${'0'.repeat(63)}9`
+        return result
+      },
+    })
+    const lying = await startEdgetrace({ upstream: proxy.url, port: 0, api: ['eth', 'debug'], genesis: genesis as never })
+    try {
+      const block4 = await rpcResult(node.url, 'eth_getBlockByNumber', ['0x4', false])
+      const out = await rpc(lying.url, 'debug_storageRangeAt', [block4.hash, 1, SETTER, '0x00', 10])
+      expect(out.error?.code).toBe(-32000)
+      expect(out.error?.data).toEqual({
+        block: { number: '0x4', hash: block4.hash },
+        address: SETTER.toLowerCase(),
+        slot: expect.stringMatching(/^0x0{63}[12]$/),
+      })
+    } finally {
+      await lying.close()
+      await proxy.stop()
+    }
+  })
+
   it("adds back the slots the block's earlier transactions wrote when the upstream leaves them out", async () => {
     const proxy = await createProxy(node.url, {
       transform: (call, result: any) => (call.method === 'debug_storageRangeAt' ? { storage: {}, nextKey: null } : result),

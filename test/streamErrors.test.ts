@@ -49,7 +49,9 @@ afterAll(async () => {
 describe('a streamed result that fails', () => {
   it('trace_filter: at its first block, a plain error; after some traces, the traces and the error', async () => {
     const first = await post('trace_filter', [{ fromBlock: hex(bad), toBlock: hex(bad) }])
-    expect(first.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: expect.any(Number), message: expect.any(String) } })
+    // The state that does not verify is named in the error's data (issue 13: verification failures carry data).
+    const data = { block: { number: hex(bad - 1), hash: expect.any(String) }, address: expect.any(String) }
+    expect(first.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: expect.any(Number), message: expect.any(String), data } })
     expect(first.text).not.toContain('"result"')
 
     const later = await post('trace_filter', [{ fromBlock: hex(good), toBlock: hex(bad) }])

@@ -1,3 +1,5 @@
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
@@ -156,5 +158,83 @@ describe('verified state', () => {
     const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
     expect(error.code).toBe(-32000)
     expect(error.message).toContain('the upstream does not serve eth_getProof, so state cannot be verified: start edgetrace with --unverified')
+  })
+})
+
+// The same failures as structured JSON-RPC `data`, so a client need not parse the message.
+describe('verification failures carry data', () => {
+  const keccak = (hex: string) => bytesToHex(keccak_256(hexToBytes(hex as `0x${string}`)))
+  const flipFirst = (nodes: string[]) => nodes.map((n, i) => (i === 0 ? flip(n) : n))
+  const at = () => ({ number: block.number, hash: block.hash })
+
+  it('an account proof rooted elsewhere: block, address, the stateRoot and the root it is rooted at', async () => {
+    const { stateRoot } = await rpcResult(anvil.url, 'eth_getBlockByHash', [block.hash, false])
+    let tampered: string | undefined
+    const e = await edgeVia({
+      transform: (c, result: any) => {
+        if (c.method !== 'eth_getProof' || c.params[0] !== contract) return result
+        const accountProof = flipFirst(result.accountProof)
+        tampered = accountProof[0]
+        return { ...result, accountProof }
+      },
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.code).toBe(-32000)
+    expect(error.message).toContain('state does not verify: account proof does not verify against the stateRoot')
+    expect(error.data).toEqual({ block: at(), address: contract, expectedRoot: stateRoot, gotRoot: keccak(tampered!) })
+  })
+
+  it('a storage proof rooted elsewhere: block, address, slot, the storageRoot and the root it is rooted at', async () => {
+    const slot = `0x${'0'.repeat(64)}`
+    const { storageHash } = await rpcResult(anvil.url, 'eth_getProof', [contract, [slot], block.hash])
+    let tampered: string | undefined
+    const e = await edgeVia({
+      transform: (c, result: any) => {
+        if (c.method !== 'eth_getProof' || result.storageProof.length === 0) return result
+        const storageProof = result.storageProof.map((s: any) => ({ ...s, proof: flipFirst(s.proof) }))
+        tampered = storageProof[0].proof[0]
+        return { ...result, storageProof }
+      },
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.code).toBe(-32000)
+    expect(error.message).toContain('storage proof does not verify against the storageRoot')
+    expect(error.data).toEqual({ block: at(), address: contract, slot, expectedRoot: storageHash, gotRoot: keccak(tampered!) })
+  })
+
+  it('a tampered storage value: block, address and slot', async () => {
+    const e = await edgeVia({
+      transform: (c, result: any) =>
+        c.method === 'eth_getProof' && result.storageProof.length > 0
+          ? { ...result, storageProof: result.storageProof.map((s: any) => ({ ...s, value: '0x2b' })) }
+          : result,
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.code).toBe(-32000)
+    expect(error.data).toEqual({ block: at(), address: contract, slot: `0x${'0'.repeat(64)}` })
+  })
+
+  it('code that does not hash to the codeHash: block, address, the codeHash and the hash of the code sent', async () => {
+    const { codeHash } = await rpcResult(anvil.url, 'eth_getProof', [contract, [], block.hash])
+    const e = await edgeVia({
+      transform: (c, result) => (c.method === 'eth_getCode' ? '0x60016000f3' : result),
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.code).toBe(-32000)
+    expect(error.message).toContain('code does not match the account codeHash')
+    expect(error.data).toEqual({ block: at(), address: contract, expectedHash: codeHash, gotHash: keccak('0x60016000f3') })
+  })
+
+  it('a header that does not hash to its block hash: block, the claimed hash and the computed one', async () => {
+    const e = await edgeVia({
+      transform: (c, result: any) =>
+        c.method.startsWith('eth_getBlockBy') && result ? { ...result, stateRoot: flip(result.stateRoot) } : result,
+    })
+    const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
+    expect(error.code).toBe(-32000)
+    expect(error.message).toContain('keccak256(RLP(header))')
+    expect(error.data).toMatchObject({ block: at(), expectedHash: block.hash })
+    expect(error.data.gotHash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(error.data.gotHash).not.toBe(block.hash)
   })
 })

@@ -1,4 +1,5 @@
 import { type Endpoint, type Remote, proxy, releaseProxy, wrap } from 'comlink'
+import { BaseError } from '../errors/base.js'
 import { errorResponseFor } from '../rpc/errorResponseFor.js'
 import { cutTooDeepRequests } from '../rpc/jsonDepth.js'
 import type { ProgressEvent } from '../types/progress.js'
@@ -7,7 +8,7 @@ import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.
 import type { EdgetraceEvent, EdgetraceRemote } from './workerProtocol.js'
 
 /** edgetrace could not start (the upstream unreachable and never met before, a bad config…). */
-export class EdgetraceStartError extends Error {
+export class EdgetraceStartError extends BaseError {
   override name = 'EdgetraceStartError'
   constructor(readonly error: JsonRpcErrorObject) {
     super(error.message)

@@ -1,9 +1,10 @@
+import { BaseError } from '../errors/base.js'
 import type { ProgressEvent } from '../types/progress.js'
 import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
 import type { EdgetraceClient } from './connectEdgetraceWorker.js'
 
 /** EIP-1193's error: a JSON-RPC error's code, message and data, or one of the provider codes (4900: disconnected). */
-export class ProviderRpcError extends Error {
+export class ProviderRpcError extends BaseError {
   override name = 'ProviderRpcError'
   readonly code: number
   readonly data: unknown

@@ -76,7 +76,7 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, che
   async function accept(json: unknown, what: string, number?: bigint): Promise<VerifiedHeader> {
     if (json === null || json === undefined) throw new BlockNotFoundError(what)
     const verified = verify(json)
-    if (number !== undefined && verified.number !== number) throw new HeaderVerificationError(`asked for block ${number}, got block ${verified.number}`)
+    if (number !== undefined && verified.number !== number) throw new HeaderVerificationError(`asked for block ${number}, got block ${verified.number}`, { facts: { block: verified } })
     await linker?.link(verified)
     return keep(verified)
   }

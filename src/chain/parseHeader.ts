@@ -18,6 +18,7 @@ export type VerifiedHeader = {
  */
 export function parseHeader(json: Record<string, unknown>, rules: ChainRules, expectedHash?: string): VerifiedHeader {
   const number = BigInt(json.number as string)
+  const claimed = typeof json.hash === 'string' ? json.hash.toLowerCase() : undefined
   const timestamp = BigInt(json.timestamp as string)
   const common = rules.commonFor(number, timestamp)
   let header: BlockHeader
@@ -26,15 +27,19 @@ export function parseHeader(json: Record<string, unknown>, rules: ChainRules, ex
   } catch (err) {
     throw new HeaderVerificationError(`block ${number} cannot be decoded under ${common.hardfork()} rules`, {
       cause: err,
+      facts: { block: { number, hash: claimed ?? expectedHash?.toLowerCase() ?? 'unknown' } },
     })
   }
   const hash = bytesToHex(header.hash())
-  const claimed = typeof json.hash === 'string' ? json.hash.toLowerCase() : undefined
   if (claimed !== undefined && claimed !== hash) {
-    throw new HeaderVerificationError(`block ${number}: keccak256(RLP(header)) is ${hash}, the upstream says ${claimed}`)
+    throw new HeaderVerificationError(`block ${number}: keccak256(RLP(header)) is ${hash}, the upstream says ${claimed}`, {
+      facts: { block: { number, hash: claimed }, expectedHash: claimed, gotHash: hash },
+    })
   }
   if (expectedHash !== undefined && expectedHash.toLowerCase() !== hash) {
-    throw new HeaderVerificationError(`asked for block ${expectedHash}, got a header that hashes to ${hash} (block ${number})`)
+    throw new HeaderVerificationError(`asked for block ${expectedHash}, got a header that hashes to ${hash} (block ${number})`, {
+      facts: { block: { hash: expectedHash.toLowerCase() }, expectedHash: expectedHash.toLowerCase(), gotHash: hash },
+    })
   }
   return { hash, number, header, common }
 }

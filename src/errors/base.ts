@@ -44,3 +44,18 @@ export class BaseError extends Error {
     }
   }
 }
+
+/**
+ * A domain error whose context also goes on the wire as the JSON-RPC error's `data` (toRpcError),
+ * so a client reads block, address and roots as fields instead of parsing the message. `data` is
+ * already in wire form (quantities as 0x hex); undefined when the throw site knows nothing to add.
+ */
+export class BaseErrorWithData<data extends object = object> extends BaseError {
+  override name = 'BaseErrorWithData'
+  readonly data: data | undefined
+
+  constructor(shortMessage: string, data: data | undefined, args: BaseErrorParameters = {}) {
+    super(shortMessage, args)
+    this.data = data
+  }
+}

@@ -1,10 +1,48 @@
-import { BaseError, type BaseErrorParameters } from './base.js'
+import { BaseError, BaseErrorWithData, type BaseErrorParameters } from './base.js'
 
 export type StateLocation = {
   /** Block number (when known) and hash the state was read at. */
   block: { number?: bigint | undefined; hash: string }
   address?: string | undefined
   slot?: string | undefined
+}
+
+/** What a verification failure knows: where it read, and the roots or hashes that disagreed. */
+export type VerificationFacts = {
+  block?: StateLocation['block'] | undefined
+  address?: string | undefined
+  slot?: string | undefined
+  /** The root the proof had to lead from (the header's stateRoot, the account's storageRoot). */
+  expectedRoot?: string | undefined
+  /** The root the upstream's proof is in fact rooted at, when it is rooted elsewhere. */
+  gotRoot?: string | undefined
+  /** The hash the header, code or body had to have. */
+  expectedHash?: string | undefined
+  /** The hash computed from what the upstream sent. */
+  gotHash?: string | undefined
+}
+
+/** A verification failure's `data` on the wire: the facts, block number as a 0x quantity, unknown ones left out. */
+export type VerificationData = {
+  block?: { number?: `0x${string}`; hash: string }
+  address?: string
+  slot?: string
+  expectedRoot?: string
+  gotRoot?: string
+  expectedHash?: string
+  gotHash?: string
+}
+
+function toData({ block, ...rest }: VerificationFacts): VerificationData {
+  const data: VerificationData = {}
+  if (block) {
+    data.block = block.number !== undefined ? { number: `0x${block.number.toString(16)}`, hash: block.hash } : { hash: block.hash }
+  }
+  for (const key of ['address', 'slot', 'expectedRoot', 'gotRoot', 'expectedHash', 'gotHash'] as const) {
+    const value = rest[key]
+    if (value !== undefined) data[key] = value
+  }
+  return data
 }
 
 function where({ block, address, slot }: StateLocation): string[] {
@@ -15,36 +53,47 @@ function where({ block, address, slot }: StateLocation): string[] {
 }
 
 /** An account or storage proof from the upstream does not verify against the block. Never a result. */
-export class ProofVerificationError extends BaseError {
+export class ProofVerificationError extends BaseErrorWithData<VerificationData> {
   override name = 'ProofVerificationError'
-  constructor(what: string, location: StateLocation, args: BaseErrorParameters = {}) {
-    super(`state does not verify: ${what}`, { ...args, metaMessages: where(location) })
+  constructor(what: string, facts: StateLocation & VerificationFacts, args: BaseErrorParameters = {}) {
+    super(`state does not verify: ${what}`, toData(facts), { ...args, metaMessages: where(facts) })
+  }
+}
+
+/** A proof's first node does not hash to the root it had to be rooted at. */
+export class ProofRootMismatchError extends BaseError {
+  override name = 'ProofRootMismatchError'
+  constructor(
+    readonly gotRoot: string,
+    readonly expectedRoot: string,
+  ) {
+    super(`the proof is rooted at ${gotRoot}, not at the expected root ${expectedRoot}`)
   }
 }
 
 /** An enumerated range from the upstream (storage or accounts) disagrees with verified state. Never a result. */
-export class RangeVerificationError extends BaseError {
+export class RangeVerificationError extends BaseErrorWithData<VerificationData> {
   override name = 'RangeVerificationError'
-  constructor(message: string, args: BaseErrorParameters = {}) {
-    super(`state does not verify: ${message}`, args)
+  constructor(message: string, args: BaseErrorParameters & { facts?: VerificationFacts } = {}) {
+    super(`state does not verify: ${message}`, args.facts && toData(args.facts), args)
   }
 }
 
 /** Code returned by the upstream does not hash to the account's codeHash. */
-export class CodeHashMismatchError extends BaseError {
+export class CodeHashMismatchError extends BaseErrorWithData<VerificationData> {
   override name = 'CodeHashMismatchError'
   constructor(location: StateLocation, expected: string, actual: string) {
-    super('state does not verify: code does not match the account codeHash', {
+    super('state does not verify: code does not match the account codeHash', toData({ ...location, expectedHash: expected, gotHash: actual }), {
       metaMessages: [...where(location), `codeHash ${expected}`, `keccak256(code) ${actual}`],
     })
   }
 }
 
 /** A header from the upstream does not hash to the block hash it claims (or was asked for). */
-export class HeaderVerificationError extends BaseError {
+export class HeaderVerificationError extends BaseErrorWithData<VerificationData> {
   override name = 'HeaderVerificationError'
-  constructor(what: string, args: BaseErrorParameters = {}) {
-    super(`header does not verify: ${what}`, args)
+  constructor(what: string, args: BaseErrorParameters & { facts?: VerificationFacts } = {}) {
+    super(`header does not verify: ${what}`, args.facts && toData(args.facts), args)
   }
 }
 

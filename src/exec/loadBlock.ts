@@ -58,7 +58,7 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
   try {
     block = createBlockFromRPC(json as never, [], { common: header.common, skipConsensusFormatValidation: true })
   } catch (err) {
-    throw new HeaderVerificationError(`${where}: its transactions cannot be decoded`, { cause: err })
+    throw new HeaderVerificationError(`${where}: its transactions cannot be decoded`, { cause: err, facts: { block: { number: header.number, hash } } })
   }
   if (!(await block.transactionsTrieIsValid())) {
     throw new ReplayMismatchError(`${where}: transactions do not hash to the header's transactionsRoot`)

@@ -1,3 +1,5 @@
+import { BaseError } from '../errors/base.js'
+
 export type CliOptions = {
   upstream?: string | undefined
   host: string
@@ -45,7 +47,8 @@ Usage: edgetrace [--upstream URL] [flags]
   --help                  this text
 `
 
-export class CliError extends Error {
+/** A bad command line: cli.ts prints the message and the usage, and exits. */
+export class CliError extends BaseError {
   override name = 'CliError'
 }
 

@@ -11,7 +11,7 @@ import {
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { BaseError } from '../errors/base.js'
-import { CodeHashMismatchError, ProofVerificationError } from '../errors/state.js'
+import { CodeHashMismatchError, ProofRootMismatchError, ProofVerificationError } from '../errors/state.js'
 import { UpstreamRpcError } from '../errors/upstream.js'
 import type { Upstream } from '../upstream/types.js'
 import { createSingleFlight } from '../utils/createSingleFlight.js'
@@ -46,6 +46,11 @@ function asProof(raw: unknown): ProofJson {
     throw new Error('eth_getProof answer is malformed')
   }
   return p
+}
+
+/** The roots of a proof that did not verify: the one it had to lead from and, when it leads from another, that one. */
+function roots(expected: Uint8Array, err: unknown) {
+  return { expectedRoot: bytesToHex(expected), gotRoot: err instanceof ProofRootMismatchError ? err.gotRoot : undefined }
 }
 
 function sameQuantity(hex: unknown, value: bigint): boolean {
@@ -85,7 +90,7 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
     try {
       leaf = await verifyProof(block.header.stateRoot, hexToBytes(address), proof.accountProof)
     } catch (err) {
-      throw new ProofVerificationError('account proof does not verify against the stateRoot', where, { cause: err })
+      throw new ProofVerificationError('account proof does not verify against the stateRoot', { ...where, ...roots(block.header.stateRoot, err) }, { cause: err })
     }
     let account: Account | undefined
     if (leaf === null) {
@@ -122,7 +127,7 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
         if (!Array.isArray(entry?.proof)) throw new Error('storage proof missing')
         value = decodeStorageLeaf(await verifyProof(storageRoot, hexToBytes(slot as `0x${string}`), entry.proof))
       } catch (err) {
-        throw new ProofVerificationError('storage proof does not verify against the storageRoot', slotWhere, { cause: err })
+        throw new ProofVerificationError('storage proof does not verify against the storageRoot', { ...slotWhere, ...roots(storageRoot, err) }, { cause: err })
       }
       if (!sameQuantity(entry.value, bytesToBigInt(value))) {
         throw new ProofVerificationError('storage value differs from what the proof proves', slotWhere)

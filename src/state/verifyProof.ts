@@ -2,6 +2,7 @@ import { createMPTFromProof } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+import { ProofRootMismatchError } from '../errors/state.js'
 
 /**
  * Verifies an EIP-1186 Merkle-Patricia proof of `key` (hashed with keccak256, as in the state and
@@ -17,7 +18,7 @@ export async function verifyProof(root: Uint8Array, key: Uint8Array, proof: read
   const nodes = proof.map((node) => hexToBytes(node as `0x${string}`))
   const proofRoot = keccak256(nodes[0]!)
   if (!equalsBytes(proofRoot, root)) {
-    throw new Error(`the proof is rooted at ${bytesToHex(proofRoot)}, not at the expected root ${bytesToHex(root)}`)
+    throw new ProofRootMismatchError(bytesToHex(proofRoot), bytesToHex(root))
   }
   let trie
   try {

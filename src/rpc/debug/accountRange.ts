@@ -75,7 +75,9 @@ export async function accountRange(engine: Engine, params: unknown): Promise<Dum
   const where = `block ${header.number} ${header.hash}`
   const stateRoot = bytesToHex(header.header.stateRoot)
   if (`0x${dump.root.replace(/^0x/, '').toLowerCase()}` !== stateRoot) {
-    throw new RangeVerificationError(`${where}: the upstream's range is of state root ${dump.root}, the header's is ${stateRoot}`)
+    throw new RangeVerificationError(`${where}: the upstream's range is of state root ${dump.root}, the header's is ${stateRoot}`, {
+      facts: { block: header, expectedRoot: stateRoot, gotRoot: dump.root.toLowerCase() },
+    })
   }
   const entries: AccessListEntry[] = Object.entries(dump.accounts).map(([address, a]) => ({
     address: (a.address ?? address).toLowerCase() as `0x${string}`,
@@ -84,13 +86,13 @@ export async function accountRange(engine: Engine, params: unknown): Promise<Dum
   await engine.source.prefetch(header, entries)
   for (const [listed, a] of Object.entries(dump.accounts)) {
     const address = (a.address ?? listed).toLowerCase() as `0x${string}`
-    if (!/^0x[0-9a-f]{40}$/.test(address)) throw new RangeVerificationError(`${where}: the upstream lists an account without its address (${listed}), which cannot be verified`)
+    if (!/^0x[0-9a-f]{40}$/.test(address)) throw new RangeVerificationError(`${where}: the upstream lists an account without its address (${listed}), which cannot be verified`, { facts: { block: header } })
     if (a.key !== undefined && bytesToHex(keccak_256(hexToBytes(address))) !== a.key.toLowerCase()) {
-      throw new RangeVerificationError(`${where}: account ${address} is filed under key ${a.key}, which is not its hash`)
+      throw new RangeVerificationError(`${where}: account ${address} is filed under key ${a.key}, which is not its hash`, { facts: { block: header, address } })
     }
     const account = await engine.source.getAccount(header, address)
     const bad = (field: string, theirs: unknown, ours: unknown) =>
-      new RangeVerificationError(`${where}, address ${address}: the upstream says ${field} ${String(theirs)}, the proof ${String(ours)}`)
+      new RangeVerificationError(`${where}, address ${address}: the upstream says ${field} ${String(theirs)}, the proof ${String(ours)}`, { facts: { block: header, address } })
     if (!account) throw bad('the account exists', true, 'that it does not')
     if (BigInt(a.balance) !== account.balance) throw bad('balance', a.balance, account.balance)
     if (BigInt(a.nonce) !== account.nonce) throw bad('nonce', a.nonce, account.nonce)

@@ -31,7 +31,9 @@ export async function getBadBlocks(engine: Engine, params: unknown): Promise<Bad
     if (!raw) throw new HeaderVerificationError(`bad block ${entry.hash}: the upstream gives no RLP to check it by`)
     const header = (RLP.decode(hexToBytes(raw as `0x${string}`)) as unknown as Uint8Array[][])[0]!
     const hash = bytesToHex(keccak_256(RLP.encode(header)))
-    if (hash !== entry.hash.toLowerCase()) throw new HeaderVerificationError(`bad block ${entry.hash}: its RLP hashes to ${hash}`)
+    if (hash !== entry.hash.toLowerCase()) throw new HeaderVerificationError(`bad block ${entry.hash}: its RLP hashes to ${hash}`, {
+        facts: { block: { hash: entry.hash.toLowerCase() }, expectedHash: entry.hash.toLowerCase(), gotHash: hash },
+      })
   }
   return list
 }

@@ -60,7 +60,7 @@ export async function getRawBlock(engine: Engine, params: unknown): Promise<stri
     common: verified.common,
     skipConsensusFormatValidation: true,
   })
-  const bad = (what: string) => new HeaderVerificationError(`block ${verified.number} ${verified.hash}: the upstream's ${what} do not match the header`)
+  const bad = (what: string) => new HeaderVerificationError(`block ${verified.number} ${verified.hash}: the upstream's ${what} do not match the header`, { facts: { block: verified } })
   if (!equalsBytes(block.hash(), verified.header.hash())) throw bad('header fields')
   if (!(await block.transactionsTrieIsValid())) throw bad('transactions')
   if (!block.uncleHashIsValid()) throw bad('uncles')
@@ -101,6 +101,7 @@ export async function getRawReceipts(engine: Engine, params: unknown): Promise<s
   if (!equalsBytes(trie.root(), verified.header.receiptTrie)) {
     throw new HeaderVerificationError(
       `block ${verified.number} ${verified.hash}: the upstream's receipts hash to ${bytesToHex(trie.root())}, not to the header's receiptsRoot ${bytesToHex(verified.header.receiptTrie)}`,
+      { facts: { block: verified, expectedRoot: bytesToHex(verified.header.receiptTrie), gotRoot: bytesToHex(trie.root()) } },
     )
   }
   engine.cache.set(key, encoded, encoded.reduce((n, b) => n + b.length + 32, 64))
@@ -121,7 +122,9 @@ export async function getRawTransaction(engine: Engine, params: unknown): Promis
   const tx = await createTxFromRPC(json as never, { common: at.common })
   const raw = tx.serialize()
   if (bytesToHex(keccak_256(raw)) !== hash) {
-    throw new HeaderVerificationError(`transaction ${hash}: the upstream's fields encode to a transaction with hash ${bytesToHex(keccak_256(raw))}`)
+    throw new HeaderVerificationError(`transaction ${hash}: the upstream's fields encode to a transaction with hash ${bytesToHex(keccak_256(raw))}`, {
+      facts: { block: blockHash ? at : undefined, expectedHash: hash, gotHash: bytesToHex(keccak_256(raw)) },
+    })
   }
   return bytesToHex(raw)
 }

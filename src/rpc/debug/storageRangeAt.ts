@@ -49,17 +49,18 @@ export async function storageRangeAt(engine: Engine, params: unknown): Promise<R
   const { state } = await replayBlock(engine, loaded, { count: txIndex })
   const at = createAddressFromString(address)
   const where = `block ${header.number} ${header.hash}, address ${address}`
+  const facts = (slot?: string) => ({ facts: { block: header, address: address.toLowerCase(), slot } })
   for (const [hashed, entry] of Object.entries(range.storage ?? {})) {
     if (entry.key === null || entry.key === undefined) {
-      throw new RangeVerificationError(`${where}: the upstream lists slot ${hashed} without its key, so its value cannot be verified`)
+      throw new RangeVerificationError(`${where}: the upstream lists slot ${hashed} without its key, so its value cannot be verified`, facts())
     }
     const key = setLengthLeft(hexToBytes(entry.key as `0x${string}`), 32)
     if (bytesToHex(keccak_256(key)) !== hashed.toLowerCase()) {
-      throw new RangeVerificationError(`${where}: slot ${entry.key} is filed under ${hashed}, which is not its hash`)
+      throw new RangeVerificationError(`${where}: slot ${entry.key} is filed under ${hashed}, which is not its hash`, facts(bytesToHex(key)))
     }
     const ours = await state.getStorage(at, key)
     if (bytesToBigInt(ours) !== BigInt(entry.value)) {
-      throw new RangeVerificationError(`${where}, slot ${entry.key}: the upstream says ${entry.value}, the verified state ${bytesToHex(setLengthLeft(ours, 32))}`)
+      throw new RangeVerificationError(`${where}, slot ${entry.key}: the upstream says ${entry.value}, the verified state ${bytesToHex(setLengthLeft(ours, 32))}`, facts(bytesToHex(key)))
     }
   }
   // Overlay: a slot the block's earlier transactions wrote inside the returned window (from keyStart

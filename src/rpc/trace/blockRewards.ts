@@ -39,7 +39,9 @@ async function uncleHeaders(engine: Engine, loaded: LoadedBlock) {
   const headers = jsons.map((j) => createBlockHeaderFromRPC(j as never, { common, skipConsensusFormatValidation: true }))
   const hash = keccak_256(RLP.encode(headers.map((h) => h.raw())))
   if (!equalsBytes(hash, header.uncleHash)) {
-    throw new HeaderVerificationError(`block ${header.number} ${loaded.header.hash}: the upstream's uncles hash to ${bytesToHex(hash)}, not to the header's uncles hash`)
+    throw new HeaderVerificationError(`block ${header.number} ${loaded.header.hash}: the upstream's uncles hash to ${bytesToHex(hash)}, not to the header's uncles hash`, {
+      facts: { block: loaded.header, expectedHash: bytesToHex(header.uncleHash), gotHash: bytesToHex(hash) },
+    })
   }
   return headers
 }
