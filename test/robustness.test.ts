@@ -82,13 +82,15 @@ describe('finding 3: a hung upstream holds nothing past the deadline', () => {
     )
     const took = Date.now() - t0
     for (const a of answers) expect(a.error).toEqual({ code: -32000, message: 'execution aborted (timeout = 2s)' })
-    expect(took).toBeLessThan(2000 + 1500)
+    // The deadline plus slack for 16 requests on a busy 2-core machine (before the fix: 181 s).
+    expect(took).toBeLessThan(2000 + 3000)
     expect(proxy.hanging).toBeGreaterThan(0)
     // The upstream comes back: a new cold call is served now, not after the 30 s request timeout.
     delete proxy.hooks.onRequest
     const t1 = Date.now()
     expect(await rpcResult(edge.url, 'eth_call', [totalSupply(), await freshBlock()])).toMatch(/^0x[0-9a-f]{64}$/)
-    expect(Date.now() - t1).toBeLessThan(1500)
+    // Not after the 30 s request timeout of the requests still held: at once, give or take a busy machine.
+    expect(Date.now() - t1).toBeLessThan(3000)
   })
 })
 

@@ -119,7 +119,7 @@ describe('createUpstream over HTTP', () => {
     await expect(upstream.request('eth_chainId')).rejects.toThrow(/HTTP 503 \(after 2 attempts\); not asked again for 1 s/)
     expect(upstream.stats().requests).toBe(sent)
     down = false
-    await new Promise((r) => setTimeout(r, 350))
+    await new Promise((r) => setTimeout(r, 1600))
     expect(await upstream.request('eth_chainId')).toBe('0x7a69')
     expect(heard).toEqual([false, true])
     await upstream.close()
@@ -191,14 +191,14 @@ describe('createUpstream under faults (issue 12)', () => {
 
   it('sends calls one by one after a refused batch, and tries batches again after the re-probe interval', async () => {
     const proxy = await createProxy(anvil.url, { rejectBatches: true })
-    const upstream = createUpstream({ url: proxy.url, batchReprobeMs: 300 })
+    const upstream = createUpstream({ url: proxy.url, batchReprobeMs: 1500 })
     const pair = () => Promise.all([upstream.request<string>('eth_chainId'), upstream.request<string>('eth_chainId')])
     await pair()
     expect(proxy.requests).toBe(3) // the refused batch, then two single calls
     proxy.hooks.rejectBatches = false
     await pair()
     expect(proxy.requests).toBe(5) // still one by one within the interval
-    await new Promise((r) => setTimeout(r, 350))
+    await new Promise((r) => setTimeout(r, 1600))
     await pair()
     expect(proxy.requests).toBe(6) // one batch again
     await upstream.close()
