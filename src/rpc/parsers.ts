@@ -68,3 +68,9 @@ export function describe(raw: unknown): string {
   if (Array.isArray(raw)) return 'an array'
   return typeof raw === 'object' ? 'an object' : `${typeof raw} ${String(raw)}`
 }
+
+/** A JSON boolean. */
+export function parseBool(raw: unknown): boolean {
+  if (typeof raw !== 'boolean') throw new ParamError('expected a boolean')
+  return raw
+}

@@ -1,0 +1,18 @@
+import type { Engine } from '../../exec/createEngine.js'
+import { parseBlockParameter } from '../parseBlockParameter.js'
+import { parseCallArgs } from '../parseCallArgs.js'
+import { optional, parseParams, required } from '../params.js'
+import { parseParityTraceConfig, parseTraceTypes } from './parseTraceTypes.js'
+import { traceCalls } from './traceCalls.js'
+
+/** trace_call(call, traceTypes, block = latest, traceConfig?) */
+export async function call(engine: Engine, params: unknown): Promise<unknown> {
+  const [args, types, selector, cfg] = parseParams(params, [
+    required(parseCallArgs),
+    required(parseTraceTypes),
+    optional(parseBlockParameter),
+    optional(parseParityTraceConfig),
+  ])
+  const [result] = await traceCalls(engine, [{ args, types }], selector, cfg?.includePrecompiles ?? false)
+  return result
+}

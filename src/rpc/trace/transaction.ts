@@ -1,0 +1,13 @@
+import type { Engine } from '../../exec/createEngine.js'
+import { optional, parseParams, required } from '../params.js'
+import { parseHash } from '../parsers.js'
+import { blockFields } from './parityConfigs.js'
+import { parseParityTraceConfig } from './parseTraceTypes.js'
+import { traceMinedTransaction } from './replayTraces.js'
+
+/** trace_transaction(hash, traceConfig?): the transaction's traces; null when unknown. */
+export async function transaction(engine: Engine, params: unknown): Promise<unknown> {
+  const [hash, cfg] = parseParams(params, [required(parseHash), optional(parseParityTraceConfig)])
+  const result = await traceMinedTransaction(engine, hash, blockFields(cfg?.includePrecompiles ?? false))
+  return result ? result.trace : null
+}
