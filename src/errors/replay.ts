@@ -28,3 +28,19 @@ export class TransactionLocationError extends BaseError {
     )
   }
 }
+
+/** The genesis block ran no transactions: there is nothing to trace in it. */
+export class GenesisNotTraceableError extends BaseError {
+  override name = 'GenesisNotTraceableError'
+  constructor() {
+    super('genesis is not traceable')
+  }
+}
+
+/** A state "before transaction i" of a block that has fewer transactions. */
+export class TransactionIndexError extends BaseError {
+  override name = 'TransactionIndexError'
+  constructor(index: number, blockNumber: bigint, length: number) {
+    super(`transaction index ${index} out of range (block ${blockNumber} has ${length})`)
+  }
+}

@@ -3,15 +3,16 @@ import { bytesToHex } from '@ethereumjs/util'
 import { TransactionLocationError, TransactionNotFoundError } from '../errors/replay.js'
 import type { Engine } from './createEngine.js'
 import { type TransactionLocation, locateTransaction } from './locateTransaction.js'
-import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
+import type { Deadline } from '../types/deadline.js'
 import { type LoadedBlock, loadBlock } from './loadBlock.js'
 import { type ReplayTracer, type ReplayedBlock, replayBlock } from './replayBlock.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
 
-/** Tracing the replayed transaction itself (the ones before it run untraced). */
-export type TransactionTracer = {
-  begin(loaded: LoadedBlock, index: number): ReturnType<ReplayTracer['begin']>
-  end(result: RunTxResult, state: OverlayStateManager): Promise<void>
+export type ReplayTransactionOptions = {
+  /** Traces the replay, given the loaded block and the transaction's index in it (runTrace's). */
+  tracer?: ((loaded: LoadedBlock, index: number) => ReplayTracer) | undefined
+  /** The request's one deadline (see replayBlock). */
+  deadline?: Deadline | undefined
 }
 
 export type ReplayedTransaction = ReplayedBlock & {
@@ -25,10 +26,10 @@ export type ReplayedTransaction = ReplayedBlock & {
  * Replays a mined transaction: the state after its block's parent, the block's system calls, the
  * transactions before it, then it — every step verified (see loadBlock and replayBlock).
  */
-export async function replayTransaction(engine: Engine, txHash: string, trace?: TransactionTracer): Promise<ReplayedTransaction> {
+export async function replayTransaction(engine: Engine, txHash: string, options?: ReplayTransactionOptions): Promise<ReplayedTransaction> {
   const where = await locateTransaction(engine, txHash)
   if (!where) throw new TransactionNotFoundError(txHash)
-  return replayTransactionAt(engine, txHash, where, trace)
+  return replayTransactionAt(engine, txHash, where, options)
 }
 
 /** replayTransaction when the transaction's block and index are already known. */
@@ -36,7 +37,7 @@ export async function replayTransactionAt(
   engine: Engine,
   txHash: string,
   where: TransactionLocation,
-  trace?: TransactionTracer,
+  { tracer, deadline }: ReplayTransactionOptions = {},
 ): Promise<ReplayedTransaction> {
   const loaded = await loadBlock(engine, where.blockHash, where.blockNumber)
   const index = where.index
@@ -47,10 +48,6 @@ export async function replayTransactionAt(
     const actual = loaded.block.transactions.findIndex((tx) => bytesToHex(tx.hash()) === hash)
     throw new TransactionLocationError(hash, { blockHash: loaded.header.hash, blockNumber: loaded.header.number, index }, actual < 0 ? undefined : actual)
   }
-  const tracer: ReplayTracer | undefined = trace && {
-    begin: (i) => (i === index ? trace.begin(loaded, index) : undefined),
-    end: (_i, result, state) => trace.end(result, state),
-  }
-  const replayed = await replayBlock(engine, loaded, { count: index + 1, tracer })
+  const replayed = await replayBlock(engine, loaded, { count: index + 1, tracer: tracer?.(loaded, index), deadline })
   return { ...replayed, loaded, index, result: replayed.results[index]! }
 }

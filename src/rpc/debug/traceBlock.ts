@@ -1,13 +1,12 @@
 import { SILENT_CONTEXT } from '../progress.js'
 import type { CallContext } from '../../types/progress.js'
 import type { Engine } from '../../exec/createEngine.js'
-import { type LoadedBlock, loadBlock } from '../../exec/loadBlock.js'
-import { replayBlock } from '../../exec/replayBlock.js'
+import { type TraceAt, runTrace } from '../../exec/runTrace.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { BlockNotFoundError } from '../../errors/state.js'
 import { parseTraceConfig } from '../parseTraceConfig.js'
 import type { TracePlan } from '../../tracing/tracePlan.js'
-import { type TxTraceSession, startTxTrace } from '../../tracing/startTxTrace.js'
+import { startTxTrace } from '../../tracing/startTxTrace.js'
 import { JsonStream } from '../jsonStream.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
@@ -36,17 +35,14 @@ export async function traceBlockByHash(engine: Engine, params: unknown, context:
   return traceBlock(engine, { kind: 'hash', hash, requireCanonical: false }, plan ?? parseTraceConfig({}), context)
 }
 
-async function load(engine: Engine, selector: BlockSelector): Promise<LoadedBlock> {
-  try {
-    const header = await engine.headers.resolve(selector)
-    if (header.number === 0n) throw new ServerRpcError('genesis is not traceable')
-    return await loadBlock(engine, header.hash, header.number)
-  } catch (err) {
-    if (err instanceof BlockNotFoundError) {
-      throw new ServerRpcError(selector.kind === 'hash' ? `block ${selector.hash} not found` : `block #${selector.kind === 'number' ? selector.number : selector.tag} not found`)
-    }
-    throw err
+/** geth's words for a block it cannot trace. */
+function blockError(selector: BlockSelector, err: unknown): unknown {
+  if (err instanceof BlockNotFoundError) {
+    return new ServerRpcError(
+      selector.kind === 'hash' ? `block ${selector.hash} not found` : `block #${selector.kind === 'number' ? selector.number : selector.tag} not found`,
+    )
   }
+  return err
 }
 
 /**
@@ -54,25 +50,15 @@ async function load(engine: Engine, selector: BlockSelector): Promise<LoadedBloc
  * Struct logs stream out transaction by transaction while the block is replayed.
  */
 async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePlan, call: CallContext): Promise<unknown> {
-  const loaded = await load(engine, selector)
-  const txHash = (i: number) => loaded.receipts[i]!.transactionHash
-  const context = (i: number) => ({
-    blockHash: loaded.header.hash,
-    blockNumber: loaded.header.number,
-    transactionHash: txHash(i),
-    transactionPosition: i,
-  })
+  const target = { kind: 'block' as const, block: selector }
+  const options = { deadline: call.deadline, progress: call.progress }
   if (plan.kind === 'native') {
     const out: { txHash: string; result: unknown }[] = []
-    let session: TxTraceSession | undefined
-    await replayBlock(engine, loaded, {
-      tracer: {
-        begin: (i) => (session = startTxTrace(plan, context(i))),
-        end: async (i, result, state) => {
-          out.push({ txHash: txHash(i), result: await session!.finish(result, state) })
-        },
-      },
-      progress: call.progress,
+    const done = (at: TraceAt, result: unknown) => {
+      out.push({ txHash: at.context.transactionHash!, result })
+    }
+    await runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context), done }, options).catch((err: unknown) => {
+      throw blockError(selector, err)
     })
     return out
   }
@@ -80,29 +66,26 @@ async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePl
   // transaction fails before any step answers a plain error.
   return new JsonStream(async (write, hold) => {
     let elements = 0
-    let session: TxTraceSession | undefined
+    let failed: { wrote: boolean } | undefined
     try {
-      await replayBlock(engine, loaded, {
-        tracer: {
-          begin: (i) => {
-            hold(`${elements++ === 0 ? '[' : ','}{"txHash":"${txHash(i)}","result":`)
-            session = startTxTrace(plan, context(i), write)
-            return session
+      await runTrace(
+        engine,
+        target,
+        {
+          start: (at) => {
+            hold(`${elements++ === 0 ? '[' : ','}{"txHash":"${at.context.transactionHash}","result":`)
+            return startTxTrace(plan, at.context, write)
           },
-          end: async (_i, result, state) => {
-            await session!.finish(result, state)
-            session = undefined
-            hold('}')
+          done: () => hold('}'),
+          failed: (_at, wrote) => {
+            failed = { wrote }
           },
         },
-        progress: call.progress,
-      })
+        options,
+      )
     } catch (err) {
-      if (elements > 0) {
-        const wrote = session ? await session.abort() : true
-        hold(session ? `${wrote ? '' : 'null'}}]` : ']')
-      }
-      throw err
+      if (elements > 0) hold(failed ? `${failed.wrote ? '' : 'null'}}]` : ']')
+      throw blockError(selector, err)
     }
     hold(elements === 0 ? '[]' : ']')
   })

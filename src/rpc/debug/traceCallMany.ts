@@ -1,12 +1,12 @@
 import type { Engine } from '../../exec/createEngine.js'
-import { executeCall } from '../../exec/executeCall.js'
-import { loadBlock } from '../../exec/loadBlock.js'
-import { replayBlock } from '../../exec/replayBlock.js'
+import { type TracedCall, runTrace } from '../../exec/runTrace.js'
 import type { CallArgs } from '../../exec/types.js'
 import type { BlockOverrides } from '../../types/overrides.js'
 import { ServerRpcError } from '../../errors/rpc.js'
+import type { CallContext } from '../../types/progress.js'
+import { SILENT_CONTEXT } from '../progress.js'
 import { parseTraceConfig } from '../parseTraceConfig.js'
-import { type TxTraceSession, startTxTrace } from '../../tracing/startTxTrace.js'
+import { startTxTrace } from '../../tracing/startTxTrace.js'
 import { JsonStream } from '../jsonStream.js'
 import { parseBlockField } from '../parseBlockParameter.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
@@ -65,67 +65,69 @@ function parseSimulateContext(raw: unknown): SimulateContext {
  * top, then each bundle's calls in order on the same state; a bundle's blockOverride applies to it,
  * and after each bundle the block number and time advance by one. `[[result per call] per bundle]`.
  */
-export async function traceCallMany(engine: Engine, params: unknown): Promise<unknown> {
+export async function traceCallMany(engine: Engine, params: unknown, context: CallContext = SILENT_CONTEXT): Promise<unknown> {
   const [bundles, simulation, plan] = parseParams(params, [required(parseBundles), required(parseSimulateContext), optional(parseTraceConfig)])
   const config = plan ?? parseTraceConfig({})
   if (bundles.every((b) => b.transactions.length === 0)) throw new ServerRpcError('empty bundles')
   const header = await engine.headers.resolve(simulation.block)
-  const loaded = await loadBlock(engine, header.hash, header.number)
-  const count = simulation.transactionIndex === -1 ? loaded.block.transactions.length : Math.min(simulation.transactionIndex, loaded.block.transactions.length)
-  const { state } = await replayBlock(engine, loaded, { count })
+
+  // The bundles as one list of calls: each with its bundle's block (number and time advance by one
+  // after each bundle, a bundle's blockOverride on top) and its position in the bundle.
+  const calls: (TracedCall & { bundle: number; position: number })[] = []
+  let number = header.number
+  let time = header.header.timestamp
+  for (const [b, bundle] of bundles.entries()) {
+    const blockOverrides: BlockOverrides = { number, time, ...bundle.blockOverride }
+    for (const [t, args] of bundle.transactions.entries()) {
+      const stateOverrides = calls.length === 0 ? config.stateOverrides : undefined
+      calls.push({ args, stateOverrides, blockOverrides, bundle: b, position: t })
+    }
+    number = blockOverrides.number! + 1n
+    time = blockOverrides.time! + 1n
+  }
+  const before = { count: simulation.transactionIndex === -1 ? ('all' as const) : simulation.transactionIndex, pastEnd: 'all' as const }
+  const target = { kind: 'calls' as const, block: { kind: 'hash' as const, hash: header.hash, requireCanonical: false }, calls, before }
 
   // Brackets and separators are held until a call's result (or struct logs) is written: a failure
   // of the first call answers a plain error.
   return new JsonStream(async (write, hold) => {
-    let session: TxTraceSession | undefined
-    let overridesApplied = false
-    let number = header.number
-    let time = header.header.timestamp
-    let open = 0
-    try {
-      hold('[')
-      open = 1
-      for (const [b, bundle] of bundles.entries()) {
-        hold(b === 0 ? '[' : ',[')
-        open = 2
-        const overrides: BlockOverrides = { number, time, ...bundle.blockOverride }
-        number = overrides.number!
-        time = overrides.time!
-        for (const [t, args] of bundle.transactions.entries()) {
-          if (t > 0) hold(',')
-          const context = { blockHash: header.hash, blockNumber: number, transactionPosition: t }
-          session = startTxTrace(config, context, config.kind === 'structLogger' ? write : undefined)
-          let out
-          try {
-            out = await executeCall(engine, {
-              args,
-              block: header,
-              baseState: state,
-              stateOverrides: overridesApplied ? undefined : config.stateOverrides,
-              blockOverrides: overrides,
-              trace: session,
-            })
-          } catch (err) {
-            throw tracingFailed(err)
-          }
-          overridesApplied = true
-          const value = await session.finish(out.run, out.state)
-          if (config.kind === 'native') await write(JSON.stringify(value ?? null))
-          session = undefined
-        }
-        hold(']')
-        open = 1
-        number += 1n
-        time += 1n
+    let opened = -1 // the bundle whose array is open
+    let failed: { wrote: boolean } | undefined
+    const openBundle = (b: number) => {
+      for (let k = opened; k < b; k++) {
+        if (k >= 0) hold(']')
+        hold(k + 1 === 0 ? '[' : ',[')
       }
-      hold(']')
-      open = 0
-    } catch (err) {
-      if (open > 0) {
-        if (session) hold((await session.abort()) ? '' : 'null')
-        hold(open === 2 ? ']]' : ']')
-      }
-      throw err
+      opened = b
     }
+    hold('[')
+    try {
+      await runTrace(
+        engine,
+        target,
+        {
+          start: (at) => {
+            const call = calls[at.index]!
+            openBundle(call.bundle)
+            if (call.position > 0) hold(',')
+            const position = { ...at.context, blockNumber: call.blockOverrides!.number!, transactionPosition: call.position }
+            return startTxTrace(config, position, config.kind === 'structLogger' ? write : undefined)
+          },
+          done: async (_at, value) => {
+            if (config.kind === 'native') await write(JSON.stringify(value ?? null))
+          },
+          failed: (_at, wrote) => {
+            failed = { wrote }
+          },
+        },
+        { deadline: context.deadline },
+      )
+    } catch (err) {
+      if (failed) hold(failed.wrote ? '' : 'null')
+      hold(opened >= 0 ? ']]' : ']')
+      throw tracingFailed(err)
+    }
+    openBundle(bundles.length - 1)
+    hold(']]')
   })
 }

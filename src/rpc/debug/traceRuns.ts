@@ -1,32 +1,36 @@
-import type { RunTxResult } from '@ethereumjs/vm'
-import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
+import type { Engine } from '../../exec/createEngine.js'
+import { type RunTraceOptions, type TraceTarget, runTrace } from '../../exec/runTrace.js'
 import type { TracePlan } from '../../tracing/tracePlan.js'
-import type { FlatTraceContext } from '../../tracing/render/geth/toFlatCallFrames.js'
-import { type TxTraceSession, startTxTrace } from '../../tracing/startTxTrace.js'
+import { startTxTrace } from '../../tracing/startTxTrace.js'
 import { JsonStream } from '../jsonStream.js'
 
-/** Runs one transaction with a session's hooks; resolves with its result and the state after it. */
-export type TracedRun = (session: TxTraceSession) => Promise<{ result: RunTxResult; state: OverlayStateManager }>
-
 /**
- * The result of tracing one transaction: a named tracer's rendered value, or — for the struct
- * logger — a stream that runs the transaction while its steps are written out.
+ * The result of tracing one execution (a mined transaction, a call) with a geth plan: a named
+ * tracer's rendered value, or — for the struct logger — a stream that runs it while its steps are
+ * written out. `wording` turns a domain error into the method's own (geth's "tracing failed: …").
  */
-export async function traceOne(plan: TracePlan, context: FlatTraceContext, run: TracedRun): Promise<unknown> {
+export async function traceOne(
+  engine: Engine,
+  plan: TracePlan,
+  target: TraceTarget,
+  options: RunTraceOptions,
+  wording: (err: unknown) => unknown = (err) => err,
+): Promise<unknown> {
   if (plan.kind === 'native') {
-    const session = startTxTrace(plan, context)
-    const { result, state } = await run(session)
-    return session.finish(result, state)
+    let value: unknown
+    const done = (_at: unknown, result: unknown) => {
+      value = result
+    }
+    await runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context), done }, options).catch((err: unknown) => {
+      throw wording(err)
+    })
+    return value
   }
   return new JsonStream(async (write) => {
-    const session = startTxTrace(plan, context, write)
-    try {
-      const { result, state } = await run(session)
-      await session.finish(result, state)
-    } catch (err) {
-      await session.abort()
-      throw err
-    }
+    await runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context, write), done: () => {} }, options).catch(
+      (err: unknown) => {
+        throw wording(err)
+      },
+    )
   })
 }
-

@@ -1,44 +1,21 @@
-import type { RunTxResult } from '@ethereumjs/vm'
 import type { Engine } from '../../exec/createEngine.js'
-import { locateTransaction } from '../../exec/locateTransaction.js'
-import { replayTransactionAt } from '../../exec/replayTransaction.js'
 import { TransactionNotFoundError } from '../../errors/replay.js'
 import { ServerRpcError } from '../../errors/rpc.js'
-import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
+import type { CallContext } from '../../types/progress.js'
 import { parseTraceConfig } from '../parseTraceConfig.js'
-import type { TxTraceSession } from '../../tracing/startTxTrace.js'
 import { parseHash } from '../parsers.js'
 import { optional, parseParams, required } from '../params.js'
+import { SILENT_CONTEXT } from '../progress.js'
 import { traceOne } from './traceRuns.js'
+
+/** geth's words for a transaction it does not know. */
+const notFound = (err: unknown) => (err instanceof TransactionNotFoundError ? new ServerRpcError('transaction not found') : err)
 
 /**
  * debug_traceTransaction(hash, config?): the mined transaction replayed on verified state (its
  * block's earlier transactions first, each checked against its receipt) and traced.
  */
-export async function traceTransaction(engine: Engine, params: unknown): Promise<unknown> {
+export async function traceTransaction(engine: Engine, params: unknown, context: CallContext = SILENT_CONTEXT): Promise<unknown> {
   const [hash, plan] = parseParams(params, [required(parseHash), optional(parseTraceConfig)])
-  const config = plan ?? parseTraceConfig({})
-  const where = await locateTransaction(engine, hash)
-  if (!where) throw new ServerRpcError('transaction not found')
-  const context = {
-    blockHash: where.blockHash,
-    blockNumber: where.blockNumber ?? 0n,
-    transactionHash: hash,
-    transactionPosition: where.index,
-  }
-  return traceOne(config, context, async (session: TxTraceSession) => {
-    let ran: { result: RunTxResult; state: OverlayStateManager } | undefined
-    try {
-      await replayTransactionAt(engine, hash, where, {
-        begin: () => session,
-        end: async (result, state) => {
-          ran = { result, state }
-        },
-      })
-    } catch (err) {
-      if (err instanceof TransactionNotFoundError) throw new ServerRpcError('transaction not found')
-      throw err
-    }
-    return ran!
-  })
+  return traceOne(engine, plan ?? parseTraceConfig({}), { kind: 'transaction', hash }, { deadline: context.deadline }, notFound)
 }

@@ -1,4 +1,6 @@
 import type { Engine } from '../../exec/createEngine.js'
+import type { CallContext } from '../../types/progress.js'
+import { SILENT_CONTEXT } from '../progress.js'
 import { ParamError, parseParams, required } from '../params.js'
 import { parseHash, parseQuantity } from '../parsers.js'
 import { blockFields } from './parityConfigs.js'
@@ -13,9 +15,9 @@ const parseIndices = (raw: unknown) => {
  * trace_get(hash, indices): the transaction's trace whose traceAddress is `indices` ([] is the top
  * call), as OpenEthereum and Besu answer; null when there is none.
  */
-export async function get(engine: Engine, params: unknown): Promise<unknown> {
+export async function get(engine: Engine, params: unknown, context: CallContext = SILENT_CONTEXT): Promise<unknown> {
   const [hash, indices] = parseParams(params, [required(parseHash), required(parseIndices)])
-  const result = await traceMinedTransaction(engine, hash, blockFields(false))
+  const result = await traceMinedTransaction(engine, hash, blockFields(false), context)
   const path = JSON.stringify(indices)
   return result?.trace.find((t) => JSON.stringify((t as { traceAddress: number[] }).traceAddress) === path) ?? null
 }

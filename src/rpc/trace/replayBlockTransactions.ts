@@ -5,7 +5,7 @@ import { optional, parseParams, required } from '../params.js'
 import { parseBool } from '../parsers.js'
 import { replayFields, withoutTail } from './parityConfigs.js'
 import { parseParityTraceConfig, parseTraceTypes } from './parseTraceTypes.js'
-import { loadTraceBlock, traceBlockTransactions } from './replayTraces.js'
+import { traceBlockTransactions } from './replayTraces.js'
 
 /** trace_replayBlockTransactions(block, traceTypes, gasBailOut?, traceConfig?) */
 export async function replayBlockTransactions(engine: Engine, params: unknown, context: CallContext): Promise<unknown> {
@@ -15,8 +15,7 @@ export async function replayBlockTransactions(engine: Engine, params: unknown, c
     optional(parseBool),
     optional(parseParityTraceConfig),
   ])
-  const loaded = await loadTraceBlock(engine, selector)
-  if (!loaded) return []
-  const traced = await traceBlockTransactions(engine, loaded, replayFields(types, cfg?.includePrecompiles ?? false), context)
-  return traced.map((t) => ({ ...withoutTail(t.result), transactionHash: t.hash, vmTrace: t.result.vmTrace }))
+  const block = await traceBlockTransactions(engine, selector, replayFields(types, cfg?.includePrecompiles ?? false), context)
+  if (!block) return []
+  return block.traced.map((t) => ({ ...withoutTail(t.result), transactionHash: t.hash, vmTrace: t.result.vmTrace }))
 }

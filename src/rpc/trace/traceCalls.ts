@@ -1,10 +1,10 @@
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import type { Engine } from '../../exec/createEngine.js'
-import { executeCall } from '../../exec/executeCall.js'
-import { prepareCall } from '../../exec/prepareCall.js'
+import { type TraceAt, runTrace } from '../../exec/runTrace.js'
 import type { CallArgs } from '../../exec/types.js'
-import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
+import type { CallContext } from '../../types/progress.js'
+import { SILENT_CONTEXT } from '../progress.js'
 import type { ParityTracerConfig, TraceResult, TraceType } from '../../tracing/tracers/parityTracer.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
 import { parseCallArgs } from '../parseCallArgs.js'
@@ -70,18 +70,18 @@ export async function traceCalls(
   calls: { args: CallArgs; types: ReadonlySet<TraceType> }[],
   selector: BlockSelector = LATEST,
   includePrecompiles = false,
+  context: CallContext = SILENT_CONTEXT,
 ): Promise<TraceResult[]> {
   if (calls.length === 0) return []
-  const block = await prepareCall(engine, calls[0]!.args, selector)
   const out: TraceResult[] = []
-  let state: OverlayStateManager | undefined
-  for (const { args, types } of calls) {
-    const config: ParityTracerConfig = { types, includePrecompiles, creationMethod: false, withBlockFields: false, revertData: 'output' }
-    const session = startParityTrace(config, { blockNumber: block.number, transactionPosition: 0 }, engine.options.evmTimeoutMs)
-    const ran = await executeCall(engine, { args, block, baseState: state, trace: session })
-    state = ran.state
-    out.push((await session.finish(ran.run, ran.state)) as TraceResult)
+  const start = (at: TraceAt) => {
+    const config: ParityTracerConfig = { types: calls[at.index]!.types, includePrecompiles, creationMethod: false, withBlockFields: false, revertData: 'output' }
+    return startParityTrace(config, { blockNumber: at.header.number, transactionPosition: 0 }, engine.options.evmTimeoutMs)
   }
+  const done = (_at: TraceAt, result: unknown) => {
+    out.push(result as TraceResult)
+  }
+  const target = { kind: 'calls' as const, block: selector, calls: calls.map(({ args }) => ({ args })) }
+  await runTrace(engine, target, { start, done }, { deadline: context.deadline })
   return out
 }
-

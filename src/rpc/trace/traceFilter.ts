@@ -9,12 +9,10 @@ import type { BlockSelector } from '../../types/blockSelector.js'
 import { ParamError } from '../params.js'
 import { describe, parseAddress } from '../parsers.js'
 import type { LoadedBlock } from '../../exec/loadBlock.js'
-import { prefetchBlock } from '../../exec/replayBlock.js'
+import { type TraceAt, runTrace } from '../../exec/runTrace.js'
+import type { TraceResult } from '../../tracing/tracers/parityTracer.js'
 import { blockRewards } from './blockRewards.js'
-import { loadTraceBlock, traceBlockTransactions } from './replayTraces.js'
-
-/** Blocks loaded and prefetched ahead of the one being traced. */
-const PIPELINE = 8n
+import { startParityTrace } from './traceSession.js'
 
 /** The most blocks one trace_filter request may cover by default (each is replayed). */
 export const TRACE_FILTER_MAX_BLOCKS = 10_000
@@ -114,36 +112,26 @@ export async function traceFilter(engine: Engine, filter: TraceFilter, context: 
     // error, not an empty array beside it.
     hold('[')
     try {
-      // Blocks ahead are loaded and their state prefetched while earlier ones are traced (a window
-      // of PIPELINE blocks), so the upstream's latency is paid once per window, not per block.
-      const ahead = new Map<bigint, Promise<LoadedBlock | undefined>>()
-      const prepare = (n: bigint) => {
-        if (n > to.number || ahead.has(n)) return
-        const p = loadTraceBlock(engine, { kind: 'number', number: n }).then(async (loaded) => {
-          if (loaded) await prefetchBlock(engine, loaded)
-          return loaded
-        })
-        p.catch(() => {}) // awaited in order below; an early failure must not go unhandled
-        ahead.set(n, p)
+      if (filter.count === 0) return
+      let block: ParityTrace[] = []
+      const done = (_at: TraceAt, result: unknown) => {
+        for (const t of (result as TraceResult).trace as ParityTrace[]) block.push(t)
       }
-      for (let n = from.number; n <= to.number; n++) {
-        if (filter.count !== undefined && written >= filter.count) break
-        for (let k = 0n; k < PIPELINE; k++) prepare(n + k)
-        const loaded = await ahead.get(n)!
-        ahead.delete(n)
-        if (loaded) {
-          const traced = await traceBlockTransactions(engine, loaded, config)
-          const traces = [...traced.flatMap((t) => t.result.trace as ParityTrace[]), ...(await blockRewards(engine, loaded))]
-          for (const t of traces) {
-            if (!matches(t, filter)) continue
-            seen++
-            if (seen <= filter.after) continue
-            if (filter.count !== undefined && written >= filter.count) break
-            await write(`${written++ === 0 ? '' : ','}${JSON.stringify(t)}`)
-          }
+      const afterBlock = async (n: bigint, loaded: LoadedBlock | undefined) => {
+        const traces = loaded ? [...block, ...(await blockRewards(engine, loaded))] : []
+        block = []
+        for (const t of traces) {
+          if (!matches(t, filter)) continue
+          seen++
+          if (seen <= filter.after) continue
+          if (filter.count !== undefined && written >= filter.count) break
+          await write(`${written++ === 0 ? '' : ','}${JSON.stringify(t)}`)
         }
         report(n)
+        return filter.count === undefined || written < filter.count
       }
+      const start = (at: TraceAt) => startParityTrace(config, at.context, engine.options.evmTimeoutMs)
+      await runTrace(engine, { kind: 'blocks', from: from.number, to: to.number, afterBlock }, { start, done }, { deadline: context.deadline })
     } finally {
       hold(']')
     }
