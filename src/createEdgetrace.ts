@@ -2,11 +2,8 @@ import type { GethGenesis } from '@ethereumjs/common'
 import { createChainRules } from './chain/createChainRules.js'
 import { type Engine, type EngineOptions, createEngine } from './exec/createEngine.js'
 import { type RpcHandler, createRpcHandler } from './rpc/createRpcHandler.js'
-import { createDebugNamespace } from './rpc/debug/createDebugNamespace.js'
-import { createEthNamespace } from './rpc/eth/createEthNamespace.js'
-import { createNetNamespace } from './rpc/net/createNetNamespace.js'
-import { createTraceNamespace } from './rpc/trace/createTraceNamespace.js'
-import { createWeb3Namespace } from './rpc/web3/createWeb3Namespace.js'
+import { bindNamespace } from './rpc/defineNamespace.js'
+import { NAMESPACES } from './rpc/namespaces.js'
 import type { ProgressSink } from './types/progress.js'
 import type { PersistentStore } from './state/createPersistentBacking.js'
 import { UpstreamUnavailableError } from './errors/upstream.js'
@@ -77,7 +74,7 @@ export async function createEdgetrace({
     if (!(err instanceof UpstreamUnavailableError)) throw err
   })
   const handler = createRpcHandler({
-    namespaces: [createEthNamespace(engine), createDebugNamespace(engine), createTraceNamespace(engine), createWeb3Namespace(), createNetNamespace(engine)],
+    namespaces: NAMESPACES.map((namespace) => bindNamespace(namespace, engine)),
     enabled: api,
     batchLimit,
     ...(onInternalError ? { onInternalError } : {}),

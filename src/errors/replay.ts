@@ -41,6 +41,6 @@ export class GenesisNotTraceableError extends BaseError {
 export class TransactionIndexError extends BaseError {
   override name = 'TransactionIndexError'
   constructor(index: number, blockNumber: bigint, length: number) {
-    super(`transaction index ${index} out of range (block ${blockNumber} has ${length})`)
+    super(`transaction index ${index} out of range (block ${blockNumber} has ${length} transactions)`)
   }
 }

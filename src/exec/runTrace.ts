@@ -1,6 +1,6 @@
 import type { RunTxResult } from '@ethereumjs/vm'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
-import { GenesisNotTraceableError, TransactionIndexError, TransactionNotFoundError } from '../errors/replay.js'
+import { GenesisNotTraceableError, TransactionNotFoundError } from '../errors/replay.js'
 import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
 import type { FlatTraceContext } from '../tracing/render/geth/toFlatCallFrames.js'
 import type { TxTraceSession } from '../tracing/startTxTrace.js'
@@ -15,6 +15,7 @@ import { locateTransaction } from './locateTransaction.js'
 import { prepareCall } from './prepareCall.js'
 import { type ReplayTracer, prefetchBlock, replayBlock } from './replayBlock.js'
 import { replayTransactionAt } from './replayTransaction.js'
+import { stateBefore } from './stateBefore.js'
 import type { CallArgs } from './types.js'
 import { createExecutionDeadline } from './withTimeout.js'
 
@@ -252,12 +253,7 @@ async function traceCalls(
   } else {
     header = await engine.headers.resolve(selector)
     const loaded = await loadBlock(engine, header.hash, header.number)
-    const length = loaded.block.transactions.length
-    if (before.count !== 'all' && before.count > length && before.pastEnd === 'error') {
-      throw new TransactionIndexError(before.count, loaded.header.number, length)
-    }
-    const count = before.count === 'all' ? length : Math.min(before.count, length)
-    state = (await replayBlock(engine, loaded, { count, deadline })).state
+    state = await stateBefore(engine, loaded, before.count, { pastEnd: before.pastEnd, deadline })
   }
   const run = sessions(handler)
   await run.guard(async () => {

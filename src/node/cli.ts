@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { GethGenesis } from '@ethereumjs/common'
-import { CLIENT_VERSION } from '../rpc/web3/createWeb3Namespace.js'
+import { CLIENT_VERSION } from '../rpc/web3/clientVersion.js'
 import { redactUrl } from '../upstream/redactUrl.js'
 import { CliError, USAGE, parseCliArgs } from './parseCliArgs.js'
 import { startEdgetrace } from './startEdgetrace.js'

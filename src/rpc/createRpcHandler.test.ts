@@ -55,6 +55,8 @@ const handler = createRpcHandler({
       },
     },
     { name: 'debug', methods: { debug_x: async () => 1 } },
+    // Known but not served here (the handler knows the namespaces it is given: src/rpc/namespaces.ts).
+    { name: 'trace', methods: {} },
   ],
 })
 

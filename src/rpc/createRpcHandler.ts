@@ -27,6 +27,7 @@ export type RpcNamespace = {
 export type HandleOptions = { onProgress?: ProgressSink | undefined }
 
 export type CreateRpcHandlerParameters = {
+  /** Every namespace known (src/rpc/namespaces.ts), served or not: a method of another is −32601 plainly. */
   namespaces: readonly RpcNamespace[]
   /** Namespaces served (`--http.api`); the others answer -32601 naming the flag. */
   enabled: readonly string[]
@@ -62,9 +63,6 @@ export type RpcHandler = {
   readonly enabled: readonly string[]
 }
 
-/** Namespaces a full node's RPC daemon has; a method of one of these that is not enabled says so. */
-export const KNOWN_NAMESPACES = ['eth', 'vendor', 'web3', 'net', 'debug', 'trace', 'txpool', 'sidechain', 'ots', 'parity'] as const
-
 function response(id: JsonRpcId, outcome: { result: unknown } | { error: unknown }): JsonRpcResponse {
   if ('error' in outcome) return { jsonrpc: '2.0', id, error: toRpcError(outcome.error) }
   return { jsonrpc: '2.0', id, result: outcome.result === undefined ? null : outcome.result }
@@ -95,14 +93,13 @@ export function createRpcHandler({
     const sep = method.indexOf('_')
     const nsName = sep > 0 ? method.slice(0, sep) : ''
     const ns = byName.get(nsName)
-    const known = ns !== undefined || (KNOWN_NAMESPACES as readonly string[]).includes(nsName)
-    if (!known) throw new MethodNotFoundRpcError(method)
+    if (!ns) throw new MethodNotFoundRpcError(method)
     if (!enabledSet.has(nsName)) {
       throw new MethodNotFoundRpcError(method, `the ${nsName} namespace is not enabled: add ${nsName} to --http.api`)
     }
-    const handler = ns?.methods[method]
+    const handler = Object.hasOwn(ns.methods, method) ? ns.methods[method] : undefined
     if (handler) return handler(params, context)
-    if (ns?.fallback) return ns.fallback(method, params)
+    if (ns.fallback) return ns.fallback(method, params)
     throw new MethodNotFoundRpcError(method)
   }
 

@@ -1,12 +1,11 @@
 import { KECCAK256_NULL, bytesToHex, createAddressFromString, equalsBytes } from '@ethereumjs/util'
-import type { Engine } from '../../exec/createEngine.js'
 import { loadBlock } from '../../exec/loadBlock.js'
-import { replayBlock } from '../../exec/replayBlock.js'
-import { ServerRpcError } from '../../errors/rpc.js'
+import { stateBefore } from '../../exec/stateBefore.js'
 import { BlockNotFoundError } from '../../errors/state.js'
 import { quantity } from '../../utils/hex.js'
 import { parseAddress, parseHash } from '../parsers.js'
-import { ParamError, parseParams, required } from '../params.js'
+import { ParamError, required } from '../params.js'
+import { defineMethod } from '../defineMethod.js'
 
 /** A plain JSON number (Go `uint64`/`int` arguments take no hex strings; reference §0). */
 export function parseJsonInteger(raw: unknown): number {
@@ -23,22 +22,23 @@ const ZERO_HASH = `0x${'0'.repeat(64)}`
  * sees it — the block's earlier transactions replayed on verified state. `{balance, nonce, code,
  * codeHash}`; an account that does not exist is all zeros (Erigon); an unknown block is null.
  */
-export async function accountAt(engine: Engine, params: unknown): Promise<unknown> {
-  const [hash, txIndex, address] = parseParams(params, [required(parseHash), required(parseJsonInteger), required(parseAddress)])
-  let loaded
-  try {
-    const header = await engine.headers.byHash(hash)
-    loaded = await loadBlock(engine, header.hash, header.number)
-  } catch (err) {
-    if (err instanceof BlockNotFoundError) return null
-    throw err
-  }
-  const count = loaded.block.transactions.length
-  if (txIndex > count) throw new ServerRpcError(`transaction index ${txIndex} out of range (block ${loaded.header.number} has ${count} transactions)`)
-  const { state } = await replayBlock(engine, loaded, { count: txIndex })
-  const at = createAddressFromString(address)
-  const account = await state.getAccount(at)
-  if (!account) return { balance: '0x0', nonce: '0x0', code: '0x', codeHash: ZERO_HASH }
-  const code = equalsBytes(account.codeHash, KECCAK256_NULL) ? new Uint8Array(0) : await state.getCode(at)
-  return { balance: quantity(account.balance), nonce: quantity(account.nonce), code: bytesToHex(code), codeHash: bytesToHex(account.codeHash) }
-}
+export const accountAt = defineMethod({
+  name: 'debug_accountAt',
+  params: [required(parseHash), required(parseJsonInteger), required(parseAddress)],
+  async run(engine, [hash, txIndex, address]): Promise<unknown> {
+    let loaded
+    try {
+      const header = await engine.headers.byHash(hash)
+      loaded = await loadBlock(engine, header.hash, header.number)
+    } catch (err) {
+      if (err instanceof BlockNotFoundError) return null
+      throw err
+    }
+    const state = await stateBefore(engine, loaded, txIndex)
+    const at = createAddressFromString(address)
+    const account = await state.getAccount(at)
+    if (!account) return { balance: '0x0', nonce: '0x0', code: '0x', codeHash: ZERO_HASH }
+    const code = equalsBytes(account.codeHash, KECCAK256_NULL) ? new Uint8Array(0) : await state.getCode(at)
+    return { balance: quantity(account.balance), nonce: quantity(account.nonce), code: bytesToHex(code), codeHash: bytesToHex(account.codeHash) }
+  },
+})

@@ -1,13 +1,13 @@
 import { bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import type { Engine } from '../../exec/createEngine.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { RangeVerificationError } from '../../errors/state.js'
 import { UpstreamRpcError } from '../../errors/upstream.js'
 import type { AccessListEntry } from '../../state/types.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
 import { describe } from '../parsers.js'
-import { ParamError, optional, parseParams, required } from '../params.js'
+import { ParamError, optional, required } from '../params.js'
+import { defineMethod } from '../defineMethod.js'
 
 /** geth's and Erigon's limits (AccountRangeMaxResults, AccountRangeMaxResultsWithStorage). */
 export const ACCOUNT_RANGE_MAX_RESULTS = 8192
@@ -49,60 +49,63 @@ const parseInteger = (raw: unknown) => {
  * leaves out of the middle of a range cannot be detected this way; one without its address cannot
  * be checked and is refused.
  */
-export async function accountRange(engine: Engine, params: unknown): Promise<Dump> {
-  const [selector, start, requested, nocode, nostorage, incompletes] = parseParams(params, [
+export const accountRange = defineMethod({
+  name: 'debug_accountRange',
+  params: [
     required(parseBlockParameter),
     optional(parseRangeStart),
     required(parseInteger),
     required(parseBool),
     required(parseBool),
     optional(parseBool),
-  ])
-  if (incompletes === true) throw new ServerRpcError('incompletes is not supported: only accounts whose address is known can be verified')
-  if (selector.kind === 'tag' && selector.tag === 'pending') throw new ServerRpcError('accountRange for pending block not supported')
-  const cap = nostorage ? ACCOUNT_RANGE_MAX_RESULTS : ACCOUNT_RANGE_MAX_RESULTS_WITH_STORAGE
-  const maxResults = requested <= 0 || requested > cap ? cap : requested
-  const header = await engine.headers.resolve(selector)
-  let dump: Dump
-  try {
-    dump = await engine.upstream.request<Dump>('debug_accountRange', [{ blockHash: header.hash }, start ?? '0x', maxResults, nocode, nostorage, false])
-  } catch (err) {
-    if (err instanceof UpstreamRpcError && err.code === -32601) {
-      throw new ServerRpcError('debug_accountRange needs an upstream that enumerates accounts, and this one does not offer debug_accountRange (Merkle proofs alone cannot list accounts)')
+  ],
+  async run(engine, [selector, start, requested, nocode, nostorage, incompletes]): Promise<Dump> {
+    if (incompletes === true) throw new ServerRpcError('incompletes is not supported: only accounts whose address is known can be verified')
+    if (selector.kind === 'tag' && selector.tag === 'pending') throw new ServerRpcError('accountRange for pending block not supported')
+    const cap = nostorage ? ACCOUNT_RANGE_MAX_RESULTS : ACCOUNT_RANGE_MAX_RESULTS_WITH_STORAGE
+    const maxResults = requested <= 0 || requested > cap ? cap : requested
+    const header = await engine.headers.resolve(selector)
+    let dump: Dump
+    try {
+      dump = await engine.upstream.request<Dump>('debug_accountRange', [{ blockHash: header.hash }, start ?? '0x', maxResults, nocode, nostorage, false])
+    } catch (err) {
+      if (err instanceof UpstreamRpcError && err.code === -32601) {
+        throw new ServerRpcError('debug_accountRange needs an upstream that enumerates accounts, and this one does not offer debug_accountRange (Merkle proofs alone cannot list accounts)')
+      }
+      throw err
     }
-    throw err
-  }
-  const where = `block ${header.number} ${header.hash}`
-  const stateRoot = bytesToHex(header.header.stateRoot)
-  if (`0x${dump.root.replace(/^0x/, '').toLowerCase()}` !== stateRoot) {
-    throw new RangeVerificationError(`${where}: the upstream's range is of state root ${dump.root}, the header's is ${stateRoot}`, {
-      facts: { block: header, expectedRoot: stateRoot, gotRoot: dump.root.toLowerCase() },
-    })
-  }
-  const entries: AccessListEntry[] = Object.entries(dump.accounts).map(([address, a]) => ({
-    address: (a.address ?? address).toLowerCase() as `0x${string}`,
-    storageKeys: Object.keys(a.storage ?? {}).map((k) => bytesToHex(hexToBytes(k as `0x${string}`)) as `0x${string}`),
-  }))
-  await engine.source.prefetch(header, entries)
-  for (const [listed, a] of Object.entries(dump.accounts)) {
-    const address = (a.address ?? listed).toLowerCase() as `0x${string}`
-    if (!/^0x[0-9a-f]{40}$/.test(address)) throw new RangeVerificationError(`${where}: the upstream lists an account without its address (${listed}), which cannot be verified`, { facts: { block: header } })
-    if (a.key !== undefined && bytesToHex(keccak_256(hexToBytes(address))) !== a.key.toLowerCase()) {
-      throw new RangeVerificationError(`${where}: account ${address} is filed under key ${a.key}, which is not its hash`, { facts: { block: header, address } })
+    const where = `block ${header.number} ${header.hash}`
+    const stateRoot = bytesToHex(header.header.stateRoot)
+    if (`0x${dump.root.replace(/^0x/, '').toLowerCase()}` !== stateRoot) {
+      throw new RangeVerificationError(`${where}: the upstream's range is of state root ${dump.root}, the header's is ${stateRoot}`, {
+        facts: { block: header, expectedRoot: stateRoot, gotRoot: dump.root.toLowerCase() },
+      })
     }
-    const account = await engine.source.getAccount(header, address)
-    const bad = (field: string, theirs: unknown, ours: unknown) =>
-      new RangeVerificationError(`${where}, address ${address}: the upstream says ${field} ${String(theirs)}, the proof ${String(ours)}`, { facts: { block: header, address } })
-    if (!account) throw bad('the account exists', true, 'that it does not')
-    if (BigInt(a.balance) !== account.balance) throw bad('balance', a.balance, account.balance)
-    if (BigInt(a.nonce) !== account.nonce) throw bad('nonce', a.nonce, account.nonce)
-    if (a.codeHash.toLowerCase() !== bytesToHex(account.codeHash)) throw bad('codeHash', a.codeHash, bytesToHex(account.codeHash))
-    if (a.root !== undefined && !/^0x0*$/.test(a.root) && a.root.toLowerCase() !== bytesToHex(account.storageRoot)) throw bad('storage root', a.root, bytesToHex(account.storageRoot))
-    if (a.code !== undefined && bytesToHex(keccak_256(hexToBytes(a.code as `0x${string}`))) !== bytesToHex(account.codeHash)) throw bad('code hashing to', bytesToHex(keccak_256(hexToBytes(a.code as `0x${string}`))), bytesToHex(account.codeHash))
-    for (const [slot, value] of Object.entries(a.storage ?? {})) {
-      const ours = await engine.source.getStorage(header, address, bytesToHex(hexToBytes(slot as `0x${string}`)) as `0x${string}`)
-      if (bytesToBigInt(ours) !== BigInt(`0x${value.replace(/^0x/, '') || '0'}`)) throw bad(`slot ${slot} =`, value, bytesToHex(ours))
+    const entries: AccessListEntry[] = Object.entries(dump.accounts).map(([address, a]) => ({
+      address: (a.address ?? address).toLowerCase() as `0x${string}`,
+      storageKeys: Object.keys(a.storage ?? {}).map((k) => bytesToHex(hexToBytes(k as `0x${string}`)) as `0x${string}`),
+    }))
+    await engine.source.prefetch(header, entries)
+    for (const [listed, a] of Object.entries(dump.accounts)) {
+      const address = (a.address ?? listed).toLowerCase() as `0x${string}`
+      if (!/^0x[0-9a-f]{40}$/.test(address)) throw new RangeVerificationError(`${where}: the upstream lists an account without its address (${listed}), which cannot be verified`, { facts: { block: header } })
+      if (a.key !== undefined && bytesToHex(keccak_256(hexToBytes(address))) !== a.key.toLowerCase()) {
+        throw new RangeVerificationError(`${where}: account ${address} is filed under key ${a.key}, which is not its hash`, { facts: { block: header, address } })
+      }
+      const account = await engine.source.getAccount(header, address)
+      const bad = (field: string, theirs: unknown, ours: unknown) =>
+        new RangeVerificationError(`${where}, address ${address}: the upstream says ${field} ${String(theirs)}, the proof ${String(ours)}`, { facts: { block: header, address } })
+      if (!account) throw bad('the account exists', true, 'that it does not')
+      if (BigInt(a.balance) !== account.balance) throw bad('balance', a.balance, account.balance)
+      if (BigInt(a.nonce) !== account.nonce) throw bad('nonce', a.nonce, account.nonce)
+      if (a.codeHash.toLowerCase() !== bytesToHex(account.codeHash)) throw bad('codeHash', a.codeHash, bytesToHex(account.codeHash))
+      if (a.root !== undefined && !/^0x0*$/.test(a.root) && a.root.toLowerCase() !== bytesToHex(account.storageRoot)) throw bad('storage root', a.root, bytesToHex(account.storageRoot))
+      if (a.code !== undefined && bytesToHex(keccak_256(hexToBytes(a.code as `0x${string}`))) !== bytesToHex(account.codeHash)) throw bad('code hashing to', bytesToHex(keccak_256(hexToBytes(a.code as `0x${string}`))), bytesToHex(account.codeHash))
+      for (const [slot, value] of Object.entries(a.storage ?? {})) {
+        const ours = await engine.source.getStorage(header, address, bytesToHex(hexToBytes(slot as `0x${string}`)) as `0x${string}`)
+        if (bytesToBigInt(ours) !== BigInt(`0x${value.replace(/^0x/, '') || '0'}`)) throw bad(`slot ${slot} =`, value, bytesToHex(ours))
+      }
     }
-  }
-  return dump
-}
+    return dump
+  },
+})

@@ -1,14 +1,14 @@
 import { bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import type { Engine } from '../../exec/createEngine.js'
 import { loadBlock } from '../../exec/loadBlock.js'
-import { replayBlock } from '../../exec/replayBlock.js'
+import { stateBefore } from '../../exec/stateBefore.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { RangeVerificationError } from '../../errors/state.js'
 import { UpstreamRpcError } from '../../errors/upstream.js'
 import { parseAddress, parseData, parseHash } from '../parsers.js'
-import { parseParams, required } from '../params.js'
+import { required } from '../params.js'
 import { parseJsonInteger } from './accountAt.js'
+import { defineMethod } from '../defineMethod.js'
 
 type Range = { storage: Record<string, { key: string | null; value: string }>; nextKey: string | null }
 
@@ -22,59 +22,59 @@ type Range = { storage: Record<string, { key: string | null; value: string }>; n
  * transactions wrote, which are added from the replay); one without its preimage cannot be checked
  * and is refused.
  */
-export async function storageRangeAt(engine: Engine, params: unknown): Promise<Range> {
-  const [blockHash, txIndex, address, keyStart, maxResult] = parseParams(params, [
+export const storageRangeAt = defineMethod({
+  name: 'debug_storageRangeAt',
+  params: [
     required(parseHash),
     required(parseJsonInteger),
     required(parseAddress),
     required(parseData),
     required(parseJsonInteger),
-  ])
-  let range: Range
-  try {
-    range = await engine.upstream.request<Range>('debug_storageRangeAt', [blockHash, txIndex, address, keyStart, maxResult])
-  } catch (err) {
-    if (err instanceof UpstreamRpcError && err.code === -32601) {
-      throw new ServerRpcError(
-        'debug_storageRangeAt needs an upstream that enumerates storage, and this one does not offer debug_storageRangeAt (Merkle proofs alone cannot list slots)',
-      )
+  ],
+  async run(engine, [blockHash, txIndex, address, keyStart, maxResult]): Promise<Range> {
+    let range: Range
+    try {
+      range = await engine.upstream.request<Range>('debug_storageRangeAt', [blockHash, txIndex, address, keyStart, maxResult])
+    } catch (err) {
+      if (err instanceof UpstreamRpcError && err.code === -32601) {
+        throw new ServerRpcError(
+          'debug_storageRangeAt needs an upstream that enumerates storage, and this one does not offer debug_storageRangeAt (Merkle proofs alone cannot list slots)',
+        )
+      }
+      throw err
     }
-    throw err
-  }
-  const header = await engine.headers.byHash(blockHash)
-  const loaded = await loadBlock(engine, header.hash, header.number)
-  if (txIndex > loaded.block.transactions.length) {
-    throw new ServerRpcError(`transaction index ${txIndex} out of range (block ${header.number} has ${loaded.block.transactions.length} transactions)`)
-  }
-  const { state } = await replayBlock(engine, loaded, { count: txIndex })
-  const at = createAddressFromString(address)
-  const where = `block ${header.number} ${header.hash}, address ${address}`
-  const facts = (slot?: string) => ({ facts: { block: header, address: address.toLowerCase(), slot } })
-  for (const [hashed, entry] of Object.entries(range.storage ?? {})) {
-    if (entry.key === null || entry.key === undefined) {
-      throw new RangeVerificationError(`${where}: the upstream lists slot ${hashed} without its key, so its value cannot be verified`, facts())
+    const header = await engine.headers.byHash(blockHash)
+    const loaded = await loadBlock(engine, header.hash, header.number)
+    const state = await stateBefore(engine, loaded, txIndex)
+    const at = createAddressFromString(address)
+    const where = `block ${header.number} ${header.hash}, address ${address}`
+    const facts = (slot?: string) => ({ facts: { block: header, address: address.toLowerCase(), slot } })
+    for (const [hashed, entry] of Object.entries(range.storage ?? {})) {
+      if (entry.key === null || entry.key === undefined) {
+        throw new RangeVerificationError(`${where}: the upstream lists slot ${hashed} without its key, so its value cannot be verified`, facts())
+      }
+      const key = setLengthLeft(hexToBytes(entry.key as `0x${string}`), 32)
+      if (bytesToHex(keccak_256(key)) !== hashed.toLowerCase()) {
+        throw new RangeVerificationError(`${where}: slot ${entry.key} is filed under ${hashed}, which is not its hash`, facts(bytesToHex(key)))
+      }
+      const ours = await state.getStorage(at, key)
+      if (bytesToBigInt(ours) !== BigInt(entry.value)) {
+        throw new RangeVerificationError(`${where}, slot ${entry.key}: the upstream says ${entry.value}, the verified state ${bytesToHex(setLengthLeft(ours, 32))}`, facts(bytesToHex(key)))
+      }
     }
-    const key = setLengthLeft(hexToBytes(entry.key as `0x${string}`), 32)
-    if (bytesToHex(keccak_256(key)) !== hashed.toLowerCase()) {
-      throw new RangeVerificationError(`${where}: slot ${entry.key} is filed under ${hashed}, which is not its hash`, facts(bytesToHex(key)))
+    // Overlay: a slot the block's earlier transactions wrote inside the returned window (from keyStart
+    // to nextKey) that the upstream did not list is added from the verified replay.
+    const low = BigInt(keyStart === '0x' ? 0 : keyStart)
+    const high = range.nextKey ? BigInt(range.nextKey) : undefined
+    for (const slot of state.dirtySlots(address)) {
+      const key = setLengthLeft(hexToBytes(slot), 32)
+      const hashed = bytesToHex(keccak_256(key))
+      const h = BigInt(hashed)
+      if (h < low || (high !== undefined && h >= high) || hashed in (range.storage ?? {})) continue
+      const value = await state.getStorage(at, key)
+      if (bytesToBigInt(value) === 0n) continue
+      ;(range.storage ??= {})[hashed] = { key: bytesToHex(key), value: bytesToHex(setLengthLeft(value, 32)) }
     }
-    const ours = await state.getStorage(at, key)
-    if (bytesToBigInt(ours) !== BigInt(entry.value)) {
-      throw new RangeVerificationError(`${where}, slot ${entry.key}: the upstream says ${entry.value}, the verified state ${bytesToHex(setLengthLeft(ours, 32))}`, facts(bytesToHex(key)))
-    }
-  }
-  // Overlay: a slot the block's earlier transactions wrote inside the returned window (from keyStart
-  // to nextKey) that the upstream did not list is added from the verified replay.
-  const low = BigInt(keyStart === '0x' ? 0 : keyStart)
-  const high = range.nextKey ? BigInt(range.nextKey) : undefined
-  for (const slot of state.dirtySlots(address)) {
-    const key = setLengthLeft(hexToBytes(slot), 32)
-    const hashed = bytesToHex(keccak_256(key))
-    const h = BigInt(hashed)
-    if (h < low || (high !== undefined && h >= high) || hashed in (range.storage ?? {})) continue
-    const value = await state.getStorage(at, key)
-    if (bytesToBigInt(value) === 0n) continue
-    ;(range.storage ??= {})[hashed] = { key: bytesToHex(key), value: bytesToHex(setLengthLeft(value, 32)) }
-  }
-  return range
-}
+    return range
+  },
+})

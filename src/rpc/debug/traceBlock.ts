@@ -1,38 +1,23 @@
-import { SILENT_CONTEXT } from '../progress.js'
 import type { CallContext } from '../../types/progress.js'
 import type { Engine } from '../../exec/createEngine.js'
 import { type TraceAt, runTrace } from '../../exec/runTrace.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { BlockNotFoundError } from '../../errors/state.js'
-import { parseTraceConfig } from '../parseTraceConfig.js'
 import type { TracePlan } from '../../tracing/tracePlan.js'
 import { startTxTrace } from '../../tracing/startTxTrace.js'
 import { JsonStream } from '../jsonStream.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
-import { parseHash } from '../parsers.js'
-import { ParamError, optional, parseParams, required } from '../params.js'
+import { ParamError } from '../params.js'
 
 /** geth's rpc.BlockNumber: a tag or a 0x-prefixed hex number (no decimals, no hashes). */
-function parseBlockNumberStrict(raw: unknown): BlockSelector {
+export function parseBlockNumberStrict(raw: unknown): BlockSelector {
   if (typeof raw === 'string' && !raw.startsWith('0x') && !['latest', 'earliest', 'pending', 'safe', 'finalized'].includes(raw)) {
     throw new ParamError('hex string without 0x prefix')
   }
   const selector = parseBlockParameter(raw)
   if (selector.kind === 'hash') throw new ParamError('expected a block number, got a hash')
   return selector
-}
-
-/** debug_traceBlockByNumber(number | tag, config?) */
-export async function traceBlockByNumber(engine: Engine, params: unknown, context: CallContext = SILENT_CONTEXT): Promise<unknown> {
-  const [selector, plan] = parseParams(params, [required(parseBlockNumberStrict), optional(parseTraceConfig)])
-  return traceBlock(engine, selector, plan ?? parseTraceConfig({}), context)
-}
-
-/** debug_traceBlockByHash(hash, config?) */
-export async function traceBlockByHash(engine: Engine, params: unknown, context: CallContext = SILENT_CONTEXT): Promise<unknown> {
-  const [hash, plan] = parseParams(params, [required(parseHash), optional(parseTraceConfig)])
-  return traceBlock(engine, { kind: 'hash', hash, requireCanonical: false }, plan ?? parseTraceConfig({}), context)
 }
 
 /** geth's words for a block it cannot trace. */
@@ -49,7 +34,7 @@ function blockError(selector: BlockSelector, err: unknown): unknown {
  * Every transaction of the block replayed on verified state and traced: `[{txHash, result}]`.
  * Struct logs stream out transaction by transaction while the block is replayed.
  */
-async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePlan, call: CallContext): Promise<unknown> {
+export async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePlan, call: CallContext): Promise<unknown> {
   const target = { kind: 'block' as const, block: selector }
   const options = { deadline: call.deadline, progress: call.progress }
   if (plan.kind === 'native') {

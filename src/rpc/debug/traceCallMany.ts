@@ -1,19 +1,17 @@
-import type { Engine } from '../../exec/createEngine.js'
 import { type TracedCall, runTrace } from '../../exec/runTrace.js'
 import type { CallArgs } from '../../exec/types.js'
 import type { BlockOverrides } from '../../types/overrides.js'
 import { ServerRpcError } from '../../errors/rpc.js'
-import type { CallContext } from '../../types/progress.js'
-import { SILENT_CONTEXT } from '../progress.js'
 import { parseTraceConfig } from '../parseTraceConfig.js'
 import { startTxTrace } from '../../tracing/startTxTrace.js'
 import { JsonStream } from '../jsonStream.js'
 import { parseBlockField } from '../parseBlockParameter.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
 import { parseCallArgs } from '../parseCallArgs.js'
-import { ParamError, optional, parseParams, required } from '../params.js'
+import { ParamError, optional, required } from '../params.js'
 import { parseAddress, parseObject, parseQuantity, parseUint64 } from '../parsers.js'
 import { tracingFailed } from './traceCall.js'
+import { defineMethod } from '../defineMethod.js'
 
 type Bundle = { transactions: CallArgs[]; blockOverride: BlockOverrides }
 
@@ -65,69 +63,72 @@ function parseSimulateContext(raw: unknown): SimulateContext {
  * top, then each bundle's calls in order on the same state; a bundle's blockOverride applies to it,
  * and after each bundle the block number and time advance by one. `[[result per call] per bundle]`.
  */
-export async function traceCallMany(engine: Engine, params: unknown, context: CallContext = SILENT_CONTEXT): Promise<unknown> {
-  const [bundles, simulation, plan] = parseParams(params, [required(parseBundles), required(parseSimulateContext), optional(parseTraceConfig)])
-  const config = plan ?? parseTraceConfig({})
-  if (bundles.every((b) => b.transactions.length === 0)) throw new ServerRpcError('empty bundles')
-  const header = await engine.headers.resolve(simulation.block)
+export const traceCallMany = defineMethod({
+  name: 'debug_traceCallMany',
+  params: [required(parseBundles), required(parseSimulateContext), optional(parseTraceConfig)],
+  async run(engine, [bundles, simulation, plan], context): Promise<unknown> {
+    const config = plan ?? parseTraceConfig({})
+    if (bundles.every((b) => b.transactions.length === 0)) throw new ServerRpcError('empty bundles')
+    const header = await engine.headers.resolve(simulation.block)
 
-  // The bundles as one list of calls: each with its bundle's block (number and time advance by one
-  // after each bundle, a bundle's blockOverride on top) and its position in the bundle.
-  const calls: (TracedCall & { bundle: number; position: number })[] = []
-  let number = header.number
-  let time = header.header.timestamp
-  for (const [b, bundle] of bundles.entries()) {
-    const blockOverrides: BlockOverrides = { number, time, ...bundle.blockOverride }
-    for (const [t, args] of bundle.transactions.entries()) {
-      const stateOverrides = calls.length === 0 ? config.stateOverrides : undefined
-      calls.push({ args, stateOverrides, blockOverrides, bundle: b, position: t })
-    }
-    number = blockOverrides.number! + 1n
-    time = blockOverrides.time! + 1n
-  }
-  const before = { count: simulation.transactionIndex === -1 ? ('all' as const) : simulation.transactionIndex, pastEnd: 'all' as const }
-  const target = { kind: 'calls' as const, block: { kind: 'hash' as const, hash: header.hash, requireCanonical: false }, calls, before }
-
-  // Brackets and separators are held until a call's result (or struct logs) is written: a failure
-  // of the first call answers a plain error.
-  return new JsonStream(async (write, hold) => {
-    let opened = -1 // the bundle whose array is open
-    let failed: { wrote: boolean } | undefined
-    const openBundle = (b: number) => {
-      for (let k = opened; k < b; k++) {
-        if (k >= 0) hold(']')
-        hold(k + 1 === 0 ? '[' : ',[')
+    // The bundles as one list of calls: each with its bundle's block (number and time advance by one
+    // after each bundle, a bundle's blockOverride on top) and its position in the bundle.
+    const calls: (TracedCall & { bundle: number; position: number })[] = []
+    let number = header.number
+    let time = header.header.timestamp
+    for (const [b, bundle] of bundles.entries()) {
+      const blockOverrides: BlockOverrides = { number, time, ...bundle.blockOverride }
+      for (const [t, args] of bundle.transactions.entries()) {
+        const stateOverrides = calls.length === 0 ? config.stateOverrides : undefined
+        calls.push({ args, stateOverrides, blockOverrides, bundle: b, position: t })
       }
-      opened = b
+      number = blockOverrides.number! + 1n
+      time = blockOverrides.time! + 1n
     }
-    hold('[')
-    try {
-      await runTrace(
-        engine,
-        target,
-        {
-          start: (at) => {
-            const call = calls[at.index]!
-            openBundle(call.bundle)
-            if (call.position > 0) hold(',')
-            const position = { ...at.context, blockNumber: call.blockOverrides!.number!, transactionPosition: call.position }
-            return startTxTrace(config, position, config.kind === 'structLogger' ? write : undefined)
+    const before = { count: simulation.transactionIndex === -1 ? ('all' as const) : simulation.transactionIndex, pastEnd: 'all' as const }
+    const target = { kind: 'calls' as const, block: { kind: 'hash' as const, hash: header.hash, requireCanonical: false }, calls, before }
+
+    // Brackets and separators are held until a call's result (or struct logs) is written: a failure
+    // of the first call answers a plain error.
+    return new JsonStream(async (write, hold) => {
+      let opened = -1 // the bundle whose array is open
+      let failed: { wrote: boolean } | undefined
+      const openBundle = (b: number) => {
+        for (let k = opened; k < b; k++) {
+          if (k >= 0) hold(']')
+          hold(k + 1 === 0 ? '[' : ',[')
+        }
+        opened = b
+      }
+      hold('[')
+      try {
+        await runTrace(
+          engine,
+          target,
+          {
+            start: (at) => {
+              const call = calls[at.index]!
+              openBundle(call.bundle)
+              if (call.position > 0) hold(',')
+              const position = { ...at.context, blockNumber: call.blockOverrides!.number!, transactionPosition: call.position }
+              return startTxTrace(config, position, config.kind === 'structLogger' ? write : undefined)
+            },
+            done: async (_at, value) => {
+              if (config.kind === 'native') await write(JSON.stringify(value ?? null))
+            },
+            failed: (_at, wrote) => {
+              failed = { wrote }
+            },
           },
-          done: async (_at, value) => {
-            if (config.kind === 'native') await write(JSON.stringify(value ?? null))
-          },
-          failed: (_at, wrote) => {
-            failed = { wrote }
-          },
-        },
-        { deadline: context.deadline },
-      )
-    } catch (err) {
-      if (failed) hold(failed.wrote ? '' : 'null')
-      hold(opened >= 0 ? ']]' : ']')
-      throw tracingFailed(err)
-    }
-    openBundle(bundles.length - 1)
-    hold(']]')
-  })
-}
+          { deadline: context.deadline },
+        )
+      } catch (err) {
+        if (failed) hold(failed.wrote ? '' : 'null')
+        hold(opened >= 0 ? ']]' : ']')
+        throw tracingFailed(err)
+      }
+      openBundle(bundles.length - 1)
+      hold(']]')
+    })
+  },
+})

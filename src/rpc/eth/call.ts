@@ -1,5 +1,4 @@
 import { bytesToHex } from '@ethereumjs/util'
-import type { Engine } from '../../exec/createEngine.js'
 import { type CallResult, executeCall } from '../../exec/executeCall.js'
 import { prepareCall } from '../../exec/prepareCall.js'
 import { ExecutionRevertedRpcError, ServerRpcError } from '../../errors/rpc.js'
@@ -7,7 +6,8 @@ import { decodeRevertReason } from '../../utils/decodeRevertReason.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
 import { parseCallArgs } from '../parseCallArgs.js'
 import { parseBlockOverrides, parseStateOverrides } from '../parseOverrides.js'
-import { optional, parseParams, required } from '../params.js'
+import { optional, required } from '../params.js'
+import { defineMethod } from '../defineMethod.js'
 
 /** A failed call as eth_call reports it: code 3 with the revert data, or -32000 with geth's error. */
 export function throwIfFailed(result: CallResult): void {
@@ -21,19 +21,22 @@ export function throwIfFailed(result: CallResult): void {
  * eth_call(call, block = latest, stateOverrides?, blockOverrides?): executed locally on the verified
  * state of that block.
  */
-export async function call(engine: Engine, params: unknown): Promise<`0x${string}`> {
-  const [args, selector, stateOverrides, blockOverrides] = parseParams(params, [
+export const call = defineMethod({
+  name: 'eth_call',
+  params: [
     required(parseCallArgs),
     optional(parseBlockParameter),
     optional(parseStateOverrides),
     optional(parseBlockOverrides),
-  ])
-  const block = await prepareCall(engine, args, selector ?? { kind: 'tag', tag: 'latest' })
-  const result = await executeCall(engine, { args, block, stateOverrides, blockOverrides })
-  throwIfFailed(result)
-  const limit = engine.options.returnDataLimit
-  if (limit > 0 && result.returnValue.length > limit) {
-    throw new ServerRpcError(`call returned result on length ${result.returnValue.length} exceeding --rpc.returndata.limit ${limit}`)
-  }
-  return bytesToHex(result.returnValue) as `0x${string}`
-}
+  ],
+  async run(engine, [args, selector, stateOverrides, blockOverrides]): Promise<`0x${string}`> {
+    const block = await prepareCall(engine, args, selector ?? { kind: 'tag', tag: 'latest' })
+    const result = await executeCall(engine, { args, block, stateOverrides, blockOverrides })
+    throwIfFailed(result)
+    const limit = engine.options.returnDataLimit
+    if (limit > 0 && result.returnValue.length > limit) {
+      throw new ServerRpcError(`call returned result on length ${result.returnValue.length} exceeding --rpc.returndata.limit ${limit}`)
+    }
+    return bytesToHex(result.returnValue) as `0x${string}`
+  },
+})

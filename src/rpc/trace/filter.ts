@@ -1,10 +1,12 @@
-import type { Engine } from '../../exec/createEngine.js'
-import type { CallContext } from '../../types/progress.js'
-import { parseParams, required } from '../params.js'
+import { required } from '../params.js'
 import { parseTraceFilter, traceFilter } from './traceFilter.js'
+import { defineMethod } from '../defineMethod.js'
 
 /** trace_filter(filter): traces of a block range filtered by address, paginated; streamed. */
-export async function filter(engine: Engine, params: unknown, context: CallContext): Promise<unknown> {
-  const [parsed] = parseParams(params, [required(parseTraceFilter)])
-  return traceFilter(engine, parsed, context)
-}
+export const filter = defineMethod({
+  name: 'trace_filter',
+  params: [required(parseTraceFilter)],
+  async run(engine, [parsed], context): Promise<unknown> {
+    return traceFilter(engine, parsed, context)
+  },
+})

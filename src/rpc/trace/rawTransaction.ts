@@ -1,13 +1,14 @@
-import type { Engine } from '../../exec/createEngine.js'
-import type { CallContext } from '../../types/progress.js'
-import { SILENT_CONTEXT } from '../progress.js'
-import { optional, parseParams, required } from '../params.js'
+import { optional, required } from '../params.js'
 import { parseParityTraceConfig, parseTraceTypes } from './parseTraceTypes.js'
 import { parseRawTransactionCall, traceCalls } from './traceCalls.js'
+import { defineMethod } from '../defineMethod.js'
 
 /** trace_rawTransaction(rawTx, traceTypes, traceConfig?): a signed transaction traced on the latest state. */
-export async function rawTransaction(engine: Engine, params: unknown, context: CallContext = SILENT_CONTEXT): Promise<unknown> {
-  const [args, types, cfg] = parseParams(params, [required(parseRawTransactionCall), required(parseTraceTypes), optional(parseParityTraceConfig)])
-  const [result] = await traceCalls(engine, [{ args, types }], undefined, cfg?.includePrecompiles ?? false, context)
-  return result
-}
+export const rawTransaction = defineMethod({
+  name: 'trace_rawTransaction',
+  params: [required(parseRawTransactionCall), required(parseTraceTypes), optional(parseParityTraceConfig)],
+  async run(engine, [args, types, cfg], context): Promise<unknown> {
+    const [result] = await traceCalls(engine, [{ args, types }], undefined, cfg?.includePrecompiles ?? false, context)
+    return result
+  },
+})

@@ -1,21 +1,22 @@
-import type { Engine } from '../../exec/createEngine.js'
-import type { CallContext } from '../../types/progress.js'
-import { SILENT_CONTEXT } from '../progress.js'
-import { optional, parseParams, required } from '../params.js'
+import { optional, required } from '../params.js'
 import { parseBool, parseHash } from '../parsers.js'
 import { replayFields, withoutTail } from './parityConfigs.js'
 import { parseParityTraceConfig, parseTraceTypes } from './parseTraceTypes.js'
 import { traceMinedTransaction } from './replayTraces.js'
+import { defineMethod } from '../defineMethod.js'
 
 /** trace_replayTransaction(hash, traceTypes, gasBailOut?, traceConfig?) */
-export async function replayTransaction(engine: Engine, params: unknown, context: CallContext = SILENT_CONTEXT): Promise<unknown> {
-  const [hash, types, , cfg] = parseParams(params, [
+export const replayTransaction = defineMethod({
+  name: 'trace_replayTransaction',
+  params: [
     required(parseHash),
     required(parseTraceTypes),
     optional(parseBool),
     optional(parseParityTraceConfig),
-  ])
-  const result = await traceMinedTransaction(engine, hash, replayFields(types, cfg?.includePrecompiles ?? false), context)
-  if (!result) return null
-  return { ...withoutTail(result), transactionHash: hash, vmTrace: result.vmTrace }
-}
+  ],
+  async run(engine, [hash, types, , cfg], context): Promise<unknown> {
+    const result = await traceMinedTransaction(engine, hash, replayFields(types, cfg?.includePrecompiles ?? false), context)
+    if (!result) return null
+    return { ...withoutTail(result), transactionHash: hash, vmTrace: result.vmTrace }
+  },
+})

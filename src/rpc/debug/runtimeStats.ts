@@ -1,5 +1,4 @@
-import type { Engine } from '../../exec/createEngine.js'
-import { ParamError, parseParams, required } from '../params.js'
+import { ParamError } from '../params.js'
 
 /**
  * geth's runtime controls mapped onto a JavaScript runtime. Go's heap limit and GC percentage have
@@ -12,7 +11,7 @@ import { ParamError, parseParams, required } from '../params.js'
  * - debug_memStats / debug_gcStats: the runtime's own figures (see below), in Node and in browsers.
  */
 
-const parseInteger = (raw: unknown): number => {
+export const parseInteger = (raw: unknown): number => {
   if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) throw new ParamError(`json: cannot unmarshal ${typeof raw} into Go value of type int`)
   return raw
 }
@@ -20,7 +19,7 @@ const parseInteger = (raw: unknown): number => {
 type RuntimeMemory = { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number; rss?: number; heapLimit?: number; source: string }
 
 /** The runtime's memory figures: Node's process.memoryUsage(), or a browser's performance.memory where it has one. */
-function runtimeMemory(): RuntimeMemory | undefined {
+export function runtimeMemory(): RuntimeMemory | undefined {
   const g = globalThis as unknown as { process?: { memoryUsage?: () => Record<string, number> }; performance?: { memory?: Record<string, number> } }
   const node = g.process?.memoryUsage?.()
   if (node) {
@@ -34,8 +33,8 @@ function runtimeMemory(): RuntimeMemory | undefined {
 }
 
 /** Garbage collections seen since start, where the runtime reports them (Node's `gc` performance entries). */
-const gcSeen = { count: 0, totalPauseMs: 0, lastPauseMs: 0, lastAt: undefined as number | undefined, observed: false }
-function observeGc() {
+export const gcSeen = { count: 0, totalPauseMs: 0, lastPauseMs: 0, lastAt: undefined as number | undefined, observed: false }
+export function observeGc() {
   if (gcSeen.observed) return
   gcSeen.observed = true
   const Observer = (globalThis as unknown as { PerformanceObserver?: (new (cb: (list: { getEntries(): { duration: number; startTime: number }[] }) => void) => { observe(o: unknown): void }) & { supportedEntryTypes?: readonly string[] } }).PerformanceObserver
@@ -56,47 +55,5 @@ function observeGc() {
   } catch {
     // Browsers have no `gc` entries: the counts stay unavailable.
     gcSeen.observed = false
-  }
-}
-
-export function createRuntimeControls(engine: Engine): Record<string, (params: unknown) => Promise<unknown>> {
-  observeGc()
-  return {
-    debug_setMemoryLimit: async (params: unknown) => {
-      const [limit] = parseParams(params, [required(parseInteger)])
-      const previous = engine.cache.stats().budget
-      engine.cache.setBudget(limit)
-      return previous
-    },
-    debug_setGCPercent: async (params: unknown) => {
-      const [percent] = parseParams(params, [required(parseInteger)])
-      const previous = engine.cache.stats().evictionPercent
-      engine.cache.setEvictionPercent(percent)
-      return previous
-    },
-    debug_freeOSMemory: async () => {
-      engine.cache.clear()
-      const gc = (globalThis as unknown as { gc?: () => void }).gc
-      gc?.()
-      return null
-    },
-    /**
-     * `{runtime: {heapUsed, heapTotal, external, arrayBuffers, rss?, heapLimit?, source}, cache:
-     * {entries, bytes, budget, evictionPercent, hits, misses, evictions}, persistent: {entries,
-     * bytes, budget, reads, hits, writes, evictions} | null}` (bytes; persistent: the browser's
-     * IndexedDB cache, null without one).
-     */
-    debug_memStats: async () => ({ runtime: runtimeMemory() ?? null, cache: engine.cache.stats(), persistent: engine.persistent?.store.stats() ?? null }),
-    /**
-     * `{numGC, pauseTotalMs, lastPauseMs, lastGC}` from the runtime's collector reports (null
-     * where the runtime gives none, as browsers), and the cache's `evictions`.
-     */
-    debug_gcStats: async () => ({
-      numGC: gcSeen.observed ? gcSeen.count : null,
-      pauseTotalMs: gcSeen.observed ? Math.round(gcSeen.totalPauseMs * 1000) / 1000 : null,
-      lastPauseMs: gcSeen.observed ? Math.round(gcSeen.lastPauseMs * 1000) / 1000 : null,
-      lastGC: gcSeen.lastAt !== undefined ? new Date(gcSeen.lastAt).toISOString() : null,
-      evictions: engine.cache.stats().evictions,
-    }),
   }
 }

@@ -5,11 +5,7 @@ import type { Engine } from '../../exec/createEngine.js'
 import { type LoadedBlock, loadBlock } from '../../exec/loadBlock.js'
 import { replayBlock } from '../../exec/replayBlock.js'
 import { ServerRpcError } from '../../errors/rpc.js'
-import { BlockNotFoundError } from '../../errors/state.js'
 import { collectStateAccess } from '../../tracing/state/collectStateAccess.js'
-import { parseBlockParameter } from '../parseBlockParameter.js'
-import { parseHash } from '../parsers.js'
-import { optional, parseParams, required } from '../params.js'
 
 /** The most blocks one debug_getModifiedAccounts* request may replay. */
 export const MODIFIED_ACCOUNTS_MAX_BLOCKS = 1000
@@ -61,7 +57,7 @@ async function modifiedIn(engine: Engine, loaded: LoadedBlock): Promise<Set<stri
   return out
 }
 
-async function modifiedInRange(engine: Engine, from: VerifiedHeader, to: VerifiedHeader): Promise<string[] | null> {
+export async function modifiedInRange(engine: Engine, from: VerifiedHeader, to: VerifiedHeader): Promise<string[] | null> {
   const out = new Set<string>()
   for (let n = from.number; n <= to.number; n++) {
     const header = n === to.number ? to : n === from.number ? from : await engine.headers.resolve({ kind: 'number', number: n })
@@ -71,46 +67,10 @@ async function modifiedInRange(engine: Engine, from: VerifiedHeader, to: Verifie
   return out.size === 0 ? null : [...out].map((a) => a.toLowerCase()).sort()
 }
 
-function checkRange(from: VerifiedHeader, to: VerifiedHeader) {
+export function checkRange(from: VerifiedHeader, to: VerifiedHeader) {
   if (from.number > to.number) throw new ServerRpcError(`start block (${from.number}) must be less than or equal to end block (${to.number})`)
   if (to.number - from.number + 1n > BigInt(MODIFIED_ACCOUNTS_MAX_BLOCKS)) {
     throw new ServerRpcError(`the range covers ${to.number - from.number + 1n} blocks; at most ${MODIFIED_ACCOUNTS_MAX_BLOCKS} may be asked at once`)
   }
 }
 
-/**
- * debug_getModifiedAccountsByNumber(start, end = start): the addresses whose state changed in blocks
- * start…end, both included (Erigon's semantics: unlike geth, the changes made in `start` count),
- * sorted; null when none.
- */
-export async function getModifiedAccountsByNumber(engine: Engine, params: unknown): Promise<string[] | null> {
-  const [start, end] = parseParams(params, [required(parseBlockParameter), optional(parseBlockParameter)])
-  const latest = await engine.headers.resolve({ kind: 'tag', tag: 'latest' })
-  const resolve = async (which: 'start' | 'end', selector: typeof start) => {
-    if (selector.kind === 'number' && selector.number > latest.number) {
-      throw new ServerRpcError(`${which} block (${selector.number}) is later than the latest block (${latest.number})`)
-    }
-    return engine.headers.resolve(selector)
-  }
-  const from = await resolve('start', start)
-  const to = end ? await resolve('end', end) : from
-  checkRange(from, to)
-  return modifiedInRange(engine, from, to)
-}
-
-/** debug_getModifiedAccountsByHash(startHash, endHash = startHash): as ByNumber, by block hashes. */
-export async function getModifiedAccountsByHash(engine: Engine, params: unknown): Promise<string[] | null> {
-  const [startHash, endHash] = parseParams(params, [required(parseHash), optional(parseHash)])
-  const byHash = async (which: 'start' | 'end', hash: string) => {
-    try {
-      return await engine.headers.byHash(hash)
-    } catch (err) {
-      if (err instanceof BlockNotFoundError) throw new ServerRpcError(`${which} block ${hash.slice(2)} not found`)
-      throw err
-    }
-  }
-  const from = await byHash('start', startHash)
-  const to = endHash ? await byHash('end', endHash) : from
-  checkRange(from, to)
-  return modifiedInRange(engine, from, to)
-}

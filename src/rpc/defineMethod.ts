@@ -1,0 +1,33 @@
+import type { Engine } from '../exec/createEngine.js'
+import type { CallContext } from '../types/progress.js'
+import { type ParamParser, type ParsedParams, parseParams } from './params.js'
+
+/**
+ * One JSON-RPC method, declared once: its wire name, a parser per positional parameter (geth's
+ * argument errors come from these) and what it computes from the parsed arguments — viem's
+ * `{Method, Parameters, ReturnType}` as a value: `MethodParameters<typeof m>` and `MethodResult<typeof m>`
+ * read its types back.
+ */
+export type MethodDefinition<parsers extends readonly ParamParser<unknown>[] = readonly ParamParser<unknown>[], result = unknown> = {
+  /** `<namespace>_<method>`, as clients call it. */
+  readonly name: string
+  /** The positional parameters, in order; an optional one may be omitted or null. */
+  readonly params: parsers
+  /** The result from parsed arguments, the engine and the call's context (progress, deadline). */
+  run(engine: Engine, args: ParsedParams<parsers>, context: CallContext): Promise<result>
+}
+
+export type MethodParameters<method> = method extends MethodDefinition<infer parsers, unknown> ? ParsedParams<parsers> : never
+export type MethodResult<method> = method extends MethodDefinition<never, infer result> ? result : never
+
+/** Declares a method (the identity, for inference of its parameter and result types). */
+export function defineMethod<const parsers extends readonly ParamParser<unknown>[], result>(
+  method: MethodDefinition<parsers, result>,
+): MethodDefinition<parsers, result> {
+  return method
+}
+
+/** Runs a method on raw JSON-RPC params: parse them (−32602 naming the argument), then compute. */
+export function invokeMethod(method: MethodDefinition, engine: Engine, params: unknown, context: CallContext): Promise<unknown> {
+  return method.run(engine, parseParams(params, method.params), context)
+}

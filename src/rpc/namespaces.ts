@@ -1,0 +1,25 @@
+import { debugNamespace } from './debug/debugNamespace.js'
+import { type NamespaceDefinition, defineNamespace } from './defineNamespace.js'
+import { ethNamespace } from './eth/ethNamespace.js'
+import { netNamespace } from './net/netNamespace.js'
+import { traceNamespace } from './trace/traceNamespace.js'
+import { web3Namespace } from './web3/web3Namespace.js'
+
+/**
+ * Every namespace a full node's RPC daemon has — the only list of them. A namespace without methods
+ * yet is known: its methods answer "not enabled" or "does not exist", never as if it were a typo.
+ * A new method is a file in its namespace's folder and a line in its namespace's list; a new
+ * namespace is a folder and a line here.
+ */
+export const NAMESPACES: readonly NamespaceDefinition[] = [
+  ethNamespace,
+  defineNamespace({ name: 'vendor', methods: [] }),
+  web3Namespace,
+  netNamespace,
+  debugNamespace,
+  traceNamespace,
+  defineNamespace({ name: 'txpool', methods: [] }),
+  defineNamespace({ name: 'sidechain', methods: [] }),
+  defineNamespace({ name: 'ots', methods: [] }),
+  defineNamespace({ name: 'parity', methods: [] }),
+]

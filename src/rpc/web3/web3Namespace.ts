@@ -1,0 +1,6 @@
+import { defineNamespace } from '../defineNamespace.js'
+import { clientVersion } from './clientVersion.js'
+import { sha3 } from './sha3.js'
+
+/** The web3 namespace, answered locally. */
+export const web3Namespace = defineNamespace({ name: 'web3', methods: [clientVersion, sha3] })
