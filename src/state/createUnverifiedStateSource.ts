@@ -4,13 +4,11 @@ import type { VerifiedHeader } from '../chain/parseHeader.js'
 import type { Upstream } from '../upstream/types.js'
 import { createSingleFlight } from '../utils/createSingleFlight.js'
 import type { LruCache } from '../utils/createLruCache.js'
-import { bigIntToHex32 } from './createVerifiedStateSource.js'
+import { groupAccessList } from './groupAccessList.js'
+import { pinBlock } from './pinBlock.js'
+import { ACCOUNT_BYTES, SLOT_BYTES, codeBytes } from './stateEntryBytes.js'
 import type { AccessListEntry, StateSource } from './types.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
-
-function pin(block: VerifiedHeader) {
-  return { blockHash: block.hash }
-}
 
 function hexBytes(raw: unknown, what: string): Uint8Array {
   if (typeof raw !== 'string' || !/^0x[0-9a-fA-F]*$/.test(raw)) throw new Error(`${what} answer is malformed`)
@@ -33,16 +31,16 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
     if (hit !== undefined) return hit ?? undefined
     return once(key, async () => {
       const [balance, nonce, codeHex] = await Promise.all([
-        upstream.request('eth_getBalance', [address, pin(block)]),
-        upstream.request('eth_getTransactionCount', [address, pin(block)]),
-        upstream.request('eth_getCode', [address, pin(block)]),
+        upstream.request('eth_getBalance', [address, pinBlock(block)]),
+        upstream.request('eth_getTransactionCount', [address, pinBlock(block)]),
+        upstream.request('eth_getCode', [address, pinBlock(block)]),
       ])
       const code = hexBytes(codeHex, 'eth_getCode')
       const codeHash = code.length === 0 ? KECCAK256_NULL : keccak_256(code)
-      if (code.length > 0) cache.set(cacheKeys.code(bytesToHex(codeHash)), code, code.length + 96)
+      if (code.length > 0) cache.set(cacheKeys.code(bytesToHex(codeHash)), code, codeBytes(code))
       const account = new Account(BigInt(nonce as string), BigInt(balance as string), KECCAK256_RLP, codeHash)
       const absent = account.nonce === 0n && account.balance === 0n && code.length === 0
-      cache.set(key, absent ? null : account, 256)
+      cache.set(key, absent ? null : account, ACCOUNT_BYTES)
       return absent ? undefined : account
     })
   }
@@ -52,8 +50,8 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
     const hit = cache.get<Uint8Array>(key)
     if (hit !== undefined) return hit
     return once(key, async () => {
-      const value = unpadBytes(hexBytes(await upstream.request('eth_getStorageAt', [address, slot, pin(block)]), 'eth_getStorageAt'))
-      cache.set(key, value, 192)
+      const value = unpadBytes(hexBytes(await upstream.request('eth_getStorageAt', [address, slot, pinBlock(block)]), 'eth_getStorageAt'))
+      cache.set(key, value, SLOT_BYTES)
       return value
     })
   }
@@ -66,10 +64,10 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
 
   async function prefetch(block: VerifiedHeader, entries: readonly AccessListEntry[]) {
     await Promise.all(
-      entries.flatMap(({ address, storageKeys }) => {
-        const a = address.toLowerCase() as `0x${string}`
-        return [getAccount(block, a), ...storageKeys.map((k) => getStorage(block, a, bigIntToHex32(k)))]
-      }),
+      [...groupAccessList(entries)].flatMap(([address, slots]) => [
+        getAccount(block, address),
+        ...[...slots].map((slot) => getStorage(block, address, slot)),
+      ]),
     )
   }
 

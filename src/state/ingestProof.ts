@@ -1,0 +1,40 @@
+import { type Account, KECCAK256_RLP } from '@ethereumjs/util'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
+import { ProofVerificationError } from '../errors/state.js'
+import type { ProvenCache } from './createProvenCache.js'
+import { parseProofAnswer } from './parseProofAnswer.js'
+import { verifyAccountProof } from './verifyAccountProof.js'
+import { verifyStorageProof } from './verifyStorageProof.js'
+
+/**
+ * Verifies an eth_getProof answer against the block — the account against its stateRoot, each
+ * slot asked for (32-byte hex, in the order asked) against the account's storageRoot — and caches
+ * each item as soon as it is proven. Returns the account (undefined when proven absent) and the
+ * slots' values.
+ */
+export async function ingestProof(
+  proven: ProvenCache,
+  block: VerifiedHeader,
+  raw: unknown,
+  asked: { address: string; slots: readonly string[] },
+): Promise<{ account: Account | undefined; values: Uint8Array[] }> {
+  const proof = parseProofAnswer(raw)
+  const address = asked.address.toLowerCase() as `0x${string}`
+  const where = { block: { number: block.number, hash: block.hash }, address }
+  const account = await verifyAccountProof(block.header.stateRoot, proof, where)
+  proven.setAccount(block, address, account)
+
+  if (proof.storageProof.length !== asked.slots.length) {
+    const got = proof.storageProof.length
+    throw new ProofVerificationError(`asked for ${asked.slots.length} slots, got ${got} storage proofs`, where)
+  }
+  const storageRoot = account?.storageRoot ?? KECCAK256_RLP
+  const values: Uint8Array[] = []
+  for (let i = 0; i < asked.slots.length; i++) {
+    const slot = asked.slots[i]!
+    const value = await verifyStorageProof(storageRoot, proof.storageProof[i]!, { ...where, slot })
+    proven.setSlot(storageRoot, slot, value)
+    values.push(value)
+  }
+  return { account, values }
+}
