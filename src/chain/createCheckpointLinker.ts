@@ -5,13 +5,15 @@ import type { Upstream } from '../upstream/types.js'
 import type { ChainRules } from './createChainRules.js'
 import { type VerifiedHeader, parseHeader } from './parseHeader.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
+import { quantity } from '../utils/hex.js'
+import type { Hex } from '../types/hex.js'
 
 export type CheckpointLinker = {
-  readonly hash: `0x${string}`
+  readonly hash: Hex
   /** The checkpoint's header, fetched by hash and verified (once it succeeds). */
   header(): Promise<VerifiedHeader>
   /** The hash the checkpoint's chain has at `number` (at most the checkpoint's), found by parent links. */
-  hashAt(number: bigint): Promise<`0x${string}`>
+  hashAt(number: bigint): Promise<Hex>
   /** Resolves when `head` is on the checkpoint's chain; throws CheckpointError when it is not. */
   link(head: VerifiedHeader): Promise<void>
   /** Cache key of a block number whose hash was linked to this checkpoint. */
@@ -45,7 +47,6 @@ const DENSE = 4096
 const LOG_EVERY_MS = 5000
 
 const HASH = /^0x[0-9a-fA-F]{64}$/
-const hex = (n: bigint) => `0x${n.toString(16)}`
 
 /**
  * The trust anchor for blocks asked by number or tag: the upstream's word on which block is number N
@@ -73,7 +74,7 @@ export function createCheckpointLinker({
   anchorEvery = ANCHOR_EVERY,
 }: CreateCheckpointLinkerParameters): CheckpointLinker {
   if (!HASH.test(checkpoint)) throw new Error(`checkpoint must be a block hash (0x and 64 hex digits), got ${JSON.stringify(checkpoint)}`)
-  const hash = checkpoint.toLowerCase() as `0x${string}`
+  const hash = checkpoint.toLowerCase() as Hex
   const numberKey = (n: bigint) => cacheKeys.number(n, hash)
   const floorAnchor = (n: bigint) => (n / anchorEvery) * anchorEvery
   const linkedKey = cacheKeys.linked
@@ -83,8 +84,8 @@ export function createCheckpointLinker({
   const sparse = new Set<string>()
   let top: { number: bigint; hash: string } | undefined
   // Below it: the checkpoint's ancestors at every anchorEvery-th number, and the lowest one reached.
-  const anchors = new Map<bigint, `0x${string}`>()
-  let lowest: { number: bigint; hash: `0x${string}` } | undefined
+  const anchors = new Map<bigint, Hex>()
+  let lowest: { number: bigint; hash: Hex } | undefined
   // One walk at a time: a request that waited usually finds its block linked by the walk before it.
   let queue: Promise<unknown> = Promise.resolve()
   const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -121,7 +122,7 @@ export function createCheckpointLinker({
   /** Headers `low`…`high` asked by number in one tick; verified (each hashes to its hash), keyed by hash, not yet trusted. */
   async function fetchRange(low: bigint, high: bigint): Promise<Map<string, VerifiedHeader>> {
     const calls: Promise<unknown>[] = []
-    for (let n = high; n >= low; n--) calls.push(upstream.request('eth_getBlockByNumber', [hex(n), false]).catch(() => null))
+    for (let n = high; n >= low; n--) calls.push(upstream.request('eth_getBlockByNumber', [quantity(n), false]).catch(() => null))
     const out = new Map<string, VerifiedHeader>()
     for (const json of await Promise.all(calls)) {
       if (json === null || typeof json !== 'object') continue
@@ -206,19 +207,19 @@ export function createCheckpointLinker({
   }
 
   /** Walks the checkpoint's ancestry down to `n`, from the nearest linked number above it. */
-  async function walkBelow(n: bigint, c: VerifiedHeader): Promise<`0x${string}`> {
+  async function walkBelow(n: bigint, c: VerifiedHeader): Promise<Hex> {
     const ceiling = floorAnchor(n) + anchorEvery < c.number ? floorAnchor(n) + anchorEvery : c.number
     const keys: string[] = []
     for (let m = n; m <= ceiling; m++) keys.push(numberKey(m))
     if (cache.restore) await cache.restore(keys)
-    let start: { number: bigint; hash: `0x${string}` } | undefined
+    let start: { number: bigint; hash: Hex } | undefined
     for (let m = n; m < ceiling && !start; m++) {
-      const h = cache.get<`0x${string}`>(numberKey(m))
+      const h = cache.get<Hex>(numberKey(m))
       if (h) start = { number: m, hash: h }
     }
     if (start?.number === n) return start.hash
     if (!start) {
-      const anchored = ceiling === c.number ? c.hash : (anchors.get(ceiling) ?? cache.get<`0x${string}`>(numberKey(ceiling)))
+      const anchored = ceiling === c.number ? c.hash : (anchors.get(ceiling) ?? cache.get<Hex>(numberKey(ceiling)))
       if (anchored) start = { number: ceiling, hash: anchored }
       else start = lowest && lowest.number > n ? lowest : { number: c.number, hash: c.hash }
     }
@@ -252,12 +253,12 @@ export function createCheckpointLinker({
     return current.hash
   }
 
-  async function hashAt(n: bigint): Promise<`0x${string}`> {
+  async function hashAt(n: bigint): Promise<Hex> {
     const c = await header()
     if (n === c.number) return c.hash
     if (n > c.number) throw new Error(`block ${n} is above ${where()}`)
     if (cache.restore) await cache.restore([numberKey(n)])
-    return cache.get<`0x${string}`>(numberKey(n)) ?? serialized(() => walkBelow(n, c))
+    return cache.get<Hex>(numberKey(n)) ?? serialized(() => walkBelow(n, c))
   }
 
   async function link(head: VerifiedHeader): Promise<void> {

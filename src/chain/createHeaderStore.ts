@@ -7,6 +7,7 @@ import type { ChainRules } from './createChainRules.js'
 import { createCheckpointLinker } from './createCheckpointLinker.js'
 import { type VerifiedHeader, parseHeader } from './parseHeader.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
+import type { Hex } from '../types/hex.js'
 
 export type HeaderStore = {
   byHash(hash: string): Promise<VerifiedHeader>
@@ -23,7 +24,7 @@ export type HeaderStore = {
   /** Verifies and caches a block JSON fetched elsewhere (e.g. in a speculative batch). */
   offer(json: unknown, expectedHash?: string): VerifiedHeader
   /** Hash of `head`'s ancestor at `number`, following verified parent links (BLOCKHASH). */
-  ancestorHash(head: VerifiedHeader, number: bigint): Promise<`0x${string}`>
+  ancestorHash(head: VerifiedHeader, number: bigint): Promise<Hex>
   /** The EVM's blockchain view from `head`: BLOCKHASH answered from verified headers. */
   blockchainFor(head: VerifiedHeader): {
     getBlock(n: number): Promise<{ hash(): Uint8Array }>
@@ -114,7 +115,7 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, che
     return accept(json, tag)
   }
 
-  async function ancestorHash(head: VerifiedHeader, number: bigint): Promise<`0x${string}`> {
+  async function ancestorHash(head: VerifiedHeader, number: bigint): Promise<Hex> {
     if (number >= head.number) throw new Error(`block ${number} is not an ancestor of block ${head.number}`)
     let current = head
     // Fetch the missing stretch in one batch by number, then follow (and so check) the parent links.

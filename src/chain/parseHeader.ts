@@ -3,10 +3,11 @@ import type { Common } from '@ethereumjs/common'
 import { bytesToHex } from '@ethereumjs/util'
 import { HeaderVerificationError } from '../errors/state.js'
 import type { ChainRules } from './createChainRules.js'
+import type { Hex } from '../types/hex.js'
 
 /** A header whose hash we computed ourselves: keccak256(RLP(header)). */
 export type VerifiedHeader = {
-  readonly hash: `0x${string}`
+  readonly hash: Hex
   readonly number: bigint
   readonly header: BlockHeader
   readonly common: Common

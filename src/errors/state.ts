@@ -1,4 +1,5 @@
 import { BaseError, BaseErrorWithData, type BaseErrorParameters } from './base.js'
+import type { Hex } from '../types/hex.js'
 
 export type StateLocation = {
   /** Block number (when known) and hash the state was read at. */
@@ -24,7 +25,7 @@ export type VerificationFacts = {
 
 /** A verification failure's `data` on the wire: the facts, block number as a 0x quantity, unknown ones left out. */
 export type VerificationData = {
-  block?: { number?: `0x${string}`; hash: string }
+  block?: { number?: Hex; hash: string }
   address?: string
   slot?: string
   expectedRoot?: string

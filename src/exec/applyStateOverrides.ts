@@ -1,6 +1,7 @@
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import type { StateOverrides } from '../types/overrides.js'
+import type { Hex } from '../types/hex.js'
 
 /** Applies geth-style state overrides to an execution's state before it runs. */
 export async function applyStateOverrides(state: StateManagerInterface, overrides: StateOverrides): Promise<void> {
@@ -16,7 +17,7 @@ export async function applyStateOverrides(state: StateManagerInterface, override
     }
     if (o.state !== undefined) await state.clearStorage(addr)
     for (const [slot, value] of Object.entries(o.state ?? o.stateDiff ?? {})) {
-      await state.putStorage(addr, hexToBytes(slot as `0x${string}`), hexToBytes(value))
+      await state.putStorage(addr, hexToBytes(slot as Hex), hexToBytes(value))
     }
   }
   await state.commit()

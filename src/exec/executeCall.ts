@@ -17,6 +17,7 @@ import { anyAborted } from '../utils/createDeadline.js'
 import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
 import type { TracerHooks } from '../tracing/hooks.js'
+import type { Hex } from '../types/hex.js'
 
 export type ExecuteCallParameters = {
   args: CallArgs
@@ -168,8 +169,8 @@ async function run(
   }
   if (result.accessList) {
     callResult.accessList = result.accessList.map((e) => ({
-      address: e.address.toLowerCase() as `0x${string}`,
-      storageKeys: e.storageKeys.map((k) => k.toLowerCase() as `0x${string}`),
+      address: e.address.toLowerCase() as Hex,
+      storageKeys: e.storageKeys.map((k) => k.toLowerCase() as Hex),
     }))
   }
   return callResult

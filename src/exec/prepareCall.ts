@@ -6,29 +6,15 @@ import type { AccessListEntry } from '../state/types.js'
 import type { Engine } from './createEngine.js'
 import type { CallArgs } from './types.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
+import { toRpcCallArgs } from './callArgs.js'
+import { quantity } from '../utils/hex.js'
+import type { Hex } from '../types/hex.js'
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as const
-const hex = (v: bigint) => `0x${v.toString(16)}`
-
-/** CallArgs back to their JSON-RPC form (to ask the upstream for eth_createAccessList). */
-export function toRpcCallArgs(args: CallArgs): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  if (args.from) out.from = args.from
-  if (args.to) out.to = args.to
-  if (args.gas !== undefined) out.gas = hex(args.gas)
-  if (args.gasPrice !== undefined) out.gasPrice = hex(args.gasPrice)
-  if (args.maxFeePerGas !== undefined) out.maxFeePerGas = hex(args.maxFeePerGas)
-  if (args.maxPriorityFeePerGas !== undefined) out.maxPriorityFeePerGas = hex(args.maxPriorityFeePerGas)
-  if (args.value !== undefined) out.value = hex(args.value)
-  if (args.data) out.input = args.data
-  if (args.nonce !== undefined) out.nonce = hex(args.nonce)
-  if (args.accessList) out.accessList = args.accessList
-  return out
-}
 
 function blockPin(block: BlockSelector): unknown {
   if (block.kind === 'hash') return { blockHash: block.hash }
-  if (block.kind === 'number') return hex(block.number)
+  if (block.kind === 'number') return quantity(block.number)
   return block.tag === 'pending' ? 'latest' : block.tag
 }
 
@@ -90,7 +76,7 @@ export async function prepareCall(engine: Engine, args: CallArgs, selector: Bloc
   if (list && !listed) engine.cache.set(accessListKey(block, args), list, 256 + 96 * list.length)
   const entries: AccessListEntry[] = [
     { address: from, storageKeys: [] },
-    { address: bytesToHex(block.header.coinbase.bytes) as `0x${string}`, storageKeys: [] },
+    { address: bytesToHex(block.header.coinbase.bytes) as Hex, storageKeys: [] },
     ...(args.to ? [{ address: args.to, storageKeys: [] }] : []),
     ...(args.accessList ?? []),
     ...(list ?? []),

@@ -18,6 +18,8 @@ import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
 import type { TracerHooks } from '../tracing/hooks.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
+import { callArgsOfTransaction, toRpcCallArgs } from './callArgs.js'
+import type { Hex } from '../types/hex.js'
 
 /** Tracing some of a replay's transactions. */
 export type ReplayTracer = {
@@ -43,22 +45,8 @@ export type ReplayedBlock = {
   results: RunTxResult[]
 }
 
-/** A mined transaction as eth_createAccessList call arguments (sender, recipient, data, value, gas, fees). */
-function toAccessListCall(tx: TypedTransaction): Record<string, unknown> {
-  const q = (v: bigint) => `0x${v.toString(16)}`
-  const call: Record<string, unknown> = {
-    from: tx.getSenderAddress().toString(),
-    gas: q(tx.gasLimit),
-    value: q(tx.value),
-    input: bytesToHex(tx.data),
-  }
-  if (tx.to) call.to = tx.to.toString()
-  if ('maxFeePerGas' in tx) {
-    call.maxFeePerGas = q(tx.maxFeePerGas)
-    call.maxPriorityFeePerGas = q(tx.maxPriorityFeePerGas)
-  } else call.gasPrice = q((tx as { gasPrice: bigint }).gasPrice)
-  return call
-}
+/** A mined transaction as eth_createAccessList call arguments (its own nonce and list left out). */
+const toAccessListCall = (tx: TypedTransaction) => toRpcCallArgs({ ...callArgsOfTransaction(tx), nonce: undefined, accessList: undefined })
 
 /**
  * Prefetches what a block replay will read, in as few sequential round trips as the upstream allows:
@@ -72,17 +60,17 @@ function toAccessListCall(tx: TypedTransaction): Record<string, unknown> {
  */
 export async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count = loaded.block.transactions.length): Promise<void> {
   const entries: AccessListEntry[] = [
-    { address: bytesToHex(loaded.header.header.coinbase.bytes) as `0x${string}`, storageKeys: [] },
+    { address: bytesToHex(loaded.header.header.coinbase.bytes) as Hex, storageKeys: [] },
     { address: BEACON_ROOTS_ADDRESS, storageKeys: [] },
     { address: HISTORY_STORAGE_ADDRESS, storageKeys: [] },
   ]
   const txs = loaded.block.transactions.slice(0, count)
   for (const tx of txs) {
-    entries.push({ address: tx.getSenderAddress().toString() as `0x${string}`, storageKeys: [] })
-    if (tx.to) entries.push({ address: tx.to.toString() as `0x${string}`, storageKeys: [] })
+    entries.push({ address: tx.getSenderAddress().toString() as Hex, storageKeys: [] })
+    if (tx.to) entries.push({ address: tx.to.toString() as Hex, storageKeys: [] })
     if ('accessList' in tx) {
       for (const [address, keys] of tx.accessList) {
-        entries.push({ address: bytesToHex(address) as `0x${string}`, storageKeys: keys.map((k) => bytesToHex(k) as `0x${string}`) })
+        entries.push({ address: bytesToHex(address) as Hex, storageKeys: keys.map((k) => bytesToHex(k) as Hex) })
       }
     }
   }

@@ -1,15 +1,16 @@
 import type { AccessListEntry } from '../state/types.js'
+import type { Hex } from '../types/hex.js'
 
 /** The transaction-like object of eth_call / eth_estimateGas / eth_createAccessList (geth's TransactionArgs). */
 export type CallArgs = {
-  from?: `0x${string}` | undefined
-  to?: `0x${string}` | undefined
+  from?: Hex | undefined
+  to?: Hex | undefined
   gas?: bigint | undefined
   gasPrice?: bigint | undefined
   maxFeePerGas?: bigint | undefined
   maxPriorityFeePerGas?: bigint | undefined
   value?: bigint | undefined
-  data?: `0x${string}` | undefined
+  data?: Hex | undefined
   nonce?: bigint | undefined
   accessList?: AccessListEntry[] | undefined
   authorizationList?: AuthorizationEntry[] | undefined
@@ -17,7 +18,7 @@ export type CallArgs = {
 
 export type AuthorizationEntry = {
   chainId: bigint
-  address: `0x${string}`
+  address: Hex
   nonce: bigint
   yParity: bigint
   r: bigint

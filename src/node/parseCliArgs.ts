@@ -1,4 +1,5 @@
 import { BaseError } from '../errors/base.js'
+import type { Hex } from '../types/hex.js'
 
 export type CliOptions = {
   upstream?: string | undefined
@@ -15,7 +16,7 @@ export type CliOptions = {
   chain?: string | undefined
   hardfork?: string | undefined
   unverified: boolean
-  checkpoint?: `0x${string}` | undefined
+  checkpoint?: Hex | undefined
   help: boolean
 }
 
@@ -152,7 +153,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--checkpoint': {
         const value = takeValue()
         if (!/^0x[0-9a-fA-F]{64}$/.test(value)) throw new CliError(`--checkpoint expects a block hash (0x and 64 hex digits), got "${value}"`)
-        opts.checkpoint = value.toLowerCase() as `0x${string}`
+        opts.checkpoint = value.toLowerCase() as Hex
         break
       }
       default:

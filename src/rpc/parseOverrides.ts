@@ -1,10 +1,11 @@
 import type { AccountOverride, BlockOverrides, StateOverrides } from '../types/overrides.js'
 import { ParamError } from './params.js'
 import { parseAddress, parseData, parseHash, parseObject, parseQuantity, parseUint64 } from './parsers.js'
+import type { Hex } from '../types/hex.js'
 
-function parseStorage(raw: unknown, name: string): Record<`0x${string}`, `0x${string}`> {
+function parseStorage(raw: unknown, name: string): Record<Hex, Hex> {
   const obj = parseObject(raw, name)
-  const out: Record<`0x${string}`, `0x${string}`> = {}
+  const out: Record<Hex, Hex> = {}
   for (const [slot, value] of Object.entries(obj)) out[parseHash(slot)] = parseHash(value)
   return out
 }

@@ -1,4 +1,5 @@
 import { ParamError } from './params.js'
+import type { Hex } from '../types/hex.js'
 
 const HEX = /^0x[0-9a-fA-F]*$/
 
@@ -8,13 +9,13 @@ const HEX = /^0x[0-9a-fA-F]*$/
  * without 0x prefix into Go value of type common.Hash".
  */
 export function parseFixedHex(bytes: number, goType: string) {
-  return (raw: unknown): `0x${string}` => {
+  return (raw: unknown): Hex => {
     if (typeof raw !== 'string') throw new ParamError(`json: cannot unmarshal ${jsonKind(raw)} into Go value of type ${goType}`)
     if (!/^0[xX]/.test(raw)) throw new ParamError(`json: cannot unmarshal hex string without 0x prefix into Go value of type ${goType}`)
     if (!HEX.test(`0x${raw.slice(2)}`)) throw new ParamError(`json: cannot unmarshal invalid hex string into Go value of type ${goType}`)
     if (raw.length % 2 !== 0) throw new ParamError(`json: cannot unmarshal hex string of odd length into Go value of type ${goType}`)
     if (raw.length !== 2 + bytes * 2) throw new ParamError(`hex string has length ${raw.length - 2}, want ${bytes * 2} for ${goType}`)
-    return raw.toLowerCase() as `0x${string}`
+    return raw.toLowerCase() as Hex
   }
 }
 
@@ -30,11 +31,11 @@ export const parseAddress = parseFixedHex(20, 'common.Address')
 export const parseHash = parseFixedHex(32, 'common.Hash')
 
 /** 0x-prefixed hex bytes of even length. */
-export function parseData(raw: unknown): `0x${string}` {
+export function parseData(raw: unknown): Hex {
   if (typeof raw !== 'string' || !HEX.test(raw) || raw.length % 2 !== 0) {
     throw new ParamError(`expected hex-encoded bytes (0x-prefixed, even length), got ${describe(raw)}`)
   }
-  return raw.toLowerCase() as `0x${string}`
+  return raw.toLowerCase() as Hex
 }
 
 /** hexutil.Big / Uint64: 0x-prefixed, no leading zeros (geth is strict about that). */

@@ -1,4 +1,5 @@
+import type { Hex } from '../types/hex.js'
 /** A storage key as 32-byte lowercase hex (upstreams and access lists may shorten it). */
-export function bigIntToHex32(key: `0x${string}` | string): `0x${string}` {
-  return `0x${BigInt(key).toString(16).padStart(64, '0')}` as `0x${string}`
+export function bigIntToHex32(key: Hex | string): Hex {
+  return `0x${BigInt(key).toString(16).padStart(64, '0')}` as Hex
 }

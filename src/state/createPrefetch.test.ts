@@ -10,6 +10,7 @@ import { createLruCache } from '../utils/createLruCache.js'
 import { type Proxy, createProxy } from '../../test/src/createProxy.js'
 import { deploy, rpcResult, storageContractInitCode } from '../../test/src/rpc.js'
 import { createVerifiedStateSource } from './createVerifiedStateSource.js'
+import type { Hex } from '../types/hex.js'
 
 // The request pattern of the verified source's prefetch, against a real anvil behind the loopback
 // proxy (which logs every call): what no tier holds leaves in one round trip, what is cached never.
@@ -17,10 +18,10 @@ import { createVerifiedStateSource } from './createVerifiedStateSource.js'
 let anvil: AnvilInstance
 let proxy: Proxy
 let upstream: Upstream
-let contract: `0x${string}`
+let contract: Hex
 let block: VerifiedHeader
 const ABSENT = '0x000000000000000000000000000000000000dead'
-const slot = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as `0x${string}`
+const slot = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hex
 
 /** The calls the proxy saw during `run`, as "method address [slots]", one list per HTTP request. */
 async function requestsDuring(run: () => Promise<unknown>) {
@@ -38,7 +39,7 @@ async function requestsDuring(run: () => Promise<unknown>) {
 
 beforeAll(async () => {
   anvil = await startAnvil()
-  contract = (await deploy(anvil.url, storageContractInitCode(42))).toLowerCase() as `0x${string}`
+  contract = (await deploy(anvil.url, storageContractInitCode(42))).toLowerCase() as Hex
   await rpcResult(anvil.url, 'evm_mine', [])
   const json = await rpcResult(anvil.url, 'eth_getBlockByNumber', ['latest', false])
   block = parseHeader(json, createChainRules({ chainId: 31337n, hardfork: 'prague' }))

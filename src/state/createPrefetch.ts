@@ -7,6 +7,7 @@ import type { ProvenCache } from './createProvenCache.js'
 import { groupAccessList } from './groupAccessList.js'
 import { pinBlock } from './pinBlock.js'
 import type { AccessListEntry } from './types.js'
+import type { Hex } from '../types/hex.js'
 
 export type CreatePrefetchParameters = {
   proven: ProvenCache
@@ -14,13 +15,13 @@ export type CreatePrefetchParameters = {
   /** Asks for a proof of the account and these slots, verifies it and caches what it proves. */
   fetchProof(
     block: VerifiedHeader,
-    address: `0x${string}`,
-    slots: readonly `0x${string}`[],
+    address: Hex,
+    slots: readonly Hex[],
   ): Promise<{ account: Account | undefined }>
   /** The account's code through the cache's tiers (asked for alone when missing). */
-  getCode(block: VerifiedHeader, address: `0x${string}`): Promise<Uint8Array>
+  getCode(block: VerifiedHeader, address: Hex): Promise<Uint8Array>
   /** Verifies an eth_getCode answer against the proven codeHash and caches it. */
-  storeCode(block: VerifiedHeader, address: `0x${string}`, codeHash: Uint8Array, raw: unknown): Uint8Array
+  storeCode(block: VerifiedHeader, address: Hex, codeHash: Uint8Array, raw: unknown): Uint8Array
 }
 
 /**

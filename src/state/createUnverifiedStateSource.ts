@@ -9,11 +9,12 @@ import { pinBlock } from './pinBlock.js'
 import { ACCOUNT_BYTES, SLOT_BYTES, codeBytes } from './stateEntryBytes.js'
 import type { AccessListEntry, StateSource } from './types.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
+import type { Hex } from '../types/hex.js'
 
 function hexBytes(raw: unknown, what: string): Uint8Array {
   if (typeof raw !== 'string' || !/^0x[0-9a-fA-F]*$/.test(raw)) throw new Error(`${what} answer is malformed`)
   const even = raw.length % 2 === 0 ? raw : `0x0${raw.slice(2)}`
-  return hexToBytes(even as `0x${string}`)
+  return hexToBytes(even as Hex)
 }
 
 /**
@@ -25,7 +26,7 @@ function hexBytes(raw: unknown, what: string): Uint8Array {
 export function createUnverifiedStateSource({ upstream, cache }: { upstream: Upstream; cache: LruCache }): StateSource {
   const once = createSingleFlight()
 
-  async function getAccount(block: VerifiedHeader, address: `0x${string}`): Promise<Account | undefined> {
+  async function getAccount(block: VerifiedHeader, address: Hex): Promise<Account | undefined> {
     const key = cacheKeys.unverifiedAccount(block.hash, address)
     const hit = cache.get<Account | null>(key)
     if (hit !== undefined) return hit ?? undefined
@@ -45,7 +46,7 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
     })
   }
 
-  async function getStorage(block: VerifiedHeader, address: `0x${string}`, slot: `0x${string}`) {
+  async function getStorage(block: VerifiedHeader, address: Hex, slot: Hex) {
     const key = cacheKeys.unverifiedSlot(block.hash, address, slot)
     const hit = cache.get<Uint8Array>(key)
     if (hit !== undefined) return hit
@@ -56,7 +57,7 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
     })
   }
 
-  async function getCode(block: VerifiedHeader, address: `0x${string}`) {
+  async function getCode(block: VerifiedHeader, address: Hex) {
     const account = await getAccount(block, address)
     if (account === undefined) return new Uint8Array(0)
     return cache.get<Uint8Array>(cacheKeys.code(bytesToHex(account.codeHash))) ?? new Uint8Array(0)

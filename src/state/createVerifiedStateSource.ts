@@ -12,6 +12,7 @@ import { pinBlock } from './pinBlock.js'
 import { requestProof } from './requestProof.js'
 import type { StateSource } from './types.js'
 import { verifyCode } from './verifyCode.js'
+import type { Hex } from '../types/hex.js'
 
 // Its one home is bigIntToHex32.ts; still exported here, where it was first.
 export { bigIntToHex32 } from './bigIntToHex32.js'
@@ -30,30 +31,30 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
   const proven = createProvenCache(cache)
   const read = createReadThrough(cache)
 
-  async function fetchProof(block: VerifiedHeader, address: `0x${string}`, slots: readonly `0x${string}`[]) {
+  async function fetchProof(block: VerifiedHeader, address: Hex, slots: readonly Hex[]) {
     return ingestProof(proven, block, await requestProof(upstream, block, address, slots), { address, slots })
   }
 
-  function storeCode(block: VerifiedHeader, address: `0x${string}`, codeHash: Uint8Array, raw: unknown): Uint8Array {
+  function storeCode(block: VerifiedHeader, address: Hex, codeHash: Uint8Array, raw: unknown): Uint8Array {
     const code = verifyCode(codeHash, raw, { block: { number: block.number, hash: block.hash }, address })
     proven.setCode(codeHash, code)
     return code
   }
 
-  async function getAccount(block: VerifiedHeader, address: `0x${string}`): Promise<Account | undefined> {
+  async function getAccount(block: VerifiedHeader, address: Hex): Promise<Account | undefined> {
     // Cached as null when proven absent (undefined is a miss).
     const load = async () => (await fetchProof(block, address, [])).account ?? null
     return (await read<Account | null>(proven.accountKey(block, address), load)) ?? undefined
   }
 
-  async function getStorage(block: VerifiedHeader, address: `0x${string}`, slot: `0x${string}`): Promise<Uint8Array> {
+  async function getStorage(block: VerifiedHeader, address: Hex, slot: Hex): Promise<Uint8Array> {
     const account = await getAccount(block, address)
     if (account === undefined || equalsBytes(account.storageRoot, KECCAK256_RLP)) return new Uint8Array(0)
     const load = async () => (await fetchProof(block, address, [slot])).values[0]!
     return read(proven.slotKey(account.storageRoot, slot), load)
   }
 
-  async function getCode(block: VerifiedHeader, address: `0x${string}`): Promise<Uint8Array> {
+  async function getCode(block: VerifiedHeader, address: Hex): Promise<Uint8Array> {
     const account = await getAccount(block, address)
     if (account === undefined || equalsBytes(account.codeHash, KECCAK256_NULL)) return new Uint8Array(0)
     return read(proven.codeKey(account.codeHash), async () =>
@@ -66,7 +67,7 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
   async function offerProof(block: VerifiedHeader, raw: unknown): Promise<boolean> {
     try {
       const proof = parseProofAnswer(raw)
-      const slots = proof.storageProof.map((s) => bigIntToHex32(s.key as `0x${string}`))
+      const slots = proof.storageProof.map((s) => bigIntToHex32(s.key as Hex))
       await ingestProof(proven, block, raw, { address: proof.address, slots })
       return true
     } catch {
@@ -74,7 +75,7 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
     }
   }
 
-  async function offerCode(block: VerifiedHeader, address: `0x${string}`, raw: unknown): Promise<boolean> {
+  async function offerCode(block: VerifiedHeader, address: Hex, raw: unknown): Promise<boolean> {
     const account = proven.account(block, address.toLowerCase())
     if (!account) return false
     if (equalsBytes(account.codeHash, KECCAK256_NULL)) return true

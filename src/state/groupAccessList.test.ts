@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { groupAccessList } from './groupAccessList.js'
+import type { Hex } from '../types/hex.js'
 
 const A = '0x00000000000000000000000000000000000000Aa'
 const B = '0x00000000000000000000000000000000000000bb'
@@ -8,12 +9,12 @@ const slot = (n: number) => `0x${n.toString(16).padStart(64, '0')}`
 describe('groupAccessList', () => {
   it('gives each account once, lowercased, in the order first listed, with its slots as 32-byte hex, each once', () => {
     const grouped = groupAccessList([
-      { address: A, storageKeys: ['0x1', slot(2) as `0x${string}`] },
+      { address: A, storageKeys: ['0x1', slot(2) as Hex] },
       { address: B, storageKeys: [] },
-      { address: A.toLowerCase() as `0x${string}`, storageKeys: ['0x01', '0xAB'] },
+      { address: A.toLowerCase() as Hex, storageKeys: ['0x01', '0xAB'] },
     ])
     expect([...grouped.keys()]).toEqual([A.toLowerCase(), B])
-    expect([...grouped.get(A.toLowerCase() as `0x${string}`)!]).toEqual([slot(1), slot(2), slot(0xab)])
+    expect([...grouped.get(A.toLowerCase() as Hex)!]).toEqual([slot(1), slot(2), slot(0xab)])
     expect([...grouped.get(B)!]).toEqual([])
   })
 

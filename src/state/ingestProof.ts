@@ -5,6 +5,7 @@ import type { ProvenCache } from './createProvenCache.js'
 import { parseProofAnswer } from './parseProofAnswer.js'
 import { verifyAccountProof } from './verifyAccountProof.js'
 import { verifyStorageProof } from './verifyStorageProof.js'
+import type { Hex } from '../types/hex.js'
 
 /**
  * Verifies an eth_getProof answer against the block — the account against its stateRoot, each
@@ -19,7 +20,7 @@ export async function ingestProof(
   asked: { address: string; slots: readonly string[] },
 ): Promise<{ account: Account | undefined; values: Uint8Array[] }> {
   const proof = parseProofAnswer(raw)
-  const address = asked.address.toLowerCase() as `0x${string}`
+  const address = asked.address.toLowerCase() as Hex
   const where = { block: { number: block.number, hash: block.hash }, address }
   const account = await verifyAccountProof(block.header.stateRoot, proof, where)
   proven.setAccount(block, address, account)

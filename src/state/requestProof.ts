@@ -3,6 +3,7 @@ import { BaseError } from '../errors/base.js'
 import { UpstreamRpcError } from '../errors/upstream.js'
 import type { Upstream } from '../upstream/types.js'
 import { pinBlock } from './pinBlock.js'
+import type { Hex } from '../types/hex.js'
 
 /** How upstreams without the method word it when they do not answer -32601. */
 const NOT_SERVED = /not (exist|available|supported)/i
@@ -14,8 +15,8 @@ const NOT_SERVED = /not (exist|available|supported)/i
 export function requestProof(
   upstream: Upstream,
   block: VerifiedHeader,
-  address: `0x${string}`,
-  slots: readonly `0x${string}`[],
+  address: Hex,
+  slots: readonly Hex[],
 ): Promise<unknown> {
   return upstream.request('eth_getProof', [address, slots, pinBlock(block)]).catch((err: unknown) => {
     if (err instanceof UpstreamRpcError && (err.code === -32601 || NOT_SERVED.test(err.shortMessage))) {

@@ -1,7 +1,8 @@
 import type { Account } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
+import type { Hex } from '../types/hex.js'
 
-export type AccessListEntry = { address: `0x${string}`; storageKeys: `0x${string}`[] }
+export type AccessListEntry = { address: Hex; storageKeys: Hex[] }
 
 /**
  * Where state comes from: reads at one verified block, cached across executions. Every value it
@@ -10,10 +11,10 @@ export type AccessListEntry = { address: `0x${string}`; storageKeys: `0x${string
 export type StateSource = {
   readonly verified: boolean
   /** undefined when the account does not exist at that block. */
-  getAccount(block: VerifiedHeader, address: `0x${string}`): Promise<Account | undefined>
+  getAccount(block: VerifiedHeader, address: Hex): Promise<Account | undefined>
   /** The slot's value without leading zeros (empty when zero). `slot` is 32-byte hex. */
-  getStorage(block: VerifiedHeader, address: `0x${string}`, slot: `0x${string}`): Promise<Uint8Array>
-  getCode(block: VerifiedHeader, address: `0x${string}`): Promise<Uint8Array>
+  getStorage(block: VerifiedHeader, address: Hex, slot: Hex): Promise<Uint8Array>
+  getCode(block: VerifiedHeader, address: Hex): Promise<Uint8Array>
   /** Fetches (in one round trip) and verifies accounts, slots and code not cached yet. */
   prefetch(block: VerifiedHeader, entries: readonly AccessListEntry[]): Promise<void>
   /**
@@ -22,5 +23,5 @@ export type StateSource = {
    */
   offerProof(block: VerifiedHeader, proof: unknown): Promise<boolean>
   /** Offers an eth_getCode answer; cached only when it matches a verified codeHash. */
-  offerCode(block: VerifiedHeader, address: `0x${string}`, code: unknown): Promise<boolean>
+  offerCode(block: VerifiedHeader, address: Hex, code: unknown): Promise<boolean>
 }

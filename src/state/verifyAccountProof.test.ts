@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { ProofVerificationError } from '../errors/state.js'
 import type { ProofAnswer } from './parseProofAnswer.js'
 import { verifyAccountProof } from './verifyAccountProof.js'
+import type { Hex } from '../types/hex.js'
 
 const PRESENT = '0x00000000000000000000000000000000000000aa'
 const ABSENT = '0x00000000000000000000000000000000000000bb'
@@ -24,7 +25,7 @@ async function stateWith(address: string) {
     balance: present ? '0x3e8' : '0x0',
     storageHash: bytesToHex(present ? storageRoot : KECCAK256_RLP),
     codeHash: bytesToHex(present ? codeHash : KECCAK256_NULL),
-    accountProof: (await createMerkleProof(trie, hexToBytes(address as `0x${string}`))).map((n) => bytesToHex(n)),
+    accountProof: (await createMerkleProof(trie, hexToBytes(address as Hex))).map((n) => bytesToHex(n)),
     storageProof: [],
   }
   return { root: trie.root(), proof }

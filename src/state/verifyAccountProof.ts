@@ -5,6 +5,7 @@ import type { ProofAnswer } from './parseProofAnswer.js'
 import { proofRoots } from './proofRoots.js'
 import { sameQuantity } from './sameQuantity.js'
 import { verifyProof } from './verifyProof.js'
+import type { Hex } from '../types/hex.js'
 
 function sameBytes32(hex: unknown, value: Uint8Array): boolean {
   return typeof hex === 'string' && hex.toLowerCase() === bytesToHex(value)
@@ -19,7 +20,7 @@ function sameBytes32(hex: unknown, value: Uint8Array): boolean {
 export async function verifyAccountProof(
   stateRoot: Uint8Array,
   proof: ProofAnswer,
-  where: StateLocation & { address: `0x${string}` },
+  where: StateLocation & { address: Hex },
 ): Promise<Account | undefined> {
   if (proof.address.toLowerCase() !== where.address) {
     throw new ProofVerificationError(`eth_getProof answered for ${proof.address}`, where)

@@ -3,6 +3,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
 import { ProofRootMismatchError } from '../errors/state.js'
+import type { Hex } from '../types/hex.js'
 
 /**
  * Verifies an EIP-1186 Merkle-Patricia proof of `key` (hashed with keccak256, as in the state and
@@ -15,7 +16,7 @@ export async function verifyProof(root: Uint8Array, key: Uint8Array, proof: read
     if (proof.length === 0 || (proof.length === 1 && proof[0] === '0x80')) return null
   }
   if (proof.length === 0) throw new Error('empty proof for a non-empty trie')
-  const nodes = proof.map((node) => hexToBytes(node as `0x${string}`))
+  const nodes = proof.map((node) => hexToBytes(node as Hex))
   const proofRoot = keccak256(nodes[0]!)
   if (!equalsBytes(proofRoot, root)) {
     throw new ProofRootMismatchError(bytesToHex(proofRoot), bytesToHex(root))

@@ -4,6 +4,7 @@ import { KECCAK256_RLP, bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { ProofVerificationError } from '../errors/state.js'
 import { verifyStorageProof } from './verifyStorageProof.js'
+import type { Hex } from '../types/hex.js'
 
 const block = { number: 7n, hash: `0x${'77'.repeat(32)}` }
 const address = '0x00000000000000000000000000000000000000aa'
@@ -12,8 +13,8 @@ const slot = (n: number) => `0x${n.toString(16).padStart(64, '0')}`
 /** A storage trie with slot 1 = `value`, and the storage-proof entry an honest node sends for `key`. */
 async function storageWith(key: string, value = 0x2a) {
   const trie = await createMPT({ useKeyHashing: true })
-  await trie.put(hexToBytes(slot(1) as `0x${string}`), RLP.encode(new Uint8Array([value])))
-  const proof = (await createMerkleProof(trie, hexToBytes(key as `0x${string}`))).map((n) => bytesToHex(n))
+  await trie.put(hexToBytes(slot(1) as Hex), RLP.encode(new Uint8Array([value])))
+  const proof = (await createMerkleProof(trie, hexToBytes(key as Hex))).map((n) => bytesToHex(n))
   return { root: trie.root(), entry: { key, value: key === slot(1) ? `0x${value.toString(16)}` : '0x0', proof } }
 }
 

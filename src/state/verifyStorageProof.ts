@@ -4,6 +4,7 @@ import type { ProofAnswer } from './parseProofAnswer.js'
 import { proofRoots } from './proofRoots.js'
 import { sameQuantity } from './sameQuantity.js'
 import { decodeStorageLeaf, verifyProof } from './verifyProof.js'
+import type { Hex } from '../types/hex.js'
 
 /**
  * The value of `where.slot` (32-byte hex) that one storage proof of an eth_getProof answer proves
@@ -18,7 +19,7 @@ export async function verifyStorageProof(
   let value: Uint8Array
   try {
     if (!Array.isArray(entry?.proof)) throw new Error('storage proof missing')
-    value = decodeStorageLeaf(await verifyProof(storageRoot, hexToBytes(where.slot as `0x${string}`), entry.proof))
+    value = decodeStorageLeaf(await verifyProof(storageRoot, hexToBytes(where.slot as Hex), entry.proof))
   } catch (err) {
     const facts = { ...where, ...proofRoots(storageRoot, err) }
     throw new ProofVerificationError('storage proof does not verify against the storageRoot', facts, { cause: err })

@@ -1,17 +1,13 @@
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { bytes } from '../../utils/hex.js'
+import type { Hex } from '../../types/hex.js'
 
 /** A static ABI argument: numbers and bigints as uint256, 0x-addresses and bytes32 as words, booleans. */
-export type StaticArg = bigint | number | boolean | `0x${string}`
-
-function toHex(bytes: Uint8Array): string {
-  let s = ''
-  for (const b of bytes) s += b.toString(16).padStart(2, '0')
-  return s
-}
+export type StaticArg = bigint | number | boolean | Hex
 
 /** The 4-byte selector of a function signature such as `transfer(address,uint256)`. */
-export function selector(signature: string): `0x${string}` {
-  return `0x${toHex(keccak_256(new TextEncoder().encode(signature)).slice(0, 4))}`
+export function selector(signature: string): Hex {
+  return bytes(keccak_256(new TextEncoder().encode(signature)).slice(0, 4))
 }
 
 function word(arg: StaticArg): string {
@@ -29,11 +25,11 @@ function word(arg: StaticArg): string {
  * Calldata for a function with static arguments (uint*, int*, address, bool, bytes32) — all the
  * devnet's seeding needs, without an ABI library at run time.
  */
-export function encodeCall(signature: string, args: readonly StaticArg[] = []): `0x${string}` {
-  return `${selector(signature)}${args.map(word).join('')}` as `0x${string}`
+export function encodeCall(signature: string, args: readonly StaticArg[] = []): Hex {
+  return `${selector(signature)}${args.map(word).join('')}` as Hex
 }
 
 /** Constructor arguments appended to creation code. */
-export function encodeDeploy(bytecode: `0x${string}`, args: readonly StaticArg[] = []): `0x${string}` {
-  return `${bytecode}${args.map(word).join('')}` as `0x${string}`
+export function encodeDeploy(bytecode: Hex, args: readonly StaticArg[] = []): Hex {
+  return `${bytecode}${args.map(word).join('')}` as Hex
 }

@@ -2,10 +2,12 @@ import { encodeCall, encodeDeploy } from './abi.js'
 import { bytesToHex, eoaCode7702AuthorizationListBytesItemToJSON, eoaCode7702SignAuthorization, hexToBytes, privateToAddress } from '@ethereumjs/util'
 import artifactsJson from './artifacts.json' with { type: 'json' }
 import { type AnvilInstance, type StartAnvilParameters, startAnvil } from './startAnvil.js'
+import { quantity } from '../../utils/hex.js'
+import type { Hex } from '../../types/hex.js'
 
 export type DevnetTransaction = {
   label: string
-  hash: `0x${string}`
+  hash: Hex
   blockNumber: number
   type: number
   status: 'success' | 'reverted'
@@ -13,13 +15,13 @@ export type DevnetTransaction = {
 
 export type Devnet = {
   anvil: AnvilInstance
-  accounts: `0x${string}`[]
-  contracts: Record<string, `0x${string}`>
+  accounts: Hex[]
+  contracts: Record<string, Hex>
   transactions: DevnetTransaction[]
   stop(): Promise<void>
 }
 
-type Artifacts = { contracts: Record<string, { bytecode: `0x${string}` }> }
+type Artifacts = { contracts: Record<string, { bytecode: Hex }> }
 
 /** Runtime PUSH1 3 JUMP: a jump to a byte that is no JUMPDEST. */
 const BAD_JUMP_INIT = '0x626003566000526003601df3' as const
@@ -36,7 +38,6 @@ async function call<result>(url: string, method: string, params: unknown[] = [])
   return body.result as result
 }
 
-const hex = (v: bigint | number) => `0x${BigInt(v).toString(16)}`
 
 /** anvil's well-known dev account 4 (test mnemonic): the EOA that delegates to Scenarios (EIP-7702). */
 const DELEGATING_KEY = '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a'
@@ -56,13 +57,13 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
   const anvil = await startAnvil(opts.anvil)
   const url = anvil.url
   try {
-    const accounts = await call<`0x${string}`[]>(url, 'eth_accounts')
-    const [alice, bob, carol] = accounts as [`0x${string}`, `0x${string}`, `0x${string}`]
+    const accounts = await call<Hex[]>(url, 'eth_accounts')
+    const [alice, bob, carol] = accounts as [Hex, Hex, Hex]
     const transactions: DevnetTransaction[] = []
     await call(url, 'evm_mine')
 
-    type Receipt = { status: string; blockNumber: string; contractAddress: `0x${string}` | null; type: string }
-    async function receipt(hash: `0x${string}`): Promise<Receipt> {
+    type Receipt = { status: string; blockNumber: string; contractAddress: Hex | null; type: string }
+    async function receipt(hash: Hex): Promise<Receipt> {
       for (let i = 0; i < 100; i++) {
         const r = await call<Receipt | null>(url, 'eth_getTransactionReceipt', [hash])
         if (r) return r
@@ -71,34 +72,34 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
       throw new Error(`devnet transaction ${hash} was not mined`)
     }
     async function send(label: string, tx: Record<string, unknown>, expect: 'success' | 'reverted' = 'success') {
-      const hash = await call<`0x${string}`>(url, 'eth_sendTransaction', [{ from: alice, ...tx }])
+      const hash = await call<Hex>(url, 'eth_sendTransaction', [{ from: alice, ...tx }])
       const r = await receipt(hash)
       const status = r.status === '0x1' ? 'success' : 'reverted'
       if (status !== expect) throw new Error(`devnet transaction "${label}" ended ${status}, expected ${expect}`)
       transactions.push({ label, hash, blockNumber: Number(r.blockNumber), type: Number(r.type), status })
       return r
     }
-    async function deploy(label: string, data: `0x${string}`) {
+    async function deploy(label: string, data: Hex) {
       const r = await send(`deploy ${label}`, { data })
       return r.contractAddress!
     }
 
-    const contracts: Record<string, `0x${string}`> = {}
+    const contracts: Record<string, Hex> = {}
     contracts.Token = await deploy('Token', encodeDeploy(artifacts.contracts.Token!.bytecode, [1_000_000n * ONE_ETHER]))
     contracts.Scenarios = await deploy('Scenarios', artifacts.contracts.Scenarios!.bytecode)
     contracts.Helper = await deploy('Scenarios (helper instance)', artifacts.contracts.Scenarios!.bytecode)
     contracts.Inspector = await deploy('Inspector', artifacts.contracts.Inspector!.bytecode)
     contracts.BadJump = await deploy('BadJump (raw code)', BAD_JUMP_INIT)
-    const { Token: token, Scenarios: scenarios, Helper: helper, Inspector: inspector, BadJump: badJump } = contracts as Record<string, `0x${string}`>
-    const at = (to: `0x${string}`, signature: string, args: (bigint | number | boolean | `0x${string}`)[] = []) => ({
+    const { Token: token, Scenarios: scenarios, Helper: helper, Inspector: inspector, BadJump: badJump } = contracts as Record<string, Hex>
+    const at = (to: Hex, signature: string, args: (bigint | number | boolean | Hex)[] = []) => ({
       to,
       data: encodeCall(signature, args),
     })
     const salt = `0x${'5a'.repeat(32)}` as const
-    const revertGas = { gas: hex(300_000) }
+    const revertGas = { gas: quantity(300_000) }
 
-    await send('token transfer (legacy, type 0)', { ...at(token, 'transfer(address,uint256)', [bob, 1000n * ONE_ETHER]), type: '0x0', gasPrice: hex(3_000_000_000n) })
-    await send('token approve (EIP-1559, type 2)', { ...at(token, 'approve(address,uint256)', [scenarios, 500n * ONE_ETHER]), maxFeePerGas: hex(3_000_000_000n), maxPriorityFeePerGas: hex(1_000_000_000n) })
+    await send('token transfer (legacy, type 0)', { ...at(token, 'transfer(address,uint256)', [bob, 1000n * ONE_ETHER]), type: '0x0', gasPrice: quantity(3_000_000_000n) })
+    await send('token approve (EIP-1559, type 2)', { ...at(token, 'approve(address,uint256)', [scenarios, 500n * ONE_ETHER]), maxFeePerGas: quantity(3_000_000_000n), maxPriorityFeePerGas: quantity(1_000_000_000n) })
     await send('nested token calls (transferFrom, transfer, balanceOf)', at(scenarios, 'pull(address,address,uint256)', [token, alice, 100n * ONE_ETHER]))
     await send('recursion 5 deep', at(scenarios, 'recurse(uint256)', [5]))
     await send('DELEGATECALL', at(scenarios, 'delegate(address)', [helper]))
@@ -118,20 +119,20 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
     await send('transient storage', at(scenarios, 'transient(uint256)', [5]))
     await send('storage writes', at(scenarios, 'fill(uint256)', [20]))
     await send('storage clears (refunds)', at(scenarios, 'clear()'))
-    await send('value transfer to an empty account through a contract', { ...at(scenarios, 'pay(address,uint256)', [`0x${'ee'.repeat(20)}`, 1]), value: hex(1) })
+    await send('value transfer to an empty account through a contract', { ...at(scenarios, 'pay(address,uint256)', [`0x${'ee'.repeat(20)}`, 1]), value: quantity(1) })
     await send('precompiles', at(scenarios, 'precompiles()'))
     await send('child out of gas, parent continues', at(scenarios, 'childOutOfGas()'))
-    await send('EIP-2930 access list (type 1)', { ...at(scenarios, 'increment()'), type: '0x1', gasPrice: hex(3_000_000_000n), accessList: [{ address: scenarios, storageKeys: [`0x${'0'.repeat(64)}`] }] })
-    await send('plain ether transfer', { to: carol, value: hex(ONE_ETHER) })
+    await send('EIP-2930 access list (type 1)', { ...at(scenarios, 'increment()'), type: '0x1', gasPrice: quantity(3_000_000_000n), accessList: [{ address: scenarios, storageKeys: [`0x${'0'.repeat(64)}`] }] })
+    await send('plain ether transfer', { to: carol, value: quantity(ONE_ETHER) })
     // EIP-7702: anvil's dev account 4 delegates to Scenarios, in the same transaction that calls it
     // (the call runs Scenarios' code on the EOA's storage); then a plain call to the delegated EOA.
     // Authorizations are signed here with anvil's dev keys (eth_sendTransaction has anvil sign the
     // transaction itself, from alice).
-    const authorize = (key: `0x${string}`, address: `0x${string}`, nonce: bigint) =>
+    const authorize = (key: Hex, address: Hex, nonce: bigint) =>
       eoaCode7702AuthorizationListBytesItemToJSON(
-        eoaCode7702SignAuthorization({ chainId: hex(anvil.chainId) as `0x${string}`, address, nonce: hex(nonce) as `0x${string}` }, hexToBytes(key)),
+        eoaCode7702SignAuthorization({ chainId: quantity(anvil.chainId) as Hex, address, nonce: quantity(nonce) as Hex }, hexToBytes(key)),
       )
-    const eoa = (key: `0x${string}`) => bytesToHex(privateToAddress(hexToBytes(key))) as `0x${string}`
+    const eoa = (key: Hex) => bytesToHex(privateToAddress(hexToBytes(key))) as Hex
     async function sendType4(label: string, tx: Record<string, unknown>) {
       const r = await send(label, tx)
       if (r.type !== '0x4') throw new Error(`devnet transaction "${label}" was mined as type ${r.type}, expected 0x4`)
@@ -153,14 +154,14 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
 
     // Several transactions in one block.
     await call(url, 'evm_setAutomine', [false])
-    const pending: [string, `0x${string}`][] = []
+    const pending: [string, Hex][] = []
     for (const [label, tx] of [
-      ['block of several: ether transfer', { from: bob, to: carol, value: hex(ONE_ETHER / 10n) }],
+      ['block of several: ether transfer', { from: bob, to: carol, value: quantity(ONE_ETHER / 10n) }],
       ['block of several: token transfer', { from: bob, ...at(token, 'transfer(address,uint256)', [carol, ONE_ETHER]) }],
       ['block of several: increment', { from: carol, ...at(scenarios, 'increment()') }],
-      ['block of several: recursion', { from: alice, ...at(scenarios, 'recurse(uint256)', [3]), gas: hex(500_000) }],
+      ['block of several: recursion', { from: alice, ...at(scenarios, 'recurse(uint256)', [3]), gas: quantity(500_000) }],
     ] as const) {
-      pending.push([label, await call<`0x${string}`>(url, 'eth_sendTransaction', [tx])])
+      pending.push([label, await call<Hex>(url, 'eth_sendTransaction', [tx])])
     }
     await call(url, 'evm_mine')
     await call(url, 'evm_setAutomine', [true])

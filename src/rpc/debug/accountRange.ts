@@ -8,6 +8,7 @@ import { parseBlockParameter } from '../parseBlockParameter.js'
 import { describe } from '../parsers.js'
 import { ParamError, optional, required } from '../params.js'
 import { defineMethod } from '../defineMethod.js'
+import type { Hex } from '../../types/hex.js'
 
 /** geth's and Erigon's limits (AccountRangeMaxResults, AccountRangeMaxResultsWithStorage). */
 export const ACCOUNT_RANGE_MAX_RESULTS = 8192
@@ -20,15 +21,15 @@ type Dump = { root: string; accounts: Record<string, DumpAccount>; next?: string
  * The `start` of debug_accountRange in each format in use: geth's (and Erigon's since 2026) hex
  * string, or Erigon's older base64 string or JSON array of byte values.
  */
-export function parseRangeStart(raw: unknown): `0x${string}` {
+export function parseRangeStart(raw: unknown): Hex {
   if (raw === undefined || raw === null || raw === '') return '0x'
   if (Array.isArray(raw)) {
     if (!raw.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) throw new ParamError('start: expected an array of byte values')
-    return bytesToHex(Uint8Array.from(raw)) as `0x${string}`
+    return bytesToHex(Uint8Array.from(raw)) as Hex
   }
   if (typeof raw !== 'string') throw new ParamError(`start: expected hex, base64 or an array of bytes, got ${describe(raw)}`)
-  if (/^0x[0-9a-fA-F]*$/.test(raw)) return raw.toLowerCase() as `0x${string}`
-  if (/^[A-Za-z0-9+/]*={0,2}$/.test(raw)) return bytesToHex(Uint8Array.from(atob(raw), (c) => c.charCodeAt(0))) as `0x${string}`
+  if (/^0x[0-9a-fA-F]*$/.test(raw)) return raw.toLowerCase() as Hex
+  if (/^[A-Za-z0-9+/]*={0,2}$/.test(raw)) return bytesToHex(Uint8Array.from(atob(raw), (c) => c.charCodeAt(0))) as Hex
   throw new ParamError(`start: expected hex, base64 or an array of bytes, got ${describe(raw)}`)
 }
 
@@ -82,12 +83,12 @@ export const accountRange = defineMethod({
       })
     }
     const entries: AccessListEntry[] = Object.entries(dump.accounts).map(([address, a]) => ({
-      address: (a.address ?? address).toLowerCase() as `0x${string}`,
-      storageKeys: Object.keys(a.storage ?? {}).map((k) => bytesToHex(hexToBytes(k as `0x${string}`)) as `0x${string}`),
+      address: (a.address ?? address).toLowerCase() as Hex,
+      storageKeys: Object.keys(a.storage ?? {}).map((k) => bytesToHex(hexToBytes(k as Hex)) as Hex),
     }))
     await engine.source.prefetch(header, entries)
     for (const [listed, a] of Object.entries(dump.accounts)) {
-      const address = (a.address ?? listed).toLowerCase() as `0x${string}`
+      const address = (a.address ?? listed).toLowerCase() as Hex
       if (!/^0x[0-9a-f]{40}$/.test(address)) throw new RangeVerificationError(`${where}: the upstream lists an account without its address (${listed}), which cannot be verified`, { facts: { block: header } })
       if (a.key !== undefined && bytesToHex(keccak_256(hexToBytes(address))) !== a.key.toLowerCase()) {
         throw new RangeVerificationError(`${where}: account ${address} is filed under key ${a.key}, which is not its hash`, { facts: { block: header, address } })
@@ -100,9 +101,9 @@ export const accountRange = defineMethod({
       if (BigInt(a.nonce) !== account.nonce) throw bad('nonce', a.nonce, account.nonce)
       if (a.codeHash.toLowerCase() !== bytesToHex(account.codeHash)) throw bad('codeHash', a.codeHash, bytesToHex(account.codeHash))
       if (a.root !== undefined && !/^0x0*$/.test(a.root) && a.root.toLowerCase() !== bytesToHex(account.storageRoot)) throw bad('storage root', a.root, bytesToHex(account.storageRoot))
-      if (a.code !== undefined && bytesToHex(keccak_256(hexToBytes(a.code as `0x${string}`))) !== bytesToHex(account.codeHash)) throw bad('code hashing to', bytesToHex(keccak_256(hexToBytes(a.code as `0x${string}`))), bytesToHex(account.codeHash))
+      if (a.code !== undefined && bytesToHex(keccak_256(hexToBytes(a.code as Hex))) !== bytesToHex(account.codeHash)) throw bad('code hashing to', bytesToHex(keccak_256(hexToBytes(a.code as Hex))), bytesToHex(account.codeHash))
       for (const [slot, value] of Object.entries(a.storage ?? {})) {
-        const ours = await engine.source.getStorage(header, address, bytesToHex(hexToBytes(slot as `0x${string}`)) as `0x${string}`)
+        const ours = await engine.source.getStorage(header, address, bytesToHex(hexToBytes(slot as Hex)) as Hex)
         if (bytesToBigInt(ours) !== BigInt(`0x${value.replace(/^0x/, '') || '0'}`)) throw bad(`slot ${slot} =`, value, bytesToHex(ours))
       }
     }

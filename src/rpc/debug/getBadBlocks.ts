@@ -5,6 +5,7 @@ import { ServerRpcError } from '../../errors/rpc.js'
 import { HeaderVerificationError } from '../../errors/state.js'
 import { UpstreamRpcError } from '../../errors/upstream.js'
 import { defineMethod } from '../defineMethod.js'
+import type { Hex } from '../../types/hex.js'
 
 type BadBlock = { hash: string; block: unknown; rlp: unknown }
 
@@ -30,7 +31,7 @@ export const getBadBlocks = defineMethod({
     for (const entry of list) {
       const raw = [entry.rlp, entry.block].find((v): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v))
       if (!raw) throw new HeaderVerificationError(`bad block ${entry.hash}: the upstream gives no RLP to check it by`)
-      const header = (RLP.decode(hexToBytes(raw as `0x${string}`)) as unknown as Uint8Array[][])[0]!
+      const header = (RLP.decode(hexToBytes(raw as Hex)) as unknown as Uint8Array[][])[0]!
       const hash = bytesToHex(keccak_256(RLP.encode(header)))
       if (hash !== entry.hash.toLowerCase()) throw new HeaderVerificationError(`bad block ${entry.hash}: its RLP hashes to ${hash}`, {
           facts: { block: { hash: entry.hash.toLowerCase() }, expectedHash: entry.hash.toLowerCase(), gotHash: hash },

@@ -5,6 +5,7 @@ import { HeaderVerificationError } from '../../errors/state.js'
 import { parseHash } from '../parsers.js'
 import { required } from '../params.js'
 import { defineMethod } from '../defineMethod.js'
+import type { Hex } from '../../types/hex.js'
 
 /**
  * debug_getRawTransaction(hash): the transaction's canonical encoding, from the upstream's
@@ -17,7 +18,7 @@ export const getRawTransaction = defineMethod({
     const json = await engine.upstream.request<Record<string, unknown> | null>('eth_getTransactionByHash', [hash])
     if (!json) return '0x'
     // The fork rules of the transaction's block (of the head for a pending one) decide which types decode.
-    const blockHash = json.blockHash as `0x${string}` | null | undefined
+    const blockHash = json.blockHash as Hex | null | undefined
     const at = await engine.headers.resolve(blockHash ? { kind: 'hash', hash: blockHash, requireCanonical: false } : { kind: 'tag', tag: 'latest' })
     const tx = await createTxFromRPC(json as never, { common: at.common })
     const raw = tx.serialize()

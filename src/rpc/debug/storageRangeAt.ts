@@ -9,6 +9,7 @@ import { parseAddress, parseData, parseHash } from '../parsers.js'
 import { required } from '../params.js'
 import { parseJsonInteger } from './accountAt.js'
 import { defineMethod } from '../defineMethod.js'
+import type { Hex } from '../../types/hex.js'
 
 type Range = { storage: Record<string, { key: string | null; value: string }>; nextKey: string | null }
 
@@ -53,7 +54,7 @@ export const storageRangeAt = defineMethod({
       if (entry.key === null || entry.key === undefined) {
         throw new RangeVerificationError(`${where}: the upstream lists slot ${hashed} without its key, so its value cannot be verified`, facts())
       }
-      const key = setLengthLeft(hexToBytes(entry.key as `0x${string}`), 32)
+      const key = setLengthLeft(hexToBytes(entry.key as Hex), 32)
       if (bytesToHex(keccak_256(key)) !== hashed.toLowerCase()) {
         throw new RangeVerificationError(`${where}: slot ${entry.key} is filed under ${hashed}, which is not its hash`, facts(bytesToHex(key)))
       }

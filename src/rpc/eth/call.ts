@@ -8,6 +8,7 @@ import { parseCallArgs } from '../parseCallArgs.js'
 import { parseBlockOverrides, parseStateOverrides } from '../parseOverrides.js'
 import { optional, required } from '../params.js'
 import { defineMethod } from '../defineMethod.js'
+import type { Hex } from '../../types/hex.js'
 
 /** A failed call as eth_call reports it: code 3 with the revert data, or -32000 with geth's error. */
 export function throwIfFailed(result: CallResult): void {
@@ -29,7 +30,7 @@ export const call = defineMethod({
     optional(parseStateOverrides),
     optional(parseBlockOverrides),
   ],
-  async run(engine, [args, selector, stateOverrides, blockOverrides]): Promise<`0x${string}`> {
+  async run(engine, [args, selector, stateOverrides, blockOverrides]): Promise<Hex> {
     const block = await prepareCall(engine, args, selector ?? { kind: 'tag', tag: 'latest' })
     const result = await executeCall(engine, { args, block, stateOverrides, blockOverrides })
     throwIfFailed(result)
@@ -37,6 +38,6 @@ export const call = defineMethod({
     if (limit > 0 && result.returnValue.length > limit) {
       throw new ServerRpcError(`call returned result on length ${result.returnValue.length} exceeding --rpc.returndata.limit ${limit}`)
     }
-    return bytesToHex(result.returnValue) as `0x${string}`
+    return bytesToHex(result.returnValue) as Hex
   },
 })

@@ -10,6 +10,7 @@ import { parseStateOverrides } from '../parseOverrides.js'
 import { optional, required } from '../params.js'
 import { throwIfFailed } from './call.js'
 import { defineMethod } from '../defineMethod.js'
+import type { Hex } from '../../types/hex.js'
 
 const CALL_STIPEND = 2300n
 /** geth's estimator stops when the window is within 1.5% of the answer. */
@@ -27,7 +28,7 @@ export const estimateGas = defineMethod({
     optional(parseBlockParameter),
     optional(parseStateOverrides),
   ],
-  async run(engine, [args, selector, stateOverrides]): Promise<`0x${string}`> {
+  async run(engine, [args, selector, stateOverrides]): Promise<Hex> {
     const block = await prepareCall(engine, args, selector ?? { kind: 'tag', tag: 'latest' })
     const run = (gasLimit: bigint) => executeCall(engine, { args, block, gasLimit, stateOverrides })
 

@@ -1,6 +1,7 @@
 import { createTxFromRLP } from '@ethereumjs/tx'
-import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { hexToBytes } from '@ethereumjs/util'
 import type { Engine } from '../../exec/createEngine.js'
+import { callArgsOfTransaction } from '../../exec/callArgs.js'
 import { type TraceAt, runTrace } from '../../exec/runTrace.js'
 import type { CallArgs } from '../../exec/types.js'
 import type { CallContext } from '../../types/progress.js'
@@ -38,25 +39,7 @@ export function parseRawTransactionCall(raw: unknown): CallArgs {
     throw new ParamError(`not a valid signed transaction: ${(err as Error).message}`)
   }
   if (!tx.isSigned()) throw new ParamError('the transaction is not signed')
-  const args: CallArgs = {
-    from: tx.getSenderAddress().toString() as `0x${string}`,
-    gas: tx.gasLimit,
-    value: tx.value,
-    data: bytesToHex(tx.data) as `0x${string}`,
-    nonce: tx.nonce,
-  }
-  if (tx.to) args.to = tx.to.toString() as `0x${string}`
-  if ('maxFeePerGas' in tx) {
-    args.maxFeePerGas = tx.maxFeePerGas
-    args.maxPriorityFeePerGas = tx.maxPriorityFeePerGas
-  } else args.gasPrice = (tx as { gasPrice: bigint }).gasPrice
-  if ('accessList' in tx) {
-    args.accessList = (tx.accessList as [Uint8Array, Uint8Array[]][]).map(([a, keys]) => ({
-      address: bytesToHex(a) as `0x${string}`,
-      storageKeys: keys.map((k) => bytesToHex(k) as `0x${string}`),
-    }))
-  }
-  return args
+  return callArgsOfTransaction(tx)
 }
 
 /**
