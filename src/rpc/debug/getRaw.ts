@@ -68,10 +68,20 @@ export async function getRawBlock(engine: Engine, params: unknown): Promise<stri
   return bytesToHex(block.serialize())
 }
 
+/** A receipt as JSON-RPC gives it: what its encoding needs (pre-Byzantium ones have `root`, not `status`). */
+type ReceiptJson = {
+  type?: `0x${string}` | undefined
+  status?: `0x${string}` | undefined
+  root?: `0x${string}` | null | undefined
+  cumulativeGasUsed: `0x${string}`
+  logsBloom: `0x${string}`
+  logs: { address: `0x${string}`; topics: `0x${string}`[]; data: `0x${string}` }[]
+}
+
 /** One receipt, EIP-2718-encoded: type ‖ RLP([status or post-state root, cumulative gas, bloom, logs]). */
-export function encodeReceipt(r: Record<string, any>): Uint8Array {
-  const logs = (r.logs as Record<string, any>[]).map((l) => [hexToBytes(l.address), (l.topics as string[]).map((t) => hexToBytes(t as `0x${string}`)), hexToBytes(l.data)])
-  const outcome = r.root !== undefined && r.root !== null ? hexToBytes(r.root) : BigInt(r.status) === 0n ? new Uint8Array(0) : Uint8Array.of(1)
+export function encodeReceipt(r: ReceiptJson): Uint8Array {
+  const logs = r.logs.map((l) => [hexToBytes(l.address), l.topics.map((t) => hexToBytes(t)), hexToBytes(l.data)])
+  const outcome = r.root !== undefined && r.root !== null ? hexToBytes(r.root) : BigInt(r.status!) === 0n ? new Uint8Array(0) : Uint8Array.of(1)
   const body = RLP.encode([outcome, bigIntToBytes(BigInt(r.cumulativeGasUsed)), hexToBytes(r.logsBloom), logs])
   const type = Number(r.type ?? 0)
   return type === 0 ? body : Uint8Array.of(type, ...body)
@@ -89,11 +99,11 @@ export async function getRawReceipts(engine: Engine, params: unknown): Promise<s
   if (engine.cache.restore) await engine.cache.restore([key])
   const kept = engine.cache.get<Uint8Array[]>(key)
   if (kept) return kept.map((b) => bytesToHex(b))
-  let receipts = await engine.upstream.request<Record<string, any>[] | null>('eth_getBlockReceipts', [verified.hash]).catch(() => null)
+  let receipts = await engine.upstream.request<ReceiptJson[] | null>('eth_getBlockReceipts', [verified.hash]).catch(() => null)
   if (!receipts) {
     const json = await engine.upstream.request<{ transactions: string[] } | null>('eth_getBlockByHash', [verified.hash, false])
     if (!json) throw new ServerRpcError(`block #${where(selector)} not found`)
-    receipts = await Promise.all(json.transactions.map((h) => engine.upstream.request<Record<string, any>>('eth_getTransactionReceipt', [h])))
+    receipts = await Promise.all(json.transactions.map((h) => engine.upstream.request<ReceiptJson>('eth_getTransactionReceipt', [h])))
   }
   const encoded = receipts.map(encodeReceipt)
   const trie = new MerklePatriciaTrie()
