@@ -19,8 +19,8 @@ function wideReaderInitCode(slots: number, accounts: number, callee: string): st
   let code = ''
   for (let i = 0; i < slots; i++) code += `61${hex(i, 2)}5450` // PUSH2 i SLOAD POP
   for (let i = 0; i < accounts; i++) code += `73${hex(0xbe000 + i, 20)}3150` // PUSH20 a BALANCE POP
-  // CALL(gas, callee, 0, 0, 0, 0, 32) and return its word
-  code += `6020600060006000600073${callee.slice(2)}5af150` + '60206000f3'
+  code += `6020600060006000600073${callee.slice(2)}5af150` // CALL(gas, callee, 0, 0, 0, 0, 32) POP
+  code += '60206000f3' // RETURN its word
   const len = code.length / 2
   const init = `61${hex(len, 2)}80600c6000396000f3`
   return `0x${init}${code}`
@@ -46,7 +46,7 @@ async function main() {
   const proxy = await createProxy(anvil.url, { delayMs: LATENCY })
   const rows: Row[] = []
 
-  async function measure(scenario: string, run: () => Promise<unknown>, upstream: { stats(): any; resetStats(): void }) {
+  async function measure(scenario: string, run: () => Promise<unknown>, upstream: { stats(): { roundTrips: number; requests: number; calls: number }; resetStats(): void }) {
     upstream.resetStats()
     const started = performance.now()
     await run()

@@ -11,7 +11,7 @@ const hex = (n: number, bytes: number) => n.toString(16).padStart(bytes * 2, '0'
 const withInit = (code: string) => `0x61${hex(code.length / 2, 2)}80600c6000396000f3${code}`
 
 /** `iterations` times: a STATICCALL to the identity precompile and a countdown (≈ 20 ops, 1 frame each). */
-const callLoop = (iterations: number) => withInit(`61${hex(iterations, 2)}5b60206000602060006004` + '5afa50' + '600190038060035700')
+const callLoop = (iterations: number) => withInit(`61${hex(iterations, 2)}5b602060006020600060045afa50600190038060035700`)
 /** A pure countdown loop of ≈ 8 ops per iteration (for a trace of about a million steps). */
 const countdown = (iterations: number) => withInit(`62${hex(iterations, 3)}5b600190036000506000508060045700`)
 

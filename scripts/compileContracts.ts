@@ -8,6 +8,12 @@ import solc from 'solc'
 
 const dir = fileURLToPath(new URL('../src/node/devnet/', import.meta.url))
 
+/** One contract of solc's standard-JSON output, with the fields outputSelection asks for. */
+type SolcContract = {
+  abi: unknown
+  evm: { bytecode: { object: string }; deployedBytecode: { object: string }; methodIdentifiers: Record<string, string> }
+}
+
 export function compileContracts(): string {
   const sources: Record<string, { content: string }> = {}
   for (const file of readdirSync(join(dir, 'contracts')).filter((f) => f.endsWith('.sol')).sort()) {
@@ -27,7 +33,7 @@ export function compileContracts(): string {
   if (errors.length > 0) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'))
   const contracts: Record<string, unknown> = {}
   for (const file of Object.keys(output.contracts).sort()) {
-    for (const [name, c] of Object.entries(output.contracts[file] as Record<string, any>)) {
+    for (const [name, c] of Object.entries(output.contracts[file] as Record<string, SolcContract>)) {
       if (c.evm.bytecode.object === '') continue // interfaces have no code
       contracts[name] = {
         abi: c.abi,

@@ -43,7 +43,7 @@ describe('block numbers out of range', () => {
   it.each(METHODS)('%s: -32602 naming the argument', async (method, params, where) => {
     for (const [block, message] of [
       ['0x8000000000000000', 'block number larger than int64'],
-      [9223372036854775808, 'block number larger than int64'],
+      [2 ** 63, 'block number larger than int64'],
       [-1, 'invalid block number -1: expected a non-negative integer'],
     ] as const) {
       expect((await rpc(edge.url, method, params(block))).error, `${method} ${block}`).toEqual({ code: -32602, message: `${where}${message}` })

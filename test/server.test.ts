@@ -80,7 +80,7 @@ describe('Node server', () => {
 
   it('WebSocket: the same answers as HTTP', async () => {
     const replies = await overWs(BAD.map(([, body]) => body))
-    replies.forEach((reply, i) => expect(reply).toMatchObject(BAD[i]![2] as object))
+    for (const [i, reply] of replies.entries()) expect(reply).toMatchObject(BAD[i]![2] as object)
     expect(await overWs(['{"jsonrpc":"2.0","id":9,"method":"net_version"}'])).toEqual([
       { jsonrpc: '2.0', id: 9, result: String(anvil.chainId) },
     ])

@@ -53,12 +53,12 @@ describe('trace_filter', () => {
   it('refuses negative and over-int64 block numbers with -32602 naming the argument (trace_filter and trace_block)', async () => {
     const filterError = async (filter: object) => (await rpc(edge.url, 'trace_filter', [filter])).error
     expect(await filterError({ fromBlock: '0x8000000000000000', toBlock: '0x2' })).toEqual({ code: -32602, message: 'invalid argument 0: field "fromBlock": block number larger than int64' })
-    expect(await filterError({ fromBlock: '0x2', toBlock: 9223372036854775808 })).toEqual({ code: -32602, message: 'invalid argument 0: field "toBlock": block number larger than int64' })
+    expect(await filterError({ fromBlock: '0x2', toBlock: 2 ** 63 })).toEqual({ code: -32602, message: 'invalid argument 0: field "toBlock": block number larger than int64' })
     expect(await filterError({ fromBlock: -1 })).toEqual({ code: -32602, message: 'invalid argument 0: field "fromBlock": invalid block number -1: expected a non-negative integer' })
     expect(await filterError({ toBlock: '-0x1' })).toEqual({ code: -32602, message: 'invalid argument 0: field "toBlock": expected a block number, tag or hash, got string "-0x1"' })
     const blockError = async (block: unknown) => (await rpc(edge.url, 'trace_block', [block])).error
     expect(await blockError('0x8000000000000000')).toEqual({ code: -32602, message: 'invalid argument 0: block number larger than int64' })
-    expect(await blockError(9223372036854775808)).toEqual({ code: -32602, message: 'invalid argument 0: block number larger than int64' })
+    expect(await blockError(2 ** 63)).toEqual({ code: -32602, message: 'invalid argument 0: block number larger than int64' })
     expect(await blockError(-1)).toEqual({ code: -32602, message: 'invalid argument 0: invalid block number -1: expected a non-negative integer' })
     expect(await blockError(1.5)).toEqual({ code: -32602, message: 'invalid argument 0: invalid block number 1.5: expected a non-negative integer' })
     expect((await rpc(edge.url, 'trace_filter', [{ fromBlock: '0x2', toBlock: '0x2' }])).error).toBeUndefined()

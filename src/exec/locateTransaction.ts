@@ -15,7 +15,7 @@ type Located = { blockHash?: string | null; blockNumber?: string | null; transac
  */
 export async function locateTransaction(engine: Engine, hash: string): Promise<TransactionLocation | undefined> {
   const from = (r: Located): TransactionLocation | undefined =>
-    r && r.blockHash && r.transactionIndex != null
+    r?.blockHash && r.transactionIndex != null
       ? { blockHash: r.blockHash.toLowerCase(), blockNumber: r.blockNumber != null ? BigInt(r.blockNumber) : undefined, index: Number(BigInt(r.transactionIndex)) }
       : undefined
   const key = cacheKeys.transaction(hash.toLowerCase())

@@ -7,6 +7,7 @@ export function opcodeStackIO(op: number): [inputs: number, outputs: number] {
   return TABLE[op] ?? [0, 0]
 }
 
+// biome-ignore format: a table, one row per group of opcodes, as the yellow paper lists them
 const TABLE: Record<number, [number, number]> = {
   0x01: [2, 1], 0x02: [2, 1], 0x03: [2, 1], 0x04: [2, 1], 0x05: [2, 1], 0x06: [2, 1], 0x07: [2, 1],
   0x08: [3, 1], 0x09: [3, 1], 0x0a: [2, 1], 0x0b: [2, 1],

@@ -13,7 +13,7 @@ const JS_TRACERS = new Set([
   'callTracerLegacy', 'prestateTracerLegacy', 'noopTracerLegacy', '4byteTracerLegacy',
 ])
 
-const tracers = new Map<string, NativeTracer<any>>()
+const tracers = new Map<string, NativeTracer>()
 for (const t of [callTracer, flatCallTracer, prestateTracer, fourByteTracer, noopTracer]) tracers.set(t.name, t)
 tracers.set('muxTracer', createMuxTracer(lookupTracer))
 

@@ -15,7 +15,7 @@ export function settleFromReply(calls: Call[], json: unknown): { again: Call[]; 
   // A single call answered with an error that carries no id (a node that could not read the
   // request): that error is the call's answer, not a reply gone missing.
   const lone = calls.length === 1 && !Array.isArray(json) ? (json as JsonRpcReply) : undefined
-  if (lone && lone.error && typeof lone.error === 'object' && (lone.id === null || lone.id === undefined)) {
+  if (lone?.error && typeof lone.error === 'object' && (lone.id === null || lone.id === undefined)) {
     replies.set(calls[0]!.id, lone)
   }
   const again: Call[] = []

@@ -6,7 +6,7 @@ import { HeaderVerificationError } from '../../errors/state.js'
 import { required } from '../params.js'
 import { cacheKeys } from '../../utils/cacheKeys.js'
 import { parseBlockNumberOrHashStrict, rawBlockHeader, where } from './rawBlockHeader.js'
-import { encodeReceipt } from './encodeReceipt.js'
+import { type ReceiptJson, encodeReceipt } from './encodeReceipt.js'
 import { defineMethod } from '../defineMethod.js'
 
 /**
@@ -23,11 +23,11 @@ export const getRawReceipts = defineMethod({
     if (engine.cache.restore) await engine.cache.restore([key])
     const kept = engine.cache.get<Uint8Array[]>(key)
     if (kept) return kept.map((b) => bytesToHex(b))
-    let receipts = await engine.upstream.request<Record<string, any>[] | null>('eth_getBlockReceipts', [verified.hash]).catch(() => null)
+    let receipts = await engine.upstream.request<ReceiptJson[] | null>('eth_getBlockReceipts', [verified.hash]).catch(() => null)
     if (!receipts) {
       const json = await engine.upstream.request<{ transactions: string[] } | null>('eth_getBlockByHash', [verified.hash, false])
       if (!json) throw new ServerRpcError(`block #${where(selector)} not found`)
-      receipts = await Promise.all(json.transactions.map((h) => engine.upstream.request<Record<string, any>>('eth_getTransactionReceipt', [h])))
+      receipts = await Promise.all(json.transactions.map((h) => engine.upstream.request<ReceiptJson>('eth_getTransactionReceipt', [h])))
     }
     const encoded = receipts.map(encodeReceipt)
     const trie = new MerklePatriciaTrie()

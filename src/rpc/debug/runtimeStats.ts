@@ -39,7 +39,7 @@ export function observeGc() {
   gcSeen.observed = true
   const Observer = (globalThis as unknown as { PerformanceObserver?: (new (cb: (list: { getEntries(): { duration: number; startTime: number }[] }) => void) => { observe(o: unknown): void }) & { supportedEntryTypes?: readonly string[] } }).PerformanceObserver
   // Browsers have no `gc` entries (they ignore the request with a warning): the counts stay unavailable.
-  if (!Observer || !Observer.supportedEntryTypes?.includes('gc')) {
+  if (!Observer?.supportedEntryTypes?.includes('gc')) {
     gcSeen.observed = false
     return
   }

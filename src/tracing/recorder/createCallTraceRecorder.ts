@@ -145,7 +145,7 @@ function recordVmOps(arena: CallTraceArena, hooks: TracerHooks, open: number[]) 
     if (top.pending) complete(top.pending, step)
     // An op that could not start for its stack, or an undefined opcode, is not part of the VM trace
     // (OpenEthereum); one that ran out of gas is, without `ex`.
-    const skipped = (step.error !== undefined && step.error.startsWith('stack')) || step.opName === 'INVALID'
+    const skipped = step.error?.startsWith('stack') || step.opName === 'INVALID'
     const stack = step.stack
     const op: VmOp = {
       pc: step.pc,

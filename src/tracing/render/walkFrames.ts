@@ -13,7 +13,7 @@ export function walkFrames(
   const walk = (node: CallTraceNode, traceAddress: number[]) => {
     const children = node.children.map((i) => arena.nodes[i]!).filter(visible)
     visit(node, traceAddress, children)
-    children.forEach((child, i) => walk(child, [...traceAddress, i]))
+    for (const [i, child] of children.entries()) walk(child, [...traceAddress, i])
   }
   const root = arena.nodes[0]
   if (root) walk(root, [])

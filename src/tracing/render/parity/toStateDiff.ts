@@ -25,7 +25,7 @@ export function toStateDiff(access: StateAccess): Record<string, StateDiffAccoun
     const pre = access.pre.get(address)!
     const post: AccountSnapshot | undefined = access.post.get(address)
     const before = pre.exists
-    const after = post !== undefined && post.exists
+    const after = post?.exists ?? false
     if (!before && !after) continue
     const storage: Record<string, Delta> = {}
     for (const slot of [...pre.storage.keys()].sort()) {
