@@ -64,7 +64,7 @@ export type TraceTarget =
       kind: 'blocks'
       from: bigint
       to: bigint
-      afterBlock(number: bigint, loaded: LoadedBlock | undefined): Promise<boolean | void>
+      afterBlock(number: bigint, loaded: LoadedBlock | undefined): Promise<boolean>
     }
   /**
    * Calls traced one after the other, each on the state the previous left: on the state at the end of
@@ -233,7 +233,7 @@ async function traceBlocks(
     const goOn = await afterBlock(n, loaded)
     // The range's budget is per block: each block traced moves the deadline on.
     deadline.extend(engine.options.evmTimeoutMs)
-    if (goOn === false) break
+    if (!goOn) break
   }
   return { header: last ?? (await engine.headers.resolve({ kind: 'number', number: to })) }
 }

@@ -18,7 +18,7 @@ type BadBlock = { hash: string; block: unknown; rlp: unknown }
 export const getBadBlocks = defineMethod({
   name: 'debug_getBadBlocks',
   params: [],
-  async run(engine, []): Promise<BadBlock[]> {
+  async run(engine): Promise<BadBlock[]> {
     let list: BadBlock[]
     try {
       list = (await engine.upstream.request<BadBlock[] | null>('debug_getBadBlocks', [])) ?? []

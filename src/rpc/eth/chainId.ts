@@ -8,7 +8,7 @@ import { defineMethod } from '../defineMethod.js'
 export const chainId = defineMethod({
   name: 'eth_chainId',
   params: [],
-  async run(engine, []): Promise<string> {
+  async run(engine): Promise<string> {
     return `0x${engine.rules.chainId.toString(16)}`
   },
 })
