@@ -28,28 +28,23 @@ export type FlatTrace = {
   type: string
 }
 
-const FIELD_ORDER = [
-  'action',
-  'blockHash',
-  'blockNumber',
-  'error',
-  'revertReason',
-  'result',
-  'subtraces',
-  'traceAddress',
-  'transactionHash',
-  'transactionPosition',
-  'type',
-] as const satisfies readonly (keyof FlatTrace)[]
-
 /** FlatTrace's fields, where an optional one may also be given as undefined. */
 type FlatTraceFields = { [K in keyof FlatTrace]: FlatTrace[K] | (undefined extends FlatTrace[K] ? undefined : never) }
 
 /** An entry with its fields in the format's order (the outputs are compared as text); undefined ones left out. */
-export function flatTrace(fields: FlatTraceFields): FlatTrace {
-  const out: Record<string, unknown> = {}
-  for (const key of FIELD_ORDER) if (fields[key] !== undefined) out[key] = fields[key]
-  return out as FlatTrace
+export function flatTrace(f: FlatTraceFields): FlatTrace {
+  const out = { action: f.action } as FlatTrace
+  if (f.blockHash !== undefined) out.blockHash = f.blockHash
+  if (f.blockNumber !== undefined) out.blockNumber = f.blockNumber
+  if (f.error !== undefined) out.error = f.error
+  if (f.revertReason !== undefined) out.revertReason = f.revertReason
+  if (f.result !== undefined) out.result = f.result
+  out.subtraces = f.subtraces
+  out.traceAddress = f.traceAddress
+  if (f.transactionHash !== undefined) out.transactionHash = f.transactionHash
+  if (f.transactionPosition !== undefined) out.transactionPosition = f.transactionPosition
+  out.type = f.type
+  return out
 }
 
 /** Where geth's flatCallTracer and the Parity/OpenEthereum trace_* outputs part ways. */
@@ -110,16 +105,18 @@ export function toFlatTraces(arena: CallTraceArena, options: FlatTraceOptions, c
       result = options.suicideResult === 'null' ? null : undefined
     } else if (isCreate(node)) {
       type = 'create'
-      action = {
-        ...(options.creationMethod ? { creationMethod: node.kind.toLowerCase() } : {}),
-        from: node.from,
-        gas: quantity(gas),
-        init: bytes(node.input),
-        value: quantity(value),
-      }
-      // A failed create has no address (geth's field order, gen_flatcallresult_json.go: address, code, gasUsed, output).
+      action = options.creationMethod ? { creationMethod: node.kind.toLowerCase() } : {}
+      action.from = node.from
+      action.gas = quantity(gas)
+      action.init = bytes(node.input)
+      action.value = quantity(value)
+      // A failed create has no address; field order as geth's gen_flatcallresult_json.go.
       const address = error === undefined ? (node.to ?? node.created) : undefined
-      if (withResult) result = { ...(address !== undefined ? { address } : {}), code: bytes(node.output), gasUsed: quantity(gasUsed) }
+      if (withResult) {
+        result = address !== undefined ? { address } : {}
+        result.code = bytes(node.output)
+        result.gasUsed = quantity(gasUsed)
+      }
     } else {
       type = 'call'
       const shownValue = node.kind === 'STATICCALL' && options.staticCallValue === 'zero' ? 0n : value
