@@ -5,10 +5,3 @@ export type RecorderConfig = {
   /** Opcode steps (struct logger, vmTrace). */
   steps: boolean
 }
-
-export const NOTHING: RecorderConfig = { logs: false, steps: false }
-
-/** The union of what several renderers need (muxTracer: one run for all children). */
-export function mergeRecorderConfig(...configs: RecorderConfig[]): RecorderConfig {
-  return { logs: configs.some((c) => c.logs), steps: configs.some((c) => c.steps) }
-}

@@ -1,8 +1,7 @@
 import { toParityError } from '../../../errors/evmErrorMap.js'
-import { bytes, quantity } from '../../../utils/hex.js'
-import type { CallTraceArena, CallTraceNode } from '../../recorder/types.js'
-import { walkFrames } from '../walkFrames.js'
-import type { FlatTraceContext } from '../geth/toFlatCallFrames.js'
+import { quantity } from '../../../utils/hex.js'
+import type { CallTraceArena } from '../../recorder/types.js'
+import { type FlatTraceContext, flatTrace, toFlatTraces } from '../toFlatTraces.js'
 
 export type ParityTraceOptions = {
   /** Plain calls to precompiles are listed (Erigon's traceConfig.tracerConfig.includePrecompiles). */
@@ -34,71 +33,34 @@ export function toParityTraceError(error: string): string {
   return toParityError(error)
 }
 
-const isCreate = (n: CallTraceNode) => n.kind === 'CREATE' || n.kind === 'CREATE2'
-
 /**
  * One transaction's Parity-style traces from the arena, depth first: the root's gas is what the top
  * message got (gas limit − intrinsic gas) and its gasUsed what it used before refunds; a child's gas
  * is what was forwarded to it. A failed frame has an `error` label and no `result`; a reverted one
- * also carries the revert data as `revertReason`; a suicide has `result: null`. Plain calls to
- * precompiles are left out unless asked for. `ctx` with a block hash adds the block and
- * transaction fields (trace_transaction, trace_block, trace_filter); without, they are left out
- * (trace_call, trace_replay*).
+ * also carries the revert data as `revertReason`; a suicide has `result: null`; a STATICCALL's value
+ * is 0. Plain calls to precompiles that move no value are left out unless asked for. `ctx` with a
+ * block hash adds the block and transaction fields (trace_transaction, trace_block, trace_filter);
+ * without, they are left out (trace_call, trace_replay*).
  */
 export function toParityTraces(arena: CallTraceArena, options: ParityTraceOptions, ctx?: FlatTraceContext): ParityTrace[] {
-  const out: ParityTrace[] = []
-  const visible = (n: CallTraceNode) => options.includePrecompiles || !(n.precompile && (n.kind === 'CALL' || n.kind === 'STATICCALL') && (n.value ?? 0n) === 0n)
-  const withBlock = ctx?.blockHash !== undefined
-
-  walkFrames(arena, visible, (node, traceAddress, children) => {
-    const error = node.reverted ? node.error : undefined
-    const value = node.value ?? 0n
-    const entry: ParityTrace = {}
-    let type: string
-    let result: Record<string, unknown> | null | undefined
-    if (node.kind === 'SELFDESTRUCT') {
-      type = 'suicide'
-      entry.action = { address: node.from, balance: quantity(value), refundAddress: node.to }
-      result = null
-    } else if (isCreate(node)) {
-      type = 'create'
-      entry.action = {
-        ...(options.creationMethod ? { creationMethod: node.kind.toLowerCase() } : {}),
-        from: node.from,
-        gas: quantity(node.gas),
-        init: bytes(node.input),
-        value: quantity(value),
-      }
-      if (error === undefined) result = { address: node.to ?? node.created, code: bytes(node.output), gasUsed: quantity(node.gasUsed) }
-    } else {
-      type = 'call'
-      entry.action = { callType: node.kind.toLowerCase(), from: node.from, gas: quantity(node.gas), input: bytes(node.input), to: node.to, value: quantity(node.kind === 'STATICCALL' ? 0n : value) }
-      if (error === undefined) result = { gasUsed: quantity(node.gasUsed), output: bytes(node.output) }
-    }
-    if (withBlock) {
-      entry.blockHash = ctx!.blockHash
-      entry.blockNumber = Number(ctx!.blockNumber)
-    }
-    if (error !== undefined) {
-      entry.error = toParityTraceError(error)
-      if (error === 'execution reverted' && node.output.length > 0) entry.revertReason = bytes(node.output)
-    }
-    if (result !== undefined) entry.result = result
-    entry.subtraces = children.length
-    entry.traceAddress = traceAddress
-    if (withBlock) {
-      entry.transactionHash = ctx!.transactionHash
-      entry.transactionPosition = ctx!.transactionPosition
-    }
-    entry.type = type
-    out.push(entry)
-  })
-  return out
+  return toFlatTraces(
+    arena,
+    {
+      precompileCalls: options.includePrecompiles ? 'all' : 'withValue',
+      rootGas: 'message',
+      creationMethod: options.creationMethod,
+      staticCallValue: 'zero',
+      revertData: 'revertReason',
+      suicideResult: 'null',
+      errorLabel: toParityTraceError,
+    },
+    ctx?.blockHash !== undefined ? ctx : undefined,
+  ) as ParityTrace[]
 }
 
 /** A block or uncle reward entry (trace_block, trace_filter), after the block's transactions. */
 export function rewardTrace(author: string, rewardType: 'block' | 'uncle', value: bigint, blockHash: string, blockNumber: bigint): ParityTrace {
-  return {
+  return flatTrace({
     action: { author, rewardType, value: quantity(value) },
     blockHash,
     blockNumber: Number(blockNumber),
@@ -108,5 +70,5 @@ export function rewardTrace(author: string, rewardType: 'block' | 'uncle', value
     transactionHash: null,
     transactionPosition: null,
     type: 'reward',
-  }
+  }) as ParityTrace
 }
