@@ -6,8 +6,6 @@ export type BaseErrorParameters = {
   cause?: unknown
 }
 
-export type BaseErrorType = BaseError & { name: 'BaseError' }
-
 /**
  * The one base type of every edgetrace error (viem's shape): a short message that is safe to put on
  * the wire, context lines, details and a cause chain. JSON-RPC transports turn it into

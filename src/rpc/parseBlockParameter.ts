@@ -62,8 +62,3 @@ export function parseBlockField(name: string, raw: unknown): BlockSelector {
   }
 }
 
-export function formatBlockSelector(block: BlockSelector): string {
-  if (block.kind === 'tag') return block.tag
-  if (block.kind === 'number') return `0x${block.number.toString(16)}`
-  return block.hash
-}

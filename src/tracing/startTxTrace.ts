@@ -7,7 +7,7 @@ import type { TracerHooks } from './hooks.js'
 import type { TracePlan } from './tracePlan.js'
 import { createCallTraceRecorder } from './recorder/createCallTraceRecorder.js'
 import { createStructLogWriter } from './render/geth/createStructLogWriter.js'
-import type { FlatTraceContext } from './render/geth/toFlatCallFrames.js'
+import type { FlatTraceContext } from './render/toFlatTraces.js'
 import { collectStateAccess } from './state/collectStateAccess.js'
 
 /** One transaction being traced: attach `hooks` and `signal` to its run, then `finish` with its result. */

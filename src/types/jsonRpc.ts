@@ -1,12 +1,5 @@
 export type JsonRpcId = string | number | null
 
-export type JsonRpcRequest = {
-  jsonrpc: '2.0'
-  id?: JsonRpcId
-  method: string
-  params?: unknown
-}
-
 export type JsonRpcErrorObject = { code: number; message: string; data?: unknown }
 
 export type JsonRpcResponse =

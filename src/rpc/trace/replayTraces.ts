@@ -12,7 +12,7 @@ import { startParityTrace } from './traceSession.js'
 export type Traced = { hash: string; index: number; result: TraceResult }
 
 /** Traces mined transactions with the Parity renderer, collecting each transaction's result. */
-export async function traceMined(
+async function traceMined(
   engine: Engine,
   target: TraceTarget,
   config: ParityTracerConfig,

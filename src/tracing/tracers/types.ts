@@ -1,6 +1,6 @@
 import type { CallTraceArena } from '../recorder/types.js'
 import type { StateAccess } from '../state/collectStateAccess.js'
-import type { FlatTraceContext } from '../render/geth/toFlatCallFrames.js'
+import type { FlatTraceContext } from '../render/toFlatTraces.js'
 
 /** What a tracer needs recorded: call frames always; logs, steps and the state seen on demand. */
 export type TracerNeeds = { logs: boolean; steps: boolean; state: boolean }

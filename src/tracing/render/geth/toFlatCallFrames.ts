@@ -2,9 +2,6 @@ import { toParityError } from '../../../errors/evmErrorMap.js'
 import type { CallTraceArena } from '../../recorder/types.js'
 import { type FlatTraceContext, toFlatTraces } from '../toFlatTraces.js'
 
-// Its home is the shared builder; re-exported for the importers that know it from here.
-export type { FlatTraceContext }
-
 export type FlatCallTracerConfig = {
   includePrecompiles: boolean
   convertParityErrors: boolean
