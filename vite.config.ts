@@ -19,8 +19,20 @@ export default defineConfig({
   optimizeDeps: {
     // Pre-bundled up front, so the first browser test is not reloaded when Vite discovers them.
     include: [
-      'comlink', 'idb-keyval', '@ethereumjs/block', '@ethereumjs/common', '@ethereumjs/evm', '@ethereumjs/mpt', '@ethereumjs/rlp',
-      '@ethereumjs/statemanager', '@ethereumjs/tx', '@ethereumjs/util', '@ethereumjs/vm', '@noble/hashes/sha3.js', 'viem', 'ethers',
+      'comlink',
+      'idb-keyval',
+      '@ethereumjs/block',
+      '@ethereumjs/common',
+      '@ethereumjs/evm',
+      '@ethereumjs/mpt',
+      '@ethereumjs/rlp',
+      '@ethereumjs/statemanager',
+      '@ethereumjs/tx',
+      '@ethereumjs/util',
+      '@ethereumjs/vm',
+      '@noble/hashes/sha3.js',
+      'viem',
+      'ethers',
     ],
   },
   server: {

@@ -67,8 +67,14 @@ async function startCountingProxy(target: string, latencyMs: number) {
       // counted as a request only
     }
     if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs))
-    const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
-    res.writeHead(upstream.status, { ...cors, 'content-type': 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()))
+    const upstream = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: text,
+    })
+    res
+      .writeHead(upstream.status, { ...cors, 'content-type': 'application/json' })
+      .end(Buffer.from(await upstream.arrayBuffer()))
   }
   const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -121,7 +127,11 @@ async function main() {
   const libraryFile = resolve(outDir, 'index.js')
   if (!REUSE || ![workerFile, serviceWorkerFile, libraryFile].every((f) => existsSync(f))) {
     const t = performance.now()
-    execFileSync(process.execPath, [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', resolve(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' })
+    execFileSync(
+      process.execPath,
+      [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', resolve(ROOT, 'tsconfig.build.json')],
+      { stdio: 'inherit' },
+    )
     await buildBrowser({ outDir, quiet: true })
     console.log(`built the browser bundles into ${outDir} in ${((performance.now() - t) / 1000).toFixed(1)} s`)
   }
@@ -151,15 +161,31 @@ async function main() {
     type Bench = EdgetraceBench
     const inPage = {
       start: (id: string, config: Parameters<Bench['start']>[1]) =>
-        tab.evaluate(([id, config]) => (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.start(id, config), [id, config] as const),
+        tab.evaluate(
+          ([id, config]) => (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.start(id, config),
+          [id, config] as const,
+        ),
       call: (id: string, method: string, params: unknown[]) =>
-        tab.evaluate(([id, method, params]) => (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.call(id, method, params), [id, method, params] as const),
-      flush: (id: string) => tab.evaluate((id) => (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.flush(id), id),
-      close: (id: string) => tab.evaluate((id) => (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.close(id), id),
+        tab.evaluate(
+          ([id, method, params]) =>
+            (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.call(id, method, params),
+          [id, method, params] as const,
+        ),
+      flush: (id: string) =>
+        tab.evaluate((id) => (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.flush(id), id),
+      close: (id: string) =>
+        tab.evaluate((id) => (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.close(id), id),
       startServiceWorker: (config: Parameters<Bench['startServiceWorker']>[0]) =>
-        tab.evaluate((config) => (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.startServiceWorker(config), config),
+        tab.evaluate(
+          (config) => (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.startServiceWorker(config),
+          config,
+        ),
       serviceWorkerCall: (method: string, params: unknown[]) =>
-        tab.evaluate(([method, params]) => (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.serviceWorkerCall(method, params), [method, params] as const),
+        tab.evaluate(
+          ([method, params]) =>
+            (globalThis as unknown as { edgetraceBench: Bench }).edgetraceBench.serviceWorkerCall(method, params),
+          [method, params] as const,
+        ),
     }
 
     // What is traced: the devnet's nested token calls (Scenarios.pull → Token.transferFrom,
@@ -168,13 +194,27 @@ async function main() {
     const { Scenarios: scenarios, Token: token } = devnet.contracts as Record<string, `0x${string}`>
     const tx = devnet.transactions.find((t) => t.label === 'nested token calls (transferFrom, transfer, balanceOf)')
     if (!tx) throw new Error('the devnet has no nested token calls transaction')
-    const head = (await (await fetch(devnet.anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] }) })).json()) as { result: { hash: string; number: string } }
-    const call = { from: alice, to: scenarios, data: encodeCall('pull(address,address,uint256)', [token, alice, 10n ** 18n]) }
+    const head = (await (
+      await fetch(devnet.anvil.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] }),
+      })
+    ).json()) as { result: { hash: string; number: string } }
+    const call = {
+      from: alice,
+      to: scenarios,
+      data: encodeCall('pull(address,address,uint256)', [token, alice, 10n ** 18n]),
+    }
     const at = { blockHash: head.result.hash }
     const cases: { name: string; method: string; params: unknown[] }[] = [
       { name: 'debug_traceCall callTracer', method: 'debug_traceCall', params: [call, at, { tracer: 'callTracer' }] },
       { name: 'debug_traceCall struct logger', method: 'debug_traceCall', params: [call, at, {}] },
-      { name: 'debug_traceTransaction callTracer', method: 'debug_traceTransaction', params: [tx.hash, { tracer: 'callTracer' }] },
+      {
+        name: 'debug_traceTransaction callTracer',
+        method: 'debug_traceTransaction',
+        params: [tx.hash, { tracer: 'callTracer' }],
+      },
       { name: 'debug_traceTransaction struct logger', method: 'debug_traceTransaction', params: [tx.hash, {}] },
     ]
 
@@ -193,13 +233,19 @@ async function main() {
         .filter(([, n]) => n > 0)
         .map(([m, n]) => (n > 1 ? `${m} ×${n}` : m))
         .join(', ')
-      row(callName, step).samples.push({ ms: out.ms, requests: after.requests - before.requests, calls: after.calls - before.calls, methods })
+      row(callName, step).samples.push({
+        ms: out.ms,
+        requests: after.requests - before.requests,
+        calls: after.calls - before.calls,
+        methods,
+      })
       return out
     }
     const expected = new Map<string, string>()
     function check(c: { name: string }, step: string, got: TimedCall) {
       if (got.error) throw new Error(`${c.name}, ${step}: ${got.error.code} ${got.error.message}`)
-      if (got.result !== expected.get(c.name)) throw new Error(`${c.name}, ${step}: the browser's answer differs from the Node server's`)
+      if (got.result !== expected.get(c.name))
+        throw new Error(`${c.name}, ${step}: the browser's answer differs from the Node server's`)
     }
 
     for (const c of cases) {
@@ -208,7 +254,11 @@ async function main() {
         const node = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', api: API })
         const post = async () => {
           const t = performance.now()
-          const res = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: c.method, params: c.params }) })
+          const res = await fetch(node.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: c.method, params: c.params }),
+          })
           const body = (await res.json()) as { result?: unknown; error?: { message: string } }
           const ms = performance.now() - t
           if (body.error) throw new Error(`Node server, ${c.name}: ${body.error.message}`)
@@ -217,11 +267,17 @@ async function main() {
         const cold = await measure(c.name, 'Node server (reference): cold', post)
         await measure(c.name, 'Node server (reference): warm', post)
         if (!expected.has(c.name)) expected.set(c.name, cold.result)
-        else if (expected.get(c.name) !== cold.result) throw new Error(`Node server, ${c.name}: answers differ between runs`)
+        else if (expected.get(c.name) !== cold.result)
+          throw new Error(`Node server, ${c.name}: answers differ between runs`)
         await node.close()
       }
       for (let run = 0; run < RUNS; run++) {
-        const config = { upstream: proxy.url, api: API, hardfork: 'prague', cache: { name: `edgetrace-bench-${Date.now()}-${c.method}-${run}` } }
+        const config = {
+          upstream: proxy.url,
+          api: API,
+          hardfork: 'prague',
+          cache: { name: `edgetrace-bench-${Date.now()}-${c.method}-${run}` },
+        }
         const first = await measure(c.name, 'worker start, empty cache', () => inPage.start('first', config))
         if (first.startedOffline) throw new Error('the first worker started offline')
         check(c, 'cold', await measure(c.name, 'cold (fresh cache)', () => inPage.call('first', c.method, c.params)))
@@ -229,7 +285,13 @@ async function main() {
         await inPage.flush('first')
         await inPage.close('first')
         await measure(c.name, 'worker start, same cache', () => inPage.start('second', config))
-        check(c, 'second worker', await measure(c.name, 'second worker: IndexedDB warm, memory cold', () => inPage.call('second', c.method, c.params)))
+        check(
+          c,
+          'second worker',
+          await measure(c.name, 'second worker: IndexedDB warm, memory cold', () =>
+            inPage.call('second', c.method, c.params),
+          ),
+        )
         await inPage.close('second')
       }
     }
@@ -237,35 +299,67 @@ async function main() {
     // with a fresh cache, which starts a fresh daemon.
     const swCase = cases[0]!
     for (let run = 0; run < RUNS; run++) {
-      const config = { upstream: proxy.url, api: API, hardfork: 'prague', cache: { name: `edgetrace-bench-sw-${Date.now()}-${run}` } }
+      const config = {
+        upstream: proxy.url,
+        api: API,
+        hardfork: 'prague',
+        cache: { name: `edgetrace-bench-sw-${Date.now()}-${run}` },
+      }
       const swName = `${swCase.name}, service worker (fetch POST)`
       await measure(swName, 'register/configure, empty cache', () => inPage.startServiceWorker(config))
-      check(swCase, 'service worker cold', await measure(swName, 'cold (fresh cache)', () => inPage.serviceWorkerCall(swCase.method, swCase.params)))
-      check(swCase, 'service worker warm', await measure(swName, 'warm', () => inPage.serviceWorkerCall(swCase.method, swCase.params)))
+      check(
+        swCase,
+        'service worker cold',
+        await measure(swName, 'cold (fresh cache)', () => inPage.serviceWorkerCall(swCase.method, swCase.params)),
+      )
+      check(
+        swCase,
+        'service worker warm',
+        await measure(swName, 'warm', () => inPage.serviceWorkerCall(swCase.method, swCase.params)),
+      )
     }
     if (pageErrors.length > 0) throw new Error(`the bench page reported errors:\n${pageErrors.join('\n')}`)
 
     const version = browser.version()
     const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`
-    console.log(`\nedgetrace in the browser — Chromium ${version} headless; the worker bundle ${kb(statSync(workerFile).size)} (dist/browser/edgetrace.worker.js, new Worker(url) classic),`)
-    console.log(`the page ${kb(statSync(page.file).size)} built against dist/browser/index.js; anvil on loopback behind a counting proxy (+${LATENCY} ms per request);`)
-    console.log(`the call: Scenarios.pull → Token.transferFrom, transfer, balanceOf at the head block by hash; the transaction: the devnet's "${tx.label}".`)
-    console.log(`ms timed in the page with performance.now() around client.call (postMessage both ways included); median (min–max) of ${RUNS} runs, each on a fresh IndexedDB cache;`)
-    console.log('upstream: HTTP requests / JSON-RPC calls reaching anvil (median). Every answer equals the Node server\'s.\n')
+    console.log(
+      `\nedgetrace in the browser — Chromium ${version} headless; the worker bundle ${kb(statSync(workerFile).size)} (dist/browser/edgetrace.worker.js, new Worker(url) classic),`,
+    )
+    console.log(
+      `the page ${kb(statSync(page.file).size)} built against dist/browser/index.js; anvil on loopback behind a counting proxy (+${LATENCY} ms per request);`,
+    )
+    console.log(
+      `the call: Scenarios.pull → Token.transferFrom, transfer, balanceOf at the head block by hash; the transaction: the devnet's "${tx.label}".`,
+    )
+    console.log(
+      `ms timed in the page with performance.now() around client.call (postMessage both ways included); median (min–max) of ${RUNS} runs, each on a fresh IndexedDB cache;`,
+    )
+    console.log(
+      "upstream: HTTP requests / JSON-RPC calls reaching anvil (median). Every answer equals the Node server's.\n",
+    )
     console.log('| call | step | ms median | ms min–max | upstream requests | upstream calls |')
     console.log('|---|---|---:|---:|---:|---:|')
     for (const r of rows) {
       const ms = r.samples.map((s) => s.ms)
-      console.log(`| ${r.call} | ${r.step} | ${median(ms).toFixed(1)} | ${Math.min(...ms).toFixed(1)}–${Math.max(...ms).toFixed(1)} | ${median(r.samples.map((s) => s.requests))} | ${median(r.samples.map((s) => s.calls))} |`)
+      console.log(
+        `| ${r.call} | ${r.step} | ${median(ms).toFixed(1)} | ${Math.min(...ms).toFixed(1)}–${Math.max(...ms).toFixed(1)} | ${median(r.samples.map((s) => s.requests))} | ${median(r.samples.map((s) => s.calls))} |`,
+      )
     }
     const warm = rows.filter((r) => r.step.startsWith('warm'))
     const idb = rows.filter((r) => r.step.startsWith('second worker'))
-    console.log('\nEach worker run starts a new Worker: a fresh JavaScript isolate, so its start parses the bundle and its cold call also')
-    console.log('compiles the code it runs. The service worker stays alive across runs (reconfigured, a fresh daemon and cache each time):')
+    console.log(
+      '\nEach worker run starts a new Worker: a fresh JavaScript isolate, so its start parses the bundle and its cold call also',
+    )
+    console.log(
+      'compiles the code it runs. The service worker stays alive across runs (reconfigured, a fresh daemon and cache each time):',
+    )
     console.log('only its first run pays for that.')
     console.log('\nWhat the upstream was asked (last run):')
-    for (const r of rows) if (!r.step.startsWith('Node')) console.log(`- ${r.call}, ${r.step}: ${r.samples.at(-1)!.methods || 'nothing'}`)
-    console.log(`\nwarm calls in the worker: at most ${Math.max(...warm.flatMap((r) => r.samples.map((s) => s.requests)))} upstream requests; a second worker on a warm IndexedDB cache: at most ${Math.max(...idb.flatMap((r) => r.samples.map((s) => s.requests)))}`)
+    for (const r of rows)
+      if (!r.step.startsWith('Node')) console.log(`- ${r.call}, ${r.step}: ${r.samples.at(-1)!.methods || 'nothing'}`)
+    console.log(
+      `\nwarm calls in the worker: at most ${Math.max(...warm.flatMap((r) => r.samples.map((s) => s.requests)))} upstream requests; a second worker on a warm IndexedDB cache: at most ${Math.max(...idb.flatMap((r) => r.samples.map((s) => s.requests)))}`,
+    )
     console.log(`CORS preflights answered by the proxy: ${proxy.counts.preflights} (not counted above)`)
   } finally {
     await browser.close()

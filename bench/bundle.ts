@@ -8,7 +8,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { BROWSER_BUNDLES, type BrowserBundleName, DEFAULT_OUT_DIR, ROOT, buildBrowserBundle } from '../scripts/buildBrowser.js'
+import {
+  BROWSER_BUNDLES,
+  type BrowserBundleName,
+  DEFAULT_OUT_DIR,
+  ROOT,
+  buildBrowserBundle,
+} from '../scripts/buildBrowser.js'
 import { buildBenchPage } from './browser/buildPage.js'
 
 const REUSE = process.argv.includes('--reuse-build')
@@ -38,14 +44,20 @@ async function main() {
     const rawBuilds = new Map<BrowserBundleName, Awaited<ReturnType<typeof buildBrowserBundle>>>()
     for (const name of names) {
       const minified = resolve(DEFAULT_OUT_DIR, BROWSER_BUNDLES[name].fileName)
-      if (!REUSE || !existsSync(minified)) await buildBrowserBundle(BROWSER_BUNDLES[name], { outDir: DEFAULT_OUT_DIR, quiet: true })
-      rawBuilds.set(name, await buildBrowserBundle(BROWSER_BUNDLES[name], { outDir: raw, minify: false, sourcemap: false, quiet: true }))
+      if (!REUSE || !existsSync(minified))
+        await buildBrowserBundle(BROWSER_BUNDLES[name], { outDir: DEFAULT_OUT_DIR, quiet: true })
+      rawBuilds.set(
+        name,
+        await buildBrowserBundle(BROWSER_BUNDLES[name], { outDir: raw, minify: false, sourcemap: false, quiet: true }),
+      )
     }
     const appFromLibrary = await buildBenchPage(join(pages, 'library'), resolve(DEFAULT_OUT_DIR, 'index.js'))
     const appFromSources = await buildBenchPage(join(pages, 'sources'), resolve(ROOT, 'src/browser/index.ts'))
     const buildSeconds = (performance.now() - started) / 1000
 
-    console.log(`\nedgetrace browser bundles — built with Vite ${(await import('vite')).version} (rolldown), minified (oxc), gzip level 9; builds took ${buildSeconds.toFixed(1)} s\n`)
+    console.log(
+      `\nedgetrace browser bundles — built with Vite ${(await import('vite')).version} (rolldown), minified (oxc), gzip level 9; builds took ${buildSeconds.toFixed(1)} s\n`,
+    )
     console.log('| bundle | format | raw KB | minified KB | gzipped KB | modules |')
     console.log('|---|---|---:|---:|---:|---:|')
     let workerGzip = 0
@@ -60,24 +72,36 @@ async function main() {
         workerCode = min.toString('utf8')
       }
       const deps = 'externalDependencies' in b && b.externalDependencies ? ', npm dependencies external' : ''
-      console.log(`| dist/browser/${b.fileName} | ${b.format}${deps} | ${kb(rawSize)} | ${kb(min.length)} | ${kb(gz)} | ${rawBuilds.get(name)!.modules.length} |`)
+      console.log(
+        `| dist/browser/${b.fileName} | ${b.format}${deps} | ${kb(rawSize)} | ${kb(min.length)} | ${kb(gz)} | ${rawBuilds.get(name)!.modules.length} |`,
+      )
     }
-    for (const [label, app] of [['an app (the bench page: connectEdgetraceWorker, registerEdgetraceServiceWorker) built against dist/browser/index.js', appFromLibrary], ['the same app built from src/browser (for comparison)', appFromSources]] as const) {
+    for (const [label, app] of [
+      [
+        'an app (the bench page: connectEdgetraceWorker, registerEdgetraceServiceWorker) built against dist/browser/index.js',
+        appFromLibrary,
+      ],
+      ['the same app built from src/browser (for comparison)', appFromSources],
+    ] as const) {
       const code = readFileSync(app.file)
       console.log(`| ${label} | es, all bundled | – | ${kb(code.length)} | ${kb(gzip(code))} | ${app.modules.length} |`)
     }
 
     const byOwner = new Map<string, number>()
-    for (const m of rawBuilds.get('worker')!.modules) byOwner.set(owner(m.id), (byOwner.get(owner(m.id)) ?? 0) + m.renderedBytes)
+    for (const m of rawBuilds.get('worker')!.modules)
+      byOwner.set(owner(m.id), (byOwner.get(owner(m.id)) ?? 0) + m.renderedBytes)
     const total = [...byOwner.values()].reduce((a, b) => a + b, 0)
     console.log('\nThe worker bundle by package (share of the unminified code):\n')
     console.log('| package | raw KB | share |')
     console.log('|---|---:|---:|')
-    for (const [name, bytes] of [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`| ${name} | ${kb(bytes)} | ${((100 * bytes) / total).toFixed(1)}% |`)
+    for (const [name, bytes] of [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, 12))
+      console.log(`| ${name} | ${kb(bytes)} | ${((100 * bytes) / total).toFixed(1)}% |`)
 
     const missing = TRACERS.filter((t) => !workerCode.includes(t))
     const pass = workerGzip <= WORKER_TARGET_GZIP && missing.length === 0
-    console.log(`\nworker bundle: ${kb(workerGzip)} KB gzipped, tracers ${missing.length === 0 ? 'all present' : `missing ${missing.join(', ')}`} (target: at most ${WORKER_TARGET_GZIP / 1024} KB gzipped with every tracer) — ${pass ? 'PASS' : 'FAIL'}`)
+    console.log(
+      `\nworker bundle: ${kb(workerGzip)} KB gzipped, tracers ${missing.length === 0 ? 'all present' : `missing ${missing.join(', ')}`} (target: at most ${WORKER_TARGET_GZIP / 1024} KB gzipped with every tracer) — ${pass ? 'PASS' : 'FAIL'}`,
+    )
   } finally {
     rmSync(raw, { recursive: true, force: true })
     rmSync(pages, { recursive: true, force: true })

@@ -39,10 +39,14 @@ process.on('exit', () => {
 
 /** The CLI in its own process, on a free port. */
 async function startServer(upstream: string, args: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--upstream', upstream, '--http.port', '0', '--hardfork', 'prague', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CLI, '--upstream', upstream, '--http.port', '0', '--hardfork', 'prague', ...args],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   children.add(child)
   const server: Server = {
     url: '',
@@ -88,7 +92,11 @@ type HeavyKind = 'eth_call' | 'debug_traceCall callTracer'
 
 const heavyRequest = (kind: HeavyKind, id: number, block: string) =>
   kind === 'eth_call'
-    ? envelope(id, 'eth_call', [{ to: LOOP_ADDRESS, gas: '0x1000000000000' }, block, { [LOOP_ADDRESS]: { code: LOOP_CODE } }])
+    ? envelope(id, 'eth_call', [
+        { to: LOOP_ADDRESS, gas: '0x1000000000000' },
+        block,
+        { [LOOP_ADDRESS]: { code: LOOP_CODE } },
+      ])
     : envelope(id, 'debug_traceCall', [
         { to: LOOP_ADDRESS, gas: '0x1000000000000' },
         block,
@@ -111,8 +119,13 @@ async function measureUnderLoad(anvilUrl: string, block: string, heavy: number, 
   const server = await startServer(anvilUrl, ['--rpc.evmtimeout', '5s', '--rpc.gascap', '0', '--http.api', 'eth,debug'])
   try {
     // Warm: the block's header and the state the heavy call reads (a STOP at the same address).
-    const warm = await timedRpc(server.url, envelope(1, 'eth_call', [{ to: LOOP_ADDRESS }, block, { [LOOP_ADDRESS]: { code: '0x00' } }]), 30_000)
-    if (warm.kind !== 'answer' || (warm.json as { result?: string })?.result !== '0x') throw new Error(`warm-up call failed: ${JSON.stringify(warm)}`)
+    const warm = await timedRpc(
+      server.url,
+      envelope(1, 'eth_call', [{ to: LOOP_ADDRESS }, block, { [LOOP_ADDRESS]: { code: '0x00' } }]),
+      30_000,
+    )
+    if (warm.kind !== 'answer' || (warm.json as { result?: string })?.result !== '0x')
+      throw new Error(`warm-up call failed: ${JSON.stringify(warm)}`)
     let stopped = false
     const heavyResults: { ms: number; outcome: string }[] = []
     const heavyLoops = Array.from({ length: heavy }, async (_, i) => {
@@ -120,7 +133,10 @@ async function measureUnderLoad(anvilUrl: string, block: string, heavy: number, 
         const answer = await timedRpc(server.url, heavyRequest(kind, 1000 + i, block), HEAVY_TIMEOUT_MS)
         if (stopped && answer.kind !== 'answer') break
         const json = answer.kind === 'answer' ? (answer.json as { error?: { message?: string } }) : undefined
-        heavyResults.push({ ms: answer.ms, outcome: answer.kind === 'answer' ? (json?.error?.message ?? 'a result') : answer.kind })
+        heavyResults.push({
+          ms: answer.ms,
+          outcome: answer.kind === 'answer' ? (json?.error?.message ?? 'a result') : answer.kind,
+        })
       }
     })
     // Let the heavy calls get going before probing.
@@ -182,12 +198,14 @@ async function measureRecovery(anvilUrl: string, contract: string, callsDuringHa
       await rpcResult(anvilUrl, 'evm_mine', [])
       const block = await rpcResult(anvilUrl, 'eth_blockNumber')
       hung.push(
-        timedRpc(server.url, envelope(i, 'eth_call', [{ to: contract, data: '0x' }, block]), RECOVERY_LIMIT_MS).then((a) => {
-          const after = Math.round((performance.now() - hangStarted) / 1000)
-          if (a.kind !== 'answer') return `${a.kind} after ${after} s`
-          const json = a.json as { result?: string; error?: { message?: string } }
-          return json.error ? `error after ${after} s` : `result after ${after} s`
-        }),
+        timedRpc(server.url, envelope(i, 'eth_call', [{ to: contract, data: '0x' }, block]), RECOVERY_LIMIT_MS).then(
+          (a) => {
+            const after = Math.round((performance.now() - hangStarted) / 1000)
+            if (a.kind !== 'answer') return `${a.kind} after ${after} s`
+            const json = a.json as { result?: string; error?: { message?: string } }
+            return json.error ? `error after ${after} s` : `result after ${after} s`
+          },
+        ),
       )
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
@@ -205,8 +223,13 @@ async function measureRecovery(anvilUrl: string, contract: string, callsDuringHa
     while (performance.now() - resumed < RECOVERY_LIMIT_MS) {
       attempts++
       const left = RECOVERY_LIMIT_MS - (performance.now() - resumed)
-      const answer = await timedRpc(server.url, envelope(100 + attempts, 'eth_call', [{ to: contract, data: '0x' }, block]), left)
-      const json = answer.kind === 'answer' ? (answer.json as { result?: string; error?: { message?: string } }) : undefined
+      const answer = await timedRpc(
+        server.url,
+        envelope(100 + attempts, 'eth_call', [{ to: contract, data: '0x' }, block]),
+        left,
+      )
+      const json =
+        answer.kind === 'answer' ? (answer.json as { result?: string; error?: { message?: string } }) : undefined
       if (!firstAttempt) {
         firstAttempt = `${json?.result === expected ? 'correct' : json?.error ? `error "${json.error.message?.slice(0, 60)}"` : answer.kind} in ${Math.round(answer.ms)} ms`
       }
@@ -244,19 +267,34 @@ async function main() {
 
     const load: LoadRow[] = []
     for (const heavy of [0, 1, 10, 50]) load.push(await measureUnderLoad(anvil.url, block, heavy, 'eth_call'))
-    for (const heavy of [1, 10, 50]) load.push(await measureUnderLoad(anvil.url, block, heavy, 'debug_traceCall callTracer'))
-    console.log(`\nedgetrace robustness — eth_chainId every ${PROBE_EVERY_MS} ms for ${WINDOW_MS / 1000} s while heavy calls run (endless loop, --rpc.evmtimeout 5s, --rpc.gascap 0)\n`)
-    console.log('| heavy requests | at once | probes | answered | p50 ms | p99 ms | max ms | heavy answered | how they ended |')
+    for (const heavy of [1, 10, 50])
+      load.push(await measureUnderLoad(anvil.url, block, heavy, 'debug_traceCall callTracer'))
+    console.log(
+      `\nedgetrace robustness — eth_chainId every ${PROBE_EVERY_MS} ms for ${WINDOW_MS / 1000} s while heavy calls run (endless loop, --rpc.evmtimeout 5s, --rpc.gascap 0)\n`,
+    )
+    console.log(
+      '| heavy requests | at once | probes | answered | p50 ms | p99 ms | max ms | heavy answered | how they ended |',
+    )
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|')
-    for (const r of load) console.log(`| ${r.heavy === 0 ? '—' : r.kind} | ${r.heavy} | ${r.probes} | ${r.answered} | ${r.p50} | ${r.p99} | ${r.max} | ${r.heavyDone} | ${r.heavyOutcome} |`)
-    console.log(`\n(a probe not answered within ${PROBE_TIMEOUT_MS / 1000} s counts as "> ${PROBE_TIMEOUT_MS}"; target: p99 stays near the unloaded one, every heavy call ends at 5 s)`)
+    for (const r of load)
+      console.log(
+        `| ${r.heavy === 0 ? '—' : r.kind} | ${r.heavy} | ${r.probes} | ${r.answered} | ${r.p50} | ${r.p99} | ${r.max} | ${r.heavyDone} | ${r.heavyOutcome} |`,
+      )
+    console.log(
+      `\n(a probe not answered within ${PROBE_TIMEOUT_MS / 1000} s counts as "> ${PROBE_TIMEOUT_MS}"; target: p99 stays near the unloaded one, every heavy call ends at 5 s)`,
+    )
 
     const recovery: RecoveryRow[] = []
     for (const n of [1, 16]) recovery.push(await measureRecovery(anvil.url, contract, n))
-    console.log(`\nedgetrace robustness — recovery after the upstream hangs for ${HANG_MS / 1000} s (requests held during the hang are never answered)\n`)
-    console.log('| scenario | recovery ms (resume → a new cold call answers correctly) | attempts | first attempt | calls made during the hang |')
+    console.log(
+      `\nedgetrace robustness — recovery after the upstream hangs for ${HANG_MS / 1000} s (requests held during the hang are never answered)\n`,
+    )
+    console.log(
+      '| scenario | recovery ms (resume → a new cold call answers correctly) | attempts | first attempt | calls made during the hang |',
+    )
     console.log('|---|---:|---:|---|---|')
-    for (const r of recovery) console.log(`| ${r.scenario} | ${r.recoveryMs} | ${r.attempts} | ${r.firstAttempt} | ${r.hungCalls} |`)
+    for (const r of recovery)
+      console.log(`| ${r.scenario} | ${r.recoveryMs} | ${r.attempts} | ${r.firstAttempt} | ${r.hungCalls} |`)
     console.log('\n(target: a cold call after the upstream is back answers at once, whatever was left hanging)')
   } finally {
     await anvil.stop()

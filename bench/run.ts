@@ -39,14 +39,21 @@ async function main() {
   ]
   const readers: { address: string; label: string }[] = []
   for (const s of shapes) {
-    readers.push({ address: await deploy(anvil.url, wideReaderInitCode(s.slots, s.accounts, callee)), label: `${s.slots} slots, ${s.accounts + 3} accounts` })
+    readers.push({
+      address: await deploy(anvil.url, wideReaderInitCode(s.slots, s.accounts, callee)),
+      label: `${s.slots} slots, ${s.accounts + 3} accounts`,
+    })
   }
   await rpcResult(anvil.url, 'evm_mine', [])
   const head = await rpcResult(anvil.url, 'eth_getBlockByNumber', ['latest', false])
   const proxy = await createProxy(anvil.url, { delayMs: LATENCY })
   const rows: Row[] = []
 
-  async function measure(scenario: string, run: () => Promise<unknown>, upstream: { stats(): { roundTrips: number; requests: number; calls: number }; resetStats(): void }) {
+  async function measure(
+    scenario: string,
+    run: () => Promise<unknown>,
+    upstream: { stats(): { roundTrips: number; requests: number; calls: number }; resetStats(): void },
+  ) {
     upstream.resetStats()
     const started = performance.now()
     await run()
@@ -64,11 +71,22 @@ async function main() {
       // A fresh edgetrace for every cold measurement: nothing cached.
       const edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
       const call = { from: DEV_ACCOUNT, to: reader.address, data: '0x' }
-      const expected = await rpcResult(anvil.url, 'eth_call', [call, typeof block === 'string' && block !== 'latest' ? block : head.number])
+      const expected = await rpcResult(anvil.url, 'eth_call', [
+        call,
+        typeof block === 'string' && block !== 'latest' ? block : head.number,
+      ])
       let got: unknown
-      await measure(`cold eth_call @ ${blockLabel}, ${reader.label}`, async () => (got = await rpcResult(edge.url, 'eth_call', [call, block])), edge.upstream)
+      await measure(
+        `cold eth_call @ ${blockLabel}, ${reader.label}`,
+        async () => (got = await rpcResult(edge.url, 'eth_call', [call, block])),
+        edge.upstream,
+      )
       if (got !== expected || got === '0x') throw new Error(`edgetrace answered ${String(got)}, anvil ${expected}`)
-      await measure(`warm eth_call @ ${blockLabel}, ${reader.label}`, () => rpcResult(edge.url, 'eth_call', [call, block]), edge.upstream)
+      await measure(
+        `warm eth_call @ ${blockLabel}, ${reader.label}`,
+        () => rpcResult(edge.url, 'eth_call', [call, block]),
+        edge.upstream,
+      )
       await edge.close()
     }
   }
@@ -76,17 +94,26 @@ async function main() {
   proxy.hooks.refuseMethods = ['eth_createAccessList']
   const edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
   const wide = readers[1]!
-  await measure(`cold eth_call @ block hash, ${wide.label}, upstream without eth_createAccessList`, () =>
-    rpcResult(edge.url, 'eth_call', [{ from: DEV_ACCOUNT, to: wide.address, data: '0x' }, { blockHash: head.hash }]), edge.upstream)
+  await measure(
+    `cold eth_call @ block hash, ${wide.label}, upstream without eth_createAccessList`,
+    () =>
+      rpcResult(edge.url, 'eth_call', [{ from: DEV_ACCOUNT, to: wide.address, data: '0x' }, { blockHash: head.hash }]),
+    edge.upstream,
+  )
   await edge.close()
 
-  const cold = rows.filter((r) => r.scenario.startsWith('cold') && !r.scenario.includes('without')).map((r) => r.roundTrips).sort((a, b) => a - b)
+  const cold = rows
+    .filter((r) => r.scenario.startsWith('cold') && !r.scenario.includes('without'))
+    .map((r) => r.roundTrips)
+    .sort((a, b) => a - b)
   const median = cold[Math.floor(cold.length / 2)]!
   console.log(`\nedgetrace benchmark — upstream latency ${LATENCY} ms per request (anvil behind a loopback proxy)\n`)
   console.log('| scenario | sequential round trips | upstream requests | upstream calls | wall ms |')
   console.log('|---|---:|---:|---:|---:|')
   for (const r of rows) console.log(`| ${r.scenario} | ${r.roundTrips} | ${r.requests} | ${r.calls} | ${r.ms} |`)
-  console.log(`\ncold calls with eth_createAccessList: round trips max ${cold.at(-1)}, median ${median} (target: at most 3, median 2)`)
+  console.log(
+    `\ncold calls with eth_createAccessList: round trips max ${cold.at(-1)}, median ${median} (target: at most 3, median 2)`,
+  )
   const warmPinned = rows.filter((r) => r.scenario.startsWith('warm') && r.scenario.includes('block hash'))
   const warmMax = Math.max(...warmPinned.map((r) => r.requests))
   console.log(`warm calls at a block hash: at most ${warmMax} upstream requests (target: 0)`)

@@ -17,11 +17,14 @@ function inBrowser(): Target {
   const key = `${url.value}|${hardfork.value}`
   if (!worker || worker.key !== key) {
     void worker?.client.then((c) => c.close()).catch(() => undefined)
-    const client = connectEdgetraceWorker(new Worker(new URL('../worker/edgetrace.worker.ts', import.meta.url), { type: 'module' }), {
-      upstream: url.value,
-      api: ['eth', 'debug', 'trace', 'web3', 'net'],
-      ...(hardfork.value ? { hardfork: hardfork.value } : {}),
-    })
+    const client = connectEdgetraceWorker(
+      new Worker(new URL('../worker/edgetrace.worker.ts', import.meta.url), { type: 'module' }),
+      {
+        upstream: url.value,
+        api: ['eth', 'debug', 'trace', 'web3', 'net'],
+        ...(hardfork.value ? { hardfork: hardfork.value } : {}),
+      },
+    )
     client.catch(() => (worker = undefined))
     worker = { key, client }
   }

@@ -47,11 +47,18 @@ export async function sendJsonRpc(target: Target, method: string, paramsText: st
     const message = { jsonrpc: '2.0', id: 1, method, params }
     const body = (
       typeof target === 'string'
-        ? await (await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) })).json()
+        ? await (
+            await fetch(target, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(message),
+            })
+          ).json()
         : await target(message)
     ) as { result?: unknown; error?: unknown }
     const ms = Math.round(performance.now() - started)
-    if (body.error !== undefined) return { ok: false, summary: `error in ${ms} ms`, text: JSON.stringify(body.error, null, 2) }
+    if (body.error !== undefined)
+      return { ok: false, summary: `error in ${ms} ms`, text: JSON.stringify(body.error, null, 2) }
     return { ok: true, summary: `answered in ${ms} ms`, text: JSON.stringify(body.result, null, 2) }
   } catch (err) {
     return { ok: false, summary: 'request failed (is edgetrace running, with --http.corsdomain?)', text: String(err) }

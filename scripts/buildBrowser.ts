@@ -30,7 +30,12 @@ export type BrowserBundle = {
 export const BROWSER_BUNDLES = {
   worker: { entry: 'worker/edgetrace.worker.ts', fileName: 'edgetrace.worker.js', format: 'iife' },
   serviceWorker: { entry: 'worker/edgetrace.sw.ts', fileName: 'edgetrace.sw.js', format: 'iife' },
-  library: { entry: 'src/browser/index.ts', fileName: 'edgetrace.browser.js', format: 'es', externalDependencies: true },
+  library: {
+    entry: 'src/browser/index.ts',
+    fileName: 'edgetrace.browser.js',
+    format: 'es',
+    externalDependencies: true,
+  },
 } as const satisfies Record<string, BrowserBundle>
 
 export type BrowserBundleName = keyof typeof BROWSER_BUNDLES
@@ -39,7 +44,9 @@ export const DEFAULT_OUT_DIR = resolve(ROOT, 'dist/browser')
 
 /** npm dependencies a library build keeps as imports; Node-only ones (ws) never: the plugin refuses them. */
 function dependencyNames(): string[] {
-  const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
+  const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>
+  }
   return Object.keys(pkg.dependencies ?? {}).filter((name) => name !== 'ws')
 }
 
@@ -54,7 +61,10 @@ export type BuiltBundle = {
  * next to index.js stay). Rejects — naming importer and import — when the graph reaches a Node
  * built-in or `ws`.
  */
-export async function buildBrowserBundle(bundle: BrowserBundle, opts: { outDir: string; minify?: boolean; sourcemap?: boolean; quiet?: boolean }): Promise<BuiltBundle> {
+export async function buildBrowserBundle(
+  bundle: BrowserBundle,
+  opts: { outDir: string; minify?: boolean; sourcemap?: boolean; quiet?: boolean },
+): Promise<BuiltBundle> {
   const deps = bundle.externalDependencies ? dependencyNames() : []
   const external = (id: string) => deps.some((d) => id === d || id.startsWith(`${d}/`))
   const output = await build({
@@ -93,18 +103,25 @@ export async function buildBrowserBundle(bundle: BrowserBundle, opts: { outDir: 
     if (!('output' in o)) continue
     for (const chunk of o.output) {
       if (chunk.type !== 'chunk') continue
-      for (const [id, m] of Object.entries(chunk.modules)) modules.push({ id: id.startsWith(`${ROOT}/`) ? id.slice(ROOT.length + 1) : id, renderedBytes: m.renderedLength })
+      for (const [id, m] of Object.entries(chunk.modules))
+        modules.push({
+          id: id.startsWith(`${ROOT}/`) ? id.slice(ROOT.length + 1) : id,
+          renderedBytes: m.renderedLength,
+        })
     }
   }
   return { file: resolve(opts.outDir, bundle.fileName), modules }
 }
 
 /** Builds every browser bundle (or the named ones) into `outDir`; returns the files written. */
-export async function buildBrowser(opts: { outDir?: string; only?: BrowserBundleName[]; quiet?: boolean } = {}): Promise<Record<BrowserBundleName, string>> {
+export async function buildBrowser(
+  opts: { outDir?: string; only?: BrowserBundleName[]; quiet?: boolean } = {},
+): Promise<Record<BrowserBundleName, string>> {
   const outDir = opts.outDir ?? DEFAULT_OUT_DIR
   const names = opts.only ?? (Object.keys(BROWSER_BUNDLES) as BrowserBundleName[])
   const files = {} as Record<BrowserBundleName, string>
-  for (const name of names) files[name] = (await buildBrowserBundle(BROWSER_BUNDLES[name], { outDir, quiet: opts.quiet ?? false })).file
+  for (const name of names)
+    files[name] = (await buildBrowserBundle(BROWSER_BUNDLES[name], { outDir, quiet: opts.quiet ?? false })).file
   return files
 }
 

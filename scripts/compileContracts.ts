@@ -16,7 +16,9 @@ type SolcContract = {
 
 export function compileContracts(): string {
   const sources: Record<string, { content: string }> = {}
-  for (const file of readdirSync(join(dir, 'contracts')).filter((f) => f.endsWith('.sol')).sort()) {
+  for (const file of readdirSync(join(dir, 'contracts'))
+    .filter((f) => f.endsWith('.sol'))
+    .sort()) {
     sources[file] = { content: readFileSync(join(dir, 'contracts', file), 'utf8') }
   }
   const input = {
@@ -25,7 +27,9 @@ export function compileContracts(): string {
     settings: {
       evmVersion: 'prague',
       optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.methodIdentifiers'] } },
+      outputSelection: {
+        '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.methodIdentifiers'] },
+      },
     },
   }
   const output = JSON.parse(solc.compile(JSON.stringify(input)))

@@ -8,14 +8,25 @@ import { writeFileSync } from 'node:fs'
 import type { RunnerTask } from 'vitest'
 import { startVitest } from 'vitest/node'
 
-type CaseResult = { corpus: string; case: string; status: 'passed' | 'failed' | 'skipped'; reason?: string; durationMs: number }
+type CaseResult = {
+  corpus: string
+  case: string
+  status: 'passed' | 'failed' | 'skipped'
+  reason?: string
+  durationMs: number
+}
 
 const reportAt = process.argv.indexOf('--report')
 const reportFile = reportAt >= 0 ? process.argv[reportAt + 1] : undefined
 if (reportAt >= 0 && !reportFile) throw new Error('--report needs a file name')
 
 // An empty reporter object replaces vitest's default one; `silent` drops the tests' console output.
-const vitest = await startVitest('test', ['test/conformance/'], { watch: false, reporters: [{}], silent: true, project: 'node' })
+const vitest = await startVitest('test', ['test/conformance/'], {
+  watch: false,
+  reporters: [{}],
+  silent: true,
+  project: 'node',
+})
 const files = vitest.state.getFiles().sort((a, b) => a.name.localeCompare(b.name)) // stable order across runs
 const unhandled = vitest.state.getUnhandledErrors()
 await vitest.close()
@@ -31,23 +42,38 @@ function collect(task: RunnerTask, corpus: string, top: boolean, hookError?: str
     const name = dash < 0 ? task.name : task.name.slice(0, dash)
     const declaredReason = dash < 0 ? undefined : task.name.slice(dash + 3)
     const skipped = task.mode === 'skip' || task.mode === 'todo' || task.result?.state === 'skip'
-    if (skipped && (declaredReason || !hookError)) results.push({ corpus, case: name, status: 'skipped', reason: declaredReason ?? 'no reason given', durationMs })
+    if (skipped && (declaredReason || !hookError))
+      results.push({ corpus, case: name, status: 'skipped', reason: declaredReason ?? 'no reason given', durationMs })
     else if (skipped) results.push({ corpus, case: name, status: 'failed', reason: hookError!, durationMs })
     else if (task.result?.state === 'pass') results.push({ corpus, case: name, status: 'passed', durationMs })
-    else results.push({ corpus, case: name, status: 'failed', reason: firstLine(task.result?.errors?.[0]?.message), durationMs })
+    else
+      results.push({
+        corpus,
+        case: name,
+        status: 'failed',
+        reason: firstLine(task.result?.errors?.[0]?.message),
+        durationMs,
+      })
     return
   }
   // A file or a suite: its own errors are a load failure, a throwing describe body or a failing hook.
   const own = task.result?.errors?.length ? firstLine(task.result.errors[0]!.message) : undefined
   const before = results.length
-  for (const child of task.tasks) collect(child, top && child.type === 'suite' ? child.name : corpus, false, own ?? hookError)
+  for (const child of task.tasks)
+    collect(child, top && child.type === 'suite' ? child.name : corpus, false, own ?? hookError)
   if (own && !results.slice(before).some((r) => r.status === 'failed' && r.reason === own)) {
     results.push({ corpus, case: task.name, status: 'failed', reason: own, durationMs })
   }
 }
 for (const file of files) collect(file, file.name, true)
 for (const error of unhandled) {
-  results.push({ corpus: 'unhandled errors', case: '(outside any test)', status: 'failed', reason: firstLine((error as Error)?.message ?? String(error)), durationMs: 0 })
+  results.push({
+    corpus: 'unhandled errors',
+    case: '(outside any test)',
+    status: 'failed',
+    reason: firstLine((error as Error)?.message ?? String(error)),
+    durationMs: 0,
+  })
 }
 
 for (const corpus of new Set(results.map((r) => r.corpus))) {

@@ -28,10 +28,14 @@ const wsCount = count('ws-count', Math.ceil(httpCount / 10))
 const jsonFile = flag('json')
 
 const processErrors: string[] = []
-process.on('unhandledRejection', (err) => processErrors.push(`unhandledRejection: ${err instanceof Error ? err.message : String(err)}`))
+process.on('unhandledRejection', (err) =>
+  processErrors.push(`unhandledRejection: ${err instanceof Error ? err.message : String(err)}`),
+)
 process.on('uncaughtException', (err) => processErrors.push(`uncaughtException: ${err.message}`))
 
-console.log(`fuzz: seed ${seed} (rerun with --seed ${seed}), ${httpCount} requests over HTTP, ${wsCount} over WebSocket`)
+console.log(
+  `fuzz: seed ${seed} (rerun with --seed ${seed}), ${httpCount} requests over HTTP, ${wsCount} over WebSocket`,
+)
 const target = await startFuzzTarget()
 let exitCode = 0
 try {
@@ -52,7 +56,8 @@ try {
   console.log(formatFuzzReport(report))
   const after = await target.checkStillServing()
   for (const line of [...after, ...processErrors]) console.log(`after the run: ${line}`)
-  if (after.length === 0 && processErrors.length === 0) console.log('after the run: still serving, upstream batching intact')
+  if (after.length === 0 && processErrors.length === 0)
+    console.log('after the run: still serving, upstream batching intact')
   if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...report, after, processErrors }, null, 2)}\n`)
   exitCode = report.findings.length > 0 || after.length > 0 || processErrors.length > 0 ? 1 : 0
 } finally {

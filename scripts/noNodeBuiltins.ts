@@ -45,13 +45,16 @@ export function noNodeBuiltins(options: { root?: string } = {}): Plugin {
     resolveId(source, importer) {
       if (!importer || !isNodeOnlyImport(source)) return null
       const where = shortPath(root, importer)
-      if (!found.some((f) => f.importer === where && f.specifier === source)) found.push({ importer: where, specifier: source })
+      if (!found.some((f) => f.importer === where && f.specifier === source))
+        found.push({ importer: where, specifier: source })
       return { id: source, external: true }
     },
     buildEnd(error) {
       if (error || found.length === 0) return
       const lines = found.map((f) => `  ${f.importer} imports "${f.specifier}"`)
-      this.error(`Node-only imports in a browser build (Node built-ins, or ${NODE_ONLY_PACKAGES.join(', ')}):\n${lines.join('\n')}`)
+      this.error(
+        `Node-only imports in a browser build (Node built-ins, or ${NODE_ONLY_PACKAGES.join(', ')}):\n${lines.join('\n')}`,
+      )
     },
   }
 }

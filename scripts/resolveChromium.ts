@@ -13,8 +13,13 @@ import { promisify } from 'node:util'
  * the tests check (origins, workers), so they are not used.
  */
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ]
 
 const DEBIAN_CHROMIUM = '/usr/bin/chromium'
@@ -71,10 +76,14 @@ async function extractShipped(): Promise<{ path: string; why: string }> {
   try {
     entry = createRequire(import.meta.url).resolve('@sparticuz/chromium')
   } catch {
-    throw new Error(`no Chromium: CHROMIUM_PATH is not set, ${DEBIAN_CHROMIUM} is not installed, and the @sparticuz/chromium dev dependency is missing (npm install)`)
+    throw new Error(
+      `no Chromium: CHROMIUM_PATH is not set, ${DEBIAN_CHROMIUM} is not installed, and the @sparticuz/chromium dev dependency is missing (npm install)`,
+    )
   }
   // entry is <package>/build/cjs/index.cjs; its package.json is not in the package's exports.
-  const { version } = JSON.parse(readFileSync(join(dirname(entry), '..', '..', 'package.json'), 'utf8')) as { version: string }
+  const { version } = JSON.parse(readFileSync(join(dirname(entry), '..', '..', 'package.json'), 'utf8')) as {
+    version: string
+  }
   const name = `edgetrace-chromium-${version}`
   const dir = join(tmpdir(), name)
   const executable = join(dir, 'chromium')
@@ -90,7 +99,8 @@ async function extractShipped(): Promise<{ path: string; why: string }> {
       ['-e', 'require(process.argv[1]).executablePath().then((p) => process.stdout.write(p))', entry],
       { env: { ...process.env, TMPDIR: partial }, timeout: 120_000 },
     )
-    if (stdout !== join(partial, 'chromium')) throw new Error(`@sparticuz/chromium extracted to ${stdout}, expected ${join(partial, 'chromium')}`)
+    if (stdout !== join(partial, 'chromium'))
+      throw new Error(`@sparticuz/chromium extracted to ${stdout}, expected ${join(partial, 'chromium')}`)
     renameSync(partial, dir)
   } catch (err) {
     rmSync(partial, { recursive: true, force: true })
@@ -113,4 +123,3 @@ function removeStalePartials(name: string) {
     }
   }
 }
-

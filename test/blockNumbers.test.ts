@@ -30,7 +30,11 @@ const METHODS: [string, (block: unknown) => unknown[], string][] = [
   ['trace_replayBlockTransactions', (b) => [b, ['trace']], 'invalid argument 0: '],
   ['debug_traceBlockByNumber', (b) => [b], 'invalid argument 0: '],
   ['debug_traceCall', (b) => [call, b], 'invalid argument 1: '],
-  ['debug_traceCallMany', (b) => [[{ transactions: [call] }], { blockNumber: b }], 'invalid argument 1: field "blockNumber": '],
+  [
+    'debug_traceCallMany',
+    (b) => [[{ transactions: [call] }], { blockNumber: b }],
+    'invalid argument 1: field "blockNumber": ',
+  ],
   ['debug_getRawHeader', (b) => [b], 'invalid argument 0: '],
   ['debug_getRawBlock', (b) => [b], 'invalid argument 0: '],
   ['debug_getRawReceipts', (b) => [b], 'invalid argument 0: '],
@@ -46,7 +50,10 @@ describe('block numbers out of range', () => {
       [2 ** 63, 'block number larger than int64'],
       [-1, 'invalid block number -1: expected a non-negative integer'],
     ] as const) {
-      expect((await rpc(edge.url, method, params(block))).error, `${method} ${block}`).toEqual({ code: -32602, message: `${where}${message}` })
+      expect((await rpc(edge.url, method, params(block))).error, `${method} ${block}`).toEqual({
+        code: -32602,
+        message: `${where}${message}`,
+      })
     }
   })
 })

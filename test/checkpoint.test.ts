@@ -55,9 +55,13 @@ function forgeChainFrom(from: number): { byNumber: Map<number, Block>; byHash: M
 }
 
 /** A proxy transform answering by number (and `latest`) from a forged chain, and by hash for its forged hashes. */
-function serveForged(chain: { byNumber: Map<number, Block>; byHash: Map<string, Block> }): NonNullable<ProxyHooks['transform']> {
+function serveForged(chain: {
+  byNumber: Map<number, Block>
+  byHash: Map<string, Block>
+}): NonNullable<ProxyHooks['transform']> {
   return (call, result) => {
-    if (call.method === 'eth_getBlockByNumber' && result) return chain.byNumber.get(Number((result as Block).number)) ?? result
+    if (call.method === 'eth_getBlockByNumber' && result)
+      return chain.byNumber.get(Number((result as Block).number)) ?? result
     if (call.method === 'eth_getBlockByHash') return chain.byHash.get(String(call.params[0]).toLowerCase()) ?? result
     return result
   }
@@ -98,7 +102,14 @@ beforeAll(async () => {
   const res = await fetch(anvil.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(Array.from({ length: HEAD + 1 }, (_, n) => ({ jsonrpc: '2.0', id: n, method: 'eth_getBlockByNumber', params: [hex(n), false] }))),
+    body: JSON.stringify(
+      Array.from({ length: HEAD + 1 }, (_, n) => ({
+        jsonrpc: '2.0',
+        id: n,
+        method: 'eth_getBlockByNumber',
+        params: [hex(n), false],
+      })),
+    ),
   })
   real = ((await res.json()) as { id: number; result: Block }[]).sort((a, b) => a.id - b.id).map((r) => r.result)
   expect(real.length).toBe(HEAD + 1)
@@ -184,7 +195,9 @@ describe('--checkpoint', () => {
     const log: string[] = []
     const e = await start(hooks, real[CHECKPOINT]!.hash, log)
     expect(await acceptedHash(e, 200)).toBe(real[200]!.hash)
-    expect(log.join('\n')).toContain(`checkpoint: 1 headers the upstream gave by number are not the ancestors of the checkpoint ${real[CHECKPOINT]!.hash} (block ${CHECKPOINT}); fetched by hash instead`)
+    expect(log.join('\n')).toContain(
+      `checkpoint: 1 headers the upstream gave by number are not the ancestors of the checkpoint ${real[CHECKPOINT]!.hash} (block ${CHECKPOINT}); fetched by hash instead`,
+    )
     await e.close()
 
     const open = await start(hooks)
@@ -196,9 +209,15 @@ describe('--checkpoint', () => {
     const e = await start({ transform: serveForged(chain) }, real[CHECKPOINT]!.hash)
     const checkpoint = `the checkpoint ${real[CHECKPOINT]!.hash} (block ${CHECKPOINT})`
     const ancestor = `its ancestor at block ${CHECKPOINT} is ${chain.byNumber.get(CHECKPOINT)!.hash}`
-    for (const [block, n] of [[hex(550), 550], ['latest', HEAD]] as const) {
+    for (const [block, n] of [
+      [hex(550), 550],
+      ['latest', HEAD],
+    ] as const) {
       const { error } = await rpc(e.url, 'debug_getRawHeader', [block])
-      expect(error).toMatchObject({ code: -32000, message: `block ${n} ${chain.byNumber.get(n)!.hash} does not link to ${checkpoint}: ${ancestor}` })
+      expect(error).toMatchObject({
+        code: -32000,
+        message: `block ${n} ${chain.byNumber.get(n)!.hash} does not link to ${checkpoint}: ${ancestor}`,
+      })
     }
     const { error } = await rpc(e.url, 'eth_call', [{ from: DEV_ACCOUNT, to: contract, data: '0x' }, 'latest'])
     expect(error.message).toContain(`block ${HEAD} ${chain.byNumber.get(HEAD)!.hash} does not link to ${checkpoint}`)
@@ -216,30 +235,45 @@ describe('--checkpoint', () => {
   it('documents its limit: a block made up on top of the real chain, above the checkpoint, links like the real one', async () => {
     // Nothing short of a consensus check can tell them apart: its parent is the real block 599.
     const forged = forge(real[HEAD]!, { stateRoot: real[HEAD - 1]!.stateRoot as string })
-    const e = await start({ transform: (c, result) => (c.method === 'eth_getBlockByNumber' && c.params[0] === 'latest' ? forged : result) }, real[CHECKPOINT]!.hash)
+    const e = await start(
+      { transform: (c, result) => (c.method === 'eth_getBlockByNumber' && c.params[0] === 'latest' ? forged : result) },
+      real[CHECKPOINT]!.hash,
+    )
     expect(await acceptedHash(e, 'latest')).toBe(forged.hash)
   })
 
   it('fails at start on a checkpoint the upstream does not know', async () => {
     const unknown = `0x${'ab'.repeat(32)}`
     proxy.hooks = {}
-    await expect(startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', checkpoint: unknown })).rejects.toThrow(
-      `checkpoint ${unknown}: the upstream does not know this block`,
-    )
+    await expect(
+      startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', checkpoint: unknown }),
+    ).rejects.toThrow(`checkpoint ${unknown}: the upstream does not know this block`)
   })
 
   it('takes `checkpoint` in the browser config, and refuses a malformed one naming the field (-32602)', async () => {
-    await expect(createEdgetraceService({ upstream: anvil.url, hardfork: 'prague', checkpoint: '0x1234' })).rejects.toMatchObject({
+    await expect(
+      createEdgetraceService({ upstream: anvil.url, hardfork: 'prague', checkpoint: '0x1234' }),
+    ).rejects.toMatchObject({
       code: -32602,
       shortMessage: 'invalid config.checkpoint: expected a block hash (0x and 64 hex digits), got "0x1234"',
     })
-    await expect(createEdgetraceService({ upstream: anvil.url, hardfork: 'prague', checkpoint: `0x${'cd'.repeat(32)}` })).rejects.toThrow(
-      'the upstream does not know this block',
-    )
+    await expect(
+      createEdgetraceService({ upstream: anvil.url, hardfork: 'prague', checkpoint: `0x${'cd'.repeat(32)}` }),
+    ).rejects.toThrow('the upstream does not know this block')
     proxy.hooks = { transform: serveForged(forgeChainFrom(250)) }
-    const service = await createEdgetraceService({ upstream: proxy.url, hardfork: 'prague', api: ['eth', 'debug'], checkpoint: real[CHECKPOINT]!.hash })
+    const service = await createEdgetraceService({
+      upstream: proxy.url,
+      hardfork: 'prague',
+      api: ['eth', 'debug'],
+      checkpoint: real[CHECKPOINT]!.hash,
+    })
     try {
-      const out = (await service.request({ jsonrpc: '2.0', id: 1, method: 'debug_getRawHeader', params: [hex(550)] })) as { error?: { code: number; message: string } }
+      const out = (await service.request({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'debug_getRawHeader',
+        params: [hex(550)],
+      })) as { error?: { code: number; message: string } }
       expect(out.error).toMatchObject({ code: -32000 })
       expect(out.error!.message).toContain(`does not link to the checkpoint ${real[CHECKPOINT]!.hash}`)
     } finally {
@@ -287,7 +321,9 @@ describe('checkpoint walks far from the blocks asked', () => {
       expect((await spent(() => linker.link(header(301)))).calls).toBeLessThanOrEqual(12)
       // A block of another chain still fails there.
       const other = forgeChainFrom(90).byNumber.get(301)!
-      await expect(linker.link(parseHeader(other, rules))).rejects.toThrow(`block 301 ${other.hash} does not link to the checkpoint ${real[100]!.hash} (block 100)`)
+      await expect(linker.link(parseHeader(other, rules))).rejects.toThrow(
+        `block 301 ${other.hash} does not link to the checkpoint ${real[100]!.hash} (block 100)`,
+      )
     } finally {
       await close()
     }
@@ -324,22 +360,39 @@ describe('checkpoint with a persistent cache (as in the browser)', () => {
   }
   async function daemonOn(url: string, persistentStore: PersistentStore, checkpoint?: string) {
     const upstream = createUpstream({ url })
-    const daemon = await createEdgetrace({ upstream, hardfork: 'prague', api: ['eth', 'debug'], persistentStore, checkpoint })
+    const daemon = await createEdgetrace({
+      upstream,
+      hardfork: 'prague',
+      api: ['eth', 'debug'],
+      persistentStore,
+      checkpoint,
+    })
     const rawHeader = async (block: string) => {
-      const out = JSON.parse((await daemon.handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'debug_getRawHeader', params: [block] })))!)
+      const out = JSON.parse(
+        (await daemon.handler.handleText(
+          JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'debug_getRawHeader', params: [block] }),
+        ))!,
+      )
       return bytesToHex(keccak_256(hexToBytes(out.result)))
     }
-    return { daemon, upstream, rawHeader, close: async () => {
-      await daemon.engine.persistent?.flush()
-      await upstream.close()
-    } }
+    return {
+      daemon,
+      upstream,
+      rawHeader,
+      close: async () => {
+        await daemon.engine.persistent?.flush()
+        await upstream.close()
+      },
+    }
   }
 
   it('never trusts a number → hash kept without the checkpoint; after a restart, finds what it linked before', async () => {
     const store = memoryStore()
     // A first run without a checkpoint, through an upstream forging block 200: the forgery is kept as block 200.
     const forged = forge(real[200]!, { extraData: '0x0bad' })
-    proxy.hooks = { transform: (c, result) => (c.method === 'eth_getBlockByNumber' && c.params[0] === hex(200) ? forged : result) }
+    proxy.hooks = {
+      transform: (c, result) => (c.method === 'eth_getBlockByNumber' && c.params[0] === hex(200) ? forged : result),
+    }
     const open = await daemonOn(proxy.url, store)
     await open.rawHeader('latest')
     expect(await open.rawHeader(hex(200))).toBe(forged.hash)
@@ -363,7 +416,6 @@ describe('checkpoint with a persistent cache (as in the browser)', () => {
   })
 })
 
-
 describe('--checkpoint on the command line', () => {
   it('refuses a value that is not a block hash', async () => {
     const run = await runCli(['--upstream', anvil.url, '--checkpoint', '300'], /never/)
@@ -371,12 +423,19 @@ describe('--checkpoint on the command line', () => {
     expect(run.output).toContain('--checkpoint expects a block hash (0x and 64 hex digits), got "300"')
   })
 
-  it('names the checkpoint in the banner; without one, says blocks by number are the upstream\'s word', async () => {
-    const anchored = await runCli(['--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0', '--checkpoint', real[CHECKPOINT]!.hash], /listening/)
+  it("names the checkpoint in the banner; without one, says blocks by number are the upstream's word", async () => {
+    const anchored = await runCli(
+      ['--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0', '--checkpoint', real[CHECKPOINT]!.hash],
+      /listening/,
+    )
     anchored.kill()
-    expect(anchored.output).toContain(`trust:      blocks asked by number or tag must link by parent hashes to the checkpoint ${real[CHECKPOINT]!.hash} (block ${CHECKPOINT})`)
+    expect(anchored.output).toContain(
+      `trust:      blocks asked by number or tag must link by parent hashes to the checkpoint ${real[CHECKPOINT]!.hash} (block ${CHECKPOINT})`,
+    )
     const open = await runCli(['--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0'], /listening/)
     open.kill()
-    expect(open.output).toContain("trust:      blocks asked by number or tag are the upstream's word (no --checkpoint given)")
+    expect(open.output).toContain(
+      "trust:      blocks asked by number or tag are the upstream's word (no --checkpoint given)",
+    )
   })
 })

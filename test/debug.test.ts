@@ -43,7 +43,11 @@ describe('debug_traceCall', () => {
     const frame = await rpcResult(edge.url, 'debug_traceCall', [
       call,
       'latest',
-      { tracer: 'callTracer', stateOverrides: { [rich]: { balance: '0x1234' } }, blockOverrides: { number: '0x999', time: '0x1000' } },
+      {
+        tracer: 'callTracer',
+        stateOverrides: { [rich]: { balance: '0x1234' } },
+        blockOverrides: { number: '0x999', time: '0x1000' },
+      },
     ])
     expect(word(frame.output, 0)).toBe(0x999n)
     expect(word(frame.output, 1)).toBe(0x1000n)
@@ -83,9 +87,14 @@ describe('debug_traceCallMany', () => {
     expect(word(c1.output, 0)).toBe(BigInt(latest.number))
     expect(word(c2.output, 0)).toBe(BigInt(latest.number) + 1n)
     expect(word(c2.output, 1)).toBe(0x5000n)
-    const logs = await rpcResult(edge.url, 'debug_traceCallMany', [[{ transactions: [inc] }], { blockNumber: 'latest' }])
+    const logs = await rpcResult(edge.url, 'debug_traceCallMany', [
+      [{ transactions: [inc] }],
+      { blockNumber: 'latest' },
+    ])
     expect(logs[0][0].structLogs.length).toBeGreaterThan(10)
-    expect((await rpc(edge.url, 'debug_traceCallMany', [[{ transactions: [] }], { blockNumber: 'latest' }])).error).toEqual({
+    expect(
+      (await rpc(edge.url, 'debug_traceCallMany', [[{ transactions: [] }], { blockNumber: 'latest' }])).error,
+    ).toEqual({
       code: -32000,
       message: 'empty bundles',
     })
@@ -98,27 +107,52 @@ describe('errors and limits', () => {
     const unknown = await rpc(edge.url, 'debug_traceTransaction', [tx, { tracer: 'fancyTracer' }])
     expect(unknown.error.code).toBe(-32000)
     expect(unknown.error.message).toContain('tracer not found: "fancyTracer"')
-    expect(unknown.error.message).toContain('callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer, muxTracer')
+    expect(unknown.error.message).toContain(
+      'callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer, muxTracer',
+    )
     const js = await rpc(edge.url, 'debug_traceTransaction', [tx, { tracer: 'callTracerLegacy' }])
     expect(js.error.message).toContain('JavaScript tracer')
-    const badConfig = await rpc(edge.url, 'debug_traceTransaction', [tx, { tracer: 'callTracer', tracerConfig: { onlyTopCall: 'yes' } }])
-    expect(badConfig.error).toEqual({ code: -32602, message: 'invalid argument 1: invalid tracerConfig for callTracer: onlyTopCall must be a boolean' })
+    const badConfig = await rpc(edge.url, 'debug_traceTransaction', [
+      tx,
+      { tracer: 'callTracer', tracerConfig: { onlyTopCall: 'yes' } },
+    ])
+    expect(badConfig.error).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: invalid tracerConfig for callTracer: onlyTopCall must be a boolean',
+    })
     const badTimeout = await rpc(edge.url, 'debug_traceTransaction', [tx, { timeout: 'soon' }])
-    expect(badTimeout.error).toEqual({ code: -32602, message: 'invalid argument 1: timeout: time: invalid duration "soon"' })
-    expect((await rpc(edge.url, 'debug_traceTransaction', [`0x${'00'.repeat(31)}01`])).error).toEqual({ code: -32000, message: 'transaction not found' })
-    expect((await rpc(edge.url, 'debug_traceBlockByNumber', ['0x0'])).error).toEqual({ code: -32000, message: 'genesis is not traceable' })
+    expect(badTimeout.error).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: timeout: time: invalid duration "soon"',
+    })
+    expect((await rpc(edge.url, 'debug_traceTransaction', [`0x${'00'.repeat(31)}01`])).error).toEqual({
+      code: -32000,
+      message: 'transaction not found',
+    })
+    expect((await rpc(edge.url, 'debug_traceBlockByNumber', ['0x0'])).error).toEqual({
+      code: -32000,
+      message: 'genesis is not traceable',
+    })
     expect((await rpc(edge.url, 'debug_traceBlockByNumber', ['3'])).error.code).toBe(-32602)
     const missing = `0x${'00'.repeat(31)}01`
-    expect((await rpc(edge.url, 'debug_traceBlockByHash', [missing])).error).toEqual({ code: -32000, message: `block ${missing} not found` })
-    expect((await rpcResult(edge.url, 'debug_traceTransaction', [tx, { tracer: 'noopTracer' }]))).toEqual({})
+    expect((await rpc(edge.url, 'debug_traceBlockByHash', [missing])).error).toEqual({
+      code: -32000,
+      message: `block ${missing} not found`,
+    })
+    expect(await rpcResult(edge.url, 'debug_traceTransaction', [tx, { tracer: 'noopTracer' }])).toEqual({})
   })
 
   it('stops a trace past its timeout with "execution timeout"', async () => {
     const tx = txByLabel(devnet, 'fill the Inspector').hash
     for (const config of [{ timeout: '1ns' }, { timeout: '1ns', tracer: 'callTracer' }]) {
-      expect((await rpc(edge.url, 'debug_traceTransaction', [tx, config])).error).toEqual({ code: -32000, message: 'execution timeout' })
+      expect((await rpc(edge.url, 'debug_traceTransaction', [tx, config])).error).toEqual({
+        code: -32000,
+        message: 'execution timeout',
+      })
     }
-    expect((await rpc(edge.url, 'debug_traceTransaction', [tx, { timeout: '30s', tracer: 'callTracer' }])).result.type).toBe('CALL')
+    expect(
+      (await rpc(edge.url, 'debug_traceTransaction', [tx, { timeout: '30s', tracer: 'callTracer' }])).result.type,
+    ).toBe('CALL')
   })
 
   it('serves debug only when enabled', async () => {
@@ -136,7 +170,12 @@ describe('errors and limits', () => {
 describe('streaming', () => {
   it('sends big struct-log traces chunked as they are produced; the text is the same as a whole one', async () => {
     const tx = txByLabel(devnet, 'fill the Inspector').hash
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'debug_traceTransaction', params: [tx, { enableMemory: true }] })
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'debug_traceTransaction',
+      params: [tx, { enableMemory: true }],
+    })
     const res = await fetch(edge.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
     expect(res.headers.get('transfer-encoding')).toBe('chunked')
     expect(res.headers.get('content-length')).toBeNull()
@@ -146,7 +185,16 @@ describe('streaming', () => {
     expect(streamed).toEqual(JSON.parse(whole!))
     expect(streamed.result.structLogs.length).toBeGreaterThan(1000)
     // A small answer still goes out whole.
-    const small = await fetch(edge.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'debug_traceTransaction', params: [tx, { tracer: '4byteTracer' }] }) })
+    const small = await fetch(edge.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'debug_traceTransaction',
+        params: [tx, { tracer: '4byteTracer' }],
+      }),
+    })
     expect(small.headers.get('content-length')).not.toBeNull()
   })
 })

@@ -22,9 +22,11 @@ afterAll(async () => {
 const call = { from: DEV_ACCOUNT, to: `0x${'11'.repeat(20)}`, value: '0x1' }
 
 describe('debug_getBadBlocks', () => {
-  it('is the upstream\'s list (edgetrace imports no blocks); anvil has none to give, and that is said clearly', async () => {
+  it("is the upstream's list (edgetrace imports no blocks); anvil has none to give, and that is said clearly", async () => {
     const out = await rpc(edge.url, 'debug_getBadBlocks', [])
-    expect(out.error?.message ?? JSON.stringify(out.result)).toMatch(/edgetrace imports no blocks of its own, and this upstream does not offer debug_getBadBlocks|^\[\]$/)
+    expect(out.error?.message ?? JSON.stringify(out.result)).toMatch(
+      /edgetrace imports no blocks of its own, and this upstream does not offer debug_getBadBlocks|^\[\]$/,
+    )
   })
 })
 

@@ -54,8 +54,12 @@ describe('debug_accountAt', () => {
       codeHash: `0x${'0'.repeat(64)}`,
     })
     expect(await rpcResult(edge.url, 'debug_accountAt', [`0x${'ab'.repeat(32)}`, 0, `0x${'12'.repeat(20)}`])).toBeNull()
-    expect((await rpc(edge.url, 'debug_accountAt', [header.hash, 99, `0x${'12'.repeat(20)}`])).error?.message).toMatch(/transaction index 99 out of range/)
-    expect((await rpc(edge.url, 'debug_accountAt', [header.hash, '0x0', `0x${'12'.repeat(20)}`])).error?.code).toBe(-32602)
+    expect((await rpc(edge.url, 'debug_accountAt', [header.hash, 99, `0x${'12'.repeat(20)}`])).error?.message).toMatch(
+      /transaction index 99 out of range/,
+    )
+    expect((await rpc(edge.url, 'debug_accountAt', [header.hash, '0x0', `0x${'12'.repeat(20)}`])).error?.code).toBe(
+      -32602,
+    )
   })
 })
 
@@ -66,10 +70,14 @@ describe('debug_getModifiedAccounts', () => {
     for (const block of blocks.slice(0, 12)) {
       const expected = new Set<string>()
       for (const tx of devnet.transactions.filter((t) => t.blockNumber === block)) {
-        const diff = await rpcResult(devnet.anvil.url, 'debug_traceTransaction', [tx.hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }])
+        const diff = await rpcResult(devnet.anvil.url, 'debug_traceTransaction', [
+          tx.hash,
+          { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+        ])
         for (const a of Object.keys(diff.post)) expected.add(a.toLowerCase())
       }
-      for (const a of system) if ((await rpcResult(devnet.anvil.url, 'eth_getCode', [a, hex(block)])) !== '0x') expected.add(a)
+      for (const a of system)
+        if ((await rpcResult(devnet.anvil.url, 'eth_getCode', [a, hex(block)])) !== '0x') expected.add(a)
       const ours = await rpcResult(edge.url, 'debug_getModifiedAccountsByNumber', [hex(block)])
       expect(ours, `block ${block}`).toEqual([...expected].sort())
     }
@@ -83,16 +91,20 @@ describe('debug_getModifiedAccounts', () => {
     ])
     const both = await rpcResult(edge.url, 'debug_getModifiedAccountsByNumber', [hex(block - 1), hex(block)])
     expect(both).toEqual([...new Set([...a, ...b])].sort())
-    const [h1, h2] = await Promise.all([hex(block - 1), hex(block)].map((n) => rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', [n, false])))
+    const [h1, h2] = await Promise.all(
+      [hex(block - 1), hex(block)].map((n) => rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', [n, false])),
+    )
     expect(await rpcResult(edge.url, 'debug_getModifiedAccountsByHash', [h1.hash, h2.hash])).toEqual(both)
     const head = Number(await rpcResult(devnet.anvil.url, 'eth_blockNumber'))
-    expect((await rpc(edge.url, 'debug_getModifiedAccountsByNumber', [hex(block), hex(block - 1)])).error?.message).toBe(
-      `start block (${block}) must be less than or equal to end block (${block - 1})`,
-    )
+    expect(
+      (await rpc(edge.url, 'debug_getModifiedAccountsByNumber', [hex(block), hex(block - 1)])).error?.message,
+    ).toBe(`start block (${block}) must be less than or equal to end block (${block - 1})`)
     expect((await rpc(edge.url, 'debug_getModifiedAccountsByNumber', [hex(head + 5)])).error?.message).toBe(
       `start block (${head + 5}) is later than the latest block (${head})`,
     )
-    expect((await rpc(edge.url, 'debug_getModifiedAccountsByHash', [`0x${'ab'.repeat(32)}`])).error?.message).toBe(`start block ${'ab'.repeat(32)} not found`)
+    expect((await rpc(edge.url, 'debug_getModifiedAccountsByHash', [`0x${'ab'.repeat(32)}`])).error?.message).toBe(
+      `start block ${'ab'.repeat(32)} not found`,
+    )
   })
 })
 
@@ -107,17 +119,27 @@ describe('debug_getRawReceipts', () => {
       const bytes = hexToBytes(r as `0x${string}`)
       const type = Number(receipts[i].type)
       if (type !== 0) expect(bytes[0]).toBe(type)
-      const [status, cumulative, bloom, logs] = RLP.decode(type === 0 ? bytes : bytes.subarray(1)) as unknown as [Uint8Array, Uint8Array, Uint8Array, Uint8Array[][]]
+      const [status, cumulative, bloom, logs] = RLP.decode(type === 0 ? bytes : bytes.subarray(1)) as unknown as [
+        Uint8Array,
+        Uint8Array,
+        Uint8Array,
+        Uint8Array[][],
+      ]
       expect(bytesToBigInt(status)).toBe(BigInt(receipts[i].status))
       expect(bytesToBigInt(cumulative)).toBe(BigInt(receipts[i].cumulativeGasUsed))
       expect(bytesToHex(bloom)).toBe(receipts[i].logsBloom)
-      expect(logs.map(([address, topics, data]) => ({ address: bytesToHex(address as Uint8Array), topics: (topics as unknown as Uint8Array[]).map((t) => bytesToHex(t)), data: bytesToHex(data as Uint8Array) }))).toEqual(
-        receipts[i].logs.map((l: any) => ({ address: l.address, topics: l.topics, data: l.data })),
-      )
+      expect(
+        logs.map(([address, topics, data]) => ({
+          address: bytesToHex(address as Uint8Array),
+          topics: (topics as unknown as Uint8Array[]).map((t) => bytesToHex(t)),
+          data: bytesToHex(data as Uint8Array),
+        })),
+      ).toEqual(receipts[i].logs.map((l: any) => ({ address: l.address, topics: l.topics, data: l.data })))
     }
     const proxy = await createProxy(devnet.anvil.url, {
       transform: (call, result: any) => {
-        if (call.method === 'eth_getBlockReceipts' && Array.isArray(result) && result[0]) result[0].cumulativeGasUsed = '0x1'
+        if (call.method === 'eth_getBlockReceipts' && Array.isArray(result) && result[0])
+          result[0].cumulativeGasUsed = '0x1'
         return result
       },
     })

@@ -31,18 +31,24 @@ describe('embedded devnet', () => {
     // The EIP-7702 authorities carry the delegation designators (to Scenarios, to its helper instance),
     // and the first EOA's counter (slot 0) was written by both calls into it: its own increment(),
     // and the helper's increment() reached by DELEGATECALL through the second EOA.
-    expect(await rpcResult(devnet.anvil.url, 'eth_getCode', [devnet.contracts.DelegatedEOA, 'latest'])).toBe(`0xef0100${devnet.contracts.Scenarios!.slice(2)}`)
-    expect(await rpcResult(devnet.anvil.url, 'eth_getCode', [devnet.contracts.SecondDelegatedEOA, 'latest'])).toBe(`0xef0100${devnet.contracts.Helper!.slice(2)}`)
-    expect(BigInt(await rpcResult(devnet.anvil.url, 'eth_getStorageAt', [devnet.contracts.DelegatedEOA, '0x0', 'latest']))).toBe(2n)
+    expect(await rpcResult(devnet.anvil.url, 'eth_getCode', [devnet.contracts.DelegatedEOA, 'latest'])).toBe(
+      `0xef0100${devnet.contracts.Scenarios!.slice(2)}`,
+    )
+    expect(await rpcResult(devnet.anvil.url, 'eth_getCode', [devnet.contracts.SecondDelegatedEOA, 'latest'])).toBe(
+      `0xef0100${devnet.contracts.Helper!.slice(2)}`,
+    )
+    expect(
+      BigInt(await rpcResult(devnet.anvil.url, 'eth_getStorageAt', [devnet.contracts.DelegatedEOA, '0x0', 'latest'])),
+    ).toBe(2n)
     const type4 = devnet.transactions.filter((t) => t.label.startsWith('EIP-7702 (type 4)'))
     expect(type4).toHaveLength(2)
     for (const tx of type4) {
       const receipt = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [tx.hash])
       expect([receipt.type, receipt.status], tx.label).toEqual(['0x4', '0x1'])
     }
-    expect(devnet.transactions.filter((t) => t.label.startsWith('block of several')).map((t) => t.blockNumber)).toSatisfy(
-      (blocks: number[]) => blocks.length > 1 && new Set(blocks).size === 1,
-    )
+    expect(
+      devnet.transactions.filter((t) => t.label.startsWith('block of several')).map((t) => t.blockNumber),
+    ).toSatisfy((blocks: number[]) => blocks.length > 1 && new Set(blocks).size === 1)
   })
 
   it('replays every devnet transaction with the gas and status of its receipt', async () => {

@@ -32,7 +32,12 @@ beforeAll(async () => {
   proxy = await createProxy(anvil.url)
   const base = { upstream: proxy.url, port: 0, hardfork: 'prague' } as const
   plain = await startEdgetrace(base)
-  listed = await startEdgetrace({ ...base, wsOrigins: ['https://listed.example'], corsDomains: ['https://cors.example'], vhosts: ['rpc.example'] })
+  listed = await startEdgetrace({
+    ...base,
+    wsOrigins: ['https://listed.example'],
+    corsDomains: ['https://cors.example'],
+    vhosts: ['rpc.example'],
+  })
   open = await startEdgetrace({ ...base, wsOrigins: ['*'], vhosts: ['*'] })
 })
 afterAll(async () => {
@@ -109,7 +114,11 @@ function rawUpgradeWithCall(edge: RunningEdgetrace, headers: Record<string, stri
   const url = new URL(edge.url)
   const payload = Buffer.from(CALL)
   const mask = Buffer.from([0x12, 0x34, 0x56, 0x78])
-  const frame = Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, payload.map((b, i) => b ^ mask[i % 4]!)])
+  const frame = Buffer.concat([
+    Buffer.from([0x81, 0x80 | payload.length]),
+    mask,
+    payload.map((b, i) => b ^ mask[i % 4]!),
+  ])
   const head = [
     'GET / HTTP/1.1',
     `Host: ${url.host}`,
@@ -157,24 +166,34 @@ describe('WebSocket origins (--ws.origins)', () => {
   })
 
   it('refuses a foreign origin to a ws client too, and keeps serving', async () => {
-    expect(await overWs(plain, { origin: 'https://evil.example' })).toEqual({ status: 403, text: 'origin not allowed (see --ws.origins)\n' })
-    expect(await overWs(plain, { origin: `http://localhost:${Number(portOf(plain)) + 1}` })).toMatchObject({ status: 403 })
+    expect(await overWs(plain, { origin: 'https://evil.example' })).toEqual({
+      status: 403,
+      text: 'origin not allowed (see --ws.origins)\n',
+    })
+    expect(await overWs(plain, { origin: `http://localhost:${Number(portOf(plain)) + 1}` })).toMatchObject({
+      status: 403,
+    })
     expect(await overWs(plain, { origin: 'null' })).toMatchObject({ status: 403 })
     expect((await overWs(plain)).reply?.result).toMatch(/^0x/)
   })
 
-  it('accepts no Origin (non-browser clients), and the server\'s own origin in any case', async () => {
+  it("accepts no Origin (non-browser clients), and the server's own origin in any case", async () => {
     const before = gasPriceCalls()
     expect((await overWs(plain)).reply?.result).toMatch(/^0x/)
     expect((await overWs(plain, { origin: plain.url })).reply?.result).toMatch(/^0x/)
     expect((await overWs(plain, { origin: `HTTP://127.0.0.1:${portOf(plain)}` })).reply?.result).toMatch(/^0x/)
-    expect((await overWs(plain, { origin: `http://localhost:${portOf(plain)}`, host: `localhost:${portOf(plain)}` })).reply?.result).toMatch(/^0x/)
+    expect(
+      (await overWs(plain, { origin: `http://localhost:${portOf(plain)}`, host: `localhost:${portOf(plain)}` })).reply
+        ?.result,
+    ).toMatch(/^0x/)
     expect(gasPriceCalls()).toBe(before + 4)
   })
 
   it('does not take a DNS-rebinding page for the same origin (its Host is not an allowed vhost)', async () => {
     const port = portOf(plain)
-    expect(await overWs(plain, { origin: `http://evil.example:${port}`, host: `evil.example:${port}` })).toMatchObject({ status: 403 })
+    expect(await overWs(plain, { origin: `http://evil.example:${port}`, host: `evil.example:${port}` })).toMatchObject({
+      status: 403,
+    })
     // As in geth, vhosts are not applied to WebSocket otherwise: a client without Origin is let in.
     expect((await overWs(plain, { host: `evil.example:${port}` })).reply?.result).toMatch(/^0x/)
   })
@@ -205,13 +224,22 @@ describe('WebSocket origins (--ws.origins)', () => {
 })
 
 describe('POST content type', () => {
-  it('answers a text/plain POST 415 with geth\'s text and runs nothing', async () => {
+  it("answers a text/plain POST 415 with geth's text and runs nothing", async () => {
     const before = gasPriceCalls()
-    const res = await http(plain, { headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://evil.example' }, body: CALL })
+    const res = await http(plain, {
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://evil.example' },
+      body: CALL,
+    })
     expect(res).toEqual({ status: 415, text: 'invalid content type, only application/json is supported\n' })
-    expect((await http(plain, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: CALL })).status).toBe(415)
-    expect((await http(plain, { headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: CALL })).status).toBe(415)
-    expect((await http(plain, { headers: { 'content-type': 'application/json; charset' }, body: CALL })).status).toBe(415)
+    expect(
+      (await http(plain, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: CALL })).status,
+    ).toBe(415)
+    expect(
+      (await http(plain, { headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: CALL })).status,
+    ).toBe(415)
+    expect((await http(plain, { headers: { 'content-type': 'application/json; charset' }, body: CALL })).status).toBe(
+      415,
+    )
     expect(gasPriceCalls()).toBe(before)
   })
 
@@ -221,9 +249,15 @@ describe('POST content type', () => {
     expect(gasPriceCalls()).toBe(before)
   })
 
-  it('accepts application/json with parameters, and geth\'s other JSON-RPC types', async () => {
+  it("accepts application/json with parameters, and geth's other JSON-RPC types", async () => {
     const before = gasPriceCalls()
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', 'application/json-rpc', 'application/jsonrequest']) {
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON;charset="UTF-8"',
+      'application/json-rpc',
+      'application/jsonrequest',
+    ]) {
       const res = await http(plain, { headers: { 'content-type': type }, body: CALL })
       expect(res.status, type).toBe(200)
       expect(JSON.parse(res.text).result, type).toMatch(/^0x/)
@@ -242,7 +276,14 @@ describe('POST content type', () => {
   })
 
   it('still answers CORS preflights and health checks, which carry no body', async () => {
-    expect((await http(listed, { method: 'OPTIONS', headers: { origin: 'https://cors.example', 'access-control-request-method': 'POST' } })).status).toBe(204)
+    expect(
+      (
+        await http(listed, {
+          method: 'OPTIONS',
+          headers: { origin: 'https://cors.example', 'access-control-request-method': 'POST' },
+        })
+      ).status,
+    ).toBe(204)
     expect(await http(plain, { method: 'GET' })).toEqual({ status: 200, text: '{"status":"ok"}' })
   })
 })
@@ -253,9 +294,16 @@ describe('Host header (--http.vhosts)', () => {
   it('refuses a hostname not listed with 403 "invalid host specified", health checks included', async () => {
     const port = portOf(plain)
     const before = gasPriceCalls()
-    expect(await http(plain, { headers: { ...json, host: `evil.example:${port}` }, body: CALL })).toEqual({ status: 403, text: 'invalid host specified\n' })
-    expect(await http(plain, { method: 'GET', headers: { host: `evil.example:${port}` } })).toMatchObject({ status: 403 })
-    expect(await http(listed, { headers: { ...json, host: `localhost:${portOf(listed)}` }, body: CALL })).toMatchObject({ status: 403 })
+    expect(await http(plain, { headers: { ...json, host: `evil.example:${port}` }, body: CALL })).toEqual({
+      status: 403,
+      text: 'invalid host specified\n',
+    })
+    expect(await http(plain, { method: 'GET', headers: { host: `evil.example:${port}` } })).toMatchObject({
+      status: 403,
+    })
+    expect(await http(listed, { headers: { ...json, host: `localhost:${portOf(listed)}` }, body: CALL })).toMatchObject(
+      { status: 403 },
+    )
     expect(gasPriceCalls()).toBe(before)
   })
 
@@ -284,7 +332,9 @@ describe('Host header (--http.vhosts)', () => {
       let received = ''
       const timer = setTimeout(() => socket.destroy(new Error('timed out')), 20_000)
       socket.on('connect', () =>
-        socket.write(`POST / HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: ${CALL.length}\r\n\r\n${CALL}`),
+        socket.write(
+          `POST / HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: ${CALL.length}\r\n\r\n${CALL}`,
+        ),
       )
       socket.on('data', (d) => (received += d.toString()))
       socket.on('close', () => {
@@ -301,16 +351,32 @@ describe('Host header (--http.vhosts)', () => {
 describe('CLI flags', () => {
   it('parses --ws.origins and --http.vhosts, defaulting to none and localhost', () => {
     expect(parseCliArgs([])).toMatchObject({ wsOrigins: [], vhosts: ['localhost'] })
-    expect(parseCliArgs(['--ws.origins', 'https://a.example, http://localhost:3000', '--http.vhosts=*'])).toMatchObject({
-      wsOrigins: ['https://a.example', 'http://localhost:3000'],
-      vhosts: ['*'],
-    })
+    expect(parseCliArgs(['--ws.origins', 'https://a.example, http://localhost:3000', '--http.vhosts=*'])).toMatchObject(
+      {
+        wsOrigins: ['https://a.example', 'http://localhost:3000'],
+        vhosts: ['*'],
+      },
+    )
   })
 
   it('passes them from the command line to the server', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/node/cli.ts', '--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0', '--ws.origins', 'https://listed.example', '--http.vhosts', 'rpc.example'],
+      [
+        '--import',
+        'tsx',
+        'src/node/cli.ts',
+        '--upstream',
+        anvil.url,
+        '--hardfork',
+        'prague',
+        '--http.port',
+        '0',
+        '--ws.origins',
+        'https://listed.example',
+        '--http.vhosts',
+        'rpc.example',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     )
     try {
@@ -333,8 +399,14 @@ describe('CLI flags', () => {
       const port = portOf(edge)
       expect((await overWs(edge, { origin: 'https://listed.example' })).reply?.result).toMatch(/^0x/)
       expect(await overWs(edge, { origin: 'https://evil.example' })).toMatchObject({ status: 403 })
-      expect((await http(edge, { headers: { 'content-type': 'application/json', host: `rpc.example:${port}` }, body: CALL })).status).toBe(200)
-      expect((await http(edge, { headers: { 'content-type': 'application/json', host: `localhost:${port}` }, body: CALL })).status).toBe(403)
+      expect(
+        (await http(edge, { headers: { 'content-type': 'application/json', host: `rpc.example:${port}` }, body: CALL }))
+          .status,
+      ).toBe(200)
+      expect(
+        (await http(edge, { headers: { 'content-type': 'application/json', host: `localhost:${port}` }, body: CALL }))
+          .status,
+      ).toBe(403)
     } finally {
       child.kill('SIGTERM')
     }

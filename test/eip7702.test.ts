@@ -23,7 +23,8 @@ beforeAll(async () => {
 afterAll(() => stop())
 
 async function authorization(nonceOffset = 0) {
-  const nonce = Number(await rpcResult(devnet.anvil.url, 'eth_getTransactionCount', [authority.address, 'latest'])) + nonceOffset
+  const nonce =
+    Number(await rpcResult(devnet.anvil.url, 'eth_getTransactionCount', [authority.address, 'latest'])) + nonceOffset
   return authority.signAuthorization({ contractAddress: devnet.contracts.Scenarios!, chainId: 31337, nonce })
 }
 
@@ -45,7 +46,10 @@ describe('EIP-7702', () => {
       data: encodeCall('recurse(uint256)', [2]),
       authorizationList: [toRpcAuth(auth)],
     }
-    const [ours, theirs] = await Promise.all([rpc(edge.url, 'eth_call', [call]), rpc(devnet.anvil.url, 'eth_call', [call])])
+    const [ours, theirs] = await Promise.all([
+      rpc(edge.url, 'eth_call', [call]),
+      rpc(devnet.anvil.url, 'eth_call', [call]),
+    ])
     expect(theirs.error).toBeUndefined()
     expect(ours).toEqual(theirs)
   })
@@ -74,6 +78,8 @@ describe('EIP-7702', () => {
     const code = await rpcResult(edge.url, 'eth_getCode', [authority.address, 'latest'])
     expect(code).toBe(`0xef0100${devnet.contracts.Scenarios!.slice(2)}`)
     const counter = { to: authority.address, data: encodeCall('counter()') }
-    expect(await rpcResult(edge.url, 'eth_call', [counter])).toBe(await rpcResult(devnet.anvil.url, 'eth_call', [counter]))
+    expect(await rpcResult(edge.url, 'eth_call', [counter])).toBe(
+      await rpcResult(devnet.anvil.url, 'eth_call', [counter]),
+    )
   })
 })

@@ -27,7 +27,12 @@ beforeAll(async () => {
   // The browser worker's protocol (comlink over a MessageChannel: structured clone, as postMessage).
   channel = new MessageChannel()
   serveEdgetrace(channel.port1 as never)
-  worker = await connectEdgetraceWorker(channel.port2 as never, { upstream: proxy.url, api: ['eth'], hardfork: 'prague', cache: false })
+  worker = await connectEdgetraceWorker(channel.port2 as never, {
+    upstream: proxy.url,
+    api: ['eth'],
+    hardfork: 'prague',
+    cache: false,
+  })
 }, 120_000)
 afterAll(async () => {
   await worker?.close()
@@ -73,7 +78,10 @@ function nested(levels: number): unknown {
 /** Text of `levels` nested arrays (JSON.stringify itself overflows on such depth). */
 const nestedText = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
 
-const tooDeep = { code: -32600, message: `invalid request: nesting too deep (at most ${MAX_JSON_DEPTH} levels of arrays and objects)` }
+const tooDeep = {
+  code: -32600,
+  message: `invalid request: nesting too deep (at most ${MAX_JSON_DEPTH} levels of arrays and objects)`,
+}
 const calls = (method: string) => proxy.calls.get(method) ?? 0
 
 describe('nesting deeper than the limit', () => {
@@ -89,15 +97,25 @@ describe('nesting deeper than the limit', () => {
     expect((await overWs([fooText, balanceText])).map((t) => JSON.parse(t))).toEqual(want)
     expect(await worker.request({ jsonrpc: '2.0', id: 7, method: 'eth_foo', params: nested(10_000) })).toEqual(want[0])
     const provider = createEip1193Provider(worker)
-    await expect(provider.request({ method: 'eth_getBalance', params: [DEV_ACCOUNT, { blockNumber: nested(10_000) }] as never })).rejects.toMatchObject(tooDeep)
+    await expect(
+      provider.request({ method: 'eth_getBalance', params: [DEV_ACCOUNT, { blockNumber: nested(10_000) }] as never }),
+    ).rejects.toMatchObject(tooDeep)
 
     expect(calls('eth_foo')).toBe(0)
     expect(calls('eth_getBalance')).toBe(balancesBefore)
     // Just under the limit is served (and passed through).
-    const atLimit = JSON.parse(await postText(`{"jsonrpc":"2.0","id":9,"method":"eth_getBalance","params":["${DEV_ACCOUNT}","latest",${nestedText(MAX_JSON_DEPTH - 2)}]}`))
+    const atLimit = JSON.parse(
+      await postText(
+        `{"jsonrpc":"2.0","id":9,"method":"eth_getBalance","params":["${DEV_ACCOUNT}","latest",${nestedText(MAX_JSON_DEPTH - 2)}]}`,
+      ),
+    )
     expect(atLimit.error?.message).not.toMatch(/nesting too deep/)
     expect(calls('eth_getBalance')).toBe(balancesBefore + 1)
-    expect(JSON.parse(await postText(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}`))).toEqual({ jsonrpc: '2.0', id: 1, result: `0x${anvil.chainId.toString(16)}` })
+    expect(JSON.parse(await postText(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}`))).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: `0x${anvil.chainId.toString(16)}`,
+    })
   })
 
   it('fails only the over-deep request of a batch: the others are answered, on every transport', async () => {
@@ -119,11 +137,25 @@ describe('nesting deeper than the limit', () => {
     expect(calls('eth_getBalance')).toBe(balancesBefore + 3)
   })
 
-  it('is refused by the worker\'s service itself when a deep message reaches it by another way', async () => {
-    const service = await createEdgetraceService({ upstream: proxy.url, api: ['eth'], hardfork: 'prague', cache: false })
+  it("is refused by the worker's service itself when a deep message reaches it by another way", async () => {
+    const service = await createEdgetraceService({
+      upstream: proxy.url,
+      api: ['eth'],
+      hardfork: 'prague',
+      cache: false,
+    })
     try {
-      expect(await service.request({ jsonrpc: '2.0', id: 'x', method: 'eth_foo', params: nested(10_000) })).toEqual({ jsonrpc: '2.0', id: 'x', error: tooDeep })
-      expect(await service.request([{ jsonrpc: '2.0', id: 1, method: 'eth_foo', params: nested(10_000) }, { jsonrpc: '2.0', id: 2, method: 'eth_chainId' }])).toEqual([
+      expect(await service.request({ jsonrpc: '2.0', id: 'x', method: 'eth_foo', params: nested(10_000) })).toEqual({
+        jsonrpc: '2.0',
+        id: 'x',
+        error: tooDeep,
+      })
+      expect(
+        await service.request([
+          { jsonrpc: '2.0', id: 1, method: 'eth_foo', params: nested(10_000) },
+          { jsonrpc: '2.0', id: 2, method: 'eth_chainId' },
+        ]),
+      ).toEqual([
         { jsonrpc: '2.0', id: 1, error: tooDeep },
         { jsonrpc: '2.0', id: 2, result: `0x${anvil.chainId.toString(16)}` },
       ])
@@ -143,6 +175,10 @@ describe('ids', () => {
     expect(await overWs(bodies)).toEqual(want)
     expect(await postText(`[${bodies.join(',')}]`)).toBe(`[${want.join(',')}]`)
     // An object as id is not a valid id (geth: hasValidID): answered with a null id.
-    expect(JSON.parse(await postText('{"jsonrpc":"2.0","id":{"a":1},"method":"eth_chainId"}'))).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } })
+    expect(JSON.parse(await postText('{"jsonrpc":"2.0","id":{"a":1},"method":"eth_chainId"}'))).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'invalid request' },
+    })
   })
 })

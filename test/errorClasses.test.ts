@@ -12,7 +12,13 @@ describe('domain error classes', () => {
   it('are BaseErrors with their own name, message and fields', () => {
     const retry = new RetryableError('HTTP 429', 1000, 429)
     expect(retry).toBeInstanceOf(BaseError)
-    expect(retry).toMatchObject({ name: 'RetryableError', message: 'HTTP 429', shortMessage: 'HTTP 429', retryAfterMs: 1000, status: 429 })
+    expect(retry).toMatchObject({
+      name: 'RetryableError',
+      message: 'HTTP 429',
+      shortMessage: 'HTTP 429',
+      retryAfterMs: 1000,
+      status: 429,
+    })
     expect(toRpcError(retry)).toEqual({ code: -32000, message: 'HTTP 429' })
 
     const cli = new CliError('--port x: not a number')
@@ -21,7 +27,11 @@ describe('domain error classes', () => {
 
     const start = new EdgetraceStartError({ code: -32602, message: 'bad config' })
     expect(start).toBeInstanceOf(BaseError)
-    expect(start).toMatchObject({ name: 'EdgetraceStartError', message: 'bad config', error: { code: -32602, message: 'bad config' } })
+    expect(start).toMatchObject({
+      name: 'EdgetraceStartError',
+      message: 'bad config',
+      error: { code: -32602, message: 'bad config' },
+    })
 
     const provider = new ProviderRpcError({ code: 3, message: 'execution reverted', data: '0x01' })
     expect(provider).toBeInstanceOf(BaseError)

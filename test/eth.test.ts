@@ -27,8 +27,15 @@ type Case = { name: string; call: Record<string, unknown>; block?: unknown }
 const cases = (): Case[] => [
   { name: 'token balanceOf', call: { to: c.Token, data: encodeCall('balanceOf(address)', [alice]) } },
   { name: 'token name (string)', call: { to: c.Token, data: encodeCall('name()') } },
-  { name: 'token balance at an older block', call: { to: c.Token, data: encodeCall('balanceOf(address)', [alice]) }, block: '0x8' },
-  { name: 'recursion through external self-calls', call: { from: alice, to: c.Scenarios, data: encodeCall('recurse(uint256)', [6]) } },
+  {
+    name: 'token balance at an older block',
+    call: { to: c.Token, data: encodeCall('balanceOf(address)', [alice]) },
+    block: '0x8',
+  },
+  {
+    name: 'recursion through external self-calls',
+    call: { from: alice, to: c.Scenarios, data: encodeCall('recurse(uint256)', [6]) },
+  },
   { name: 'reads 40 storage slots', call: { to: c.Inspector, data: encodeCall('sumValues(uint256)', [40]) } },
   {
     name: 'balances, code sizes and code hashes of several accounts',
@@ -41,23 +48,73 @@ const cases = (): Case[] => [
     },
   },
   { name: 'msg.sender and tx.origin', call: { from: alice, to: c.Inspector, data: encodeCall('caller()') } },
-  { name: 'block context: number, timestamp, coinbase, chain id, prevrandao, gas limit, blockhash', call: { to: c.Inspector, data: encodeCall('context()'), gasPrice: '0x3b9aca00', from: alice } },
+  {
+    name: 'block context: number, timestamp, coinbase, chain id, prevrandao, gas limit, blockhash',
+    call: { to: c.Inspector, data: encodeCall('context()'), gasPrice: '0x3b9aca00', from: alice },
+  },
   { name: 'precompiles', call: { to: c.Scenarios, data: encodeCall('precompiles()') } },
-  { name: 'DELEGATECALL writes the caller', call: { to: c.Scenarios, data: encodeCall('delegate(address)', [c.Helper!]) } },
-  { name: 'CREATE and CREATE2 in a call', call: { to: c.Scenarios, data: encodeCall('create2(uint256,bytes32)', [3, `0x${'77'.repeat(32)}`]) } },
-  { name: 'a contract creation call (no to)', call: { from: alice, data: '0x600a600c600039600a6000f3602a60005260206000f3' } },
-  { name: 'value transfer through a contract', call: { from: alice, to: c.Scenarios, value: '0x10', data: encodeCall('pay(address,uint256)', [`0x${'ab'.repeat(20)}`, 16]) } },
+  {
+    name: 'DELEGATECALL writes the caller',
+    call: { to: c.Scenarios, data: encodeCall('delegate(address)', [c.Helper!]) },
+  },
+  {
+    name: 'CREATE and CREATE2 in a call',
+    call: { to: c.Scenarios, data: encodeCall('create2(uint256,bytes32)', [3, `0x${'77'.repeat(32)}`]) },
+  },
+  {
+    name: 'a contract creation call (no to)',
+    call: { from: alice, data: '0x600a600c600039600a6000f3602a60005260206000f3' },
+  },
+  {
+    name: 'value transfer through a contract',
+    call: {
+      from: alice,
+      to: c.Scenarios,
+      value: '0x10',
+      data: encodeCall('pay(address,uint256)', [`0x${'ab'.repeat(20)}`, 16]),
+    },
+  },
   { name: 'transient storage', call: { to: c.Scenarios, data: encodeCall('transient(uint256)', [9]) } },
   { name: 'child out of gas, parent continues', call: { to: c.Scenarios, data: encodeCall('childOutOfGas()') } },
   { name: 'revert with Error(string)', call: { to: c.Scenarios, data: encodeCall('revertWithReason()') } },
-  { name: 'revert with a custom error', call: { from: alice, to: c.Scenarios, data: encodeCall('revertWithCustom(uint256)', [7]) } },
+  {
+    name: 'revert with a custom error',
+    call: { from: alice, to: c.Scenarios, data: encodeCall('revertWithCustom(uint256)', [7]) },
+  },
   { name: 'panic: division by zero', call: { to: c.Scenarios, data: encodeCall('panicDivide(uint256)', [0]) } },
   { name: 'panic: out-of-bounds array access', call: { to: c.Scenarios, data: encodeCall('sum(uint256)', [3]) } },
-  { name: 'token transfer over balance', call: { from: `0x${'cd'.repeat(20)}`, to: c.Token, data: encodeCall('transfer(address,uint256)', [alice, 1]) } },
-  { name: 'an explicit gas limit', call: { to: c.Scenarios, data: encodeCall('recurse(uint256)', [2]), gas: '0x186a0' } },
+  {
+    name: 'token transfer over balance',
+    call: { from: `0x${'cd'.repeat(20)}`, to: c.Token, data: encodeCall('transfer(address,uint256)', [alice, 1]) },
+  },
+  {
+    name: 'an explicit gas limit',
+    call: { to: c.Scenarios, data: encodeCall('recurse(uint256)', [2]), gas: '0x186a0' },
+  },
 ]
 
-const CASE_NAMES = ['token balanceOf', 'token name (string)', 'token balance at an older block', 'recursion through external self-calls', 'reads 40 storage slots', 'msg.sender and tx.origin', 'block context: number, timestamp, coinbase, chain id, prevrandao, gas limit, blockhash', 'precompiles', 'DELEGATECALL writes the caller', 'CREATE and CREATE2 in a call', 'a contract creation call (no to)', 'value transfer through a contract', 'transient storage', 'child out of gas, parent continues', 'revert with Error(string)', 'revert with a custom error', 'panic: division by zero', 'panic: out-of-bounds array access', 'token transfer over balance', 'an explicit gas limit']
+const CASE_NAMES = [
+  'token balanceOf',
+  'token name (string)',
+  'token balance at an older block',
+  'recursion through external self-calls',
+  'reads 40 storage slots',
+  'msg.sender and tx.origin',
+  'block context: number, timestamp, coinbase, chain id, prevrandao, gas limit, blockhash',
+  'precompiles',
+  'DELEGATECALL writes the caller',
+  'CREATE and CREATE2 in a call',
+  'a contract creation call (no to)',
+  'value transfer through a contract',
+  'transient storage',
+  'child out of gas, parent continues',
+  'revert with Error(string)',
+  'revert with a custom error',
+  'panic: division by zero',
+  'panic: out-of-bounds array access',
+  'token transfer over balance',
+  'an explicit gas limit',
+]
 
 /**
  * Where anvil's revert message differs from geth's (and so Erigon's, which shares geth's
@@ -121,10 +178,34 @@ describe('eth_call errors', () => {
   // geth's (and Erigon's) code and wording for us; anvil answers with its own (last column), which we
   // do not copy: it reports EVM halts as -32603 "EVM error <Variant>".
   const ERRORS: [string, () => Record<string, unknown>, number, string, { code: number; message: string }][] = [
-    ['INVALID opcode at the top', () => ({ to: c.Scenarios, data: encodeCall('invalidOpcode()') }), -32000, 'invalid opcode: INVALID', { code: -32603, message: 'EVM error InvalidFEOpcode' }],
-    ['bad jump at the top', () => ({ to: c.BadJump, data: '0x' }), -32000, 'invalid jump destination', { code: -32603, message: 'EVM error InvalidJump' }],
-    ['out of gas', () => ({ to: c.Scenarios, data: encodeCall('fill(uint256)', [50]), gas: '0x7530' }), -32000, 'out of gas', { code: -32603, message: 'EVM error OutOfGas' }],
-    ['intrinsic gas too low', () => ({ to: c.Token, data: '0x', gas: '0x100' }), -32000, 'intrinsic gas too low: have 256, want 21000', { code: -32000, message: 'intrinsic gas too high -- CallGasCostMoreThanGasLimit' }],
+    [
+      'INVALID opcode at the top',
+      () => ({ to: c.Scenarios, data: encodeCall('invalidOpcode()') }),
+      -32000,
+      'invalid opcode: INVALID',
+      { code: -32603, message: 'EVM error InvalidFEOpcode' },
+    ],
+    [
+      'bad jump at the top',
+      () => ({ to: c.BadJump, data: '0x' }),
+      -32000,
+      'invalid jump destination',
+      { code: -32603, message: 'EVM error InvalidJump' },
+    ],
+    [
+      'out of gas',
+      () => ({ to: c.Scenarios, data: encodeCall('fill(uint256)', [50]), gas: '0x7530' }),
+      -32000,
+      'out of gas',
+      { code: -32603, message: 'EVM error OutOfGas' },
+    ],
+    [
+      'intrinsic gas too low',
+      () => ({ to: c.Token, data: '0x', gas: '0x100' }),
+      -32000,
+      'intrinsic gas too low: have 256, want 21000',
+      { code: -32000, message: 'intrinsic gas too high -- CallGasCostMoreThanGasLimit' },
+    ],
     [
       'insufficient funds',
       () => ({ from: `0x${'cd'.repeat(20)}`, to: c.Token, value: '0x1' }),
@@ -165,7 +246,11 @@ describe('eth_estimateGas and eth_createAccessList', () => {
   })
 
   it('createAccessList lists what anvil lists', async () => {
-    const call = { from: alice, to: c.Scenarios, data: encodeCall('pull(address,address,uint256)', [c.Token!, alice, 1]) }
+    const call = {
+      from: alice,
+      to: c.Scenarios,
+      data: encodeCall('pull(address,address,uint256)', [c.Token!, alice, 1]),
+    }
     const [ours, theirs] = await Promise.all([
       rpc(edge.url, 'eth_createAccessList', [call]),
       rpc(devnet.anvil.url, 'eth_createAccessList', [call]),

@@ -4,7 +4,16 @@ import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
 import { createProxy } from './src/createProxy.js'
 import { rpcResult } from './src/rpc.js'
 import { timedRpc } from './src/timedRpc.js'
-import { type CaseReport, FAULT_KINDS, type FaultKind, type FaultScenario, type Reference, measureReference, runFaultCase, runPool } from './src/runFaultCase.js'
+import {
+  type CaseReport,
+  FAULT_KINDS,
+  type FaultKind,
+  type FaultScenario,
+  type Reference,
+  measureReference,
+  runFaultCase,
+  runPool,
+} from './src/runFaultCase.js'
 
 // The fault matrix (issue 12: never down, never wrong, never open). A cold debug_traceCall needs a
 // header, proofs, code and storage from the upstream: N calls when nothing fails. For every k in 1..N
@@ -27,24 +36,40 @@ const reports: CaseReport[] = []
 const processErrors: { event: string; during: string[]; reason: string }[] = []
 const active = new Set<string>()
 const onUnhandledRejection = (reason: unknown) =>
-  processErrors.push({ event: 'unhandledRejection', during: [...active], reason: reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason) })
-const onUncaughtException = (err: Error) => processErrors.push({ event: 'uncaughtException', during: [...active], reason: `${err.name}: ${err.message}` })
+  processErrors.push({
+    event: 'unhandledRejection',
+    during: [...active],
+    reason: reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason),
+  })
+const onUncaughtException = (err: Error) =>
+  processErrors.push({ event: 'uncaughtException', during: [...active], reason: `${err.name}: ${err.message}` })
 
 beforeAll(async () => {
   process.on('unhandledRejection', onUnhandledRejection)
   process.on('uncaughtException', onUncaughtException)
   devnet = await startDevnet()
   const head = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', ['latest', false])
-  const previous = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', [`0x${(BigInt(head.number) - 1n).toString(16)}`, false])
+  const previous = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', [
+    `0x${(BigInt(head.number) - 1n).toString(16)}`,
+    false,
+  ])
   const [alice] = devnet.accounts as [`0x${string}`]
   // Scenarios.pull → Token.transferFrom, transfer, balanceOf: two contracts' code and storage.
-  const call = { from: alice, to: devnet.contracts.Scenarios, data: encodeCall('pull(address,address,uint256)', [devnet.contracts.Token!, alice, 1n]) }
+  const call = {
+    from: alice,
+    to: devnet.contracts.Scenarios,
+    data: encodeCall('pull(address,address,uint256)', [devnet.contracts.Token!, alice, 1n]),
+  }
   scenario = {
     node: devnet.anvil.url,
     engine: { evmTimeoutMs: EVM_TIMEOUT_MS },
     api: ['eth', 'debug', 'trace'],
     trace: { method: 'debug_traceCall', params: [call, head.number, { tracer: 'callTracer' }] },
-    second: { method: 'debug_traceCall', params: [call, previous.number, { tracer: 'callTracer' }], blockMarkers: [`"${previous.number}"`, previous.hash] },
+    second: {
+      method: 'debug_traceCall',
+      params: [call, previous.number, { tracer: 'callTracer' }],
+      blockMarkers: [`"${previous.number}"`, previous.hash],
+    },
     deadlineMs: DEADLINE_MS,
   }
   reference = await measureReference(scenario)
@@ -66,17 +91,28 @@ function printMatrix() {
     if (!r) return '-'
     const crashed = r.problems.some((p) => /^(unhandledRejection|uncaughtException)/.test(p))
     const mark = r.problems.length === 0 ? 'ok' : crashed ? 'CRASH' : 'FAIL'
-    const what = r.outcome === 'result' ? 'result' : r.outcome.startsWith('error') ? `err ${r.outcome.split(' ')[1]}` : r.outcome.split(' ')[0]
+    const what =
+      r.outcome === 'result'
+        ? 'result'
+        : r.outcome.startsWith('error')
+          ? `err ${r.outcome.split(' ')[1]}`
+          : r.outcome.split(' ')[0]
     return `${mark} ${what}`
   }
   const lines = [
     `fault matrix: ${reference.calls.length} upstream calls, deadline ${DEADLINE_MS} ms`,
     ['k', 'call (request)', ...kinds.map((k) => k.label)].join(' | '),
     ...reference.calls.map((c, i) =>
-      [String(i + 1), `${c.method} (#${c.request - reference.calls[0]!.request + 1})`, ...kinds.map((kind) => cell(reports.find((r) => r.kind === kind.name && r.k === i + 1)))].join(' | '),
+      [
+        String(i + 1),
+        `${c.method} (#${c.request - reference.calls[0]!.request + 1})`,
+        ...kinds.map((kind) => cell(reports.find((r) => r.kind === kind.name && r.k === i + 1))),
+      ].join(' | '),
     ),
     '',
-    ...reports.filter((r) => r.problems.length > 0).map((r) => `FAIL ${r.kind}, k=${r.k} (${r.call}): ${r.outcome} in ${r.ms} ms — ${r.problems.join('; ')}`),
+    ...reports
+      .filter((r) => r.problems.length > 0)
+      .map((r) => `FAIL ${r.kind}, k=${r.k} (${r.call}): ${r.outcome} in ${r.ms} ms — ${r.problems.join('; ')}`),
   ]
   console.log(lines.join('\n'))
 }
@@ -100,7 +136,9 @@ async function runKind(kind: FaultKind): Promise<CaseReport[]> {
   // A process-level error while a case ran is that case's failure (cases run side by side share it).
   for (const report of out) {
     for (const e of processErrors.filter((e) => e.during.includes(`${kind.name} k=${report.k}`))) {
-      report.problems.push(`${e.event} while it ran${e.during.length > 1 ? ` (with ${e.during.length - 1} other cases)` : ''}: ${e.reason.split('\n')[0]}`)
+      report.problems.push(
+        `${e.event} while it ran${e.during.length > 1 ? ` (with ${e.during.length - 1} other cases)` : ''}: ${e.reason.split('\n')[0]}`,
+      )
     }
   }
   reports.push(...out)
@@ -108,7 +146,9 @@ async function runKind(kind: FaultKind): Promise<CaseReport[]> {
 }
 
 function failures(out: CaseReport[]): string[] {
-  return out.filter((r) => r.problems.length > 0).map((r) => `k=${r.k} (${r.call}): ${r.outcome} in ${r.ms} ms — ${r.problems.join('; ')}`)
+  return out
+    .filter((r) => r.problems.length > 0)
+    .map((r) => `k=${r.k} (${r.call}): ${r.outcome} in ${r.ms} ms — ${r.problems.join('; ')}`)
 }
 
 describe('the fault proxy', () => {
@@ -118,13 +158,18 @@ describe('the fault proxy', () => {
   ]
 
   it('answers one call of a batch with a JSON-RPC error and forwards the others', async () => {
-    const proxy = await createProxy(devnet.anvil.url, { callError: (c) => (c.index === 2 ? { code: -32005, message: 'rate limit exceeded' } : undefined) })
+    const proxy = await createProxy(devnet.anvil.url, {
+      callError: (c) => (c.index === 2 ? { code: -32005, message: 'rate limit exceeded' } : undefined),
+    })
     const answer = await timedRpc(proxy.url, batch, 5000)
     expect(answer.kind === 'answer' && answer.json).toEqual([
       { jsonrpc: '2.0', id: 1, result: '0x7a69' },
       { jsonrpc: '2.0', id: 2, error: { code: -32005, message: 'rate limit exceeded' } },
     ])
-    expect(proxy.log.map((c) => [c.index, c.request, c.method])).toEqual([[1, 1, 'eth_chainId'], [2, 1, 'eth_blockNumber']])
+    expect(proxy.log.map((c) => [c.index, c.request, c.method])).toEqual([
+      [1, 1, 'eth_chainId'],
+      [2, 1, 'eth_blockNumber'],
+    ])
     await proxy.stop()
   })
 
@@ -132,7 +177,12 @@ describe('the fault proxy', () => {
     const decisions = ['truncate', 'drop', 'hang'] as const
     const proxy = await createProxy(devnet.anvil.url, { onRequest: ({ count }) => decisions[count - 1] })
     const truncated = await timedRpc(proxy.url, batch, 5000)
-    expect(truncated.kind === 'answer' && truncated.status === 200 && truncated.json === undefined && truncated.text.startsWith('[{"jsonrpc"')).toBe(true)
+    expect(
+      truncated.kind === 'answer' &&
+        truncated.status === 200 &&
+        truncated.json === undefined &&
+        truncated.text.startsWith('[{"jsonrpc"'),
+    ).toBe(true)
     expect((await timedRpc(proxy.url, batch, 5000)).kind).toBe('failed')
     const hung = await timedRpc(proxy.url, batch, 300)
     expect(hung.kind).toBe('timeout')
@@ -145,9 +195,14 @@ describe('fault matrix: a cold debug_traceCall with one upstream call failed', (
   it('unfaulted: answers, with header, proofs, code and storage fetched from the upstream', () => {
     const methods = new Set(reference.calls.map((c) => c.method))
     for (const m of ['eth_getBlockByNumber', 'eth_getProof', 'eth_getCode']) expect(methods, m).toContain(m)
-    expect(reference.calls.some((c) => c.method === 'eth_getProof' && (c.params[1] as unknown[]).length > 0), 'a storage proof').toBe(true)
+    expect(
+      reference.calls.some((c) => c.method === 'eth_getProof' && (c.params[1] as unknown[]).length > 0),
+      'a storage proof',
+    ).toBe(true)
     expect((reference.result as { calls?: unknown[] }).calls?.length).toBeGreaterThan(0)
-    console.log(`unfaulted: ${reference.calls.map((c, i) => `${i + 1}. ${c.method} (request ${c.request - reference.calls[0]!.request + 1})`).join(', ')}`)
+    console.log(
+      `unfaulted: ${reference.calls.map((c, i) => `${i + 1}. ${c.method} (request ${c.request - reference.calls[0]!.request + 1})`).join(', ')}`,
+    )
   })
 
   for (const kind of FAULT_KINDS.filter((k) => !k.slow)) {

@@ -6,7 +6,12 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChainRules } from '../src/chain/createChainRules.js'
 import { parseHeader } from '../src/chain/parseHeader.js'
-import { type FixtureNode, fixtureRules, splitRlpItems, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
+import {
+  type FixtureNode,
+  fixtureRules,
+  splitRlpItems,
+  startFixtureNode,
+} from '../tools/fixture-node/startFixtureNode.js'
 import { verifyProof } from '../src/state/verifyProof.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
@@ -16,7 +21,10 @@ const bytes = (path: string) => new Uint8Array(readFileSync(fixture(path)))
 
 const CHAINS = {
   besuTrace: { genesis: 'besu/trace-chain/chain-data/genesis.json', blocks: 'besu/trace-chain/chain-data/blocks.bin' },
-  besuDefault: { genesis: 'besu/default-testchain/chain-data/testGenesis.json', blocks: 'besu/default-testchain/chain-data/testBlockchain.blocks' },
+  besuDefault: {
+    genesis: 'besu/default-testchain/chain-data/testGenesis.json',
+    blocks: 'besu/default-testchain/chain-data/testBlockchain.blocks',
+  },
   executionApis: { genesis: 'execution-apis/genesis.json', blocks: 'execution-apis/chain.rlp' },
 }
 
@@ -27,7 +35,9 @@ describe('fixture node: importing recorded chains', () => {
     try {
       const items = splitRlpItems(raw)
       expect(items).toHaveLength(34)
-      expect(node.chain.genesis.hash).toBe(bytesToHex(keccak_256(RLP.encode((RLP.decode(items[0]!) as unknown as Uint8Array[][])[0]!))))
+      expect(node.chain.genesis.hash).toBe(
+        bytesToHex(keccak_256(RLP.encode((RLP.decode(items[0]!) as unknown as Uint8Array[][])[0]!))),
+      )
       expect(node.chain.head().block.header.number).toBe(33n)
       expect(node.chain.head().block.common.hardfork()).toBe('istanbul')
     } finally {
@@ -36,11 +46,17 @@ describe('fixture node: importing recorded chains', () => {
   })
 
   it('imports Besu default-testchain (Frontier) and execution-apis (Homestead … bpo2, merge at 36) to their recorded heads', async () => {
-    const besu = await startFixtureNode({ genesis: json(CHAINS.besuDefault.genesis), blocks: bytes(CHAINS.besuDefault.blocks) })
+    const besu = await startFixtureNode({
+      genesis: json(CHAINS.besuDefault.genesis),
+      blocks: bytes(CHAINS.besuDefault.blocks),
+    })
     expect(besu.chain.head().block.header.number).toBe(32n)
     expect(besu.chain.head().block.common.hardfork()).toBe('chainstart')
     await besu.close()
-    const apis = await startFixtureNode({ genesis: json(CHAINS.executionApis.genesis), blocks: bytes(CHAINS.executionApis.blocks) })
+    const apis = await startFixtureNode({
+      genesis: json(CHAINS.executionApis.genesis),
+      blocks: bytes(CHAINS.executionApis.blocks),
+    })
     const fcu = json('execution-apis/headfcu.json') as { params: [{ headBlockHash: string }] }
     expect(apis.chain.head().hash).toBe(fcu.params[0].headBlockHash)
     expect(apis.chain.head().block.common.hardfork()).toBe('bpo2')
@@ -66,7 +82,9 @@ describe('fixture node: importing recorded chains', () => {
     const alloc = genesis.alloc as Record<string, { balance: string }>
     const first = Object.keys(alloc)[0]!
     const changed = { ...genesis, alloc: { ...alloc, [first]: { ...alloc[first], balance: '0x1' } } }
-    await expect(startFixtureNode({ genesis: changed, blocks: bytes(CHAINS.besuTrace.blocks) })).rejects.toThrow(/block 0 .*is not in the chain|block 1 .*parent .* is not in the chain/)
+    await expect(startFixtureNode({ genesis: changed, blocks: bytes(CHAINS.besuTrace.blocks) })).rejects.toThrow(
+      /block 0 .*is not in the chain|block 1 .*parent .* is not in the chain/,
+    )
   })
 })
 
@@ -86,16 +104,30 @@ describe('fixture node: serving a chain over JSON-RPC', () => {
     for (const tag of ['0x0', '0x5', 'latest', 'earliest']) {
       const block = await rpcResult(node.url, 'eth_getBlockByNumber', [tag, true])
       expect(parseHeader(block, rules, block.hash).hash).toBe(block.hash)
-      expect(await rpcResult(node.url, 'eth_getBlockByHash', [block.hash, false])).toMatchObject({ hash: block.hash, number: block.number })
+      expect(await rpcResult(node.url, 'eth_getBlockByHash', [block.hash, false])).toMatchObject({
+        hash: block.hash,
+        number: block.number,
+      })
     }
     expect(await rpcResult(node.url, 'eth_getBlockByNumber', ['0x100', false])).toBeNull()
-    const withTxs = (await Promise.all([...Array(34).keys()].map((n) => rpcResult(node.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])))).find((b) => b.transactions.length > 0)
+    const withTxs = (
+      await Promise.all(
+        [...Array(34).keys()].map((n) => rpcResult(node.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])),
+      )
+    ).find((b) => b.transactions.length > 0)
     const tx = withTxs.transactions[0]
     expect(await rpcResult(node.url, 'eth_getTransactionByHash', [tx.hash])).toEqual(tx)
     const receipt = await rpcResult(node.url, 'eth_getTransactionReceipt', [tx.hash])
-    expect(receipt).toMatchObject({ transactionHash: tx.hash, blockHash: withTxs.hash, status: '0x1', transactionIndex: '0x0' })
+    expect(receipt).toMatchObject({
+      transactionHash: tx.hash,
+      blockHash: withTxs.hash,
+      status: '0x1',
+      transactionIndex: '0x0',
+    })
     expect(await rpcResult(node.url, 'eth_getBlockReceipts', [withTxs.number])).toEqual(
-      await Promise.all(withTxs.transactions.map((t: { hash: string }) => rpcResult(node.url, 'eth_getTransactionReceipt', [t.hash]))),
+      await Promise.all(
+        withTxs.transactions.map((t: { hash: string }) => rpcResult(node.url, 'eth_getTransactionReceipt', [t.hash])),
+      ),
     )
   })
 
@@ -119,26 +151,55 @@ describe('fixture node: serving a chain over JSON-RPC', () => {
     // 0x0030… returns its 32-byte input plus one.
     const call = { to: '0x0030000000000000000000000000000000000000', data: `0x${'0'.repeat(62)}41` }
     expect(await rpcResult(node.url, 'eth_call', [call, 'latest'])).toBe(`0x${'0'.repeat(62)}42`)
-    const list = await rpcResult(node.url, 'eth_createAccessList', [{ to: '0x0010000000000000000000000000000000000000', data: `0x${'0'.repeat(63)}1${'0'.repeat(63)}2${'0'.repeat(63)}3${'0'.repeat(63)}4` }, 'latest'])
+    const list = await rpcResult(node.url, 'eth_createAccessList', [
+      {
+        to: '0x0010000000000000000000000000000000000000',
+        data: `0x${'0'.repeat(63)}1${'0'.repeat(63)}2${'0'.repeat(63)}3${'0'.repeat(63)}4`,
+      },
+      'latest',
+    ])
     expect(list.accessList).toEqual([])
     const res = await fetch(node.url, {
       method: 'POST',
       body: JSON.stringify([
         { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
         { jsonrpc: '2.0', id: 2, method: 'debug_traceTransaction', params: [] },
-        { jsonrpc: '2.0', id: 3, method: 'eth_getProof', params: ['0x0010000000000000000000000000000000000000', [], '0x999'] },
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'eth_getProof',
+          params: ['0x0010000000000000000000000000000000000000', [], '0x999'],
+        },
       ]),
     })
     expect(await res.json()).toEqual([
       { jsonrpc: '2.0', id: 1, result: '0x21' },
-      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'the method debug_traceTransaction does not exist/is not available' } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: -32601, message: 'the method debug_traceTransaction does not exist/is not available' },
+      },
       { jsonrpc: '2.0', id: 3, error: { code: -32000, message: 'header not found' } },
     ])
     expect((await rpc(node.url, 'eth_getCode', ['0x12', 'latest'])).error).toMatchObject({ code: -32602 })
   })
 
   it('starts from the command line (npm run fixture-node) and says where it serves', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/fixture-node/cli.ts', '--genesis', fixture(CHAINS.besuDefault.genesis).pathname, '--blocks', fixture(CHAINS.besuDefault.blocks).pathname, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'tools/fixture-node/cli.ts',
+        '--genesis',
+        fixture(CHAINS.besuDefault.genesis).pathname,
+        '--blocks',
+        fixture(CHAINS.besuDefault.blocks).pathname,
+        '--port',
+        '0',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     let out = ''
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (d) => {

@@ -17,7 +17,8 @@ const WS_COUNT = 300
 
 let target: Awaited<ReturnType<typeof startFuzzTarget>>
 const processErrors: string[] = []
-const onProcessError = (err: unknown) => processErrors.push(err instanceof Error ? `${err.name}: ${err.message}` : String(err))
+const onProcessError = (err: unknown) =>
+  processErrors.push(err instanceof Error ? `${err.name}: ${err.message}` : String(err))
 
 beforeAll(async () => {
   process.on('unhandledRejection', onProcessError)
@@ -31,7 +32,13 @@ afterAll(async () => {
 })
 
 describe('the fuzzer itself', () => {
-  const context: FuzzContext = { contract: `0x${'11'.repeat(20)}`, account: `0x${'22'.repeat(20)}`, block: '0x2', txHash: `0x${'33'.repeat(32)}`, maxBodyBytes: 5 * 1024 * 1024 }
+  const context: FuzzContext = {
+    contract: `0x${'11'.repeat(20)}`,
+    account: `0x${'22'.repeat(20)}`,
+    block: '0x2',
+    txHash: `0x${'33'.repeat(32)}`,
+    maxBodyBytes: 5 * 1024 * 1024,
+  }
 
   it('gives the same requests for the same seed, and others for another', () => {
     const run = (seed: number) => {
@@ -48,7 +55,12 @@ describe('the fuzzer itself', () => {
     let deepNotifications = 0
     for (let i = 0; i < 3000; i++) {
       const request = fuzzer.request()
-      if (request.label === 'bad JSON' || !request.text.startsWith('{') || (request.expect.kind !== 'single' && request.expect.kind !== 'nothing')) continue
+      if (
+        request.label === 'bad JSON' ||
+        !request.text.startsWith('{') ||
+        (request.expect.kind !== 'single' && request.expect.kind !== 'nothing')
+      )
+        continue
       const parsed = JSON.parse(request.text) as Record<string, unknown> // V8 parses any depth without recursion
       if (!nestsDeeperThan(parsed, 128)) continue
       if (request.expect.kind === 'nothing') {
@@ -66,23 +78,46 @@ describe('the fuzzer itself', () => {
   it('accepts the answers owed and flags wrong codes, wrong ids, answered notifications and bad envelopes', () => {
     const single = (want: FuzzRequest['expect']): FuzzRequest => ({ label: 'case', text: '{}', expect: want })
     const wants602 = single({ kind: 'single', entry: { label: 'bad params', id: 7, want: [-32602] } })
-    expect(checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"invalid argument 0"}}')).toEqual([])
-    expect(checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"invalid argument 0"}}')).toHaveLength(1)
-    expect(checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":8,"error":{"code":-32602,"message":"invalid argument 0"}}')[0]).toMatch(/^id 7 answered as 8/)
-    expect(checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"x"}}')[0]).toMatch(/not a JSON-RPC error code/)
+    expect(
+      checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"invalid argument 0"}}'),
+    ).toEqual([])
+    expect(
+      checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"invalid argument 0"}}'),
+    ).toHaveLength(1)
+    expect(
+      checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":8,"error":{"code":-32602,"message":"invalid argument 0"}}')[0],
+    ).toMatch(/^id 7 answered as 8/)
+    expect(checkAnswer(wants602, 200, '{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"x"}}')[0]).toMatch(
+      /not a JSON-RPC error code/,
+    )
     expect(checkAnswer(wants602, 200, '{"id":7,"error":{"code":-32602,"message":"x"}}')[0]).toMatch(/without jsonrpc/)
     expect(checkAnswer(wants602, 500, '')[0]).toMatch(/HTTP 500/)
-    const infinity = single({ kind: 'single', entry: { label: 'odd id', id: Number.POSITIVE_INFINITY, want: 'result' } })
+    const infinity = single({
+      kind: 'single',
+      entry: { label: 'odd id', id: Number.POSITIVE_INFINITY, want: 'result' },
+    })
     expect(checkAnswer(infinity, 200, '{"jsonrpc":"2.0","id":1e400,"result":"0x1"}')).toEqual([])
-    expect(checkAnswer(infinity, 200, '{"jsonrpc":"2.0","id":null,"result":"0x1"}')[0]).toMatch(/^id Infinity answered as null/)
+    expect(checkAnswer(infinity, 200, '{"jsonrpc":"2.0","id":null,"result":"0x1"}')[0]).toMatch(
+      /^id Infinity answered as null/,
+    )
     expect(checkAnswer(single({ kind: 'nothing' }), 200, '')).toEqual([])
-    expect(checkAnswer(single({ kind: 'nothing' }), 200, '{"jsonrpc":"2.0","id":null,"result":"0x1"}')[0]).toMatch(/notification was answered/)
+    expect(checkAnswer(single({ kind: 'nothing' }), 200, '{"jsonrpc":"2.0","id":null,"result":"0x1"}')[0]).toMatch(
+      /notification was answered/,
+    )
     const batch: FuzzRequest = {
       label: 'batch',
       text: '[]',
-      expect: { kind: 'batch', entries: [{ label: 'a', id: 1, want: 'result' }, { label: 'b', id: 2, want: [-32601] }, { label: 'c', id: null, want: [-32600] }] },
+      expect: {
+        kind: 'batch',
+        entries: [
+          { label: 'a', id: 1, want: 'result' },
+          { label: 'b', id: 2, want: [-32601] },
+          { label: 'c', id: null, want: [-32600] },
+        ],
+      },
     }
-    const ok = '[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope"}},{"jsonrpc":"2.0","id":1,"result":"0x"}]'
+    const ok =
+      '[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope"}},{"jsonrpc":"2.0","id":1,"result":"0x"}]'
     expect(checkAnswer(batch, 200, ok)).toEqual([])
     expect(checkAnswer(batch, 200, ok.replace('-32601', '-32602'))[0]).toMatch(/^b: error -32602, want error -32601/)
     expect(checkAnswer(batch, 200, '[{"jsonrpc":"2.0","id":1,"result":"0x"}]')).toHaveLength(2)
@@ -92,7 +127,14 @@ describe('the fuzzer itself', () => {
 describe('fuzz', () => {
   it(`${HTTP_COUNT} requests over HTTP and ${WS_COUNT} over WebSocket (seed ${SEED}): every answer well-formed, the right id and code`, async () => {
     console.log(`fuzz seed ${SEED} (set FUZZ_SEED to change it)`)
-    const report = await runFuzz({ url: target.url, wsUrl: target.wsUrl, seed: SEED, count: HTTP_COUNT, wsCount: WS_COUNT, context: target.context })
+    const report = await runFuzz({
+      url: target.url,
+      wsUrl: target.wsUrl,
+      seed: SEED,
+      count: HTTP_COUNT,
+      wsCount: WS_COUNT,
+      context: target.context,
+    })
     console.log(formatFuzzReport(report))
     expect(report.findings.map((f) => `${f.count}× ${f.key}: ${f.examples[0]!.problem}`)).toEqual([])
   }, 180_000)

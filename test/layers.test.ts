@@ -79,7 +79,9 @@ function importsOf(text: string): string[] {
 /** The file (relative to src/) a specifier names, or undefined when none of ours matches. */
 function resolveImport(from: string, specifier: string, files: ReadonlySet<string>): string | undefined {
   const target = posix.normalize(posix.join(posix.dirname(from), specifier))
-  const candidates = target.endsWith('.js') ? [`${target.slice(0, -3)}.ts`, target] : [target, `${target}.ts`, `${target}/index.ts`]
+  const candidates = target.endsWith('.js')
+    ? [`${target.slice(0, -3)}.ts`, target]
+    : [target, `${target}.ts`, `${target}/index.ts`]
   return candidates.find((c) => files.has(c))
 }
 
@@ -145,14 +147,16 @@ function checkLayers(sources: ReadonlyMap<string, string>): Violation[] {
   const graph = new Map<string, string[]>()
   for (const [file, text] of sources) {
     const from = layerOf(file)
-    if (from === undefined) violations.push(`src/${file}: not in any layer (its top folder is not one of ${Object.keys(LAYERS).join(', ')})`)
+    if (from === undefined)
+      violations.push(`src/${file}: not in any layer (its top folder is not one of ${Object.keys(LAYERS).join(', ')})`)
     const edges: string[] = []
     for (const specifier of importsOf(text)) {
       const target = resolveImport(file, specifier, files)
       if (target === undefined) {
         // Data (the devnet's JSON artifacts) is no layer's business; any other import must be a
         // source under src/, or the check would silently lose an edge.
-        if (!specifier.endsWith('.json')) violations.push(`src/${file} imports '${specifier}': no source file under src/ has that path`)
+        if (!specifier.endsWith('.json'))
+          violations.push(`src/${file} imports '${specifier}': no source file under src/ has that path`)
         continue
       }
       edges.push(target)
@@ -169,7 +173,9 @@ function checkLayers(sources: ReadonlyMap<string, string>): Violation[] {
   for (const component of cycles(graph)) {
     const members = new Set(component)
     // Name the edges inside the circle, so the message says which imports to cut.
-    const edges = component.flatMap((f) => (graph.get(f) ?? []).filter((t) => members.has(t)).map((t) => `src/${f} → src/${t}`))
+    const edges = component.flatMap((f) =>
+      (graph.get(f) ?? []).filter((t) => members.has(t)).map((t) => `src/${f} → src/${t}`),
+    )
     violations.push(`import cycle among ${component.length} file(s): ${edges.join(', ')}`)
   }
   return violations
@@ -182,7 +188,8 @@ function readSources(srcDir: string): Map<string, string> {
     for (const name of readdirSync(dir).sort()) {
       const path = join(dir, name)
       if (statSync(path).isDirectory()) walk(path)
-      else if (name.endsWith('.ts') && !name.endsWith('.test.ts')) sources.set(relative(srcDir, path).split(sep).join('/'), readFileSync(path, 'utf8'))
+      else if (name.endsWith('.ts') && !name.endsWith('.test.ts'))
+        sources.set(relative(srcDir, path).split(sep).join('/'), readFileSync(path, 'utf8'))
     }
   }
   walk(srcDir)
@@ -250,7 +257,10 @@ describe('layers', () => {
   it('names a file outside every layer, and an import it cannot follow', () => {
     const sources = new Map([
       ['misc/x.ts', ''],
-      ['node/cli.ts', `import data from './devnet/artifacts.json'\nimport '../../worker/edgetrace.worker.js'\nimport './missing.js'`],
+      [
+        'node/cli.ts',
+        `import data from './devnet/artifacts.json'\nimport '../../worker/edgetrace.worker.js'\nimport './missing.js'`,
+      ],
     ])
     expect(checkLayers(sources)).toEqual([
       `src/misc/x.ts: not in any layer (its top folder is not one of ${Object.keys(LAYERS).join(', ')})`,

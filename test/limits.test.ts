@@ -23,16 +23,27 @@ describe('limits', () => {
     const call = { to: devnet.contracts.Scenarios, data: encodeCall('fill(uint256)', [12]) }
     expect((await rpc(devnet.anvil.url, 'eth_call', [call])).error).toBeUndefined()
     expect((await rpc(edge.url, 'eth_call', [call])).error).toEqual({ code: -32000, message: 'out of gas' })
-    expect((await rpc(edge.url, 'eth_call', [{ ...call, gas: '0x989680' }])).error).toEqual({ code: -32000, message: 'out of gas' })
+    expect((await rpc(edge.url, 'eth_call', [{ ...call, gas: '0x989680' }])).error).toEqual({
+      code: -32000,
+      message: 'out of gas',
+    })
     const small = { to: devnet.contracts.Scenarios, data: encodeCall('fill(uint256)', [2]) }
     expect((await rpc(edge.url, 'eth_call', [small])).error).toBeUndefined()
   })
 
-  it('--rpc.evmtimeout stops a long execution with geth\'s error', async () => {
-    const slow = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague', engine: { evmTimeoutMs: 1000 } })
+  it("--rpc.evmtimeout stops a long execution with geth's error", async () => {
+    const slow = await startEdgetrace({
+      upstream: devnet.anvil.url,
+      port: 0,
+      hardfork: 'prague',
+      engine: { evmTimeoutMs: 1000 },
+    })
     const call = { to: devnet.contracts.Scenarios, data: encodeCall('fill(uint256)', [1500]) }
     const started = Date.now()
-    expect((await rpc(slow.url, 'eth_call', [call])).error).toEqual({ code: -32000, message: 'execution aborted (timeout = 1s)' })
+    expect((await rpc(slow.url, 'eth_call', [call])).error).toEqual({
+      code: -32000,
+      message: 'execution aborted (timeout = 1s)',
+    })
     expect(Date.now() - started).toBeLessThan(3000)
     expect(await rpcResult(slow.url, 'eth_chainId')).toBe('0x7a69')
     await slow.close()
@@ -68,7 +79,12 @@ describe('limits', () => {
   })
 
   it('answers other clients while one computes', async () => {
-    const slow = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague', engine: { evmTimeoutMs: 2000, gasCap: 0n } })
+    const slow = await startEdgetrace({
+      upstream: devnet.anvil.url,
+      port: 0,
+      hardfork: 'prague',
+      engine: { evmTimeoutMs: 2000, gasCap: 0n },
+    })
     const heavy = rpc(slow.url, 'eth_call', [{ to: looping }, 'latest', { [looping]: { code: LOOP } }])
     let finished = false
     void heavy.then(() => (finished = true))

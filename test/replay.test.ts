@@ -23,10 +23,23 @@ beforeAll(async () => {
   const contract = await deploy(anvil.url, storageContractInitCode(5))
   // Several transactions of every type in one block, one of them failing.
   await rpcResult(anvil.url, 'evm_setAutomine', [false])
-  const send = async (tx: Record<string, unknown>) => hashes.push(await rpcResult(anvil.url, 'eth_sendTransaction', [tx]))
+  const send = async (tx: Record<string, unknown>) =>
+    hashes.push(await rpcResult(anvil.url, 'eth_sendTransaction', [tx]))
   await send({ from: DEV_ACCOUNT, to: OTHER, value: '0xde0b6b3a7640000', gasPrice: '0x77359400', type: '0x0' })
-  await send({ from: OTHER, to: contract, data: '0x', type: '0x1', accessList: [{ address: contract, storageKeys: [`0x${'0'.repeat(64)}`] }] })
-  await send({ from: DEV_ACCOUNT, to: contract, data: '0x01', maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x3b9aca00' })
+  await send({
+    from: OTHER,
+    to: contract,
+    data: '0x',
+    type: '0x1',
+    accessList: [{ address: contract, storageKeys: [`0x${'0'.repeat(64)}`] }],
+  })
+  await send({
+    from: DEV_ACCOUNT,
+    to: contract,
+    data: '0x01',
+    maxFeePerGas: '0x77359400',
+    maxPriorityFeePerGas: '0x3b9aca00',
+  })
   await send({ from: DEV_ACCOUNT, to: contract, data: '0x', gas: '0x5208' }) // 21000: runs out of gas in the call
   await send({ from: OTHER, data: storageContractInitCode(9) }) // a creation
   await rpcResult(anvil.url, 'evm_mine', [])
@@ -49,7 +62,8 @@ describe('replayTransaction', () => {
       expect(replayed.index).toBe(Number(receipts[i].transactionIndex))
       expect(`0x${replayed.result.totalGasSpent.toString(16)}`).toBe(receipts[i].gasUsed)
       expect(replayed.result.execResult.exceptionError === undefined).toBe(receipts[i].status === '0x1')
-      if (receipts[i].contractAddress) expect(replayed.result.createdAddress?.toString()).toBe(receipts[i].contractAddress)
+      if (receipts[i].contractAddress)
+        expect(replayed.result.createdAddress?.toString()).toBe(receipts[i].contractAddress)
     }
     await e.close()
   })
@@ -60,7 +74,9 @@ describe('replayTransaction', () => {
         c.method === 'eth_getBlockReceipts' ? result.map((r: any) => ({ ...r, gasUsed: '0x5209' })) : result,
     }
     const e = await edge()
-    await expect(replayTransaction(e.engine, hashes[0]!)).rejects.toThrow(/replay does not match the chain: transaction 0x[0-9a-f]+ \(index 0\) of block \d+ 0x[0-9a-f]+ used 21000 gas in replay, the upstream's receipt says 21001/)
+    await expect(replayTransaction(e.engine, hashes[0]!)).rejects.toThrow(
+      /replay does not match the chain: transaction 0x[0-9a-f]+ \(index 0\) of block \d+ 0x[0-9a-f]+ used 21000 gas in replay, the upstream's receipt says 21001/,
+    )
     await e.close()
     proxy.hooks = {}
   })
@@ -69,11 +85,16 @@ describe('replayTransaction', () => {
     proxy.hooks = {
       transform: (c, result: any) =>
         c.method === 'eth_getBlockByHash' && result?.transactions?.length
-          ? { ...result, transactions: result.transactions.map((t: any, i: number) => (i === 0 ? { ...t, value: '0x1' } : t)) }
+          ? {
+              ...result,
+              transactions: result.transactions.map((t: any, i: number) => (i === 0 ? { ...t, value: '0x1' } : t)),
+            }
           : result,
     }
     const e = await edge()
-    await expect(replayTransaction(e.engine, hashes[1]!)).rejects.toThrow("transactions do not hash to the header's transactionsRoot")
+    await expect(replayTransaction(e.engine, hashes[1]!)).rejects.toThrow(
+      "transactions do not hash to the header's transactionsRoot",
+    )
     await e.close()
     proxy.hooks = {}
   })

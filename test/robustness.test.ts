@@ -21,7 +21,11 @@ afterAll(async () => {
   await devnet.stop()
 })
 
-async function serve(proxy: Proxy, engine: { evmTimeoutMs?: number } = {}, api = ['eth', 'debug', 'trace']): Promise<RunningEdgetrace> {
+async function serve(
+  proxy: Proxy,
+  engine: { evmTimeoutMs?: number } = {},
+  api = ['eth', 'debug', 'trace'],
+): Promise<RunningEdgetrace> {
   const edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', api, engine })
   started.push(edge)
   return edge
@@ -44,12 +48,16 @@ const totalSupply = () => ({ to: devnet.contracts.Token, data: encodeCall('total
 describe('finding 1: ordinary upstream errors never end the process', () => {
   it('eth_getCode answered with "rate limit exceeded" during a cold eth_call: an answer, and serving afterwards', async () => {
     const proxy = await proxied({
-      callError: (call) => (call.method === 'eth_getCode' ? { code: -32005, message: 'rate limit exceeded' } : undefined),
+      callError: (call) =>
+        call.method === 'eth_getCode' ? { code: -32005, message: 'rate limit exceeded' } : undefined,
     })
     const edge = await serve(proxy)
     const block = await freshBlock()
     // From an EOA with no code: the speculative eth_getCode of the sender was never awaited.
-    const out = await rpc(edge.url, 'eth_call', [{ from: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', ...totalSupply() }, block])
+    const out = await rpc(edge.url, 'eth_call', [
+      { from: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', ...totalSupply() },
+      block,
+    ])
     expect(out.error ?? out.result).toBeDefined()
     if (out.error) expect(out.error.message).toMatch(/rate limit exceeded|upstream unreachable/)
     delete proxy.hooks.callError
@@ -60,7 +68,9 @@ describe('finding 1: ordinary upstream errors never end the process', () => {
     const proxy = await proxied()
     const edge = await serve(proxy)
     proxy.hooks.onRequest = ({ calls }) =>
-      calls.some((c) => c.method === 'eth_getBlockByNumber' || c.method === 'eth_getBlockByHash') ? undefined : { status: 500 }
+      calls.some((c) => c.method === 'eth_getBlockByNumber' || c.method === 'eth_getBlockByHash')
+        ? undefined
+        : { status: 500 }
     const out = await rpc(edge.url, 'eth_call', [totalSupply(), await freshBlock()])
     expect(out.error).toMatchObject({ code: -32000 })
     expect(out.error.message).toMatch(/upstream unreachable: HTTP 500/)
@@ -79,7 +89,9 @@ describe('finding 3: a hung upstream holds nothing past the deadline', () => {
     // More calls than the upstream client has slots (8): all of them stuck before the fix.
     const t0 = Date.now()
     const answers = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => rpc(edge.url, 'eth_call', [{ ...totalSupply(), gas: `0x${(100_000 + i).toString(16)}` }, block])),
+      Array.from({ length: 16 }, (_, i) =>
+        rpc(edge.url, 'eth_call', [{ ...totalSupply(), gas: `0x${(100_000 + i).toString(16)}` }, block]),
+      ),
     )
     const took = Date.now() - t0
     for (const a of answers) expect(a.error).toEqual({ code: -32000, message: 'execution aborted (timeout = 2s)' })
@@ -101,15 +113,25 @@ describe('finding 7: an upstream lying about where a transaction is', () => {
     const tx = devnet.transactions.find((t) => t.status === 'success' && t.blockNumber > 2)!
     const lie = (result: unknown) =>
       result && typeof result === 'object' && 'transactionIndex' in result
-        ? { ...result, transactionIndex: `0x${(Number((result as { transactionIndex: string }).transactionIndex) + 7).toString(16)}` }
+        ? {
+            ...result,
+            transactionIndex: `0x${(Number((result as { transactionIndex: string }).transactionIndex) + 7).toString(16)}`,
+          }
         : result
     const proxy = await proxied({
-      transform: (call, result) => (call.method === 'eth_getTransactionByHash' || call.method === 'eth_getTransactionReceipt' ? lie(result) : result),
+      transform: (call, result) =>
+        call.method === 'eth_getTransactionByHash' || call.method === 'eth_getTransactionReceipt'
+          ? lie(result)
+          : result,
     })
     const edge = await serve(proxy)
     const out = await rpc(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: 'callTracer' }])
     expect(out.error?.code).toBe(-32000)
-    expect(out.error?.message).toMatch(new RegExp(`the upstream places transaction ${tx.hash} at index \\d+ of block ${tx.blockNumber} 0x[0-9a-f]{64}, but that block \\(verified\\) (has it at index \\d+|does not contain it)`))
+    expect(out.error?.message).toMatch(
+      new RegExp(
+        `the upstream places transaction ${tx.hash} at index \\d+ of block ${tx.blockNumber} 0x[0-9a-f]{64}, but that block \\(verified\\) (has it at index \\d+|does not contain it)`,
+      ),
+    )
     // Told the truth again, the same server traces it.
     delete proxy.hooks.transform
     expect((await rpc(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: 'callTracer' }])).error).toBeUndefined()
@@ -117,7 +139,7 @@ describe('finding 7: an upstream lying about where a transaction is', () => {
 })
 
 describe('issue 13: debug_traceCall with txIndex runs under one deadline', () => {
-  it('stops every upstream read when the request\'s deadline passes (the replay and the call share it)', async () => {
+  it("stops every upstream read when the request's deadline passes (the replay and the call share it)", async () => {
     // A block with several transactions: the call runs on the state before the last of them, read
     // cold at the parent block through a slow upstream, one round trip per account and slot.
     const byBlock = new Map<number, number>()
@@ -127,7 +149,11 @@ describe('issue 13: debug_traceCall with txIndex runs under one deadline', () =>
     const edge = await serve(proxy, { evmTimeoutMs: 2000 })
     const call = { to: devnet.contracts.Scenarios, data: encodeCall('fill(uint256)', [40]) }
     const t0 = Date.now()
-    const out = await rpc(edge.url, 'debug_traceCall', [call, `0x${blockNumber.toString(16)}`, { tracer: 'callTracer', txIndex: count - 1 }])
+    const out = await rpc(edge.url, 'debug_traceCall', [
+      call,
+      `0x${blockNumber.toString(16)}`,
+      { tracer: 'callTracer', txIndex: count - 1 },
+    ])
     const took = Date.now() - t0
     expect(out.error).toEqual({ code: -32000, message: 'execution aborted (timeout = 2s)' })
     expect(took).toBeLessThan(2000 + 1000)

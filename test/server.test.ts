@@ -25,7 +25,11 @@ afterAll(async () => {
 })
 
 async function post(body: string, headers: Record<string, string> = {}) {
-  const res = await fetch(edge.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
+  const res = await fetch(edge.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  })
   const text = await res.text()
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined }
 }
@@ -56,17 +60,37 @@ const BAD: [string, string, unknown][] = [
   [
     'wrong parameter type',
     '{"jsonrpc":"2.0","id":4,"method":"eth_call","params":[{"to":"0x1234"}]}',
-    { id: 4, error: { code: -32602, message: expect.stringMatching(/^invalid argument 0: field "to": (json: cannot unmarshal|hex string has length)/) } },
+    {
+      id: 4,
+      error: {
+        code: -32602,
+        message: expect.stringMatching(
+          /^invalid argument 0: field "to": (json: cannot unmarshal|hex string has length)/,
+        ),
+      },
+    },
   ],
   [
     'bad block parameter',
     '{"jsonrpc":"2.0","id":5,"method":"eth_call","params":[{},"yesterday"]}',
-    { id: 5, error: { code: -32602, message: expect.stringMatching(/^invalid argument 1: expected a block number, tag or hash/) } },
+    {
+      id: 5,
+      error: {
+        code: -32602,
+        message: expect.stringMatching(/^invalid argument 1: expected a block number, tag or hash/),
+      },
+    },
   ],
   [
     'oversized batch',
     JSON.stringify(Array.from({ length: 6 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'eth_chainId' }))),
-    { id: null, error: { code: -32000, message: 'batch limit 5 exceeded (can increase by --rpc.batch.limit). Requested batch of size: 6' } },
+    {
+      id: null,
+      error: {
+        code: -32000,
+        message: 'batch limit 5 exceeded (can increase by --rpc.batch.limit). Requested batch of size: 6',
+      },
+    },
   ],
 ]
 
@@ -115,25 +139,45 @@ describe('Node server', () => {
   })
 
   it('refuses bodies over 5 MiB and keeps serving', async () => {
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: [`0x${'00'.repeat(3 * 1024 * 1024)}`] })
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'web3_sha3',
+      params: [`0x${'00'.repeat(3 * 1024 * 1024)}`],
+    })
     const res = await fetch(edge.url, { method: 'POST', body: huge }).catch(() => undefined)
     if (res) expect(res.status).toBe(413)
     expect(await rpcResult(edge.url, 'eth_chainId')).toBeDefined()
   })
 
   it('answers CORS preflights only for the configured origins', async () => {
-    const ok = await fetch(edge.url, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } })
+    const ok = await fetch(edge.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    })
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example')
     const other = await post('{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}', { origin: 'https://evil.example' })
     expect(other.headers.get('access-control-allow-origin')).toBeNull()
   })
 })
 
-
 describe('edgetrace CLI', () => {
   it('starts in front of an upstream with the reference flags and prints a banner', async () => {
     const run = await runCli(
-      ['--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0', '--http.api', 'eth,web3', '--rpc.gascap', '1000000', '--rpc.evmtimeout', '30s'],
+      [
+        '--upstream',
+        anvil.url,
+        '--hardfork',
+        'prague',
+        '--http.port',
+        '0',
+        '--http.api',
+        'eth,web3',
+        '--rpc.gascap',
+        '1000000',
+        '--rpc.evmtimeout',
+        '30s',
+      ],
       /listening: +(http:\/\/\S+)/,
     )
     const url = /listening: +(http:\/\/\S+)/.exec(run.output)![1]!
@@ -146,7 +190,9 @@ describe('edgetrace CLI', () => {
   it('says clearly when the chain is unknown and no rules are given', async () => {
     const run = await runCli(['--upstream', anvil.url, '--http.port', '0'], /never/)
     expect(run.code).toBe(1)
-    expect(run.output).toContain('chain id 31337 is not a known chain: pass --chain <geth-style genesis file> or --hardfork <name>')
+    expect(run.output).toContain(
+      'chain id 31337 is not a known chain: pass --chain <geth-style genesis file> or --hardfork <name>',
+    )
   })
 
   it('rejects unknown flags and bad values', async () => {
@@ -162,12 +208,17 @@ describe('edgetrace CLI', () => {
     expect(run.output).toContain('--hardfork prague (chain id 31337)')
     const upstream = /upstream: +(http:\/\/\S+)/.exec(run.output)![1]!
     const call = { to: '0x5fbdb2315678afecb367f032d93f642f64180aa3', data: '0x18160ddd' } // Token.totalSupply()
-    expect(await rpcResult(url, 'eth_call', [call, 'latest'])).toBe(await rpcResult(upstream, 'eth_call', [call, 'latest']))
+    expect(await rpcResult(url, 'eth_call', [call, 'latest'])).toBe(
+      await rpcResult(upstream, 'eth_call', [call, 'latest']),
+    )
     run.kill()
   })
 
   it('announces --unverified in the banner', async () => {
-    const run = await runCli(['--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0', '--unverified'], /listening/)
+    const run = await runCli(
+      ['--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0', '--unverified'],
+      /listening/,
+    )
     expect(run.output).toContain('UNVERIFIED (--unverified)')
     run.kill()
   })

@@ -31,12 +31,21 @@ describe('debug_storageRangeAt', () => {
     const block5 = await rpcResult(node.url, 'eth_getBlockByNumber', ['0x5', false])
     // Block 4's first transaction writes slots 1 and 2 (1, 2); its later ones leave slot 1 cleared
     // and slot 2 at 4 — so: nothing before the block, both slots inside it, one slot after it.
-    const slots = (r: any) => Object.values(r.storage as Record<string, { key: string; value: string }>).map((e) => [BigInt(e.key), BigInt(e.value)])
+    const slots = (r: any) =>
+      Object.values(r.storage as Record<string, { key: string; value: string }>).map((e) => [
+        BigInt(e.key),
+        BigInt(e.value),
+      ])
     const before = await rpcResult(edge.url, 'debug_storageRangeAt', [block4.hash, 0, SETTER, '0x00', 10])
     const within = await rpcResult(edge.url, 'debug_storageRangeAt', [block4.hash, 1, SETTER, '0x00', 10])
     const after = await rpcResult(edge.url, 'debug_storageRangeAt', [block5.hash, 0, SETTER, '0x00', 10])
     expect(slots(before)).toEqual([])
-    expect(slots(within)).toEqual(expect.arrayContaining([[1n, 1n], [2n, 2n]]))
+    expect(slots(within)).toEqual(
+      expect.arrayContaining([
+        [1n, 1n],
+        [2n, 2n],
+      ]),
+    )
     expect(slots(within)).toHaveLength(2)
     expect(slots(after)).toEqual([[2n, 4n]])
     expect(after).toEqual(await rpcResult(node.url, 'debug_storageRangeAt', [block5.hash, 0, SETTER, '0x00', 10]))
@@ -48,15 +57,23 @@ describe('debug_storageRangeAt', () => {
   it('refuses a range whose value was changed on the way, naming block, address and slot in the error data', async () => {
     const proxy = await createProxy(node.url, {
       transform: (call, result: any) => {
-        if (call.method === 'debug_storageRangeAt') for (const e of Object.values(result.storage) as any[]) e.value = `0x${'0'.repeat(63)}9`
+        if (call.method === 'debug_storageRangeAt')
+          for (const e of Object.values(result.storage) as any[]) e.value = `0x${'0'.repeat(63)}9`
         return result
       },
     })
-    const lying = await startEdgetrace({ upstream: proxy.url, port: 0, api: ['eth', 'debug'], genesis: genesis as never })
+    const lying = await startEdgetrace({
+      upstream: proxy.url,
+      port: 0,
+      api: ['eth', 'debug'],
+      genesis: genesis as never,
+    })
     try {
       const block4 = await rpcResult(node.url, 'eth_getBlockByNumber', ['0x4', false])
       const out = await rpc(lying.url, 'debug_storageRangeAt', [block4.hash, 1, SETTER, '0x00', 10])
-      expect(out.error?.message).toMatch(/^state does not verify: block 4 0x[0-9a-f]{64}, address 0x0010000000000000000000000000000000000000, slot 0x0+[12]: the upstream says 0x0+9, the verified state 0x0+[12]$/)
+      expect(out.error?.message).toMatch(
+        /^state does not verify: block 4 0x[0-9a-f]{64}, address 0x0010000000000000000000000000000000000000, slot 0x0+[12]: the upstream says 0x0+9, the verified state 0x0+[12]$/,
+      )
       // The same facts as structured data: block, address and slot.
       expect(out.error?.code).toBe(-32000)
       expect(out.error?.data).toEqual({
@@ -72,9 +89,15 @@ describe('debug_storageRangeAt', () => {
 
   it("adds back the slots the block's earlier transactions wrote when the upstream leaves them out", async () => {
     const proxy = await createProxy(node.url, {
-      transform: (call, result: any) => (call.method === 'debug_storageRangeAt' ? { storage: {}, nextKey: null } : result),
+      transform: (call, result: any) =>
+        call.method === 'debug_storageRangeAt' ? { storage: {}, nextKey: null } : result,
     })
-    const forgetful = await startEdgetrace({ upstream: proxy.url, port: 0, api: ['eth', 'debug'], genesis: genesis as never })
+    const forgetful = await startEdgetrace({
+      upstream: proxy.url,
+      port: 0,
+      api: ['eth', 'debug'],
+      genesis: genesis as never,
+    })
     try {
       const block4 = await rpcResult(node.url, 'eth_getBlockByNumber', ['0x4', false])
       const out = await rpcResult(forgetful.url, 'debug_storageRangeAt', [block4.hash, 1, SETTER, '0x00', 10])
@@ -115,22 +138,36 @@ describe('debug_accountRange', () => {
     const second = await rpcResult(edge.url, 'debug_accountRange', ['0x10', first.next, 2, true, true])
     expect(Object.keys(second.accounts)).toEqual(addresses.slice(2, 4))
     expect(await rpcResult(edge.url, 'debug_accountRange', ['0x10', nextHex, 2, true, true])).toEqual(second)
-    expect(await rpcResult(edge.url, 'debug_accountRange', ['0x10', [...Buffer.from(first.next, 'base64')], 2, true, true])).toEqual(second)
-    expect((await rpc(edge.url, 'debug_accountRange', ['0x10', '0x', 2, true, true, true])).error?.message).toMatch(/incompletes is not supported/)
-    expect((await rpc(edge.url, 'debug_accountRange', ['pending', '0x', 2, true, true])).error?.message).toBe('accountRange for pending block not supported')
+    expect(
+      await rpcResult(edge.url, 'debug_accountRange', ['0x10', [...Buffer.from(first.next, 'base64')], 2, true, true]),
+    ).toEqual(second)
+    expect((await rpc(edge.url, 'debug_accountRange', ['0x10', '0x', 2, true, true, true])).error?.message).toMatch(
+      /incompletes is not supported/,
+    )
+    expect((await rpc(edge.url, 'debug_accountRange', ['pending', '0x', 2, true, true])).error?.message).toBe(
+      'accountRange for pending block not supported',
+    )
   })
 
   it('refuses an account whose balance was changed on the way', async () => {
     const proxy = await createProxy(node.url, {
       transform: (call, result: any) => {
-        if (call.method === 'debug_accountRange') for (const a of Object.values(result.accounts) as any[]) a.balance = '12345'
+        if (call.method === 'debug_accountRange')
+          for (const a of Object.values(result.accounts) as any[]) a.balance = '12345'
         return result
       },
     })
-    const lying = await startEdgetrace({ upstream: proxy.url, port: 0, api: ['eth', 'debug'], genesis: genesis as never })
+    const lying = await startEdgetrace({
+      upstream: proxy.url,
+      port: 0,
+      api: ['eth', 'debug'],
+      genesis: genesis as never,
+    })
     try {
       const out = await rpc(lying.url, 'debug_accountRange', ['0x10', '0x', 5, true, true])
-      expect(out.error?.message).toMatch(/^state does not verify: block 16 0x[0-9a-f]{64}, address 0x[0-9a-f]{40}: the upstream says balance 12345, the proof \d+$/)
+      expect(out.error?.message).toMatch(
+        /^state does not verify: block 16 0x[0-9a-f]{64}, address 0x[0-9a-f]{40}: the upstream says balance 12345, the proof \d+$/,
+      )
     } finally {
       await lying.close()
       await proxy.stop()

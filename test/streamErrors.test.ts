@@ -19,7 +19,11 @@ let bad: number
 const hex = (n: number) => `0x${n.toString(16)}`
 
 async function post(method: string, params: unknown[]): Promise<{ text: string; json: Record<string, unknown> }> {
-  const res = await fetch(edge.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const res = await fetch(edge.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
   const text = await res.text()
   return { text, json: JSON.parse(text) }
 }
@@ -51,7 +55,11 @@ describe('a streamed result that fails', () => {
     const first = await post('trace_filter', [{ fromBlock: hex(bad), toBlock: hex(bad) }])
     // The state that does not verify is named in the error's data (issue 13: verification failures carry data).
     const data = { block: { number: hex(bad - 1), hash: expect.any(String) }, address: expect.any(String) }
-    expect(first.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: expect.any(Number), message: expect.any(String), data } })
+    expect(first.json).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: expect.any(Number), message: expect.any(String), data },
+    })
     expect(first.text).not.toContain('"result"')
 
     const later = await post('trace_filter', [{ fromBlock: hex(good), toBlock: hex(bad) }])

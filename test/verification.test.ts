@@ -62,7 +62,12 @@ describe('verified state', () => {
     const e = await edgeVia({
       transform: (c, result: any) =>
         c.method === 'eth_getProof' && c.params[0] === contract
-          ? { ...result, accountProof: result.accountProof.map((n: string, i: number, a: string[]) => (i === a.length - 1 ? flip(n) : n)) }
+          ? {
+              ...result,
+              accountProof: result.accountProof.map((n: string, i: number, a: string[]) =>
+                i === a.length - 1 ? flip(n) : n,
+              ),
+            }
           : result,
     })
     const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
@@ -102,7 +107,10 @@ describe('verified state', () => {
     const e = await edgeVia({
       transform: (c, result: any) =>
         c.method === 'eth_getProof' && result.storageProof.length > 0
-          ? { ...result, storageProof: result.storageProof.map((s: any) => ({ ...s, proof: s.proof.map((n: string) => flip(n)) })) }
+          ? {
+              ...result,
+              storageProof: result.storageProof.map((s: any) => ({ ...s, proof: s.proof.map((n: string) => flip(n)) })),
+            }
           : result,
     })
     const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
@@ -157,7 +165,9 @@ describe('verified state', () => {
     const e = await edgeVia({ refuseMethods: ['eth_getProof'] })
     const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
     expect(error.code).toBe(-32000)
-    expect(error.message).toContain('the upstream does not serve eth_getProof, so state cannot be verified: start edgetrace with --unverified')
+    expect(error.message).toContain(
+      'the upstream does not serve eth_getProof, so state cannot be verified: start edgetrace with --unverified',
+    )
   })
 })
 
@@ -199,7 +209,13 @@ describe('verification failures carry data', () => {
     const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
     expect(error.code).toBe(-32000)
     expect(error.message).toContain('storage proof does not verify against the storageRoot')
-    expect(error.data).toEqual({ block: at(), address: contract, slot, expectedRoot: storageHash, gotRoot: keccak(tampered!) })
+    expect(error.data).toEqual({
+      block: at(),
+      address: contract,
+      slot,
+      expectedRoot: storageHash,
+      gotRoot: keccak(tampered!),
+    })
   })
 
   it('a tampered storage value: block, address and slot', async () => {
@@ -222,7 +238,12 @@ describe('verification failures carry data', () => {
     const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
     expect(error.code).toBe(-32000)
     expect(error.message).toContain('code does not match the account codeHash')
-    expect(error.data).toEqual({ block: at(), address: contract, expectedHash: codeHash, gotHash: keccak('0x60016000f3') })
+    expect(error.data).toEqual({
+      block: at(),
+      address: contract,
+      expectedHash: codeHash,
+      gotHash: keccak('0x60016000f3'),
+    })
   })
 
   it('a header that does not hash to its block hash: block, the claimed hash and the computed one', async () => {

@@ -1,7 +1,12 @@
 /// <reference lib="webworker" />
 import { createStore, get, set } from 'idb-keyval'
 import { type EdgetraceService, createEdgetraceService } from '../src/browser/createEdgetraceService.js'
-import { DEFAULT_SW_PATH, type ServiceWorkerCommand, type ServiceWorkerConfig, type ServiceWorkerMessage } from '../src/browser/serviceWorkerProtocol.js'
+import {
+  DEFAULT_SW_PATH,
+  type ServiceWorkerCommand,
+  type ServiceWorkerConfig,
+  type ServiceWorkerMessage,
+} from '../src/browser/serviceWorkerProtocol.js'
 import { toRpcError } from '../src/errors/toRpcError.js'
 import type { ProgressEvent } from '../src/types/progress.js'
 
@@ -56,7 +61,11 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
     event.waitUntil(
       (async () => {
         // Only the service worker's own origin may change what it serves.
-        if (event.origin !== self.location.origin) return reply({ type: 'edgetrace:error', error: { code: -32600, message: `origin ${event.origin} may not configure edgetrace` } })
+        if (event.origin !== self.location.origin)
+          return reply({
+            type: 'edgetrace:error',
+            error: { code: -32600, message: `origin ${event.origin} may not configure edgetrace` },
+          })
         try {
           const started = await serviceFor(command.config)
           // Kept only once it started: a bad configuration never outlives this message.
@@ -69,22 +78,38 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
       })(),
     )
   } else if (command?.type === 'edgetrace:status') {
-    event.waitUntil((async () => reply({ type: 'edgetrace:status', status: (await service?.catch(() => undefined))?.status() }))())
+    event.waitUntil(
+      (async () => reply({ type: 'edgetrace:status', status: (await service?.catch(() => undefined))?.status() }))(),
+    )
   }
 })
 
 function jsonError(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), { status, headers: { 'content-type': 'application/json' } })
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  })
 }
 
 async function answer(request: Request, clientId: string): Promise<Response> {
   await loadConfig()
-  if (!config) return jsonError(503, -32603, 'edgetrace is not configured: call registerEdgetraceServiceWorker(...) from a page first')
-  if (request.method === 'GET') return new Response('{"status":"ok"}', { headers: { 'content-type': 'application/json' } })
-  if (request.method !== 'POST') return new Response('method not allowed\n', { status: 405, headers: { allow: 'POST, GET' } })
+  if (!config)
+    return jsonError(
+      503,
+      -32603,
+      'edgetrace is not configured: call registerEdgetraceServiceWorker(...) from a page first',
+    )
+  if (request.method === 'GET')
+    return new Response('{"status":"ok"}', { headers: { 'content-type': 'application/json' } })
+  if (request.method !== 'POST')
+    return new Response('method not allowed\n', { status: 405, headers: { allow: 'POST, GET' } })
   const max = config.maxBodyBytes ?? 5 * 1024 * 1024
   const body = await request.arrayBuffer()
-  if (body.byteLength > max) return new Response(`content length too large (${body.byteLength}>${max})\n`, { status: 413, headers: { 'content-type': 'text/plain' } })
+  if (body.byteLength > max)
+    return new Response(`content length too large (${body.byteLength}>${max})\n`, {
+      status: 413,
+      headers: { 'content-type': 'text/plain' },
+    })
   let daemon: EdgetraceService
   try {
     daemon = await (service ?? serviceFor(config))
@@ -92,7 +117,10 @@ async function answer(request: Request, clientId: string): Promise<Response> {
     return jsonError(503, toRpcError(err).code, toRpcError(err).message)
   }
   const client = clientId ? await self.clients.get(clientId) : undefined
-  const onProgress = client ? (progress: ProgressEvent) => client.postMessage({ type: 'edgetrace:progress', progress } satisfies ServiceWorkerMessage) : undefined
+  const onProgress = client
+    ? (progress: ProgressEvent) =>
+        client.postMessage({ type: 'edgetrace:progress', progress } satisfies ServiceWorkerMessage)
+    : undefined
   const text = new TextDecoder().decode(body)
   const encoder = new TextEncoder()
   // The response streams: big traces leave in chunks while they are computed.

@@ -10,7 +10,9 @@ import { serveEdgetrace } from '../src/browser/serveEdgetrace.js'
 function allowedOrigins(): string[] | undefined {
   try {
     const parsed = JSON.parse(self.name || '{}') as { allowedOrigins?: unknown }
-    return Array.isArray(parsed.allowedOrigins) ? parsed.allowedOrigins.filter((o): o is string => typeof o === 'string') : undefined
+    return Array.isArray(parsed.allowedOrigins)
+      ? parsed.allowedOrigins.filter((o): o is string => typeof o === 'string')
+      : undefined
   } catch {
     return undefined
   }

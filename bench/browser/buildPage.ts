@@ -26,7 +26,10 @@ function useBuiltLibrary(library: string): Plugin {
  * Builds page.js into `outDir`; returns its path and the modules bundled into it (ids relative to
  * the root). `library`: the built library (default), or src/browser/index.ts to compare with.
  */
-export async function buildBenchPage(outDir: string, library = resolve(DEFAULT_OUT_DIR, 'index.js')): Promise<{ file: string; modules: string[] }> {
+export async function buildBenchPage(
+  outDir: string,
+  library = resolve(DEFAULT_OUT_DIR, 'index.js'),
+): Promise<{ file: string; modules: string[] }> {
   if (!existsSync(library)) throw new Error(`${library} is missing: run npm run build first`)
   const fromSources = library === resolve(ROOT, 'src/browser/index.ts')
   const output = await build({
@@ -52,10 +55,13 @@ export async function buildBenchPage(outDir: string, library = resolve(DEFAULT_O
   const modules: string[] = []
   for (const o of outputs) {
     if (!('output' in o)) continue
-    for (const chunk of o.output) if (chunk.type === 'chunk') modules.push(...Object.keys(chunk.modules).map((id) => (id.startsWith(ROOT) ? id.slice(ROOT.length + 1) : id)))
+    for (const chunk of o.output)
+      if (chunk.type === 'chunk')
+        modules.push(...Object.keys(chunk.modules).map((id) => (id.startsWith(ROOT) ? id.slice(ROOT.length + 1) : id)))
   }
   // The page must have been built from the library's bundle, never from its sources.
   const fromSource = modules.filter((m) => m.startsWith('src/'))
-  if (!fromSources && fromSource.length > 0) throw new Error(`the bench page bundled edgetrace sources instead of ${library}: ${fromSource.join(', ')}`)
+  if (!fromSources && fromSource.length > 0)
+    throw new Error(`the bench page bundled edgetrace sources instead of ${library}: ${fromSource.join(', ')}`)
   return { file: resolve(outDir, 'page.js'), modules }
 }

@@ -3,7 +3,13 @@
 // bundle and times calls with performance.now(), inside the page. The import below is the type
 // checker's view; the bench's page build resolves it to the built library, dist/browser/index.js —
 // what an app importing 'edgetrace/browser' with Vite gets.
-import { type EdgetraceClient, type EdgetraceConfig, type EdgetraceServiceWorker, connectEdgetraceWorker, registerEdgetraceServiceWorker } from '../../src/browser/index.js'
+import {
+  type EdgetraceClient,
+  type EdgetraceConfig,
+  type EdgetraceServiceWorker,
+  connectEdgetraceWorker,
+  registerEdgetraceServiceWorker,
+} from '../../src/browser/index.js'
 
 /** Where the static server serves dist/browser/edgetrace.worker.js: a classic script (IIFE). */
 const WORKER_URL = '/edgetrace.worker.js'
@@ -30,7 +36,10 @@ export type TimedCall = {
 
 const bench = {
   /** Starts a worker (`new Worker(url)`, no type: 'module') and edgetrace in it; the start is timed. */
-  async start(id: string, config: EdgetraceConfig): Promise<{ ms: number; upstreamRequests: number; startedOffline: boolean }> {
+  async start(
+    id: string,
+    config: EdgetraceConfig,
+  ): Promise<{ ms: number; upstreamRequests: number; startedOffline: boolean }> {
     const t = performance.now()
     const c = await connectEdgetraceWorker(new Worker(WORKER_URL), config)
     const ms = performance.now() - t
@@ -59,7 +68,11 @@ const bench = {
   async serviceWorkerCall(method: string, params: unknown[]): Promise<TimedCall> {
     if (!serviceWorker) throw new Error('no service worker')
     const t = performance.now()
-    const res = await fetch(serviceWorker.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+    const res = await fetch(serviceWorker.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
     const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string } }
     const ms = performance.now() - t
     const out: TimedCall = { ms, upstreamRequests: -1 }

@@ -17,9 +17,16 @@ export class EdgetraceStartError extends BaseError {
 
 export type EdgetraceClient = {
   /** One JSON-RPC message (single or batch) → the response(s), errors as JSON-RPC error objects. */
-  request(message: unknown, options?: { onProgress?: (event: ProgressEvent) => void }): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>
+  request(
+    message: unknown,
+    options?: { onProgress?: (event: ProgressEvent) => void },
+  ): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>
   /** One call by method and params → its response envelope. */
-  call(method: string, params?: unknown, options?: { onProgress?: (event: ProgressEvent) => void }): Promise<JsonRpcResponse>
+  call(
+    method: string,
+    params?: unknown,
+    options?: { onProgress?: (event: ProgressEvent) => void },
+  ): Promise<JsonRpcResponse>
   /** Listens to every request's progress, or to the upstream's reachability; returns the unsubscribe. */
   on(type: 'progress', listener: (event: ProgressEvent) => void): () => void
   on(type: 'reachability', listener: (reachable: boolean, reason?: string) => void): () => void
@@ -37,7 +44,10 @@ export type EdgetraceClient = {
  * Connects to the edgetrace worker (worker/edgetrace.worker.ts, or any endpoint `serveEdgetrace`
  * serves) and starts it with `config`. Rejects with EdgetraceStartError when it cannot start.
  */
-export async function connectEdgetraceWorker(target: Worker | Endpoint, config: EdgetraceConfig): Promise<EdgetraceClient> {
+export async function connectEdgetraceWorker(
+  target: Worker | Endpoint,
+  config: EdgetraceConfig,
+): Promise<EdgetraceClient> {
   const remote: Remote<EdgetraceRemote> = wrap<EdgetraceRemote>(target)
   const progressListeners = new Set<(event: ProgressEvent) => void>()
   const reachabilityListeners = new Set<(reachable: boolean, reason?: string) => void>()
@@ -49,7 +59,17 @@ export async function connectEdgetraceWorker(target: Worker | Endpoint, config: 
   const failed = new Promise<never>((_, reject) => {
     const w = target as Worker
     if (typeof w.terminate !== 'function' || typeof w.addEventListener !== 'function') return
-    w.addEventListener('error', (e: ErrorEvent) => reject(new EdgetraceStartError({ code: -32603, message: `the edgetrace worker failed: ${e.message || 'its script did not load'}` })), { once: true })
+    w.addEventListener(
+      'error',
+      (e: ErrorEvent) =>
+        reject(
+          new EdgetraceStartError({
+            code: -32603,
+            message: `the edgetrace worker failed: ${e.message || 'its script did not load'}`,
+          }),
+        ),
+      { once: true },
+    )
   })
   failed.catch(() => undefined)
   const startup = async () => {

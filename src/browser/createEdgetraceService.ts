@@ -112,7 +112,10 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
     identity = { chainId: `0x${BigInt(chainId).toString(16)}`, genesisHash: genesis?.hash?.toLowerCase() ?? null }
     if (persistentWanted) await set(upstream.url, identity, identities()).catch(() => undefined)
   } catch (err) {
-    const remembered = persistentWanted && err instanceof UpstreamUnavailableError ? await get<Identity>(upstream.url, identities()).catch(() => undefined) : undefined
+    const remembered =
+      persistentWanted && err instanceof UpstreamUnavailableError
+        ? await get<Identity>(upstream.url, identities()).catch(() => undefined)
+        : undefined
     if (!remembered) {
       await upstream.close()
       throw err
@@ -123,9 +126,14 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
   }
 
   const cacheConfig = config.cache === false ? undefined : config.cache
-  const database = cacheConfig?.name ?? `edgetrace-${BigInt(identity.chainId)}-${identity.genesisHash?.slice(2, 18) ?? 'unknown'}${config.engine?.unverified ? '-unverified' : ''}`
+  const database =
+    cacheConfig?.name ??
+    `edgetrace-${BigInt(identity.chainId)}-${identity.genesisHash?.slice(2, 18) ?? 'unknown'}${config.engine?.unverified ? '-unverified' : ''}`
   const persistentStore = persistentWanted
-    ? await createIdbStore({ name: database, ...(cacheConfig?.budgetBytes !== undefined ? { budgetBytes: cacheConfig.budgetBytes } : {}) }).catch(() => undefined)
+    ? await createIdbStore({
+        name: database,
+        ...(cacheConfig?.budgetBytes !== undefined ? { budgetBytes: cacheConfig.budgetBytes } : {}),
+      }).catch(() => undefined)
     : undefined
   const api = config.api ?? DEFAULT_API
   const daemon = await createEdgetrace({
@@ -185,14 +193,23 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
 /** A config from another context (postMessage, IndexedDB) is checked before anything starts: the error names the field. */
 function checkConfig(config: EdgetraceConfig): void {
   const bad = (field: string, expected: string, got: unknown) => {
-    throw new InvalidParamsRpcError(`invalid config.${field}: expected ${expected}, got ${JSON.stringify(got) ?? String(got)}`)
+    throw new InvalidParamsRpcError(
+      `invalid config.${field}: expected ${expected}, got ${JSON.stringify(got) ?? String(got)}`,
+    )
   }
   if (typeof config !== 'object' || config === null) bad('', 'an object', config)
-  if (typeof config.upstream !== 'string' || !/^(https?|wss?):\/\/[^\s/]+/i.test(config.upstream)) bad('upstream', 'an http(s):// or ws(s):// URL', config.upstream)
-  if (config.api !== undefined && (!Array.isArray(config.api) || !config.api.every((a) => typeof a === 'string'))) bad('api', 'an array of namespace names', config.api)
-  if (config.batchLimit !== undefined && (!Number.isSafeInteger(config.batchLimit) || config.batchLimit < 1)) bad('batchLimit', 'a positive integer', config.batchLimit)
-  if (config.hardfork !== undefined && typeof config.hardfork !== 'string') bad('hardfork', 'a hardfork name', config.hardfork)
-  if (config.checkpoint !== undefined && (typeof config.checkpoint !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(config.checkpoint))) {
+  if (typeof config.upstream !== 'string' || !/^(https?|wss?):\/\/[^\s/]+/i.test(config.upstream))
+    bad('upstream', 'an http(s):// or ws(s):// URL', config.upstream)
+  if (config.api !== undefined && (!Array.isArray(config.api) || !config.api.every((a) => typeof a === 'string')))
+    bad('api', 'an array of namespace names', config.api)
+  if (config.batchLimit !== undefined && (!Number.isSafeInteger(config.batchLimit) || config.batchLimit < 1))
+    bad('batchLimit', 'a positive integer', config.batchLimit)
+  if (config.hardfork !== undefined && typeof config.hardfork !== 'string')
+    bad('hardfork', 'a hardfork name', config.hardfork)
+  if (
+    config.checkpoint !== undefined &&
+    (typeof config.checkpoint !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(config.checkpoint))
+  ) {
     bad('checkpoint', 'a block hash (0x and 64 hex digits)', config.checkpoint)
   }
 }

@@ -61,7 +61,14 @@ export function createEip1193Provider(client: EdgetraceClient): EdgetraceEip1193
     if (reachable === connected) return
     connected = reachable
     if (reachable) emit('connect', { chainId })
-    else emit('disconnect', new ProviderRpcError({ code: 4900, message: `edgetrace's upstream is unreachable${reason ? `: ${reason}` : ''}; cached data is still served` }))
+    else
+      emit(
+        'disconnect',
+        new ProviderRpcError({
+          code: 4900,
+          message: `edgetrace's upstream is unreachable${reason ? `: ${reason}` : ''}; cached data is still served`,
+        }),
+      )
   })
   client.on('progress', (event: ProgressEvent) => emit('message', { type: 'edgetrace_progress', data: event }))
   // EIP-1193: `connect` once the provider can serve (listeners added right after creation hear it).
@@ -71,10 +78,18 @@ export function createEip1193Provider(client: EdgetraceClient): EdgetraceEip1193
   const provider: EdgetraceEip1193Provider = {
     async request(args) {
       if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
-        throw new ProviderRpcError({ code: -32600, message: 'request expects { method: string, params?: array | object }' })
+        throw new ProviderRpcError({
+          code: -32600,
+          message: 'request expects { method: string, params?: array | object }',
+        })
       }
       if (client.closed) throw new ProviderRpcError({ code: 4900, message: 'the edgetrace provider is closed' })
-      const res = (await client.request({ jsonrpc: '2.0', id: nextId++, method: args.method, params: args.params ?? [] })) as JsonRpcResponse
+      const res = (await client.request({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: args.method,
+        params: args.params ?? [],
+      })) as JsonRpcResponse
       if ('error' in res) throw new ProviderRpcError(res.error)
       return res.result
     },

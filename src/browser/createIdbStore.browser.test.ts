@@ -8,14 +8,23 @@ describe('createIdbStore (IndexedDB)', () => {
   it('keeps values across a reopen, with their sizes', async () => {
     const db = name()
     const store = await createIdbStore({ name: db })
-    await store.setMany([['c:1', bytes(10, 1), 100], ['a:2', null, 50], ['h:3', { number: 5n, rlp: bytes(3, 7) }, 80]])
+    await store.setMany([
+      ['c:1', bytes(10, 1), 100],
+      ['a:2', null, 50],
+      ['h:3', { number: 5n, rlp: bytes(3, 7) }, 80],
+    ])
     await store.flush()
     const again = await createIdbStore({ name: db })
     // Values are readable at once; the index (sizes, recency) is read in the background.
     expect(await again.getMany(['c:1'])).toEqual([bytes(10, 1)])
     await again.flush()
     expect(again.stats()).toMatchObject({ entries: 3, bytes: 230 })
-    expect(await again.getMany(['c:1', 'a:2', 'h:3', 'x:4'])).toEqual([bytes(10, 1), null, { number: 5n, rlp: bytes(3, 7) }, undefined])
+    expect(await again.getMany(['c:1', 'a:2', 'h:3', 'x:4'])).toEqual([
+      bytes(10, 1),
+      null,
+      { number: 5n, rlp: bytes(3, 7) },
+      undefined,
+    ])
     expect(again.stats()).toMatchObject({ reads: 5, hits: 4 })
   })
 

@@ -20,7 +20,11 @@ const INDEX_PAGE = 5000
  * last use in another. The index is read once when the store opens; uses are written back lazily.
  * Survives reloads; shared by every page and worker of the origin that opens the same name.
  */
-export async function createIdbStore({ name, budgetBytes = 256 * 1024 * 1024, evictTo = 0.9 }: CreateIdbStoreParameters): Promise<PersistentStore> {
+export async function createIdbStore({
+  name,
+  budgetBytes = 256 * 1024 * 1024,
+  evictTo = 0.9,
+}: CreateIdbStoreParameters): Promise<PersistentStore> {
   const values: UseStore = createStore(name, 'entries')
   const indexStore: UseStore = createStore(`${name}-index`, 'index')
   const index = new Map<string, IndexEntry>()
@@ -34,7 +38,10 @@ export async function createIdbStore({ name, budgetBytes = 256 * 1024 * 1024, ev
     for (;;) {
       const range = after === undefined ? null : IDBKeyRange.lowerBound(after, true)
       const [keys, values] = await indexStore('readonly', (store) =>
-        Promise.all([promisifyRequest(store.getAllKeys(range, INDEX_PAGE)), promisifyRequest(store.getAll(range, INDEX_PAGE))]),
+        Promise.all([
+          promisifyRequest(store.getAllKeys(range, INDEX_PAGE)),
+          promisifyRequest(store.getAll(range, INDEX_PAGE)),
+        ]),
       )
       keys.forEach((key, i) => {
         const entry = values[i] as IndexEntry
@@ -49,7 +56,15 @@ export async function createIdbStore({ name, budgetBytes = 256 * 1024 * 1024, ev
     () => void (indexLoaded = true),
     () => void (indexLoaded = true),
   )
-  const stats: PersistentStoreStats = { entries: 0, bytes: 0, budget: budgetBytes, reads: 0, hits: 0, writes: 0, evictions: 0 }
+  const stats: PersistentStoreStats = {
+    entries: 0,
+    bytes: 0,
+    budget: budgetBytes,
+    reads: 0,
+    hits: 0,
+    writes: 0,
+    evictions: 0,
+  }
   let touched = new Set<string>()
   let chain: Promise<unknown> = indexReady
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -79,7 +94,10 @@ export async function createIdbStore({ name, budgetBytes = 256 * 1024 * 1024, ev
     if (touched.size === 0) return
     const keys = [...touched].filter((k) => index.has(k))
     touched = new Set()
-    await setMany(keys.map((k) => [k, index.get(k)!]), indexStore)
+    await setMany(
+      keys.map((k) => [k, index.get(k)!]),
+      indexStore,
+    )
   }
 
   return {
@@ -113,8 +131,14 @@ export async function createIdbStore({ name, budgetBytes = 256 * 1024 * 1024, ev
           total += bytes
           touched.delete(key)
         }
-        await setMany(batch.map(([k, v]) => [k, v]), values)
-        await setMany(batch.map(([k]) => [k, index.get(k)!]), indexStore)
+        await setMany(
+          batch.map(([k, v]) => [k, v]),
+          values,
+        )
+        await setMany(
+          batch.map(([k]) => [k, index.get(k)!]),
+          indexStore,
+        )
         stats.writes += batch.length
         await evict()
         await writeTouched()

@@ -5,8 +5,18 @@
  * Nothing here imports a Node built-in.
  */
 export { type EdgetraceClient, EdgetraceStartError, connectEdgetraceWorker } from './connectEdgetraceWorker.js'
-export { type EdgetraceConfig, type EdgetraceService, type EdgetraceStatus, createEdgetraceService } from './createEdgetraceService.js'
-export { type EdgetraceEip1193Provider, type Eip1193RequestArguments, ProviderRpcError, createEip1193Provider } from './createEip1193Provider.js'
+export {
+  type EdgetraceConfig,
+  type EdgetraceService,
+  type EdgetraceStatus,
+  createEdgetraceService,
+} from './createEdgetraceService.js'
+export {
+  type EdgetraceEip1193Provider,
+  type Eip1193RequestArguments,
+  ProviderRpcError,
+  createEip1193Provider,
+} from './createEip1193Provider.js'
 export { createIdbStore } from './createIdbStore.js'
 export { type EdgetraceServiceWorker, registerEdgetraceServiceWorker } from './registerEdgetraceServiceWorker.js'
 export { type ServeEdgetraceOptions, serveEdgetrace } from './serveEdgetrace.js'

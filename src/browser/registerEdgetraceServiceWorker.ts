@@ -1,6 +1,11 @@
 import type { ProgressEvent } from '../types/progress.js'
 import type { EdgetraceStatus } from './createEdgetraceService.js'
-import { DEFAULT_SW_PATH, type ServiceWorkerCommand, type ServiceWorkerConfig, type ServiceWorkerMessage } from './serviceWorkerProtocol.js'
+import {
+  DEFAULT_SW_PATH,
+  type ServiceWorkerCommand,
+  type ServiceWorkerConfig,
+  type ServiceWorkerMessage,
+} from './serviceWorkerProtocol.js'
 
 export type RegisterEdgetraceServiceWorkerParameters = {
   /** The service worker script (the package's `edgetrace/service-worker` bundle, served from your origin). */
@@ -37,20 +42,37 @@ export async function registerEdgetraceServiceWorker({
   timeoutMs = 30_000,
 }: RegisterEdgetraceServiceWorkerParameters): Promise<EdgetraceServiceWorker> {
   const container = navigator.serviceWorker
-  if (!container) throw new Error('this page cannot use service workers (a secure context — https or localhost — is needed)')
+  if (!container)
+    throw new Error('this page cannot use service workers (a secure context — https or localhost — is needed)')
   const registration = await container.register(scriptUrl, { scope, type })
   const deadline = <T>(p: Promise<T>, what: string) =>
-    Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`edgetrace service worker: ${what} took longer than ${timeoutMs} ms`)), timeoutMs))])
+    Promise.race([
+      p,
+      new Promise<never>((_, reject) =>
+        setTimeout(
+          () => reject(new Error(`edgetrace service worker: ${what} took longer than ${timeoutMs} ms`)),
+          timeoutMs,
+        ),
+      ),
+    ])
 
   // Controlled once the new worker is active and has claimed this page.
   await deadline(
     new Promise<void>((resolve) => {
       const check = () => {
-        if (container.controller && registration.active && container.controller.scriptURL === registration.active.scriptURL) resolve()
+        if (
+          container.controller &&
+          registration.active &&
+          container.controller.scriptURL === registration.active.scriptURL
+        )
+          resolve()
       }
       container.addEventListener('controllerchange', check)
-      registration.addEventListener('updatefound', () => registration.installing?.addEventListener('statechange', check))
-      for (const w of [registration.installing, registration.waiting, registration.active]) w?.addEventListener('statechange', check)
+      registration.addEventListener('updatefound', () =>
+        registration.installing?.addEventListener('statechange', check),
+      )
+      for (const w of [registration.installing, registration.waiting, registration.active])
+        w?.addEventListener('statechange', check)
       check()
     }),
     'taking control of this page',
@@ -61,7 +83,8 @@ export async function registerEdgetraceServiceWorker({
     new Promise<EdgetraceStatus>((resolve, reject) => {
       const onMessage = (event: MessageEvent<ServiceWorkerMessage>) => {
         if (event.data?.type === 'edgetrace:configured') resolve(event.data.status)
-        else if (event.data?.type === 'edgetrace:error') reject(Object.assign(new Error(event.data.error.message), { code: event.data.error.code }))
+        else if (event.data?.type === 'edgetrace:error')
+          reject(Object.assign(new Error(event.data.error.message), { code: event.data.error.code }))
         else return
         container.removeEventListener('message', onMessage)
       }

@@ -52,7 +52,10 @@ export function serveEdgetrace(endpoint: Endpoint, options: ServeEdgetraceOption
       if (!service) return errorResponseFor(message, notStarted)
       try {
         const s = await service
-        return await s.request(message, listener ? (progress) => emit({ type: 'progress', ticket, progress }) : undefined)
+        return await s.request(
+          message,
+          listener ? (progress) => emit({ type: 'progress', ticket, progress }) : undefined,
+        )
       } catch (err) {
         return errorResponseFor(message, toRpcError(err))
       }

@@ -12,7 +12,9 @@ export type ServiceWorkerConfig = EdgetraceConfig & {
 }
 
 /** Page → service worker. */
-export type ServiceWorkerCommand = { type: 'edgetrace:configure'; config: ServiceWorkerConfig } | { type: 'edgetrace:status' }
+export type ServiceWorkerCommand =
+  | { type: 'edgetrace:configure'; config: ServiceWorkerConfig }
+  | { type: 'edgetrace:status' }
 
 /** Service worker → page (the answer to a command, or a request's progress). */
 export type ServiceWorkerMessage =

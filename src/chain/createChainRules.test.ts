@@ -30,22 +30,45 @@ describe('createChainRules', () => {
     const genesis = {
       config: {
         chainId: 424242,
-        homesteadBlock: 0, eip150Block: 0, eip155Block: 0, eip158Block: 0, byzantiumBlock: 0,
-        constantinopleBlock: 0, petersburgBlock: 0, istanbulBlock: 0, berlinBlock: 0, londonBlock: 0,
-        mergeNetsplitBlock: 0, terminalTotalDifficulty: 0, shanghaiTime: 0, cancunTime: 1000, pragueTime: 2000,
+        homesteadBlock: 0,
+        eip150Block: 0,
+        eip155Block: 0,
+        eip158Block: 0,
+        byzantiumBlock: 0,
+        constantinopleBlock: 0,
+        petersburgBlock: 0,
+        istanbulBlock: 0,
+        berlinBlock: 0,
+        londonBlock: 0,
+        mergeNetsplitBlock: 0,
+        terminalTotalDifficulty: 0,
+        shanghaiTime: 0,
+        cancunTime: 1000,
+        pragueTime: 2000,
       },
-      alloc: {}, difficulty: '0x0', gasLimit: '0x1c9c380', extraData: '0x', nonce: '0x0', timestamp: '0x0',
-      coinbase: '0x0000000000000000000000000000000000000000', mixHash: `0x${'0'.repeat(64)}`, parentHash: `0x${'0'.repeat(64)}`,
+      alloc: {},
+      difficulty: '0x0',
+      gasLimit: '0x1c9c380',
+      extraData: '0x',
+      nonce: '0x0',
+      timestamp: '0x0',
+      coinbase: '0x0000000000000000000000000000000000000000',
+      mixHash: `0x${'0'.repeat(64)}`,
+      parentHash: `0x${'0'.repeat(64)}`,
     }
     const rules = createChainRules({ chainId: 424242n, genesis: genesis as never })
     expect(rules.commonFor(5n, 500n).hardfork()).toBe('shanghai')
     expect(rules.commonFor(50n, 1500n).hardfork()).toBe('cancun')
     expect(rules.commonFor(90n, 2500n).hardfork()).toBe('prague')
-    expect(() => createChainRules({ chainId: 1n, genesis: genesis as never })).toThrow('--chain file is for chain id 424242')
+    expect(() => createChainRules({ chainId: 1n, genesis: genesis as never })).toThrow(
+      '--chain file is for chain id 424242',
+    )
   })
 
   it('refuses an unknown chain with neither, saying what to pass', () => {
     expect(() => createChainRules({ chainId: 31337n })).toThrow(UnknownChainError)
-    expect(() => createChainRules({ chainId: 31337n })).toThrow('pass --chain <geth-style genesis file> or --hardfork <name>')
+    expect(() => createChainRules({ chainId: 31337n })).toThrow(
+      'pass --chain <geth-style genesis file> or --hardfork <name>',
+    )
   })
 })

@@ -45,7 +45,11 @@ export class UnknownChainError extends BaseError {
  * equals ethereumjs' built-in one is left out (the built-in applies); any other is refused clearly.
  */
 function withoutDefaultBpoSchedules(genesis: GethGenesis): GethGenesis {
-  const schedule = (genesis.config as { blobSchedule?: Record<string, { target?: number; max?: number; baseFeeUpdateFraction?: number }> }).blobSchedule
+  const schedule = (
+    genesis.config as {
+      blobSchedule?: Record<string, { target?: number; max?: number; baseFeeUpdateFraction?: number }>
+    }
+  ).blobSchedule
   if (!schedule) return genesis
   const kept: typeof schedule = {}
   for (const [fork, s] of Object.entries(schedule)) {
@@ -57,7 +61,9 @@ function withoutDefaultBpoSchedules(genesis: GethGenesis): GethGenesis {
         reference.param('max') !== BigInt(s.max ?? -1) ||
         reference.param('blobGasPriceUpdateFraction') !== BigInt(s.baseFeeUpdateFraction ?? -1)
       ) {
-        throw new BaseError(`blobSchedule.${fork} differs from the built-in ${fork} parameters; custom BPO schedules are not supported`)
+        throw new BaseError(
+          `blobSchedule.${fork} differs from the built-in ${fork} parameters; custom BPO schedules are not supported`,
+        )
       }
       continue
     }
@@ -69,7 +75,8 @@ function withoutDefaultBpoSchedules(genesis: GethGenesis): GethGenesis {
 const KNOWN: ChainConfig[] = [Mainnet, Sepolia, Holesky, Hoodi]
 
 export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: CreateChainRulesParameters): ChainRules {
-  const genesis = rawGenesis === undefined ? undefined : normalizeGethGenesis(rawGenesis as unknown as Record<string, unknown>)
+  const genesis =
+    rawGenesis === undefined ? undefined : normalizeGethGenesis(rawGenesis as unknown as Record<string, unknown>)
   const byFork = new Map<string, Common>()
   let base: Common
   let source: string
@@ -79,7 +86,10 @@ export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: Cre
     if (genesisChainId !== chainId) {
       throw new BaseError(`--chain file is for chain id ${genesisChainId}, but the upstream is chain ${chainId}`)
     }
-    base = createCommonFromGethGenesis(withoutDefaultBpoSchedules(genesis), { chain: genesis.name ?? `chain-${chainId}`, customCrypto: { kzg: unavailableKzg } })
+    base = createCommonFromGethGenesis(withoutDefaultBpoSchedules(genesis), {
+      chain: genesis.name ?? `chain-${chainId}`,
+      customCrypto: { kzg: unavailableKzg },
+    })
     source = `genesis config (chain id ${chainId})`
   } else {
     const known = KNOWN.find((c) => BigInt(c.chainId) === chainId)
@@ -91,7 +101,10 @@ export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: Cre
       if (!hardforks.includes(hardfork)) {
         throw new BaseError(`unknown hardfork "${hardfork}"; known: ${hardforks.join(', ')}`)
       }
-      base = createCustomCommon({ chainId: Number(chainId), name: `chain-${chainId}` }, known ?? Mainnet, { hardfork, customCrypto: { kzg: unavailableKzg } })
+      base = createCustomCommon({ chainId: Number(chainId), name: `chain-${chainId}` }, known ?? Mainnet, {
+        hardfork,
+        customCrypto: { kzg: unavailableKzg },
+      })
       source = `--hardfork ${hardfork} (chain id ${chainId})`
       fixed = true
     } else {

@@ -73,7 +73,8 @@ export function createCheckpointLinker({
   dense = DENSE,
   anchorEvery = ANCHOR_EVERY,
 }: CreateCheckpointLinkerParameters): CheckpointLinker {
-  if (!HASH.test(checkpoint)) throw new Error(`checkpoint must be a block hash (0x and 64 hex digits), got ${JSON.stringify(checkpoint)}`)
+  if (!HASH.test(checkpoint))
+    throw new Error(`checkpoint must be a block hash (0x and 64 hex digits), got ${JSON.stringify(checkpoint)}`)
   const hash = checkpoint.toLowerCase() as Hex
   const numberKey = (n: bigint) => cacheKeys.number(n, hash)
   const floorAnchor = (n: bigint) => (n / anchorEvery) * anchorEvery
@@ -99,7 +100,10 @@ export function createCheckpointLinker({
     new CheckpointError(`block ${head.number} ${head.hash} does not link to ${where()}: ${why}`)
   // `number` given: also a final number's hash cached (in the browser, persisted) by an earlier walk.
   const isLinked = (h: string, number?: bigint) =>
-    h === hash || sparse.has(h) || cache.has(linkedKey(h)) || (number !== undefined && cache.get<string>(numberKey(number)) === h)
+    h === hash ||
+    sparse.has(h) ||
+    cache.has(linkedKey(h)) ||
+    (number !== undefined && cache.get<string>(numberKey(number)) === h)
 
   function header(): Promise<VerifiedHeader> {
     if (cp) return Promise.resolve(cp)
@@ -111,8 +115,10 @@ export function createCheckpointLinker({
       },
       (err: unknown) => {
         cpLoading = undefined // a failure (an unreachable upstream) is asked again next time
-        if (err instanceof BlockNotFoundError) throw new CheckpointError(`checkpoint ${hash}: the upstream does not know this block`)
-        if (err instanceof HeaderVerificationError) throw new CheckpointError(`checkpoint ${hash}: ${err.shortMessage}`, { cause: err })
+        if (err instanceof BlockNotFoundError)
+          throw new CheckpointError(`checkpoint ${hash}: the upstream does not know this block`)
+        if (err instanceof HeaderVerificationError)
+          throw new CheckpointError(`checkpoint ${hash}: ${err.shortMessage}`, { cause: err })
         throw err
       },
     )
@@ -122,7 +128,8 @@ export function createCheckpointLinker({
   /** Headers `low`…`high` asked by number in one tick; verified (each hashes to its hash), keyed by hash, not yet trusted. */
   async function fetchRange(low: bigint, high: bigint): Promise<Map<string, VerifiedHeader>> {
     const calls: Promise<unknown>[] = []
-    for (let n = high; n >= low; n--) calls.push(upstream.request('eth_getBlockByNumber', [quantity(n), false]).catch(() => null))
+    for (let n = high; n >= low; n--)
+      calls.push(upstream.request('eth_getBlockByNumber', [quantity(n), false]).catch(() => null))
     const out = new Map<string, VerifiedHeader>()
     for (const json of await Promise.all(calls)) {
       if (json === null || typeof json !== 'object') continue
@@ -146,11 +153,13 @@ export function createCheckpointLinker({
       try {
         next = await byHash(parent)
       } catch (err) {
-        if (err instanceof BlockNotFoundError) throw fail(`its ancestor ${parent} (block ${current.number - 1n}) is unknown to the upstream`)
+        if (err instanceof BlockNotFoundError)
+          throw fail(`its ancestor ${parent} (block ${current.number - 1n}) is unknown to the upstream`)
         throw err
       }
     }
-    if (next.number !== current.number - 1n) throw fail(`block ${current.number} ${current.hash} names as parent a header of block ${next.number}`)
+    if (next.number !== current.number - 1n)
+      throw fail(`block ${current.number} ${current.hash} names as parent a header of block ${next.number}`)
     return { next, refused }
   }
 
@@ -185,7 +194,12 @@ export function createCheckpointLinker({
         for (let m = low; m <= parentNumber; m++) keys.push(numberKey(m))
         ;[batch] = await Promise.all([fetchRange(low, parentNumber), cache.restore?.(keys)])
         batchLow = low
-        progress(`linking block ${head.number} to ${where()}`, head.number - parentNumber, head.number - c.number, state)
+        progress(
+          `linking block ${head.number} to ${where()}`,
+          head.number - parentNumber,
+          head.number - c.number,
+          state,
+        )
         if (isLinked(parent, parentNumber)) break
       }
       const { next, refused } = await parentOf(current, batch, (why) => notLinked(head, why))
@@ -203,7 +217,10 @@ export function createCheckpointLinker({
     // The asked block's BLOCKHASH window is kept whole.
     for (const h of walked) if (head.number - h.number <= 256n) keep(h)
     if (!top || head.number > top.number) top = { number: head.number, hash: head.hash }
-    if (refusals > 0) log?.(`checkpoint: ${refusals} headers the upstream gave by number did not link to block ${head.number} ${head.hash}; fetched by hash instead`)
+    if (refusals > 0)
+      log?.(
+        `checkpoint: ${refusals} headers the upstream gave by number did not link to block ${head.number} ${head.hash}; fetched by hash instead`,
+      )
   }
 
   /** Walks the checkpoint's ancestry down to `n`, from the nearest linked number above it. */
@@ -244,12 +261,16 @@ export function createCheckpointLinker({
       // The checkpoint's ancestors never change: their numbers are cached (persisted in the browser).
       const near = current.number - n < anchorEvery
       if (current.number % anchorEvery === 0n) anchors.set(current.number, current.hash)
-      if (current.number % anchorEvery === 0n || total <= BigInt(dense) || near) cache.set(numberKey(current.number), current.hash, 128)
+      if (current.number % anchorEvery === 0n || total <= BigInt(dense) || near)
+        cache.set(numberKey(current.number), current.hash, 128)
       // The headers next to the block asked are kept: the next request is likely near it.
       if (near) keep(current)
       if (!lowest || current.number < lowest.number) lowest = { number: current.number, hash: current.hash }
     }
-    if (refusals > 0) log?.(`checkpoint: ${refusals} headers the upstream gave by number are not the ancestors of ${where()}; fetched by hash instead`)
+    if (refusals > 0)
+      log?.(
+        `checkpoint: ${refusals} headers the upstream gave by number are not the ancestors of ${where()}; fetched by hash instead`,
+      )
     return current.hash
   }
 

@@ -52,10 +52,20 @@ export type CreateHeaderStoreParameters = {
 const HEADER_BYTES = 2048
 
 /** Headers by hash, each checked: keccak256(RLP(header)) equals the block hash. */
-export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, checkpoint, log }: CreateHeaderStoreParameters): HeaderStore {
+export function createHeaderStore({
+  upstream,
+  rules,
+  cache,
+  reorgDepth = 64,
+  checkpoint,
+  log,
+}: CreateHeaderStoreParameters): HeaderStore {
   let highest = -1n
   const isFinal = (number: bigint) => number <= highest - BigInt(reorgDepth)
-  const linker = checkpoint === undefined ? undefined : createCheckpointLinker({ checkpoint, upstream, rules, cache, byHash, keep, reorgDepth, log })
+  const linker =
+    checkpoint === undefined
+      ? undefined
+      : createCheckpointLinker({ checkpoint, upstream, rules, cache, byHash, keep, reorgDepth, log })
   // With a checkpoint, a number's hash is cached only once linked to it (and under its name: never one cached without it).
   const numberKey = linker ? linker.numberKey : (n: bigint) => cacheKeys.number(n)
 
@@ -77,7 +87,10 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, che
   async function accept(json: unknown, what: string, number?: bigint): Promise<VerifiedHeader> {
     if (json === null || json === undefined) throw new BlockNotFoundError(what)
     const verified = verify(json)
-    if (number !== undefined && verified.number !== number) throw new HeaderVerificationError(`asked for block ${number}, got block ${verified.number}`, { facts: { block: verified } })
+    if (number !== undefined && verified.number !== number)
+      throw new HeaderVerificationError(`asked for block ${number}, got block ${verified.number}`, {
+        facts: { block: verified },
+      })
     await linker?.link(verified)
     return keep(verified)
   }
@@ -100,7 +113,11 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, che
     if (known) return byHash(known)
     // At or below the checkpoint, which block is number n is the checkpoint's ancestry's word, not the upstream's.
     if (linker && n <= (await linker.header()).number) return byHash(await linker.hashAt(n))
-    const header = await accept(await upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]), 'requested', n)
+    const header = await accept(
+      await upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]),
+      'requested',
+      n,
+    )
     if (header.number <= highest - BigInt(reorgDepth)) cache.set(numberKey(n), header.hash, 128)
     return header
   }
@@ -174,7 +191,12 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, che
   async function peekStored(block: BlockSelector): Promise<VerifiedHeader | undefined> {
     if (cache.restore) {
       if (block.kind === 'number') await cache.restore([numberKey(block.number)])
-      const hash = block.kind === 'hash' ? block.hash : block.kind === 'number' ? cache.get<string>(numberKey(block.number)) : undefined
+      const hash =
+        block.kind === 'hash'
+          ? block.hash
+          : block.kind === 'number'
+            ? cache.get<string>(numberKey(block.number))
+            : undefined
       if (hash) await cache.restore([cacheKeys.header(hash)])
     }
     return peek(block)
@@ -182,6 +204,15 @@ export function createHeaderStore({ upstream, rules, cache, reorgDepth = 64, che
 
   const checkpointHeader = async () => linker?.header()
 
-  return { byHash, resolve, peek, peekStored, isFinal, checkpoint: checkpointHeader, offer, ancestorHash, blockchainFor }
+  return {
+    byHash,
+    resolve,
+    peek,
+    peekStored,
+    isFinal,
+    checkpoint: checkpointHeader,
+    offer,
+    ancestorHash,
+    blockchainFor,
+  }
 }
-

@@ -42,8 +42,24 @@ const KNOWN_CONFIG_KEYS = [
 ]
 
 const TOP_LEVEL_KEYS = [
-  'config', 'nonce', 'timestamp', 'extraData', 'gasLimit', 'difficulty', 'mixHash', 'coinbase', 'alloc', 'number',
-  'gasUsed', 'parentHash', 'baseFeePerGas', 'excessBlobGas', 'blobGasUsed', 'parentBeaconBlockRoot', 'requestsHash', 'name',
+  'config',
+  'nonce',
+  'timestamp',
+  'extraData',
+  'gasLimit',
+  'difficulty',
+  'mixHash',
+  'coinbase',
+  'alloc',
+  'number',
+  'gasUsed',
+  'parentHash',
+  'baseFeePerGas',
+  'excessBlobGas',
+  'blobGasUsed',
+  'parentBeaconBlockRoot',
+  'requestsHash',
+  'name',
 ]
 
 function canonicalKeys(obj: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
@@ -67,7 +83,22 @@ const asNumber = (v: unknown) => (typeof v === 'string' ? Number(v.startsWith('0
 export function normalizeGethGenesis(input: Record<string, unknown>): GethGenesis {
   const genesis = canonicalKeys(input, TOP_LEVEL_KEYS)
   const config = canonicalKeys((genesis.config ?? {}) as Record<string, unknown>, KNOWN_CONFIG_KEYS)
-  for (const key of [...BLOCK_FORKS, 'daoForkBlock', 'mergeForkBlock', 'mergeNetsplitBlock', 'shanghaiTime', 'cancunTime', 'pragueTime', 'osakaTime', 'bpo1Time', 'bpo2Time', 'bpo3Time', 'bpo4Time', 'bpo5Time', 'chainId']) {
+  for (const key of [
+    ...BLOCK_FORKS,
+    'daoForkBlock',
+    'mergeForkBlock',
+    'mergeNetsplitBlock',
+    'shanghaiTime',
+    'cancunTime',
+    'pragueTime',
+    'osakaTime',
+    'bpo1Time',
+    'bpo2Time',
+    'bpo3Time',
+    'bpo4Time',
+    'bpo5Time',
+    'chainId',
+  ]) {
     if (config[key] !== undefined && config[key] !== null) config[key] = asNumber(config[key])
   }
   // geth: a nil petersburgBlock with a set constantinopleBlock means Petersburg from Constantinople on.

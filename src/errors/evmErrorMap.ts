@@ -56,7 +56,9 @@ const parityErrorPrefixes: [string, string][] = [
 
 /** A geth error string in Parity's words, as geth's flatCallTracer converts it. */
 export function toParityError(gethError: string): string {
-  return parityErrors[gethError] ?? parityErrorPrefixes.find(([prefix]) => gethError.startsWith(prefix))?.[1] ?? gethError
+  return (
+    parityErrors[gethError] ?? parityErrorPrefixes.find(([prefix]) => gethError.startsWith(prefix))?.[1] ?? gethError
+  )
 }
 
 const BLAKE2F = '0x0000000000000000000000000000000000000009'

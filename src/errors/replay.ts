@@ -19,7 +19,11 @@ export class TransactionNotFoundError extends BaseError {
 /** The upstream placed a transaction where the verified block does not have it. */
 export class TransactionLocationError extends BaseError {
   override name = 'TransactionLocationError'
-  constructor(hash: string, claimed: { blockHash: string; blockNumber: bigint; index: number }, actualIndex: number | undefined) {
+  constructor(
+    hash: string,
+    claimed: { blockHash: string; blockNumber: bigint; index: number },
+    actualIndex: number | undefined,
+  ) {
     const block = `block ${claimed.blockNumber} ${claimed.blockHash}`
     super(
       actualIndex === undefined

@@ -37,7 +37,8 @@ export type VerificationData = {
 function toData({ block, ...rest }: VerificationFacts): VerificationData {
   const data: VerificationData = {}
   if (block) {
-    data.block = block.number !== undefined ? { number: `0x${block.number.toString(16)}`, hash: block.hash } : { hash: block.hash }
+    data.block =
+      block.number !== undefined ? { number: `0x${block.number.toString(16)}`, hash: block.hash } : { hash: block.hash }
   }
   for (const key of ['address', 'slot', 'expectedRoot', 'gotRoot', 'expectedHash', 'gotHash'] as const) {
     const value = rest[key]
@@ -84,9 +85,13 @@ export class RangeVerificationError extends BaseErrorWithData<VerificationData> 
 export class CodeHashMismatchError extends BaseErrorWithData<VerificationData> {
   override name = 'CodeHashMismatchError'
   constructor(location: StateLocation, expected: string, actual: string) {
-    super('state does not verify: code does not match the account codeHash', toData({ ...location, expectedHash: expected, gotHash: actual }), {
-      metaMessages: [...where(location), `codeHash ${expected}`, `keccak256(code) ${actual}`],
-    })
+    super(
+      'state does not verify: code does not match the account codeHash',
+      toData({ ...location, expectedHash: expected, gotHash: actual }),
+      {
+        metaMessages: [...where(location), `codeHash ${expected}`, `keccak256(code) ${actual}`],
+      },
+    )
   }
 }
 

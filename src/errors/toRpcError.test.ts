@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { BaseError, BaseErrorWithData } from './base.js'
-import { CodeHashMismatchError, HeaderVerificationError, ProofRootMismatchError, ProofVerificationError } from './state.js'
+import {
+  CodeHashMismatchError,
+  HeaderVerificationError,
+  ProofRootMismatchError,
+  ProofVerificationError,
+} from './state.js'
 import { toRpcError } from './toRpcError.js'
 
 const hash = `0x${'ab'.repeat(32)}`
@@ -33,14 +38,18 @@ describe('toRpcError data', () => {
     const err = new CodeHashMismatchError({ block: { number: 0n, hash }, address }, root, other)
     const wire = toRpcError(err)
     expect(wire.code).toBe(-32000)
-    expect(wire.message).toBe(`state does not verify: code does not match the account codeHash; block 0 ${hash}; address ${address}; codeHash ${root}; keccak256(code) ${other}`)
+    expect(wire.message).toBe(
+      `state does not verify: code does not match the account codeHash; block 0 ${hash}; address ${address}; codeHash ${root}; keccak256(code) ${other}`,
+    )
     expect(wire.data).toEqual({ block: { number: '0x0', hash }, address, expectedHash: root, gotHash: other })
   })
 
   it('a header failure carries data only when its throw site gave facts', () => {
     const bare = new HeaderVerificationError('block answer is malformed')
     expect(toRpcError(bare)).toEqual({ code: -32000, message: 'header does not verify: block answer is malformed' })
-    const withFacts = new HeaderVerificationError('x', { facts: { block: { number: 1n, hash }, expectedHash: hash, gotHash: other } })
+    const withFacts = new HeaderVerificationError('x', {
+      facts: { block: { number: 1n, hash }, expectedHash: hash, gotHash: other },
+    })
     expect(toRpcError(withFacts)).toEqual({
       code: -32000,
       message: 'header does not verify: x',
@@ -49,7 +58,11 @@ describe('toRpcError data', () => {
   })
 
   it('any BaseErrorWithData sends its data; a plain BaseError sends none', () => {
-    expect(toRpcError(new BaseErrorWithData('boom', { why: 1 }))).toEqual({ code: -32000, message: 'boom', data: { why: 1 } })
+    expect(toRpcError(new BaseErrorWithData('boom', { why: 1 }))).toEqual({
+      code: -32000,
+      message: 'boom',
+      data: { why: 1 },
+    })
     expect(toRpcError(new BaseError('boom'))).toEqual({ code: -32000, message: 'boom' })
     expect('data' in toRpcError(new BaseErrorWithData('boom', undefined))).toBe(false)
   })

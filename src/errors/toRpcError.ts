@@ -25,7 +25,9 @@ export function toRpcError(err: unknown): JsonRpcErrorObject {
     const parts = [err.shortMessage, ...err.metaMessages]
     if (err.details && err.details !== err.shortMessage) parts.push(err.details)
     const message = parts.join('; ')
-    return err instanceof BaseErrorWithData && err.data !== undefined ? { code: -32000, message, data: err.data } : { code: -32000, message }
+    return err instanceof BaseErrorWithData && err.data !== undefined
+      ? { code: -32000, message, data: err.data }
+      : { code: -32000, message }
   }
   if (err instanceof Error) return { code: -32000, message: err.message }
   return { code: -32000, message: String(err) }

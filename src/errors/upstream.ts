@@ -6,7 +6,11 @@ export class UpstreamRpcError extends BaseError {
   readonly code: number
   readonly data: unknown
   readonly method: string
-  constructor(method: string, error: { code: number; message: string; data?: unknown }, args: BaseErrorParameters = {}) {
+  constructor(
+    method: string,
+    error: { code: number; message: string; data?: unknown },
+    args: BaseErrorParameters = {},
+  ) {
     super(error.message, { ...args, metaMessages: [`Upstream method: ${method}`, ...(args.metaMessages ?? [])] })
     this.code = error.code
     this.data = error.data

@@ -42,7 +42,11 @@ type OpInfo = { code: number; name: string; fullName: string; fee: number; isAsy
  * twin is built by their own class, so every opcode's lookups in the interpreter keep seeing one
  * shape (a plain copy has another, and slows every opcode down by some 10%).
  */
-function interruptJumps(table: OpcodeTablePatch, signal: AbortCheck | undefined, scheduler: Scheduler | undefined): void {
+function interruptJumps(
+  table: OpcodeTablePatch,
+  signal: AbortCheck | undefined,
+  scheduler: Scheduler | undefined,
+): void {
   let jumps = 0
   let pauseDue = false
   const entries: { entry: { opcodeInfo: unknown }; sync: unknown; async: unknown }[] = []

@@ -77,7 +77,11 @@ export function createFrameTracker(
     pendingKind = undefined
     const isCreate = kind === 'CREATE' || kind === 'CREATE2'
     const target = msg.to ? (msg.to.toString() as Hex) : undefined
-    const codeAddress = msg.to ? (msg._codeAddress && msg._codeAddress !== msg.to ? (msg._codeAddress.toString() as Hex) : target) : undefined
+    const codeAddress = msg.to
+      ? msg._codeAddress && msg._codeAddress !== msg.to
+        ? (msg._codeAddress.toString() as Hex)
+        : target
+      : undefined
     const to = isCreate ? undefined : kind === 'DELEGATECALL' || kind === 'CALLCODE' ? codeAddress : target
     const from = depth === 0 || !parent ? (msg.caller.toString() as Hex) : parent.address
     const value = kind === 'STATICCALL' ? undefined : kind === 'DELEGATECALL' ? (parent?.value ?? msg.value) : msg.value

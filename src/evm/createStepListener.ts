@@ -51,7 +51,10 @@ export function createStepListener(hooks: TracerHooks, frames: readonly Frame[])
     if (!step) return
     held = undefined
     if (step.op === 0x54 && step.slot === undefined && nextStack && nextStack.length > 0) {
-      step.slot = { key: bytesOfWord(step.stack[step.stack.length - 1]!), value: bytesOfWord(nextStack[nextStack.length - 1]!) }
+      step.slot = {
+        key: bytesOfWord(step.stack[step.stack.length - 1]!),
+        value: bytesOfWord(nextStack[nextStack.length - 1]!),
+      }
     }
     hooks.onOpcode!(step)
   }
@@ -73,7 +76,8 @@ export function createStepListener(hooks: TracerHooks, frames: readonly Frame[])
       refund: step.gasRefund,
       returnData: frames[frames.length - 1]?.returnData ?? new Uint8Array(0),
     }
-    if (op === 0x55 && stack.length >= 2) next.slot = { key: bytesOfWord(stack[stack.length - 1]!), value: bytesOfWord(stack[stack.length - 2]!) }
+    if (op === 0x55 && stack.length >= 2)
+      next.slot = { key: bytesOfWord(stack[stack.length - 1]!), value: bytesOfWord(stack[stack.length - 2]!) }
     held = next
   }
 
@@ -95,8 +99,19 @@ export function createStepListener(hooks: TracerHooks, frames: readonly Frame[])
       // Code that runs off its end: ethereumjs stops without a step; geth executes the STOP its
       // GetOp returns past the code (core/vm/contract.go) and reports that step.
       const code = runState?.code
-      const halted = runState !== undefined && (runState.opCode === 0x00 || runState.opCode === 0xf3 || runState.opCode === 0xff)
-      if (hooks.onOpcode && !err && !halted && frame && code && code.length > 0 && (runState.programCounter ?? 0) >= code.length && runState.stack && runState.memory) {
+      const halted =
+        runState !== undefined && (runState.opCode === 0x00 || runState.opCode === 0xf3 || runState.opCode === 0xff)
+      if (
+        hooks.onOpcode &&
+        !err &&
+        !halted &&
+        frame &&
+        code &&
+        code.length > 0 &&
+        (runState.programCounter ?? 0) >= code.length &&
+        runState.stack &&
+        runState.memory
+      ) {
         hooks.onOpcode({
           pc: runState.programCounter!,
           op: 0x00,

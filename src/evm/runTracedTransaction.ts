@@ -21,13 +21,14 @@ export async function runTracedTransaction(
 ): Promise<RunTxResult> {
   const detach = attachTracerHooks(vm.evm as never, hooks, attach)
   try {
-    if (hooks.onTxStart) hooks.onTxStart({
-      from: tx.getSenderAddress().toString() as Hex,
-      to: tx.to?.toString() as Hex | undefined,
-      gasLimit: tx.gasLimit,
-      value: tx.value,
-      input: tx.data,
-    })
+    if (hooks.onTxStart)
+      hooks.onTxStart({
+        from: tx.getSenderAddress().toString() as Hex,
+        to: tx.to?.toString() as Hex | undefined,
+        gasLimit: tx.gasLimit,
+        value: tx.value,
+        input: tx.data,
+      })
     let result: RunTxResult
     try {
       result = await runTx(vm, { ...opts, tx, block })
@@ -37,11 +38,12 @@ export async function runTracedTransaction(
       throw err
     }
     const err = result.execResult.exceptionError
-    if (hooks.onTxEnd) hooks.onTxEnd({
-      gasUsed: result.totalGasSpent,
-      output: result.execResult.returnValue,
-      error: err ? toGethEvmError(err.error) : undefined,
-    })
+    if (hooks.onTxEnd)
+      hooks.onTxEnd({
+        gasUsed: result.totalGasSpent,
+        output: result.execResult.returnValue,
+        error: err ? toGethEvmError(err.error) : undefined,
+      })
     return result
   } finally {
     detach()

@@ -37,7 +37,11 @@ export function wrapFrameOpcodes(
       // Only a call that fails fast (depth limit; a value above the balance) needs its input here,
       // for the frame synthesised below: copy it only when that can happen.
       const mayFailFast = value !== 0n || rs.env.depth >= 1023
-      const input = !mayFailFast ? EMPTY : hasValue ? readMemory(rs, args[3]!, args[4]!) : readMemory(rs, args[2]!, args[3]!)
+      const input = !mayFailFast
+        ? EMPTY
+        : hasValue
+          ? readMemory(rs, args[3]!, args[4]!)
+          : readMemory(rs, args[2]!, args[3]!)
       let gas = rs.messageGasLimit ?? 0n
       if (hasValue && value !== 0n) gas += 2300n
       steps.completeCall(op, rs.messageGasLimit ?? 0n)
@@ -70,7 +74,16 @@ export function wrapFrameOpcodes(
       await original(rs, common)
       if (tracker.endCallOpcode(rs, mark)) return
       const from = rs.env.address.toString() as Hex
-      tracker.refuse({ depth: rs.env.depth + 1, kind, from, to: undefined, input, gas, value: value!, precompile: false })
+      tracker.refuse({
+        depth: rs.env.depth + 1,
+        kind,
+        from,
+        to: undefined,
+        input,
+        gas,
+        value: value!,
+        precompile: false,
+      })
     })
   }
   // SSTORE's gas handler refuses to run with ≤ 2300 gas left (EIP-2200's sentry): remember it.

@@ -23,7 +23,12 @@ export function wrapLogOpcodes(
       const topics = args.slice(2).map((t) => bytesToHex(bytesOfWord(t)) as Hex)
       original(rs, common)
       steps.flush()
-      hooks.onLog!({ address: rs.interpreter.getAddress().toString() as Hex, topics, data, index: tracker.nextLogIndex() })
+      hooks.onLog!({
+        address: rs.interpreter.getAddress().toString() as Hex,
+        topics,
+        data,
+        index: tracker.nextLogIndex(),
+      })
     })
   }
 }

@@ -15,7 +15,16 @@ export function wrapSelfdestructOpcode(table: OpcodeTablePatch, hooks: TracerHoo
     // nothing can fail in it any more (the static-context check happened in its gas handler).
     const depth = rs.env.depth + 1
     steps.flush()
-    hooks.onEnter?.({ depth, kind: 'SELFDESTRUCT', from: self.toString() as Hex, to: beneficiary, input: new Uint8Array(0), gas: 0n, value: balance, precompile: false })
+    hooks.onEnter?.({
+      depth,
+      kind: 'SELFDESTRUCT',
+      from: self.toString() as Hex,
+      to: beneficiary,
+      input: new Uint8Array(0),
+      gas: 0n,
+      value: balance,
+      precompile: false,
+    })
     hooks.onExit?.({ depth, output: new Uint8Array(0), gasUsed: 0n, reverted: false })
     return original(rs, common)
   })

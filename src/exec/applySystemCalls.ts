@@ -20,7 +20,11 @@ export async function applySystemCalls(state: StateManagerInterface, header: Blo
     if ((await state.getCode(address)).length > 0) {
       const index = header.timestamp % HISTORICAL_ROOTS_LENGTH
       await state.putStorage(address, setLengthLeft(bigIntToBytes(index), 32), bigIntToBytes(header.timestamp))
-      await state.putStorage(address, setLengthLeft(bigIntToBytes(index + HISTORICAL_ROOTS_LENGTH), 32), header.parentBeaconBlockRoot)
+      await state.putStorage(
+        address,
+        setLengthLeft(bigIntToBytes(index + HISTORICAL_ROOTS_LENGTH), 32),
+        header.parentBeaconBlockRoot,
+      )
     }
   }
   if (common.isActivatedEIP(2935) && header.number > 0n) {

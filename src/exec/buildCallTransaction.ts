@@ -53,7 +53,12 @@ export function buildCallTransaction(args: CallArgs, gasLimit: bigint, nonce: bi
     )
   } else if (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined) {
     tx = createFeeMarket1559Tx(
-      { ...base, maxFeePerGas: args.maxFeePerGas ?? 0n, maxPriorityFeePerGas: args.maxPriorityFeePerGas ?? 0n, accessList },
+      {
+        ...base,
+        maxFeePerGas: args.maxFeePerGas ?? 0n,
+        maxPriorityFeePerGas: args.maxPriorityFeePerGas ?? 0n,
+        accessList,
+      },
       opts,
     )
   } else if (args.accessList !== undefined) {

@@ -1,7 +1,11 @@
 import type { ChainRules } from '../chain/createChainRules.js'
 import { type HeaderStore, createHeaderStore } from '../chain/createHeaderStore.js'
 import { type LruCache, createLruCache } from '../utils/createLruCache.js'
-import { type PersistentBacking, type PersistentStore, createPersistentBacking } from '../state/createPersistentBacking.js'
+import {
+  type PersistentBacking,
+  type PersistentStore,
+  createPersistentBacking,
+} from '../state/createPersistentBacking.js'
 import { createPersistentCodec } from '../state/createPersistentCodec.js'
 import { createUnverifiedStateSource } from '../state/createUnverifiedStateSource.js'
 import { createVerifiedStateSource } from '../state/createVerifiedStateSource.js'
@@ -67,7 +71,9 @@ export function createEngine({
 }): Engine {
   const opts = { ...DEFAULT_ENGINE_OPTIONS, ...options }
   const persistent =
-    persistentStore && !opts.unverified ? createPersistentBacking({ store: persistentStore, codec: createPersistentCodec(rules) }) : undefined
+    persistentStore && !opts.unverified
+      ? createPersistentBacking({ store: persistentStore, codec: createPersistentCodec(rules) })
+      : undefined
   const cache = createLruCache(opts.cacheBytes, persistent)
   const headers = createHeaderStore({ upstream, rules, cache, checkpoint, log })
   const source = opts.unverified

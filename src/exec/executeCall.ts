@@ -98,7 +98,8 @@ async function run(
   if (gas < intrinsic) throw new MessageRejectedError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`)
   if (common.isActivatedEIP(7623)) {
     const floor = calldataFloorGas(tx.data)
-    if (gas < floor) throw new MessageRejectedError(`insufficient gas for floor data gas cost: have ${gas}, want ${floor}`)
+    if (gas < floor)
+      throw new MessageRejectedError(`insufficient gas for floor data gas cost: have ${gas}, want ${floor}`)
   }
   if (!feeless && baseFee !== undefined) {
     const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice
@@ -146,7 +147,12 @@ async function run(
   } catch (err) {
     if (signal.aborted) throw signal.reason
     // A timeout is itself; anything else that stopped the run rejected the message.
-    if (err instanceof MessageRejectedError || err instanceof TracerTimeoutError || err instanceof ExecutionTimeoutError) throw err
+    if (
+      err instanceof MessageRejectedError ||
+      err instanceof TracerTimeoutError ||
+      err instanceof ExecutionTimeoutError
+    )
+      throw err
     throw new MessageRejectedError(err instanceof Error ? err.message : String(err), { cause: err })
   }
   const exec = result.execResult
@@ -175,4 +181,3 @@ async function run(
   }
   return callResult
 }
-

@@ -43,9 +43,15 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
   const { upstream, headers } = engine
   // The persistent cache keeps the block's raw transactions and receipt summaries: checked again below.
   const rawKey = cacheKeys.rawBlock(hash)
-  const kept = engine.persistent ? ((await engine.persistent.load([rawKey])).get(rawKey)?.value as RawBlock | undefined) : undefined
-  const jsonP = kept ? Promise.resolve(kept.json) : upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [hash, true])
-  const receiptsP = kept ? Promise.resolve(kept.receipts) : upstream.request<unknown[] | null>('eth_getBlockReceipts', [hash]).catch(() => null)
+  const kept = engine.persistent
+    ? ((await engine.persistent.load([rawKey])).get(rawKey)?.value as RawBlock | undefined)
+    : undefined
+  const jsonP = kept
+    ? Promise.resolve(kept.json)
+    : upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [hash, true])
+  const receiptsP = kept
+    ? Promise.resolve(kept.receipts)
+    : upstream.request<unknown[] | null>('eth_getBlockReceipts', [hash]).catch(() => null)
   const parentP =
     !kept && numberHint !== undefined && numberHint > 0n
       ? upstream.request('eth_getBlockByNumber', [`0x${(numberHint - 1n).toString(16)}`, false]).catch(() => null)
@@ -58,7 +64,10 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
   try {
     block = createBlockFromRPC(json as never, [], { common: header.common, skipConsensusFormatValidation: true })
   } catch (err) {
-    throw new HeaderVerificationError(`${where}: its transactions cannot be decoded`, { cause: err, facts: { block: { number: header.number, hash } } })
+    throw new HeaderVerificationError(`${where}: its transactions cannot be decoded`, {
+      cause: err,
+      facts: { block: { number: header.number, hash } },
+    })
   }
   if (!(await block.transactionsTrieIsValid())) {
     throw new ReplayMismatchError(`${where}: transactions do not hash to the header's transactionsRoot`)
@@ -67,10 +76,14 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
   block.transactions.forEach((tx, i) => {
     const rpc = rpcTxs[i]!
     if (bytesToHex(tx.hash()) !== rpc.hash.toLowerCase()) {
-      throw new ReplayMismatchError(`${where}: transaction ${i} hashes to ${bytesToHex(tx.hash())}, the upstream says ${rpc.hash}`)
+      throw new ReplayMismatchError(
+        `${where}: transaction ${i} hashes to ${bytesToHex(tx.hash())}, the upstream says ${rpc.hash}`,
+      )
     }
     if (tx.getSenderAddress().toString() !== rpc.from.toLowerCase()) {
-      throw new ReplayMismatchError(`${where}: transaction ${rpc.hash} is signed by ${tx.getSenderAddress()}, the upstream says ${rpc.from}`)
+      throw new ReplayMismatchError(
+        `${where}: transaction ${rpc.hash} is signed by ${tx.getSenderAddress()}, the upstream says ${rpc.from}`,
+      )
     }
   })
 
@@ -96,7 +109,11 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
   }
   const loaded = { header, parent, block, receipts }
   if (!kept && engine.persistent) {
-    const summaries = receipts.map((r) => ({ transactionHash: r.transactionHash, gasUsed: `0x${r.gasUsed.toString(16)}`, ...(r.status !== undefined ? { status: `0x${r.status.toString(16)}` } : {}) }))
+    const summaries = receipts.map((r) => ({
+      transactionHash: r.transactionHash,
+      gasUsed: `0x${r.gasUsed.toString(16)}`,
+      ...(r.status !== undefined ? { status: `0x${r.status.toString(16)}` } : {}),
+    }))
     engine.persistent.save(rawKey, { json, receipts: summaries } satisfies RawBlock, 0)
   }
   // A block hash names one block forever: keep it (its size is about its transactions' bytes).

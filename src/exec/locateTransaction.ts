@@ -16,11 +16,19 @@ type Located = { blockHash?: string | null; blockNumber?: string | null; transac
 export async function locateTransaction(engine: Engine, hash: string): Promise<TransactionLocation | undefined> {
   const from = (r: Located): TransactionLocation | undefined =>
     r?.blockHash && r.transactionIndex != null
-      ? { blockHash: r.blockHash.toLowerCase(), blockNumber: r.blockNumber != null ? BigInt(r.blockNumber) : undefined, index: Number(BigInt(r.transactionIndex)) }
+      ? {
+          blockHash: r.blockHash.toLowerCase(),
+          blockNumber: r.blockNumber != null ? BigInt(r.blockNumber) : undefined,
+          index: Number(BigInt(r.transactionIndex)),
+        }
       : undefined
   const key = cacheKeys.transaction(hash.toLowerCase())
   type Kept = { blockHash: string; blockNumber: string | null; index: number }
-  const fromKept = (k: Kept): TransactionLocation => ({ blockHash: k.blockHash, blockNumber: k.blockNumber === null ? undefined : BigInt(k.blockNumber), index: k.index })
+  const fromKept = (k: Kept): TransactionLocation => ({
+    blockHash: k.blockHash,
+    blockNumber: k.blockNumber === null ? undefined : BigInt(k.blockNumber),
+    index: k.index,
+  })
   // Where a transaction of a final block is (reorgDepth below the highest header seen) is asked once.
   const known = engine.cache.get<Kept>(key)
   if (known && known.blockNumber !== null && engine.headers.isFinal(BigInt(known.blockNumber))) return fromKept(known)
@@ -30,7 +38,8 @@ export async function locateTransaction(engine: Engine, hash: string): Promise<T
       from(await engine.upstream.request<Located>('eth_getTransactionReceipt', [hash]))
     // Kept (also for offline replays, where the upstream cannot be asked): a reorg may still move
     // a transaction of a recent block, so those are asked again next time.
-    if (found) engine.cache.set(key, { ...found, blockNumber: found.blockNumber?.toString() ?? null } satisfies Kept, 160)
+    if (found)
+      engine.cache.set(key, { ...found, blockNumber: found.blockNumber?.toString() ?? null } satisfies Kept, 160)
     return found
   } catch (err) {
     if (!(err instanceof UpstreamUnavailableError)) throw err

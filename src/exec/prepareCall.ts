@@ -28,7 +28,9 @@ export function parseAccessList(raw: unknown): AccessListEntry[] | undefined {
   if (!Array.isArray(list)) return undefined
   return list.filter(
     (e): e is AccessListEntry =>
-      typeof e?.address === 'string' && Array.isArray(e.storageKeys) && e.storageKeys.every((k: unknown) => typeof k === 'string'),
+      typeof e?.address === 'string' &&
+      Array.isArray(e.storageKeys) &&
+      e.storageKeys.every((k: unknown) => typeof k === 'string'),
   )
 }
 

@@ -46,7 +46,8 @@ export type ReplayedBlock = {
 }
 
 /** A mined transaction as eth_createAccessList call arguments (its own nonce and list left out). */
-const toAccessListCall = (tx: TypedTransaction) => toRpcCallArgs({ ...callArgsOfTransaction(tx), nonce: undefined, accessList: undefined })
+const toAccessListCall = (tx: TypedTransaction) =>
+  toRpcCallArgs({ ...callArgsOfTransaction(tx), nonce: undefined, accessList: undefined })
 
 /**
  * Prefetches what a block replay will read, in as few sequential round trips as the upstream allows:
@@ -58,7 +59,11 @@ const toAccessListCall = (tx: TypedTransaction) => toRpcCallArgs({ ...callArgsOf
  * transactions, so it can miss what they create; that is then read on demand). They are kept per
  * block so that a second replay asks nothing.
  */
-export async function prefetchBlock(engine: Engine, loaded: LoadedBlock, count = loaded.block.transactions.length): Promise<void> {
+export async function prefetchBlock(
+  engine: Engine,
+  loaded: LoadedBlock,
+  count = loaded.block.transactions.length,
+): Promise<void> {
   const entries: AccessListEntry[] = [
     { address: bytesToHex(loaded.header.header.coinbase.bytes) as Hex, storageKeys: [] },
     { address: BEACON_ROOTS_ADDRESS, storageKeys: [] },
@@ -112,32 +117,40 @@ export async function replayBlock(
   loaded: LoadedBlock,
   { count = loaded.block.transactions.length, tracer, progress, deadline }: ReplayBlockParameters = {},
 ): Promise<ReplayedBlock> {
-  return withTimeout(engine.options.evmTimeoutMs, async (signal) => {
-    await prefetchBlock(engine, loaded, count)
-    const state = createOverlayStateManager({ source: engine.source, block: loaded.parent, signal })
-    const common = loaded.header.common.copy()
-    const vm = await createVM({ common, stateManager: state, blockchain: engine.headers.blockchainFor(loaded.header) })
-    await applySystemCalls(state, loaded.block.header)
-    const results: RunTxResult[] = []
-    let blockGasUsed = 0n
-    for (let i = 0; i < count; i++) {
-      const tx = loaded.block.transactions[i]!
-      if (COOPERATIVE.shouldYield()) await COOPERATIVE.yieldToEventLoop()
-      const traced = tracer?.begin(i)
-      const opts = { skipHardForkValidation: true, blockGasUsed }
-      if (traced) state.beginReadScope()
-      const result: RunTxResult = await runTracedTransaction(vm, tx, loaded.block, traced?.hooks ?? {}, opts, {
-        signal: anyAborted(signal, traced?.signal),
-        scheduler: COOPERATIVE,
+  return withTimeout(
+    engine.options.evmTimeoutMs,
+    async (signal) => {
+      await prefetchBlock(engine, loaded, count)
+      const state = createOverlayStateManager({ source: engine.source, block: loaded.parent, signal })
+      const common = loaded.header.common.copy()
+      const vm = await createVM({
+        common,
+        stateManager: state,
+        blockchain: engine.headers.blockchainFor(loaded.header),
       })
-      blockGasUsed += result.totalGasSpent
-      checkReceipt(loaded, i, result)
-      results.push(result)
-      if (traced) await tracer!.end(i, result, state)
-      progress?.({ done: i + 1, total: count, unit: 'transactions' })
-    }
-    return { vm, state, results }
-  }, deadline)
+      await applySystemCalls(state, loaded.block.header)
+      const results: RunTxResult[] = []
+      let blockGasUsed = 0n
+      for (let i = 0; i < count; i++) {
+        const tx = loaded.block.transactions[i]!
+        if (COOPERATIVE.shouldYield()) await COOPERATIVE.yieldToEventLoop()
+        const traced = tracer?.begin(i)
+        const opts = { skipHardForkValidation: true, blockGasUsed }
+        if (traced) state.beginReadScope()
+        const result: RunTxResult = await runTracedTransaction(vm, tx, loaded.block, traced?.hooks ?? {}, opts, {
+          signal: anyAborted(signal, traced?.signal),
+          scheduler: COOPERATIVE,
+        })
+        blockGasUsed += result.totalGasSpent
+        checkReceipt(loaded, i, result)
+        results.push(result)
+        if (traced) await tracer!.end(i, result, state)
+        progress?.({ done: i + 1, total: count, unit: 'transactions' })
+      }
+      return { vm, state, results }
+    },
+    deadline,
+  )
 }
 
 /** Checks a replayed transaction against the upstream's receipt. */
@@ -145,10 +158,14 @@ export function checkReceipt(loaded: LoadedBlock, index: number, result: RunTxRe
   const receipt = loaded.receipts[index]!
   const where = `transaction ${receipt.transactionHash} (index ${index}) of block ${loaded.header.number} ${loaded.header.hash}`
   if (result.totalGasSpent !== receipt.gasUsed) {
-    throw new ReplayMismatchError(`${where} used ${result.totalGasSpent} gas in replay, the upstream's receipt says ${receipt.gasUsed}`)
+    throw new ReplayMismatchError(
+      `${where} used ${result.totalGasSpent} gas in replay, the upstream's receipt says ${receipt.gasUsed}`,
+    )
   }
   const status = result.execResult.exceptionError ? 0n : 1n
   if (receipt.status !== undefined && status !== receipt.status) {
-    throw new ReplayMismatchError(`${where} ended with status ${status} in replay, the upstream's receipt says ${receipt.status}`)
+    throw new ReplayMismatchError(
+      `${where} ended with status ${status} in replay, the upstream's receipt says ${receipt.status}`,
+    )
   }
 }

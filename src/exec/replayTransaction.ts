@@ -26,7 +26,11 @@ export type ReplayedTransaction = ReplayedBlock & {
  * Replays a mined transaction: the state after its block's parent, the block's system calls, the
  * transactions before it, then it — every step verified (see loadBlock and replayBlock).
  */
-export async function replayTransaction(engine: Engine, txHash: string, options?: ReplayTransactionOptions): Promise<ReplayedTransaction> {
+export async function replayTransaction(
+  engine: Engine,
+  txHash: string,
+  options?: ReplayTransactionOptions,
+): Promise<ReplayedTransaction> {
   const where = await locateTransaction(engine, txHash)
   if (!where) throw new TransactionNotFoundError(txHash)
   return replayTransactionAt(engine, txHash, where, options)
@@ -46,7 +50,11 @@ export async function replayTransactionAt(
     // The block is verified, the upstream's word on where the transaction is was not: say which lied.
     engine.cache.delete(cacheKeys.transaction(hash))
     const actual = loaded.block.transactions.findIndex((tx) => bytesToHex(tx.hash()) === hash)
-    throw new TransactionLocationError(hash, { blockHash: loaded.header.hash, blockNumber: loaded.header.number, index }, actual < 0 ? undefined : actual)
+    throw new TransactionLocationError(
+      hash,
+      { blockHash: loaded.header.hash, blockNumber: loaded.header.number, index },
+      actual < 0 ? undefined : actual,
+    )
   }
   const replayed = await replayBlock(engine, loaded, { count: index + 1, tracer: tracer?.(loaded, index), deadline })
   return { ...replayed, loaded, index, result: replayed.results[index]! }

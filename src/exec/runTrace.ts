@@ -100,7 +100,12 @@ const PIPELINE = 8n
  * hands its result to `handler.done` — all under the request's one deadline. On failure an open
  * session is aborted (so a struct-log stream closes what it wrote) and `handler.failed` told.
  */
-export async function runTrace(engine: Engine, target: TraceTarget, handler: TraceHandler, options: RunTraceOptions = {}): Promise<TraceRun> {
+export async function runTrace(
+  engine: Engine,
+  target: TraceTarget,
+  handler: TraceHandler,
+  options: RunTraceOptions = {},
+): Promise<TraceRun> {
   const own = options.deadline ? undefined : createExecutionDeadline(engine.options.evmTimeoutMs)
   const deadline = (options.deadline ?? own)!
   try {
@@ -171,7 +176,12 @@ function blockTracer(loaded: LoadedBlock, run: ReturnType<typeof sessions>, only
   }
 }
 
-async function traceTransaction(engine: Engine, hash: string, handler: TraceHandler, deadline: Deadline): Promise<TraceRun> {
+async function traceTransaction(
+  engine: Engine,
+  hash: string,
+  handler: TraceHandler,
+  deadline: Deadline,
+): Promise<TraceRun> {
   const where = await locateTransaction(engine, hash)
   if (!where) throw new TransactionNotFoundError(hash)
   const run = sessions(handler)

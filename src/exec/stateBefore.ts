@@ -24,7 +24,8 @@ export async function stateBefore(
   { pastEnd = 'error', deadline }: StateBeforeOptions = {},
 ): Promise<OverlayStateManager> {
   const length = loaded.block.transactions.length
-  if (index !== 'all' && index > length && pastEnd === 'error') throw new TransactionIndexError(index, loaded.header.number, length)
+  if (index !== 'all' && index > length && pastEnd === 'error')
+    throw new TransactionIndexError(index, loaded.header.number, length)
   const count = index === 'all' ? length : Math.min(index, length)
   return (await replayBlock(engine, loaded, { count, deadline })).state
 }

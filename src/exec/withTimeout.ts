@@ -18,7 +18,11 @@ export function createExecutionDeadline(ms: number): Deadline {
  * deadline itself where waiting on a timer cannot help — the EVM at its jumps and calls, state reads
  * before each read — so pure computation stops on time too.
  */
-export async function withTimeout<value>(ms: number, work: (deadline: Deadline) => Promise<value>, shared?: Deadline): Promise<value> {
+export async function withTimeout<value>(
+  ms: number,
+  work: (deadline: Deadline) => Promise<value>,
+  shared?: Deadline,
+): Promise<value> {
   const deadline = shared ?? createExecutionDeadline(ms)
   const timeout = new Promise<never>((_, reject) => {
     deadline.signal.addEventListener('abort', () => reject(deadline.reason), { once: true })

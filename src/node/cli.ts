@@ -7,7 +7,6 @@ import { startEdgetrace } from './startEdgetrace.js'
 import { startWarnings } from './startWarnings.js'
 import { installProcessGuard } from './installProcessGuard.js'
 
-
 async function main(argv: string[]): Promise<void> {
   installProcessGuard((line) => console.error(line))
   const opts = parseCliArgs(argv)

@@ -142,7 +142,9 @@ export async function createServer({
       chunks.push(chunk as Buffer)
     }
     if (tooLarge) {
-      res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end(`content length too large (${size}>${maxBodyBytes})\n`)
+      res
+        .writeHead(413, { 'content-type': 'text/plain', connection: 'close' })
+        .end(`content length too large (${size}>${maxBodyBytes})\n`)
       req.destroy()
       return
     }
@@ -162,15 +164,16 @@ export async function createServer({
         chunk = held.join('')
         held = []
       }
-      if (!res.write(chunk)) await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done)
-          res.off('close', done)
-          resolve()
-        }
-        res.on('drain', done)
-        res.on('close', done)
-      })
+      if (!res.write(chunk))
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done)
+            res.off('close', done)
+            resolve()
+          }
+          res.on('drain', done)
+          res.on('close', done)
+        })
     })
     if (streaming) {
       res.end()

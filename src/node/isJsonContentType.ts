@@ -4,7 +4,9 @@ const ACCEPTED = new Set(['application/json', 'application/json-rpc', 'applicati
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+"
 // type/subtype, then `; name=value` parameters (value a token or a quoted string), as RFC 9110 and
 // Go's mime.ParseMediaType accept them; anything malformed is refused, as geth refuses it.
-const MEDIA_TYPE = new RegExp(`^\\s*(${TOKEN}/${TOKEN})\\s*(?:;\\s*${TOKEN}\\s*=\\s*(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*")\\s*)*;?\\s*$`)
+const MEDIA_TYPE = new RegExp(
+  `^\\s*(${TOKEN}/${TOKEN})\\s*(?:;\\s*${TOKEN}\\s*=\\s*(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*")\\s*)*;?\\s*$`,
+)
 
 /**
  * Whether a POST's Content-Type lets it be executed. A missing one does not (geth answers 415): a

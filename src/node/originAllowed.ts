@@ -22,7 +22,9 @@ function parseOrigin(text: string): OriginParts {
     return { scheme, hostname: rest.slice(1, close), port: after.startsWith(':') ? after.slice(1) : '' }
   }
   const colon = rest.lastIndexOf(':')
-  return colon < 0 ? { scheme, hostname: rest, port: '' } : { scheme, hostname: rest.slice(0, colon), port: rest.slice(colon + 1) }
+  return colon < 0
+    ? { scheme, hostname: rest, port: '' }
+    : { scheme, hostname: rest.slice(0, colon), port: rest.slice(colon + 1) }
 }
 
 /** geth's rule match: every part the rule names must equal the origin's (case-insensitively). */

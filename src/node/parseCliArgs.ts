@@ -73,7 +73,11 @@ function integer(flag: string, value: string, min: number, max = Number.MAX_SAFE
   return Number(value)
 }
 
-const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean)
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
 
 /** Parses the reference daemon's flag names (`--flag value` or `--flag=value`). */
 export function parseCliArgs(argv: readonly string[]): CliOptions {
@@ -109,7 +113,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--upstream':
         opts.upstream = takeValue()
-        if (!/^(https?|wss?):\/\//.test(opts.upstream)) throw new CliError('--upstream must be an http(s):// or ws(s):// URL')
+        if (!/^(https?|wss?):\/\//.test(opts.upstream))
+          throw new CliError('--upstream must be an http(s):// or ws(s):// URL')
         break
       case '--http.addr':
         opts.host = takeValue()
@@ -152,7 +157,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--checkpoint': {
         const value = takeValue()
-        if (!/^0x[0-9a-fA-F]{64}$/.test(value)) throw new CliError(`--checkpoint expects a block hash (0x and 64 hex digits), got "${value}"`)
+        if (!/^0x[0-9a-fA-F]{64}$/.test(value))
+          throw new CliError(`--checkpoint expects a block hash (0x and 64 hex digits), got "${value}"`)
         opts.checkpoint = value.toLowerCase() as Hex
         break
       }

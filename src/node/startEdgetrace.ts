@@ -70,9 +70,15 @@ export async function startEdgetrace({
       ...(engine ? { engine } : {}),
       checkpoint,
       onLog: log,
-      ...(log ? { onProgress: (e: ProgressEvent) => log(e.message ?? `${e.method}: ${e.done} of ${e.total} ${e.unit}, ${Math.round(e.elapsedMs / 1000)} s`) } : {}),
+      ...(log
+        ? {
+            onProgress: (e: ProgressEvent) =>
+              log(e.message ?? `${e.method}: ${e.done} of ${e.total} ${e.unit}, ${Math.round(e.elapsedMs / 1000)} s`),
+          }
+        : {}),
       progressEveryMs: progressEveryMs ?? 5000,
-      onInternalError: (err, method) => log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
+      onInternalError: (err, method) =>
+        log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
     })
     const server = await createServer({
       handler: daemon.handler,

@@ -6,9 +6,13 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/
  */
 export function startWarnings(host: string, api: readonly string[]): string[] {
   if (LOOPBACK.test(host)) return []
-  const out = [`WARNING: listening on ${host}, which is not a loopback address: anyone who can reach it can use this daemon`]
+  const out = [
+    `WARNING: listening on ${host}, which is not a loopback address: anyone who can reach it can use this daemon`,
+  ]
   if (api.includes('debug')) {
-    out.push(`WARNING: the debug namespace is enabled on ${host}: anyone who can reach it can change edgetrace's memory limits, empty its caches and start long replays; serve debug on 127.0.0.1 only`)
+    out.push(
+      `WARNING: the debug namespace is enabled on ${host}: anyone who can reach it can change edgetrace's memory limits, empty its caches and start long replays; serve debug on 127.0.0.1 only`,
+    )
   }
   return out
 }

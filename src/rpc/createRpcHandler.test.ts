@@ -72,8 +72,17 @@ describe('createRpcHandler', () => {
     })
     expect(chunks.length).toBeGreaterThan(2)
     expect(JSON.parse(chunks.join(''))).toEqual({ jsonrpc: '2.0', id: 9, result: { items: [1, 2, 3] } })
-    expect(await call(body(0))).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32000, message: 'failed before writing' } })
-    expect(await call(body(1))).toEqual({ jsonrpc: '2.0', id: 9, result: { items: [1, 2, 3] }, error: { code: -32000, message: 'failed midway' } })
+    expect(await call(body(0))).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: { code: -32000, message: 'failed before writing' },
+    })
+    expect(await call(body(1))).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      result: { items: [1, 2, 3] },
+      error: { code: -32000, message: 'failed midway' },
+    })
     // In a batch, each element is whole JSON too.
     const batch = await call(`[${body(-1)},${body(1)}]`)
     expect(batch).toHaveLength(2)
@@ -89,13 +98,20 @@ describe('createRpcHandler', () => {
   })
 
   it('-32700 on malformed JSON', async () => {
-    expect(await call('{"jsonrpc":')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
+    expect(await call('{"jsonrpc":')).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'parse error' },
+    })
   })
 
   it('-32600 on requests that are not JSON-RPC 2.0, and on an empty batch', async () => {
     expect(await call('42')).toMatchObject({ id: null, error: { code: -32600, message: 'invalid request' } })
     expect(await call('{"id":1,"method":"eth_echo"}')).toMatchObject({ id: 1, error: { code: -32600 } })
-    expect(await call('{"jsonrpc":"2.0","id":{},"method":"eth_echo"}')).toMatchObject({ id: null, error: { code: -32600 } })
+    expect(await call('{"jsonrpc":"2.0","id":{},"method":"eth_echo"}')).toMatchObject({
+      id: null,
+      error: { code: -32600 },
+    })
     expect(await call('[]')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'empty batch' } })
   })
 
@@ -109,7 +125,8 @@ describe('createRpcHandler', () => {
       id: 1,
       error: {
         code: -32601,
-        message: 'the method debug_x does not exist/is not available (the debug namespace is not enabled: add debug to --http.api)',
+        message:
+          'the method debug_x does not exist/is not available (the debug namespace is not enabled: add debug to --http.api)',
       },
     })
     expect(await call('{"jsonrpc":"2.0","id":1,"method":"trace_block"}')).toMatchObject({
@@ -118,7 +135,8 @@ describe('createRpcHandler', () => {
   })
 
   it('-32602 naming the argument and what was expected', async () => {
-    const err = (params: unknown) => call(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params })).then((r) => r.error)
+    const err = (params: unknown) =>
+      call(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params })).then((r) => r.error)
     expect(await err([])).toEqual({ code: -32602, message: 'missing value for required argument 0' })
     expect(await err([ADDR, '0x1', 3])).toEqual({ code: -32602, message: 'too many arguments, want at most 2' })
     expect(await err({ a: 1 })).toEqual({ code: -32602, message: 'non-array args' })
@@ -130,7 +148,9 @@ describe('createRpcHandler', () => {
       code: -32602,
       message: 'invalid argument 1: expected a hex quantity (0x-prefixed, no leading zeros), got string "0x01"',
     })
-    expect(await err([ADDR, 5])).toMatchObject({ message: 'invalid argument 1: expected a hex quantity (0x-prefixed, no leading zeros), got number 5' })
+    expect(await err([ADDR, 5])).toMatchObject({
+      message: 'invalid argument 1: expected a hex quantity (0x-prefixed, no leading zeros), got number 5',
+    })
   })
 
   it('-32000 for method failures', async () => {
@@ -154,29 +174,42 @@ describe('createRpcHandler', () => {
     expect(await call(JSON.stringify([...batch, ...batch]))).toEqual({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32000, message: 'batch limit 3 exceeded (can increase by --rpc.batch.limit). Requested batch of size: 6' },
+      error: {
+        code: -32000,
+        message: 'batch limit 3 exceeded (can increase by --rpc.batch.limit). Requested batch of size: 6',
+      },
     })
   })
 
-  it('holds a stream\'s structure until content: an error before any element is a plain error, after one it rides beside the result', async () => {
-    const list = (n: number, failAt?: number) => handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_list', params: [n, failAt] }))
+  it("holds a stream's structure until content: an error before any element is a plain error, after one it rides beside the result", async () => {
+    const list = (n: number, failAt?: number) =>
+      handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_list', params: [n, failAt] }))
     expect(await list(0)).toBe('{"jsonrpc":"2.0","id":1,"result":[]}')
     expect(await list(3)).toBe('{"jsonrpc":"2.0","id":1,"result":[0,1,2]}')
     expect(await list(3, 0)).toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"element 0 failed"}}')
-    expect(await list(3, 2)).toBe('{"jsonrpc":"2.0","id":1,"result":[0,1],"error":{"code":-32000,"message":"element 2 failed"}}')
+    expect(await list(3, 2)).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":[0,1],"error":{"code":-32000,"message":"element 2 failed"}}',
+    )
     // Nothing is written before the first content.
     const chunks: string[] = []
-    await handler.handleTextStreaming(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_list', params: [2] }), (c) => {
-      chunks.push(c)
-    })
+    await handler.handleTextStreaming(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_list', params: [2] }),
+      (c) => {
+        chunks.push(c)
+      },
+    )
     expect(chunks[0]).toBe('{"jsonrpc":"2.0","id":1,"result":[0')
   })
 
   describe('nesting deeper than the limit', () => {
     const nest = (levels: number, inner = '') => `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`
     // The request object is level 1, params level 2: params nesting `levels` arrays make it levels + 1 deep.
-    const request = (id: string, levels: number, method = 'eth_count') => `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${nest(levels)}}`
-    const tooDeep = { code: -32600, message: `invalid request: nesting too deep (at most ${MAX_JSON_DEPTH} levels of arrays and objects)` }
+    const request = (id: string, levels: number, method = 'eth_count') =>
+      `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${nest(levels)}}`
+    const tooDeep = {
+      code: -32600,
+      message: `invalid request: nesting too deep (at most ${MAX_JSON_DEPTH} levels of arrays and objects)`,
+    }
 
     it('refuses a request deeper than the limit before dispatch, over text and as an object alike', async () => {
       dispatched.length = 0
@@ -184,12 +217,24 @@ describe('createRpcHandler', () => {
       expect(dispatched).toHaveLength(1)
       for (const levels of [MAX_JSON_DEPTH, 10_000, 200_000]) {
         expect(await call(request('"deep"', levels))).toEqual({ jsonrpc: '2.0', id: 'deep', error: tooDeep })
-        expect(await handler.handleMessage(JSON.parse(request('"deep"', levels)))).toEqual({ jsonrpc: '2.0', id: 'deep', error: tooDeep })
+        expect(await handler.handleMessage(JSON.parse(request('"deep"', levels)))).toEqual({
+          jsonrpc: '2.0',
+          id: 'deep',
+          error: tooDeep,
+        })
       }
       expect(dispatched).toHaveLength(1)
       // An invalid id and a deep id are answered with a null id.
-      expect(await call(`{"jsonrpc":"2.0","id":{"a":1},"method":"eth_count","params":${nest(500)}}`)).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
-      expect(await call(`{"jsonrpc":"2.0","id":${nest(500)},"method":"eth_count"}`)).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
+      expect(await call(`{"jsonrpc":"2.0","id":{"a":1},"method":"eth_count","params":${nest(500)}}`)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: tooDeep,
+      })
+      expect(await call(`{"jsonrpc":"2.0","id":${nest(500)},"method":"eth_count"}`)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: tooDeep,
+      })
       expect(dispatched).toHaveLength(1)
     })
 
@@ -205,7 +250,9 @@ describe('createRpcHandler', () => {
       expect(await handler.handleMessage(JSON.parse(text))).toEqual(want)
       expect(dispatched).toEqual(['[[]]', '[[]]'])
       // A deep request inside a batch too big is still the batch limit's error, as before.
-      expect((await call(`[${[1, 2, 3, 4].map((i) => request(`${i}`, 300)).join(',')}]`)).error.message).toMatch(/^batch limit 3 exceeded/)
+      expect((await call(`[${[1, 2, 3, 4].map((i) => request(`${i}`, 300)).join(',')}]`)).error.message).toMatch(
+        /^batch limit 3 exceeded/,
+      )
     })
 
     it('answers no over-deep notification (as geth answers no notification); one with an invalid envelope gets a null id', async () => {
@@ -228,7 +275,11 @@ describe('createRpcHandler', () => {
         notification('"jsonrpc":2,"method":"eth_count",'),
       ]) {
         expect(await call(text), text).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
-        expect(await handler.handleMessage(JSON.parse(text)), text).toEqual({ jsonrpc: '2.0', id: null, error: tooDeep })
+        expect(await handler.handleMessage(JSON.parse(text)), text).toEqual({
+          jsonrpc: '2.0',
+          id: null,
+          error: tooDeep,
+        })
       }
       // In a batch: the others are answered; a batch of such notifications only owes nothing.
       const deepNotification = notification('"jsonrpc":"2.0","method":"eth_count",')
@@ -245,13 +296,36 @@ describe('createRpcHandler', () => {
     })
 
     it('answers a parse error when an over-deep request is not JSON itself, though the brackets balance', async () => {
-      for (const inner of ['1 2', '1,', ',', '{"a"}', '{"a":}', '"\\x"', 'tru', '01', '[}', '"\u0001"'.replace('\\', '\\\\')]) {
+      for (const inner of [
+        '1 2',
+        '1,',
+        ',',
+        '{"a"}',
+        '{"a":}',
+        '"\\x"',
+        'tru',
+        '01',
+        '[}',
+        '"\u0001"'.replace('\\', '\\\\'),
+      ]) {
         const text = `{"jsonrpc":"2.0","id":1,"method":"eth_count","params":${nest(300, inner)}}`
-        expect(await call(text), text.slice(590)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
-        expect(await call(`[${text},${request('2', 1)}]`)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
+        expect(await call(text), text.slice(590)).toEqual({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32700, message: 'parse error' },
+        })
+        expect(await call(`[${text},${request('2', 1)}]`)).toEqual({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32700, message: 'parse error' },
+        })
       }
       // Valid JSON as deep is still the nesting error, strings with brackets and escapes included.
-      expect(await call(`{"jsonrpc":"2.0","id":1,"method":"eth_count","params":${nest(300, '"]}\\"[{", 1e5, {"a":[true,null]}')}}`)).toEqual({
+      expect(
+        await call(
+          `{"jsonrpc":"2.0","id":1,"method":"eth_count","params":${nest(300, '"]}\\"[{", 1e5, {"a":[true,null]}')}}`,
+        ),
+      ).toEqual({
         jsonrpc: '2.0',
         id: 1,
         error: tooDeep,
@@ -259,32 +333,57 @@ describe('createRpcHandler', () => {
     })
 
     it('answers a parse error when the rest of the text is not JSON, and keeps serving', async () => {
-      expect(await call(`${request('1', 300)} x`)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
-      expect(await call(`[${request('1', 300)},]`)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
-      expect(await call(`{"jsonrpc":"2.0","id":1,"params":${nest(300).slice(1)}}`)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
+      expect(await call(`${request('1', 300)} x`)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'parse error' },
+      })
+      expect(await call(`[${request('1', 300)},]`)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'parse error' },
+      })
+      expect(await call(`{"jsonrpc":"2.0","id":1,"params":${nest(300).slice(1)}}`)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'parse error' },
+      })
       expect(await call(request('5', 1))).toEqual({ jsonrpc: '2.0', id: 5, result: 'counted' })
     })
   })
 
   describe('ids echoed as their JSON text was received', () => {
-    const raw = (id: string, method = 'eth_count') => handler.handleText(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":[]}`)
+    const raw = (id: string, method = 'eth_count') =>
+      handler.handleText(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":[]}`)
 
     it('numbers and strings untouched, in results, errors, streams and batches', async () => {
       for (const id of ['1e400', '1.50', '123456789012345678901234567890', '-0', '1E+2', '"\\u0041\\/"', '"😀"']) {
         expect(await raw(id)).toBe(`{"jsonrpc":"2.0","id":${id},"result":"counted"}`)
       }
-      expect(await raw('1.50', 'eth_boom')).toBe('{"jsonrpc":"2.0","id":1.50,"error":{"code":-32000,"message":"kaboom"}}')
+      expect(await raw('1.50', 'eth_boom')).toBe(
+        '{"jsonrpc":"2.0","id":1.50,"error":{"code":-32000,"message":"kaboom"}}',
+      )
       expect(await raw('1.50', 'eth_nope')).toMatch(/^\{"jsonrpc":"2\.0","id":1\.50,"error":\{"code":-32601,/)
-      expect(await handler.handleText('{"jsonrpc":"2.0","id":1e400,"method":"eth_list","params":[2]}')).toBe('{"jsonrpc":"2.0","id":1e400,"result":[0,1]}')
+      expect(await handler.handleText('{"jsonrpc":"2.0","id":1e400,"method":"eth_list","params":[2]}')).toBe(
+        '{"jsonrpc":"2.0","id":1e400,"result":[0,1]}',
+      )
       expect(await handler.handleText('{"jsonrpc":"2.0","id":1e400,"method":"eth_list","params":[2,0]}')).toBe(
         '{"jsonrpc":"2.0","id":1e400,"error":{"code":-32000,"message":"element 0 failed"}}',
       )
-      expect(await handler.handleText('{"id":1.50,"method":"eth_count"}')).toBe('{"jsonrpc":"2.0","id":1.50,"error":{"code":-32600,"message":"invalid request"}}')
-      expect(await handler.handleText(`{"jsonrpc":"2.0","id":1.50,"method":"eth_count","params":${'['.repeat(200)}${']'.repeat(200)}}`)).toMatch(
-        /^\{"jsonrpc":"2\.0","id":1\.50,"error":\{"code":-32600,"message":"invalid request: nesting too deep/,
+      expect(await handler.handleText('{"id":1.50,"method":"eth_count"}')).toBe(
+        '{"jsonrpc":"2.0","id":1.50,"error":{"code":-32600,"message":"invalid request"}}',
       )
-      const batch = await handler.handleText('[{"jsonrpc":"2.0","id":1.0,"method":"eth_count"},{"jsonrpc":"2.0","method":"eth_count"}, {"jsonrpc":"2.0","id": 2e0 ,"method":"eth_count"}]')
-      expect(batch).toBe('[{"jsonrpc":"2.0","id":1.0,"result":"counted"},{"jsonrpc":"2.0","id":2e0,"result":"counted"}]')
+      expect(
+        await handler.handleText(
+          `{"jsonrpc":"2.0","id":1.50,"method":"eth_count","params":${'['.repeat(200)}${']'.repeat(200)}}`,
+        ),
+      ).toMatch(/^\{"jsonrpc":"2\.0","id":1\.50,"error":\{"code":-32600,"message":"invalid request: nesting too deep/)
+      const batch = await handler.handleText(
+        '[{"jsonrpc":"2.0","id":1.0,"method":"eth_count"},{"jsonrpc":"2.0","method":"eth_count"}, {"jsonrpc":"2.0","id": 2e0 ,"method":"eth_count"}]',
+      )
+      expect(batch).toBe(
+        '[{"jsonrpc":"2.0","id":1.0,"result":"counted"},{"jsonrpc":"2.0","id":2e0,"result":"counted"}]',
+      )
     })
 
     it('an invalid id (object, array, boolean) is answered with null, as before; objects keep their JS ids', async () => {
@@ -292,8 +391,11 @@ describe('createRpcHandler', () => {
         expect(await raw(id)).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}')
       }
       expect(await raw('null')).toBe('{"jsonrpc":"2.0","id":null,"result":"counted"}')
-      expect(await handler.handleMessage({ jsonrpc: '2.0', id: 1.5, method: 'eth_count' })).toEqual({ jsonrpc: '2.0', id: 1.5, result: 'counted' })
+      expect(await handler.handleMessage({ jsonrpc: '2.0', id: 1.5, method: 'eth_count' })).toEqual({
+        jsonrpc: '2.0',
+        id: 1.5,
+        result: 'counted',
+      })
     })
   })
 })
-

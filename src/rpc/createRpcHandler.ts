@@ -143,7 +143,11 @@ export function createRpcHandler({
       () => new ExecutionTimeoutError(requestTimeoutMs),
     )
     try {
-      const progress = createCallContext([onProgress, options?.onProgress], { id: id ?? undefined, method }, progressEveryMs)
+      const progress = createCallContext(
+        [onProgress, options?.onProgress],
+        { id: id ?? undefined, method },
+        progressEveryMs,
+      )
       const context = withDeadline(progress, deadline, requestTimeoutMs)
       const result = await beforeDeadline(deadline, () => dispatch(method, params, context))
       if (result instanceof JsonStream) outcome = { result: disposedAfter(result, deadline) }
@@ -167,14 +171,17 @@ export function createRpcHandler({
    */
   type Refusal = (request: unknown, index: number) => { answer: JsonRpcResponse | undefined } | undefined
   /** A message's answers: one per request of a batch, in order (undefined: a notification), or one for it all. */
-  type Answers = { batch: false; answer: JsonRpcResponse | undefined } | { batch: true; answers: (JsonRpcResponse | undefined)[] }
+  type Answers =
+    | { batch: false; answer: JsonRpcResponse | undefined }
+    | { batch: true; answers: (JsonRpcResponse | undefined)[] }
 
   async function answer(message: unknown, options: HandleOptions | undefined, refuse: Refusal): Promise<Answers> {
     if (!Array.isArray(message)) {
       const refused = refuse(message, 0)
       return { batch: false, answer: refused ? refused.answer : await handleOne(message, options) }
     }
-    if (message.length === 0) return { batch: false, answer: response(null, { error: new InvalidRequestRpcError('empty batch') }) }
+    if (message.length === 0)
+      return { batch: false, answer: response(null, { error: new InvalidRequestRpcError('empty batch') }) }
     if (message.length > batchLimit) {
       return {
         batch: false,
@@ -198,13 +205,18 @@ export function createRpcHandler({
     return { batch: true, answers: results }
   }
 
-  async function handleMessage(message: unknown, options?: HandleOptions): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+  async function handleMessage(
+    message: unknown,
+    options?: HandleOptions,
+  ): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
     // Parsed messages (the browser's postMessage and EIP-1193 paths) are measured without recursion;
     // an over-deep request of a batch fails alone, with its id when it has a valid one (a notification
     // is not answered).
     const out = await answer(message, options, (request) =>
       nestsDeeperThan(request)
-        ? { answer: isNotification(request) ? undefined : response(answerId(request), { error: nestingTooDeepError() }) }
+        ? {
+            answer: isNotification(request) ? undefined : response(answerId(request), { error: nestingTooDeepError() }),
+          }
         : undefined,
     )
     if (!out.batch) return out.answer
@@ -217,11 +229,18 @@ export function createRpcHandler({
    * streamed result's text is held until the stream writes real content, so a failure before that is
    * a plain error response; after it, the error rides beside the partial result (Erigon's shape).
    */
-  async function writeResponse(res: JsonRpcResponse, write: ChunkWriter, idText = JSON.stringify(res.id) ?? 'null'): Promise<void> {
+  async function writeResponse(
+    res: JsonRpcResponse,
+    write: ChunkWriter,
+    idText = JSON.stringify(res.id) ?? 'null',
+  ): Promise<void> {
     const head = `{"jsonrpc":"2.0","id":${idText},`
     const result = 'result' in res ? res.result : undefined
     if (!(result instanceof JsonStream)) {
-      const body = JSON.stringify('error' in res ? { error: res.error } : { result: res.result ?? null }, bigintReplacer)
+      const body = JSON.stringify(
+        'error' in res ? { error: res.error } : { result: res.result ?? null },
+        bigintReplacer,
+      )
       await write(head + body.slice(1))
       return
     }
@@ -243,7 +262,8 @@ export function createRpcHandler({
       )
       await write(sent ? `${held}}` : `${prefix}${held || 'null'}}`)
     } catch (error) {
-      if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError') onInternalError?.(error, 'stream')
+      if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError')
+        onInternalError?.(error, 'stream')
       const rpcError = JSON.stringify(toRpcError(error))
       await write(sent ? `${held},"error":${rpcError}}` : `${head}"error":${rpcError}}`)
     }
@@ -259,23 +279,36 @@ export function createRpcHandler({
     const anyTooDeep = tooDeep.includes(true)
     let message: unknown
     try {
-      if (anyTooDeep && (!scan.complete || scan.requests.some((r, i) => tooDeep[i] && !isJsonText(text, r.start, r.end)))) {
+      if (
+        anyTooDeep &&
+        (!scan.complete || scan.requests.some((r, i) => tooDeep[i] && !isJsonText(text, r.start, r.end)))
+      ) {
         throw new Error('not JSON')
       }
       message = JSON.parse(anyTooDeep ? withRequestsCut(text, scan, tooDeep) : text)
-      if (anyTooDeep && !(scan.batch ? Array.isArray(message) && message.length === scan.requests.length : message === null)) throw new Error('not JSON')
+      if (
+        anyTooDeep &&
+        !(scan.batch ? Array.isArray(message) && message.length === scan.requests.length : message === null)
+      )
+        throw new Error('not JSON')
     } catch {
       await write(JSON.stringify(response(null, { error: new ParseRpcError() })))
       return true
     }
     // The scan describes the message request by request only when it lines up with what was parsed.
-    const aligned = scan.complete && (scan.batch ? Array.isArray(message) && message.length === scan.requests.length : !Array.isArray(message))
+    const aligned =
+      scan.complete &&
+      (scan.batch ? Array.isArray(message) && message.length === scan.requests.length : !Array.isArray(message))
     const idText = (res: JsonRpcResponse, i: number) =>
       aligned && (typeof res.id === 'string' || typeof res.id === 'number') ? scan.requests[i]?.id : undefined
     const out = await answer(message, options, (_request, i) => {
       if (!tooDeep[i]) return undefined
       const scanned = scan.requests[i]!
-      return { answer: isScannedNotification(scanned) ? undefined : response(parseIdText(scanned.id), { error: nestingTooDeepError() }) }
+      return {
+        answer: isScannedNotification(scanned)
+          ? undefined
+          : response(parseIdText(scanned.id), { error: nestingTooDeepError() }),
+      }
     })
     if (!out.batch) {
       if (out.answer === undefined) return false
@@ -297,9 +330,13 @@ export function createRpcHandler({
 
   async function handleText(text: string, options?: HandleOptions): Promise<string | undefined> {
     const parts: string[] = []
-    const owed = await handleTextStreaming(text, (chunk) => {
-      parts.push(chunk)
-    }, options)
+    const owed = await handleTextStreaming(
+      text,
+      (chunk) => {
+        parts.push(chunk)
+      },
+      options,
+    )
     return owed ? parts.join('') : undefined
   }
 

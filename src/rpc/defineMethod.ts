@@ -8,7 +8,10 @@ import { type ParamParser, type ParsedParams, parseParams } from './params.js'
  * `{Method, Parameters, ReturnType}` as a value: `MethodParameters<typeof m>` and `MethodResult<typeof m>`
  * read its types back.
  */
-export type MethodDefinition<parsers extends readonly ParamParser<unknown>[] = readonly ParamParser<unknown>[], result = unknown> = {
+export type MethodDefinition<
+  parsers extends readonly ParamParser<unknown>[] = readonly ParamParser<unknown>[],
+  result = unknown,
+> = {
   /** `<namespace>_<method>`, as clients call it. */
   readonly name: string
   /** The positional parameters, in order; an optional one may be omitted or null. */
@@ -17,7 +20,8 @@ export type MethodDefinition<parsers extends readonly ParamParser<unknown>[] = r
   run(engine: Engine, args: ParsedParams<parsers>, context: CallContext): Promise<result>
 }
 
-export type MethodParameters<method> = method extends MethodDefinition<infer parsers, unknown> ? ParsedParams<parsers> : never
+export type MethodParameters<method> =
+  method extends MethodDefinition<infer parsers, unknown> ? ParsedParams<parsers> : never
 export type MethodResult<method> = method extends MethodDefinition<never, infer result> ? result : never
 
 /** Declares a method (the identity, for inference of its parameter and result types). */
@@ -28,6 +32,11 @@ export function defineMethod<const parsers extends readonly ParamParser<unknown>
 }
 
 /** Runs a method on raw JSON-RPC params: parse them (−32602 naming the argument), then compute. */
-export function invokeMethod(method: MethodDefinition, engine: Engine, params: unknown, context: CallContext): Promise<unknown> {
+export function invokeMethod(
+  method: MethodDefinition,
+  engine: Engine,
+  params: unknown,
+  context: CallContext,
+): Promise<unknown> {
   return method.run(engine, parseParams(params, method.params), context)
 }

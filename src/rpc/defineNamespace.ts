@@ -15,7 +15,8 @@ export type NamespaceDefinition = {
 /** Declares a namespace; every method's name must start with `<name>_`. */
 export function defineNamespace(namespace: NamespaceDefinition): NamespaceDefinition {
   for (const method of namespace.methods) {
-    if (!method.name.startsWith(`${namespace.name}_`)) throw new Error(`${method.name} is not a ${namespace.name}_ method`)
+    if (!method.name.startsWith(`${namespace.name}_`))
+      throw new Error(`${method.name} is not a ${namespace.name}_ method`)
   }
   return namespace
 }
@@ -24,8 +25,13 @@ export function defineNamespace(namespace: NamespaceDefinition): NamespaceDefini
 export function bindNamespace(namespace: NamespaceDefinition, engine: Engine): RpcNamespace {
   namespace.serve?.(engine)
   const methods = Object.fromEntries(
-    namespace.methods.map((method) => [method.name, (params: unknown, context: Parameters<typeof invokeMethod>[3]) => invokeMethod(method, engine, params, context)]),
+    namespace.methods.map((method) => [
+      method.name,
+      (params: unknown, context: Parameters<typeof invokeMethod>[3]) => invokeMethod(method, engine, params, context),
+    ]),
   )
   const fallback = namespace.fallback
-  return fallback ? { name: namespace.name, methods, fallback: (method, params) => fallback(engine, method, params) } : { name: namespace.name, methods }
+  return fallback
+    ? { name: namespace.name, methods, fallback: (method, params) => fallback(engine, method, params) }
+    : { name: namespace.name, methods }
 }

@@ -79,7 +79,12 @@ describe('cutTooDeepRequests', () => {
     const notification = cutTooDeepRequests({ jsonrpc: '2.0', method: 'eth_foo', params })
     expect(isNotification(notification)).toBe(true)
     expect(nestsDeeperThan(notification)).toBe(true)
-    for (const request of [{ jsonrpc: '2.0', method: ['eth_foo'], params }, { jsonrpc: 2, method: 'eth_foo', params }, { method: 'eth_foo', params }, [params]]) {
+    for (const request of [
+      { jsonrpc: '2.0', method: ['eth_foo'], params },
+      { jsonrpc: 2, method: 'eth_foo', params },
+      { method: 'eth_foo', params },
+      [params],
+    ]) {
       const standIn = cutTooDeepRequests(request)
       expect(isNotification(standIn), JSON.stringify(standIn).slice(0, 80)).toBe(false)
       expect(nestsDeeperThan(standIn)).toBe(true)

@@ -12,7 +12,9 @@ export const MAX_JSON_DEPTH = 128
 
 /** The answer to a request nested deeper than MAX_JSON_DEPTH (never dispatched). */
 export function nestingTooDeepError(): InvalidRequestRpcError {
-  return new InvalidRequestRpcError(`invalid request: nesting too deep (at most ${MAX_JSON_DEPTH} levels of arrays and objects)`)
+  return new InvalidRequestRpcError(
+    `invalid request: nesting too deep (at most ${MAX_JSON_DEPTH} levels of arrays and objects)`,
+  )
 }
 
 /**
@@ -41,7 +43,10 @@ export function nestsDeeperThan(value: unknown, limit: number = MAX_JSON_DEPTH):
 
 /** The id an answer to `request` carries: its own when it is a valid one (string or number), null otherwise. */
 export function answerId(request: unknown): string | number | null {
-  const id = typeof request === 'object' && request !== null && !Array.isArray(request) ? (request as { id?: unknown }).id : undefined
+  const id =
+    typeof request === 'object' && request !== null && !Array.isArray(request)
+      ? (request as { id?: unknown }).id
+      : undefined
   return typeof id === 'string' || typeof id === 'number' ? id : null
 }
 

@@ -27,7 +27,11 @@ describe('the namespace registry', () => {
 
   it('serves a declared method with its parameters parsed (a new method is one file and one line)', async () => {
     // No upstream is asked: the method computes from its arguments alone.
-    const upstream = { request: async () => { throw new Error('not asked') } } as unknown as Upstream
+    const upstream = {
+      request: async () => {
+        throw new Error('not asked')
+      },
+    } as unknown as Upstream
     const engine = createEngine({ upstream, rules: createChainRules({ chainId: 1n }) })
     const status = defineMethod({
       name: 'txpool_double',
@@ -38,7 +42,15 @@ describe('the namespace registry', () => {
     const handler = createRpcHandler({ namespaces: [txpool], enabled: ['txpool'] })
     const call = (params: unknown) => handler.handleMessage({ jsonrpc: '2.0', id: 1, method: 'txpool_double', params })
     expect(await call(['0x15'])).toEqual({ jsonrpc: '2.0', id: 1, result: '0x2a' })
-    expect(await call([])).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'missing value for required argument 0' } })
-    expect(await call(['0x1', 2])).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'too many arguments, want at most 1' } })
+    expect(await call([])).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32602, message: 'missing value for required argument 0' },
+    })
+    expect(await call(['0x1', 2])).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32602, message: 'too many arguments, want at most 1' },
+    })
   })
 })

@@ -10,7 +10,11 @@ describe('parseBlockParameter (EIP-1898)', () => {
     expect(parseBlockParameter('31')).toEqual({ kind: 'number', number: 31n })
     expect(parseBlockParameter(31)).toEqual({ kind: 'number', number: 31n })
     expect(parseBlockParameter(HASH)).toEqual({ kind: 'hash', hash: HASH, requireCanonical: false })
-    expect(parseBlockParameter({ blockHash: HASH, requireCanonical: true })).toEqual({ kind: 'hash', hash: HASH, requireCanonical: true })
+    expect(parseBlockParameter({ blockHash: HASH, requireCanonical: true })).toEqual({
+      kind: 'hash',
+      hash: HASH,
+      requireCanonical: true,
+    })
     expect(parseBlockParameter({ blockNumber: '0x2' })).toEqual({ kind: 'number', number: 2n })
   })
 
@@ -26,6 +30,8 @@ describe('parseBlockParameter (EIP-1898)', () => {
 
   it('names the member a block parameter came from', () => {
     expect(parseBlockField('fromBlock', '0x2')).toEqual({ kind: 'number', number: 2n })
-    expect(() => parseBlockField('fromBlock', '0x8000000000000000')).toThrow('field "fromBlock": block number larger than int64')
+    expect(() => parseBlockField('fromBlock', '0x8000000000000000')).toThrow(
+      'field "fromBlock": block number larger than int64',
+    )
   })
 })

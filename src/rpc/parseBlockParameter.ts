@@ -10,7 +10,8 @@ function parseBlockNumber(raw: unknown): BlockSelector {
     // A bare JSON number arrives as a double: 2^63 and above are refused with the reference's words;
     // below that, beyond 2^53, the nearest double is taken (no chain is that long; it is not found).
     if (Number.isInteger(raw) && raw >= 2 ** 63) throw new ParamError('block number larger than int64')
-    if (!Number.isInteger(raw) || raw < 0) throw new ParamError(`invalid block number ${raw}: expected a non-negative integer`)
+    if (!Number.isInteger(raw) || raw < 0)
+      throw new ParamError(`invalid block number ${raw}: expected a non-negative integer`)
     return { kind: 'number', number: BigInt(raw) }
   }
   if (typeof raw !== 'string') throw new ParamError(`expected a block number, tag or hash, got ${describe(raw)}`)
@@ -61,4 +62,3 @@ export function parseBlockField(name: string, raw: unknown): BlockSelector {
     throw err
   }
 }
-

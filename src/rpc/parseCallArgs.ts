@@ -52,7 +52,9 @@ export function parseCallArgs(raw: unknown): CallArgs {
   const data = field(obj, 'data', parseData)
   const input = field(obj, 'input', parseData)
   if (data !== undefined && input !== undefined && data !== input) {
-    throw new ParamError('both "data" and "input" are set and not equal. Please use "input" to pass transaction call data')
+    throw new ParamError(
+      'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data',
+    )
   }
   const args: CallArgs = {
     from: field(obj, 'from', parseAddress),
@@ -70,7 +72,11 @@ export function parseCallArgs(raw: unknown): CallArgs {
   if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
     throw new ParamError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
   }
-  if (args.maxFeePerGas !== undefined && args.maxPriorityFeePerGas !== undefined && args.maxFeePerGas < args.maxPriorityFeePerGas) {
+  if (
+    args.maxFeePerGas !== undefined &&
+    args.maxPriorityFeePerGas !== undefined &&
+    args.maxFeePerGas < args.maxPriorityFeePerGas
+  ) {
     throw new ParamError('maxFeePerGas must be greater than or equal to maxPriorityFeePerGas')
   }
   return args

@@ -14,7 +14,8 @@ export const DEFAULT_TRACE_TIMEOUT_MS = 5000
  */
 export function parseTraceConfig(raw: unknown): TracePlan {
   if (raw === undefined || raw === null) raw = {}
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ParamError("expected a trace config object")
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ParamError('expected a trace config object')
   const byKey = new Map(Object.entries(raw).map(([k, v]) => [k.toLowerCase(), v]))
   const get = (key: string) => byKey.get(key.toLowerCase())
   const bool = (key: string): boolean | undefined => {
@@ -40,7 +41,12 @@ export function parseTraceConfig(raw: unknown): TracePlan {
   const txIndexRaw = get('txIndex')
   let txIndex: number | undefined
   if (txIndexRaw !== undefined && txIndexRaw !== null) {
-    txIndex = typeof txIndexRaw === 'number' ? txIndexRaw : typeof txIndexRaw === 'string' ? Number(parseQuantity(txIndexRaw)) : NaN
+    txIndex =
+      typeof txIndexRaw === 'number'
+        ? txIndexRaw
+        : typeof txIndexRaw === 'string'
+          ? Number(parseQuantity(txIndexRaw))
+          : NaN
     if (!Number.isInteger(txIndex) || txIndex < 0) throw new ParamError('txIndex must be a transaction index')
   }
   const common = {
@@ -52,7 +58,8 @@ export function parseTraceConfig(raw: unknown): TracePlan {
   const tracerName = get('tracer')
   if (tracerName === undefined || tracerName === null || tracerName === '') {
     const enableMemory = bool('enableMemory') ?? (bool('disableMemory') === undefined ? false : !bool('disableMemory'))
-    const enableReturnData = bool('enableReturnData') ?? (bool('disableReturnData') === undefined ? false : !bool('disableReturnData'))
+    const enableReturnData =
+      bool('enableReturnData') ?? (bool('disableReturnData') === undefined ? false : !bool('disableReturnData'))
     return {
       kind: 'structLogger',
       config: {
@@ -68,6 +75,7 @@ export function parseTraceConfig(raw: unknown): TracePlan {
   if (typeof tracerName !== 'string') throw new ParamError('tracer must be a string')
   const tracer = lookupTracer(tracerName)
   const cfg = get('tracerConfig') ?? {}
-  if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg)) throw new ParamError('tracerConfig must be an object')
+  if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg))
+    throw new ParamError('tracerConfig must be an object')
   return { kind: 'native', tracer, config: tracer.parseConfig(cfg as Record<string, unknown>), ...common }
 }

@@ -10,11 +10,16 @@ const HEX = /^0x[0-9a-fA-F]*$/
  */
 export function parseFixedHex(bytes: number, goType: string) {
   return (raw: unknown): Hex => {
-    if (typeof raw !== 'string') throw new ParamError(`json: cannot unmarshal ${jsonKind(raw)} into Go value of type ${goType}`)
-    if (!/^0[xX]/.test(raw)) throw new ParamError(`json: cannot unmarshal hex string without 0x prefix into Go value of type ${goType}`)
-    if (!HEX.test(`0x${raw.slice(2)}`)) throw new ParamError(`json: cannot unmarshal invalid hex string into Go value of type ${goType}`)
-    if (raw.length % 2 !== 0) throw new ParamError(`json: cannot unmarshal hex string of odd length into Go value of type ${goType}`)
-    if (raw.length !== 2 + bytes * 2) throw new ParamError(`hex string has length ${raw.length - 2}, want ${bytes * 2} for ${goType}`)
+    if (typeof raw !== 'string')
+      throw new ParamError(`json: cannot unmarshal ${jsonKind(raw)} into Go value of type ${goType}`)
+    if (!/^0[xX]/.test(raw))
+      throw new ParamError(`json: cannot unmarshal hex string without 0x prefix into Go value of type ${goType}`)
+    if (!HEX.test(`0x${raw.slice(2)}`))
+      throw new ParamError(`json: cannot unmarshal invalid hex string into Go value of type ${goType}`)
+    if (raw.length % 2 !== 0)
+      throw new ParamError(`json: cannot unmarshal hex string of odd length into Go value of type ${goType}`)
+    if (raw.length !== 2 + bytes * 2)
+      throw new ParamError(`hex string has length ${raw.length - 2}, want ${bytes * 2} for ${goType}`)
     return raw.toLowerCase() as Hex
   }
 }

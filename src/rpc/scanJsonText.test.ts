@@ -25,7 +25,9 @@ describe('scanJsonText', () => {
   })
 
   it('keeps the jsonrpc and method texts likewise, at the level of the request itself only', () => {
-    const [request] = scanJsonText('{"jsonrpc":"1.0","method":5,"params":{"method":"x","jsonrpc":"y"},"\\u006dethod" : "eth_x" ,"jsonrpc":"2.0"}').requests
+    const [request] = scanJsonText(
+      '{"jsonrpc":"1.0","method":5,"params":{"method":"x","jsonrpc":"y"},"\\u006dethod" : "eth_x" ,"jsonrpc":"2.0"}',
+    ).requests
     expect(request).toMatchObject({ jsonrpc: '"2.0"', method: '"eth_x"', id: undefined })
     const scan = scanJsonText('[{"method":"a"},{"jsonrpc":"2.0","params":[]},7,[{"method":"b"}]]')
     expect(scan.requests.map((r) => [r.jsonrpc, r.method])).toEqual([
@@ -66,7 +68,17 @@ describe('scanJsonText', () => {
   })
 
   it('says when the text is not one whole message', () => {
-    for (const text of ['{"id":1', '{"id":"1}', '[{"id":1}', '{"id":1}}', '{"id":1} {"id":2}', '[1] [2]', '', '   ', ']']) {
+    for (const text of [
+      '{"id":1',
+      '{"id":"1}',
+      '[{"id":1}',
+      '{"id":1}}',
+      '{"id":1} {"id":2}',
+      '[1] [2]',
+      '',
+      '   ',
+      ']',
+    ]) {
       expect(scanJsonText(text).complete, text).toBe(false)
     }
     for (const text of ['[]', '42', '"s"', '{}', '[{}]']) expect(scanJsonText(text).complete, text).toBe(true)

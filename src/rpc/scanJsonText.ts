@@ -105,7 +105,8 @@ export function scanJsonText(text: string): JsonTextScan {
   }
   /** At a request object's own level, the member just ended at `at` (a `,` or its `}`). */
   const endMember = (at: number) => {
-    if (valueStart >= 0 && (name === 'id' || name === 'jsonrpc' || name === 'method')) current![name] = trimmed(text, valueStart, at)
+    if (valueStart >= 0 && (name === 'id' || name === 'jsonrpc' || name === 'method'))
+      current![name] = trimmed(text, valueStart, at)
     name = undefined
     valueStart = -1
     expectName = true

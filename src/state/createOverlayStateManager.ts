@@ -53,7 +53,11 @@ const copyAccount = (a: Account) => new Account(a.nonce, a.balance, a.storageRoo
  * base state of one block. Base reads go to the StateSource (verified, cached across executions);
  * writes stay here and vanish with the execution.
  */
-export function createOverlayStateManager({ source, block, signal }: CreateOverlayStateManagerParameters): OverlayStateManager {
+export function createOverlayStateManager({
+  source,
+  block,
+  signal,
+}: CreateOverlayStateManagerParameters): OverlayStateManager {
   const accounts = new Map<Hex, Account | null>()
   const storage = new Map<Hex, StorageOverlay>()
   const code = new Map<Hex, Uint8Array>()
@@ -248,4 +252,3 @@ export function createOverlayStateManager({ source, block, signal }: CreateOverl
   }
   return manager
 }
-

@@ -36,14 +36,23 @@ export type PersistentBacking = CacheBacking & {
  * read in one go. A store that fails (quota, private mode) degrades to memory only; it never fails
  * a request.
  */
-export function createPersistentBacking({ store, codec }: { store: PersistentStore; codec: PersistentCodec }): PersistentBacking {
+export function createPersistentBacking({
+  store,
+  codec,
+}: {
+  store: PersistentStore
+  codec: PersistentCodec
+}): PersistentBacking {
   let pendingWrites = new Map<string, readonly [string, unknown, number]>()
   let writing: Promise<void> = Promise.resolve()
   /** The next burst's write, queued once the timer fires (undefined when none is pending). */
   let scheduled: Promise<void> | undefined
   let failures = 0
 
-  let pendingLoads: { keys: readonly string[]; resolve: (m: Map<string, { value: unknown; bytes: number }>) => void }[] = []
+  let pendingLoads: {
+    keys: readonly string[]
+    resolve: (m: Map<string, { value: unknown; bytes: number }>) => void
+  }[] = []
 
   function scheduleWrite() {
     scheduled ??= new Promise<void>((resolve) =>
@@ -51,9 +60,11 @@ export function createPersistentBacking({ store, codec }: { store: PersistentSto
         scheduled = undefined
         const batch = [...pendingWrites.values()]
         pendingWrites = new Map()
-        writing = writing.then(() => store.setMany(batch)).catch(() => {
-          failures++
-        })
+        writing = writing
+          .then(() => store.setMany(batch))
+          .catch(() => {
+            failures++
+          })
         resolve()
       }, 0),
     )

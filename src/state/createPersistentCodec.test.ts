@@ -10,7 +10,10 @@ const codec = createPersistentCodec(rules)
 
 function header(number: bigint): VerifiedHeader {
   const common = rules.commonFor(number, 1_700_000_000n)
-  const h = createBlockHeader({ number, timestamp: 1_700_000_000n, gasLimit: 30_000_000n, baseFeePerGas: 7n }, { common })
+  const h = createBlockHeader(
+    { number, timestamp: 1_700_000_000n, gasLimit: 30_000_000n, baseFeePerGas: 7n },
+    { common },
+  )
   return { hash: bytesToHex(h.hash()), number, header: h, common }
 }
 

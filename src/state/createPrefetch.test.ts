@@ -55,7 +55,9 @@ afterAll(async () => {
 describe('prefetch of the verified state source', () => {
   it("asks for an unknown account's proof, with its slots, and its code in one round trip; then reads need nothing", async () => {
     const source = createVerifiedStateSource({ upstream, cache: createLruCache(1 << 24) })
-    const first = await requestsDuring(() => source.prefetch(block, [{ address: contract, storageKeys: ['0x0', '0x1'] }]))
+    const first = await requestsDuring(() =>
+      source.prefetch(block, [{ address: contract, storageKeys: ['0x0', '0x1'] }]),
+    )
     expect(first).toEqual({ requests: [[`eth_getCode ${contract}`, `eth_getProof ${contract} [2]`]], roundTrips: 1 })
     const reads = await requestsDuring(async () => {
       expect(await source.getStorage(block, contract, slot(0))).toEqual(new Uint8Array([42]))
@@ -68,10 +70,14 @@ describe('prefetch of the verified state source', () => {
   it('for a known account, proves only the slots not cached, and asks nothing when all are', async () => {
     const source = createVerifiedStateSource({ upstream, cache: createLruCache(1 << 24) })
     await source.prefetch(block, [{ address: contract, storageKeys: [] }])
-    const more = await requestsDuring(() => source.prefetch(block, [{ address: contract, storageKeys: ['0x0', '0x1'] }]))
+    const more = await requestsDuring(() =>
+      source.prefetch(block, [{ address: contract, storageKeys: ['0x0', '0x1'] }]),
+    )
     // Its code is cached already: no eth_getCode.
     expect(more).toEqual({ requests: [[`eth_getProof ${contract} [2]`]], roundTrips: 1 })
-    const again = await requestsDuring(() => source.prefetch(block, [{ address: contract, storageKeys: ['0x1', '0x0'] }]))
+    const again = await requestsDuring(() =>
+      source.prefetch(block, [{ address: contract, storageKeys: ['0x1', '0x0'] }]),
+    )
     expect(again).toEqual({ requests: [], roundTrips: 0 })
   })
 

@@ -13,11 +13,7 @@ export type CreatePrefetchParameters = {
   proven: ProvenCache
   upstream: Upstream
   /** Asks for a proof of the account and these slots, verifies it and caches what it proves. */
-  fetchProof(
-    block: VerifiedHeader,
-    address: Hex,
-    slots: readonly Hex[],
-  ): Promise<{ account: Account | undefined }>
+  fetchProof(block: VerifiedHeader, address: Hex, slots: readonly Hex[]): Promise<{ account: Account | undefined }>
   /** The account's code through the cache's tiers (asked for alone when missing). */
   getCode(block: VerifiedHeader, address: Hex): Promise<Uint8Array>
   /** Verifies an eth_getCode answer against the proven codeHash and caches it. */

@@ -34,7 +34,11 @@ describe('createReadThrough', () => {
       await new Promise((r) => setTimeout(r, 10))
       return 'loaded'
     }
-    expect(await Promise.all([read('s:1', load), read('s:1', load), read('s:1', load)])).toEqual(['loaded', 'loaded', 'loaded'])
+    expect(await Promise.all([read('s:1', load), read('s:1', load), read('s:1', load)])).toEqual([
+      'loaded',
+      'loaded',
+      'loaded',
+    ])
     expect(loads).toBe(1)
     // A load caches nothing by itself (the real ones cache what they prove), and a failure is not remembered.
     await expect(read('s:2', async () => Promise.reject(new Error('upstream down')))).rejects.toThrow('upstream down')

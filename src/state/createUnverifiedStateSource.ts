@@ -51,7 +51,9 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
     const hit = cache.get<Uint8Array>(key)
     if (hit !== undefined) return hit
     return once(key, async () => {
-      const value = unpadBytes(hexBytes(await upstream.request('eth_getStorageAt', [address, slot, pinBlock(block)]), 'eth_getStorageAt'))
+      const value = unpadBytes(
+        hexBytes(await upstream.request('eth_getStorageAt', [address, slot, pinBlock(block)]), 'eth_getStorageAt'),
+      )
       cache.set(key, value, SLOT_BYTES)
       return value
     })

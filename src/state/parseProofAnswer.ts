@@ -16,7 +16,10 @@ export type ProofAnswer = {
 export function parseProofAnswer(raw: unknown): ProofAnswer {
   const p = raw as ProofAnswer
   if (
-    typeof p !== 'object' || p === null || !Array.isArray(p.accountProof) || !Array.isArray(p.storageProof) ||
+    typeof p !== 'object' ||
+    p === null ||
+    !Array.isArray(p.accountProof) ||
+    !Array.isArray(p.storageProof) ||
     typeof p.address !== 'string'
   ) {
     throw new Error('eth_getProof answer is malformed')

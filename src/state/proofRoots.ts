@@ -6,5 +6,8 @@ import { ProofRootMismatchError } from '../errors/state.js'
  * when the failure was that it leads from another, that one.
  */
 export function proofRoots(expected: Uint8Array, err: unknown) {
-  return { expectedRoot: bytesToHex(expected), gotRoot: err instanceof ProofRootMismatchError ? err.gotRoot : undefined }
+  return {
+    expectedRoot: bytesToHex(expected),
+    gotRoot: err instanceof ProofRootMismatchError ? err.gotRoot : undefined,
+  }
 }

@@ -55,7 +55,9 @@ describe('verifyAccountProof', () => {
       )
     }
     const otherCode = { ...present.proof, codeHash: bytesToHex(KECCAK256_NULL) }
-    await expect(verifyAccountProof(present.root, otherCode, { block, address: PRESENT })).rejects.toThrow('account fields differ')
+    await expect(verifyAccountProof(present.root, otherCode, { block, address: PRESENT })).rejects.toThrow(
+      'account fields differ',
+    )
     const absent = await stateWith(ABSENT)
     const funded = { ...absent.proof, balance: '0x1' }
     await expect(verifyAccountProof(absent.root, funded, { block, address: ABSENT })).rejects.toThrow(

@@ -34,18 +34,23 @@ export async function verifyAccountProof(
   }
   if (leaf === null) {
     const claimsEmpty =
-      sameQuantity(proof.balance, 0n) && sameQuantity(proof.nonce, 0n) &&
+      sameQuantity(proof.balance, 0n) &&
+      sameQuantity(proof.nonce, 0n) &&
       (sameBytes32(proof.storageHash, KECCAK256_RLP) || /^0x0*$/.test(proof.storageHash)) &&
       (sameBytes32(proof.codeHash, KECCAK256_NULL) || /^0x0*$/.test(proof.codeHash))
-    if (!claimsEmpty) throw new ProofVerificationError('account is proven absent, but the upstream claims fields for it', where)
+    if (!claimsEmpty)
+      throw new ProofVerificationError('account is proven absent, but the upstream claims fields for it', where)
     return undefined
   }
   const fields = RLP.decode(leaf) as Uint8Array[]
-  if (!Array.isArray(fields) || fields.length !== 4) throw new ProofVerificationError('account leaf is malformed', where)
+  if (!Array.isArray(fields) || fields.length !== 4)
+    throw new ProofVerificationError('account leaf is malformed', where)
   const account = new Account(bytesToBigInt(fields[0]!), bytesToBigInt(fields[1]!), fields[2]!, fields[3]!)
   if (
-    !sameQuantity(proof.nonce, account.nonce) || !sameQuantity(proof.balance, account.balance) ||
-    !sameBytes32(proof.storageHash, account.storageRoot) || !sameBytes32(proof.codeHash, account.codeHash)
+    !sameQuantity(proof.nonce, account.nonce) ||
+    !sameQuantity(proof.balance, account.balance) ||
+    !sameBytes32(proof.storageHash, account.storageRoot) ||
+    !sameBytes32(proof.codeHash, account.codeHash)
   ) {
     throw new ProofVerificationError('account fields differ from what the proof proves', where)
   }

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { CodeHashMismatchError } from '../errors/state.js'
 import { verifyCode } from './verifyCode.js'
 
-const where = { block: { number: 7n, hash: `0x${'77'.repeat(32)}` }, address: '0x00000000000000000000000000000000000000aa' }
+const where = {
+  block: { number: 7n, hash: `0x${'77'.repeat(32)}` },
+  address: '0x00000000000000000000000000000000000000aa',
+}
 const code = new Uint8Array([0x60, 0x00, 0x60, 0x00, 0xf3])
 
 describe('verifyCode', () => {

@@ -15,7 +15,11 @@ async function trieWith(entries: [number, number][]) {
 
 describe('verifyProof', () => {
   it('proves a present key and a missing one against the root', async () => {
-    const trie = await trieWith([[1, 10], [2, 20], [3, 30]])
+    const trie = await trieWith([
+      [1, 10],
+      [2, 20],
+      [3, 30],
+    ])
     const present = (await createMerkleProof(trie, key(2))).map((n) => bytesToHex(n))
     expect(decodeStorageLeaf(await verifyProof(trie.root(), key(2), present))).toEqual(new Uint8Array([20]))
     const absent = (await createMerkleProof(trie, key(9))).map((n) => bytesToHex(n))
@@ -23,7 +27,11 @@ describe('verifyProof', () => {
   })
 
   it('refuses a proof for another root and a truncated proof', async () => {
-    const trie = await trieWith([[1, 10], [2, 20], [3, 30]])
+    const trie = await trieWith([
+      [1, 10],
+      [2, 20],
+      [3, 30],
+    ])
     const proof = (await createMerkleProof(trie, key(2))).map((n) => bytesToHex(n))
     await expect(verifyProof(keccak_256(new Uint8Array([1])), key(2), proof)).rejects.toThrow('the proof is rooted at')
     await expect(verifyProof(trie.root(), key(2), proof.slice(0, 1))).rejects.toThrow('missing nodes')

@@ -10,7 +10,11 @@ import type { Hex } from '../types/hex.js'
  * storage tries) against `root`. Returns the RLP-encoded leaf value, or null for a valid proof of
  * absence. Throws when the proof does not lead from `root` to a conclusion about the key.
  */
-export async function verifyProof(root: Uint8Array, key: Uint8Array, proof: readonly string[]): Promise<Uint8Array | null> {
+export async function verifyProof(
+  root: Uint8Array,
+  key: Uint8Array,
+  proof: readonly string[],
+): Promise<Uint8Array | null> {
   if (equalsBytes(root, KECCAK256_RLP)) {
     // An empty trie proves every key absent; nodes may send [] or the empty root node itself.
     if (proof.length === 0 || (proof.length === 1 && proof[0] === '0x80')) return null

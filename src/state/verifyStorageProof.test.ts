@@ -21,26 +21,40 @@ async function storageWith(key: string, value = 0x2a) {
 describe('verifyStorageProof', () => {
   it("returns the slot's value without leading zeros, empty for a slot proven absent or an empty trie", async () => {
     const set = await storageWith(slot(1))
-    expect(await verifyStorageProof(set.root, set.entry, { block, address, slot: slot(1) })).toEqual(new Uint8Array([0x2a]))
+    expect(await verifyStorageProof(set.root, set.entry, { block, address, slot: slot(1) })).toEqual(
+      new Uint8Array([0x2a]),
+    )
     const unset = await storageWith(slot(2))
-    expect(await verifyStorageProof(unset.root, unset.entry, { block, address, slot: slot(2) })).toEqual(new Uint8Array(0))
+    expect(await verifyStorageProof(unset.root, unset.entry, { block, address, slot: slot(2) })).toEqual(
+      new Uint8Array(0),
+    )
     const empty = { key: slot(1), value: '0x0', proof: [] }
     expect(await verifyStorageProof(KECCAK256_RLP, empty, { block, address, slot: slot(1) })).toEqual(new Uint8Array(0))
   })
 
   it('refuses a value the proof does not prove, naming the slot', async () => {
     const set = await storageWith(slot(1))
-    const err = await verifyStorageProof(set.root, { ...set.entry, value: '0x2b' }, { block, address, slot: slot(1) }).catch((e: unknown) => e)
+    const err = await verifyStorageProof(
+      set.root,
+      { ...set.entry, value: '0x2b' },
+      { block, address, slot: slot(1) },
+    ).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ProofVerificationError)
     expect((err as Error).message).toContain('storage value differs from what the proof proves')
-    expect((err as ProofVerificationError).data).toEqual({ block: { number: '0x7', hash: block.hash }, address, slot: slot(1) })
+    expect((err as ProofVerificationError).data).toEqual({
+      block: { number: '0x7', hash: block.hash },
+      address,
+      slot: slot(1),
+    })
   })
 
   it('refuses a missing proof and a proof from another storage trie, with both roots in data', async () => {
     const set = await storageWith(slot(1))
     const where = { block, address, slot: slot(1) }
     const missing = { key: slot(1), value: '0x2a' } as unknown as typeof set.entry
-    await expect(verifyStorageProof(set.root, missing, where)).rejects.toThrow('storage proof does not verify against the storageRoot')
+    await expect(verifyStorageProof(set.root, missing, where)).rejects.toThrow(
+      'storage proof does not verify against the storageRoot',
+    )
     // The storage of another account (or another block), where slot 1 holds 0x2b.
     const other = await storageWith(slot(1), 0x2b)
     const err = await verifyStorageProof(set.root, other.entry, where).catch((e: unknown) => e)

@@ -9,8 +9,15 @@ import type { NativeTracer } from './tracers/types.js'
 
 /** geth's built-in JavaScript tracers: known names, not served (no JavaScript tracer engine). */
 const JS_TRACERS = new Set([
-  'bigramTracer', 'evmdisTracer', 'opcountTracer', 'trigramTracer', 'unigramTracer',
-  'callTracerLegacy', 'prestateTracerLegacy', 'noopTracerLegacy', '4byteTracerLegacy',
+  'bigramTracer',
+  'evmdisTracer',
+  'opcountTracer',
+  'trigramTracer',
+  'unigramTracer',
+  'callTracerLegacy',
+  'prestateTracerLegacy',
+  'noopTracerLegacy',
+  '4byteTracerLegacy',
 ])
 
 const tracers = new Map<string, NativeTracer>()
@@ -27,7 +34,11 @@ export function lookupTracer(name: string): NativeTracer {
   const tracer = tracers.get(name)
   if (tracer) return tracer
   const known = knownTracers().join(', ')
-  if (JS_TRACERS.has(name)) throw new UnknownTracerError(`tracer not found: ${name} is a JavaScript tracer, which edgetrace does not run (known tracers: ${known})`)
-  if (/[{}();]/.test(name)) throw new UnknownTracerError(`tracer not found: JavaScript tracer code is not supported (known tracers: ${known})`)
+  if (JS_TRACERS.has(name))
+    throw new UnknownTracerError(
+      `tracer not found: ${name} is a JavaScript tracer, which edgetrace does not run (known tracers: ${known})`,
+    )
+  if (/[{}();]/.test(name))
+    throw new UnknownTracerError(`tracer not found: JavaScript tracer code is not supported (known tracers: ${known})`)
   throw new UnknownTracerError(`tracer not found: ${JSON.stringify(name)} (known tracers: ${known})`)
 }

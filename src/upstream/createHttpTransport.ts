@@ -20,7 +20,10 @@ export function createHttpTransport({
   return {
     async send(body: string, _ids: readonly number[], signal: AbortSignal): Promise<Reply> {
       const controller = new AbortController()
-      const timer = setTimeout(() => controller.abort(new RetryableError(`request timed out after ${timeoutMs} ms`)), timeoutMs)
+      const timer = setTimeout(
+        () => controller.abort(new RetryableError(`request timed out after ${timeoutMs} ms`)),
+        timeoutMs,
+      )
       const abandon = () => controller.abort(signal.reason)
       signal.addEventListener('abort', abandon, { once: true })
       try {

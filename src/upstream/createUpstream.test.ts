@@ -61,7 +61,10 @@ describe('createUpstream over HTTP', () => {
   it('falls back to single calls when the upstream refuses batches', async () => {
     const proxy = await createProxy(anvil.url, { rejectBatches: true })
     const upstream = createUpstream({ url: proxy.url })
-    const [a, b] = await Promise.all([upstream.request<string>('eth_chainId'), upstream.request<string>('eth_blockNumber')])
+    const [a, b] = await Promise.all([
+      upstream.request<string>('eth_chainId'),
+      upstream.request<string>('eth_blockNumber'),
+    ])
     expect(BigInt(a)).toBe(BigInt(anvil.chainId))
     expect(typeof b).toBe('string')
     const before = proxy.requests
@@ -94,7 +97,11 @@ describe('createUpstream over HTTP', () => {
   it('gives up after the retries with an error that carries no credentials', async () => {
     const proxy = await createProxy(anvil.url, { onRequest: () => ({ status: 502 }) })
     const port = new URL(proxy.url).port
-    const upstream = createUpstream({ url: `http://alice:hunter2secret@127.0.0.1:${port}/?apikey=sk_live_1234`, retries: 2, retryBaseMs: 5 })
+    const upstream = createUpstream({
+      url: `http://alice:hunter2secret@127.0.0.1:${port}/?apikey=sk_live_1234`,
+      retries: 2,
+      retryBaseMs: 5,
+    })
     const err = await upstream.request('eth_chainId').catch((e: unknown) => e)
     expect(err).toBeInstanceOf(UpstreamUnavailableError)
     const text = `${(err as Error).message} ${JSON.stringify(err)}`
@@ -112,11 +119,19 @@ describe('createUpstream over HTTP', () => {
     let down = true
     const proxy = await createProxy(anvil.url, { onRequest: () => (down ? { status: 503 } : undefined) })
     const heard: boolean[] = []
-    const upstream = createUpstream({ url: proxy.url, retries: 1, retryBaseMs: 5, unreachableCooldownMs: 300, onReachability: (r) => heard.push(r) })
+    const upstream = createUpstream({
+      url: proxy.url,
+      retries: 1,
+      retryBaseMs: 5,
+      unreachableCooldownMs: 300,
+      onReachability: (r) => heard.push(r),
+    })
     await expect(upstream.request('eth_chainId')).rejects.toThrow(/upstream unreachable: HTTP 503 \(after 2 attempts\)/)
     expect(heard).toEqual([false])
     const sent = upstream.stats().requests
-    await expect(upstream.request('eth_chainId')).rejects.toThrow(/HTTP 503 \(after 2 attempts\); not asked again for 1 s/)
+    await expect(upstream.request('eth_chainId')).rejects.toThrow(
+      /HTTP 503 \(after 2 attempts\); not asked again for 1 s/,
+    )
     expect(upstream.stats().requests).toBe(sent)
     down = false
     await new Promise((r) => setTimeout(r, 1600))
@@ -179,7 +194,8 @@ describe('createUpstream under faults (issue 12)', () => {
       onRequest: ({ count }) => (count === 1 ? { status: 200, body: '[{"jsonrpc":"2.0","id":1,"res' } : undefined),
     })
     const upstream = createUpstream({ url: proxy.url, retryBaseMs: 5 })
-    const pair = () => Promise.all([upstream.request<string>('eth_chainId'), upstream.request<string>('eth_blockNumber')])
+    const pair = () =>
+      Promise.all([upstream.request<string>('eth_chainId'), upstream.request<string>('eth_blockNumber')])
     expect((await pair())[0]).toBe('0x7a69')
     expect(upstream.stats()).toMatchObject({ requests: 2, retries: 1 })
     await pair()
@@ -226,7 +242,10 @@ describe('createUpstream under faults (issue 12)', () => {
       },
     })
     const upstream = createUpstream({ url: proxy.url, retryBaseMs: 5 })
-    const [id, number] = await Promise.all([upstream.request<string>('eth_chainId'), upstream.request<string>('eth_blockNumber')])
+    const [id, number] = await Promise.all([
+      upstream.request<string>('eth_chainId'),
+      upstream.request<string>('eth_blockNumber'),
+    ])
     expect(id).toBe('0x7a69')
     expect(typeof number).toBe('string')
     expect(proxy.calls.get('eth_chainId')).toBe(1)
@@ -243,7 +262,11 @@ describe('createUpstream under faults (issue 12)', () => {
       const chunks: Buffer[] = []
       for await (const c of req) chunks.push(c as Buffer)
       if (++seen === 1) return void hung.push(res)
-      const reply = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
+      const reply = await fetch(anvil.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.concat(chunks),
+      })
       res.writeHead(reply.status, { 'content-type': 'application/json' }).end(await reply.text())
     })
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -253,7 +276,9 @@ describe('createUpstream under faults (issue 12)', () => {
     const started = Date.now()
     const err = await upstream.request('eth_chainId').catch((e: unknown) => e)
     expect(err).toBeInstanceOf(UpstreamUnavailableError)
-    expect((err as UpstreamUnavailableError).shortMessage).toMatch(/^upstream unreachable: no answer to eth_chainId within 300ms/)
+    expect((err as UpstreamUnavailableError).shortMessage).toMatch(
+      /^upstream unreachable: no answer to eth_chainId within 300ms/,
+    )
     expect(Date.now() - started).toBeLessThan(1000)
     expect(logs.join('\n')).toMatch(/no answer to eth_chainId within 300ms/)
     // With one slot, the next call is served only if the abandoned request gave its slot back.
@@ -270,7 +295,13 @@ describe('createUpstream under faults (issue 12)', () => {
 describe('createUpstream over WebSocket', () => {
   it('batches over one connection, and reconnects when the node drops it', async () => {
     const node = await startAnvil()
-    const upstream = createUpstream({ url: node.url.replace('http', 'ws'), retryBaseMs: 50, retryMaxMs: 500, retries: 8, webSocket: WebSocket as never })
+    const upstream = createUpstream({
+      url: node.url.replace('http', 'ws'),
+      retryBaseMs: 50,
+      retryMaxMs: 500,
+      retries: 8,
+      webSocket: WebSocket as never,
+    })
     const results = await Promise.all(ACCOUNTS.map((a) => upstream.request<string>('eth_getBalance', [a, 'latest'])))
     expect(results.every((b) => BigInt(b) > 0n)).toBe(true)
     expect(upstream.stats()).toMatchObject({ requests: 1, calls: 3, roundTrips: 1 })

@@ -113,7 +113,11 @@ export function createUpstream({
       let reply: Reply | undefined
       try {
         const body = asBatch ? `[${calls.map((c) => c.text).join(',')}]` : calls[0]!.text
-        reply = await transport.send(body, calls.map((c) => c.id), signal)
+        reply = await transport.send(
+          body,
+          calls.map((c) => c.id),
+          signal,
+        )
       } catch (err) {
         if (err instanceof Abandoned) return
         failure = err instanceof RetryableError ? err : new RetryableError(String(err))
@@ -129,7 +133,9 @@ export function createUpstream({
         } else if (asBatch && (reply.status >= 400 || !Array.isArray(reply.json))) {
           // The upstream does not take batches: one call per request for a while.
           batchesRefusedUntil = Date.now() + batchReprobeMs
-          onLog?.(`upstream ${safeUrl} refuses JSON-RPC batches; sending calls one by one for ${Math.round(batchReprobeMs / 1000)} s`)
+          onLog?.(
+            `upstream ${safeUrl} refuses JSON-RPC batches; sending calls one by one for ${Math.round(batchReprobeMs / 1000)} s`,
+          )
           await Promise.all(calls.map((c) => send([c], false)))
           return
         } else if (reply.status >= 400) {
@@ -148,7 +154,14 @@ export function createUpstream({
       if (closed || attempt >= retries) {
         const reason = `${failure!.message} (after ${attempt + 1} attempts)`
         if (!closed) reachability.markUnreachable(reason)
-        failCalls(live, new UpstreamUnavailableError(safeUrl, reason, failure!.status !== undefined ? { status: failure!.status } : {}))
+        failCalls(
+          live,
+          new UpstreamUnavailableError(
+            safeUrl,
+            reason,
+            failure!.status !== undefined ? { status: failure!.status } : {},
+          ),
+        )
         return
       }
       const delay = retryDelay(attempt, failure!.retryAfterMs, { retryBaseMs, retryMaxMs })
@@ -172,7 +185,9 @@ export function createUpstream({
         text = JSON.stringify({ jsonrpc: '2.0', id, method, params })
       } catch (err) {
         return Promise.reject(
-          new BaseError(`${method} cannot be sent to the upstream: its parameters cannot be serialised`, { cause: err }),
+          new BaseError(`${method} cannot be sent to the upstream: its parameters cannot be serialised`, {
+            cause: err,
+          }),
         )
       }
       return new Promise<result>((resolve, reject) => {

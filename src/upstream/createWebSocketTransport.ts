@@ -3,7 +3,9 @@ import { RetryableError } from './RetryableError.js'
 import type { JsonRpcReply, Reply, Transport } from './types.js'
 
 /** The part of the WebSocket class the client uses (browsers' global, or the `ws` package's). */
-export type WebSocketConstructor = new (url: string) => {
+export type WebSocketConstructor = new (
+  url: string,
+) => {
   send(data: string): void
   close(): void
   readyState: number
@@ -45,7 +47,8 @@ export function createWebSocketTransport({
 
   async function open(): Promise<Socket> {
     const Impl = webSocket ?? (globalThis as unknown as { WebSocket?: WebSocketConstructor }).WebSocket
-    if (!Impl) throw new UpstreamUnavailableError(safeUrl, 'this runtime has no WebSocket class: pass one as `webSocket`')
+    if (!Impl)
+      throw new UpstreamUnavailableError(safeUrl, 'this runtime has no WebSocket class: pass one as `webSocket`')
     return new Promise<Socket>((resolve, reject) => {
       const ws = new Impl(url)
       const timer = setTimeout(() => {

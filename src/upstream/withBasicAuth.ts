@@ -3,7 +3,10 @@
  * Authorization header (headers given explicitly win). A URL without user info is kept as written.
  * Throws on an invalid URL.
  */
-export function withBasicAuth(url: string, headers: Record<string, string>): { url: string; headers: Record<string, string> } {
+export function withBasicAuth(
+  url: string,
+  headers: Record<string, string>,
+): { url: string; headers: Record<string, string> } {
   const parsed = new URL(url)
   if (!parsed.username && !parsed.password) return { url, headers }
   const user = decodeURIComponent(parsed.username)

@@ -18,7 +18,11 @@ const samples = {
     literal: `a:${HASH}:${ADDRESS}`,
     parsed: { kind: 'account', blockHash: HASH, address: ADDRESS },
   },
-  slot: { key: cacheKeys.slot(ROOT, SLOT), literal: `s:${ROOT}:${SLOT}`, parsed: { kind: 'slot', storageRoot: ROOT, slot: SLOT } },
+  slot: {
+    key: cacheKeys.slot(ROOT, SLOT),
+    literal: `s:${ROOT}:${SLOT}`,
+    parsed: { kind: 'slot', storageRoot: ROOT, slot: SLOT },
+  },
   code: { key: cacheKeys.code(ROOT), literal: `c:${ROOT}`, parsed: { kind: 'code', codeHash: ROOT } },
   proof: {
     key: cacheKeys.proof(HASH, ADDRESS, [SLOT, '0x01']),
@@ -68,7 +72,12 @@ describe('cacheKeys', () => {
     expect(cacheKeys.number(5n, HASH)).toBe(`n:${HASH}:5`)
     expect(parseCacheKey(cacheKeys.number(5n, HASH))).toEqual({ kind: 'number', number: 5n, checkpoint: HASH })
     expect(cacheKeys.proof(HASH, ADDRESS, [])).toBe(`p:${HASH}:${ADDRESS}:`)
-    expect(parseCacheKey(cacheKeys.proof(HASH, ADDRESS, []))).toEqual({ kind: 'proof', blockHash: HASH, address: ADDRESS, slots: [] })
+    expect(parseCacheKey(cacheKeys.proof(HASH, ADDRESS, []))).toEqual({
+      kind: 'proof',
+      blockHash: HASH,
+      address: ADDRESS,
+      slots: [],
+    })
   })
 
   it('reports unknown prefixes, keys without a prefix and keys whose fields do not fit as unknown', () => {

@@ -46,7 +46,9 @@ const PREFIXES = {
 
 export type CacheKeyKind = keyof typeof PREFIXES
 
-const KINDS = new Map<string, CacheKeyKind>(Object.entries(PREFIXES).map(([kind, prefix]) => [prefix, kind as CacheKeyKind]))
+const KINDS = new Map<string, CacheKeyKind>(
+  Object.entries(PREFIXES).map(([kind, prefix]) => [prefix, kind as CacheKeyKind]),
+)
 
 /** A key's parts, by kind: what its builder was given (numbers as bigints, a proof's slots as a list). */
 export type ParsedCacheKey =
@@ -71,12 +73,14 @@ export type ParsedCacheKey =
 export const cacheKeys = {
   header: (hash: string) => `h:${hash}`,
   /** With a checkpoint, a number's hash is filed under the checkpoint's name (never mixed with one cached without it). */
-  number: (number: bigint, checkpoint?: string) => (checkpoint === undefined ? `n:${number}` : `n:${checkpoint}:${number}`),
+  number: (number: bigint, checkpoint?: string) =>
+    checkpoint === undefined ? `n:${number}` : `n:${checkpoint}:${number}`,
   linked: (hash: string) => `lk:${hash}`,
   account: (blockHash: string, address: string) => `a:${blockHash}:${address}`,
   slot: (storageRoot: string, slot: string) => `s:${storageRoot}:${slot}`,
   code: (codeHash: string) => `c:${codeHash}`,
-  proof: (blockHash: string, address: string, slots: readonly string[]) => `p:${blockHash}:${address}:${slots.join(',')}`,
+  proof: (blockHash: string, address: string, slots: readonly string[]) =>
+    `p:${blockHash}:${address}:${slots.join(',')}`,
   unverifiedAccount: (blockHash: string, address: string) => `ua:${blockHash}:${address}`,
   unverifiedSlot: (blockHash: string, address: string, slot: string) => `us:${blockHash}:${address}:${slot}`,
   block: (hash: string) => `b:${hash}`,
@@ -106,7 +110,8 @@ export function parseCacheKey(key: string): ParsedCacheKey {
   // Exactly `count` colon-separated fields; only a call's JSON (the last field of its kind) may hold colons.
   const fields = (count: number): string[] | undefined => {
     const parts = rest.split(':')
-    if (kind === 'callAccessList' && parts.length > count) return [...parts.slice(0, count - 1), parts.slice(count - 1).join(':')]
+    if (kind === 'callAccessList' && parts.length > count)
+      return [...parts.slice(0, count - 1), parts.slice(count - 1).join(':')]
     return parts.length === count ? parts : undefined
   }
   const integer = (text: string): bigint | undefined => (/^(0|[1-9][0-9]*)$/.test(text) ? BigInt(text) : undefined)

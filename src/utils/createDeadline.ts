@@ -26,10 +26,13 @@ export function createDeadline(ms: number, reason: () => unknown): Deadline {
     const left = at - Date.now()
     if (left <= 0) return fire()
     // unref: a pending deadline never keeps a Node process alive (setTimeout returns a number in browsers).
-    timer = setTimeout(() => {
-      timer = undefined
-      arm()
-    }, Math.min(left, 2 ** 31 - 1))
+    timer = setTimeout(
+      () => {
+        timer = undefined
+        arm()
+      },
+      Math.min(left, 2 ** 31 - 1),
+    )
     ;(timer as { unref?: () => void }).unref?.()
   }
   let armed = false

@@ -117,7 +117,8 @@ export function createLruCache(budget: number, backing?: CacheBacking): LruCache
       ? async (keys) => {
           const wanted = keys.filter((k) => !map.has(k))
           if (wanted.length === 0) return
-          for (const [key, { value, bytes: size }] of await backing.load(wanted)) if (!map.has(key)) put(key, value, size)
+          for (const [key, { value, bytes: size }] of await backing.load(wanted))
+            if (!map.has(key)) put(key, value, size)
         }
       : undefined,
   }

@@ -13,7 +13,12 @@ export const browserCommands: Record<string, BrowserCommand<any[]>> = {
   startDevnet: async () => {
     const devnet = await startDevnet()
     devnets.set(devnet.anvil.url, devnet)
-    return { anvilUrl: devnet.anvil.url, transactions: devnet.transactions, accounts: devnet.accounts, contracts: devnet.contracts }
+    return {
+      anvilUrl: devnet.anvil.url,
+      transactions: devnet.transactions,
+      accounts: devnet.accounts,
+      contracts: devnet.contracts,
+    }
   },
   stopDevnet: async (_ctx, url: string) => {
     await devnets.get(url)?.stop()
@@ -32,7 +37,11 @@ export const browserCommands: Record<string, BrowserCommand<any[]>> = {
       await page.fill('#hardfork', 'prague')
       await page.selectOption('#method', method)
       await page.click('button[type=submit]')
-      await page.waitForFunction(() => /answered in|error in|could not start|failed/.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 60_000 })
+      await page.waitForFunction(
+        () => /answered in|error in|could not start|failed/.test(document.getElementById('status')?.textContent ?? ''),
+        undefined,
+        { timeout: 60_000 },
+      )
       return { status: await page.textContent('#status'), output: await page.textContent('#output') }
     } finally {
       await page.close()
@@ -46,7 +55,9 @@ export const browserCommands: Record<string, BrowserCommand<any[]>> = {
     const page = await (ctx as unknown as { context: { newPage(): Promise<any> } }).context.newPage()
     try {
       const run = async () => {
-        await page.waitForFunction(() => (globalThis as { harness?: unknown }).harness !== undefined, undefined, { timeout: 60_000 })
+        await page.waitForFunction(() => (globalThis as { harness?: unknown }).harness !== undefined, undefined, {
+          timeout: 60_000,
+        })
         return page.evaluate(([c, k]: [unknown, unknown[]]) => (globalThis as any).harness.run(c, k), [config, calls])
       }
       await page.goto(`${origin}/test/browser/harness.html`)

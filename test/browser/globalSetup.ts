@@ -16,7 +16,13 @@ export default async function setup(project: TestProject) {
     corsDomains: ['*'],
   })
   // The same server with only eth served: a disabled namespace must be refused the same way.
-  const ethOnly = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague', api: ['eth'], corsDomains: ['*'] })
+  const ethOnly = await startEdgetrace({
+    upstream: devnet.anvil.url,
+    port: 0,
+    hardfork: 'prague',
+    api: ['eth'],
+    corsDomains: ['*'],
+  })
   project.provide('browserEnv', {
     nodeEthOnlyUrl: ethOnly.url,
     anvilUrl: devnet.anvil.url,

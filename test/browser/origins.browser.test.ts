@@ -41,13 +41,17 @@ describe('origins', () => {
   async function serveFor(iframe: HTMLIFrameElement, allowedOrigins?: string[]) {
     // Listens on this window; answers go to the frame (looked up when answering: it loads later).
     const endpoint = {
-      postMessage: (message: unknown, transfer?: Transferable[]) => iframe.contentWindow?.postMessage(message, '*', transfer ?? []),
+      postMessage: (message: unknown, transfer?: Transferable[]) =>
+        iframe.contentWindow?.postMessage(message, '*', transfer ?? []),
       addEventListener: window.addEventListener.bind(window),
       removeEventListener: window.removeEventListener.bind(window),
     }
     const remote = serveEdgetrace(endpoint as never, allowedOrigins ? { allowedOrigins } : {})
     expect(await remote.start(configFor())).toHaveProperty('status.chainId', '0x7a69')
-    cleanup.push(() => iframe.remove(), () => void remote.close())
+    cleanup.push(
+      () => iframe.remove(),
+      () => void remote.close(),
+    )
     return remote
   }
 

@@ -5,7 +5,8 @@ import { createEip1193Provider } from '../../src/browser/createEip1193Provider.j
 import type { EdgetraceConfig } from '../../src/browser/createEdgetraceService.js'
 import { type DevnetInfo, freshCacheName, newWorker } from './support.js'
 
-const strip = (r: { result?: unknown; error?: unknown }) => ('error' in r && r.error !== undefined ? { error: r.error } : { result: r.result })
+const strip = (r: { result?: unknown; error?: unknown }) =>
+  'error' in r && r.error !== undefined ? { error: r.error } : { result: r.result }
 
 // The persistent IndexedDB cache: it survives a page reload, and a transaction traced once is traced
 // again, identically, with the upstream gone; what was never fetched says the upstream is unreachable.
@@ -17,12 +18,27 @@ describe('persistent cache and offline replay', () => {
 
   beforeAll(async () => {
     devnet = await commands.startDevnet()
-    config = { upstream: devnet.anvilUrl, api: ['eth', 'debug', 'trace'], hardfork: 'prague', cache: { name: freshCacheName('edgetrace-offline') }, upstreamOptions: { retries: 1, unreachableCooldownMs: 2000 } }
+    config = {
+      upstream: devnet.anvilUrl,
+      api: ['eth', 'debug', 'trace'],
+      hardfork: 'prague',
+      cache: { name: freshCacheName('edgetrace-offline') },
+      upstreamOptions: { retries: 1, unreachableCooldownMs: 2000 },
+    }
     const tx = (label: string) => devnet.transactions.find((t) => t.label === label)!.hash
     calls = [
-      { method: 'debug_traceTransaction', params: [tx('nested token calls (transferFrom, transfer, balanceOf)'), { tracer: 'callTracer', tracerConfig: { withLog: true } }] },
+      {
+        method: 'debug_traceTransaction',
+        params: [
+          tx('nested token calls (transferFrom, transfer, balanceOf)'),
+          { tracer: 'callTracer', tracerConfig: { withLog: true } },
+        ],
+      },
       { method: 'trace_transaction', params: [tx('CREATE2 then SELFDESTRUCT in one transaction')] },
-      { method: 'debug_traceTransaction', params: [tx('storage writes'), { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }] },
+      {
+        method: 'debug_traceTransaction',
+        params: [tx('storage writes'), { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }],
+      },
       { method: 'debug_traceTransaction', params: [tx('transient storage')] },
     ]
   })
@@ -81,7 +97,14 @@ describe('persistent cache and offline replay', () => {
   })
 
   it('refuses to start on an unreachable upstream it never met, with a clear error', async () => {
-    const err = await connectEdgetraceWorker(newWorker(), { ...config, upstream: 'http://127.0.0.1:9', cache: { name: freshCacheName('never') } }).catch((e: unknown) => e)
-    expect(err).toMatchObject({ name: 'EdgetraceStartError', message: expect.stringMatching(/^upstream unreachable: connection failed/) })
+    const err = await connectEdgetraceWorker(newWorker(), {
+      ...config,
+      upstream: 'http://127.0.0.1:9',
+      cache: { name: freshCacheName('never') },
+    }).catch((e: unknown) => e)
+    expect(err).toMatchObject({
+      name: 'EdgetraceStartError',
+      message: expect.stringMatching(/^upstream unreachable: connection failed/),
+    })
   })
 })

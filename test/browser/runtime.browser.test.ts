@@ -6,7 +6,8 @@ import { configFor, traceCallParams } from './support.js'
 // page's real heap figures (Chromium's performance.memory), gcStats says what a browser cannot report.
 describe('runtime controls in a page', () => {
   let service: EdgetraceService
-  const call = async (method: string, params: unknown[] = []) => (await service.request({ jsonrpc: '2.0', id: 1, method, params })) as { result?: any; error?: any }
+  const call = async (method: string, params: unknown[] = []) =>
+    (await service.request({ jsonrpc: '2.0', id: 1, method, params })) as { result?: any; error?: any }
   beforeAll(async () => {
     service = await createEdgetraceService(configFor())
     await call('debug_traceCall', traceCallParams())
@@ -18,7 +19,12 @@ describe('runtime controls in a page', () => {
   it('debug_memStats: the heap as the browser reports it, and both caches', async () => {
     const { result } = await call('debug_memStats')
     const memory = (performance as unknown as { memory: { jsHeapSizeLimit: number } }).memory
-    expect(result.runtime).toMatchObject({ source: 'performance.memory', heapLimit: memory.jsHeapSizeLimit, external: 0, arrayBuffers: 0 })
+    expect(result.runtime).toMatchObject({
+      source: 'performance.memory',
+      heapLimit: memory.jsHeapSizeLimit,
+      external: 0,
+      arrayBuffers: 0,
+    })
     expect(result.runtime.heapUsed).toBeGreaterThan(1_000_000)
     expect(result.runtime.heapTotal).toBeGreaterThanOrEqual(result.runtime.heapUsed)
     expect(result.cache.entries).toBeGreaterThan(0)
@@ -34,7 +40,13 @@ describe('runtime controls in a page', () => {
   })
 
   it('debug_gcStats: null counts (browsers report no collections), the cache evictions', async () => {
-    expect(await call('debug_gcStats')).toHaveProperty('result', { numGC: null, pauseTotalMs: null, lastPauseMs: null, lastGC: null, evictions: 0 })
+    expect(await call('debug_gcStats')).toHaveProperty('result', {
+      numGC: null,
+      pauseTotalMs: null,
+      lastPauseMs: null,
+      lastGC: null,
+      evictions: 0,
+    })
   })
 
   it('debug_setGCPercent and debug_setMemoryLimit return the previous settings', async () => {

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type EdgetraceServiceWorker, registerEdgetraceServiceWorker } from '../../src/browser/registerEdgetraceServiceWorker.js'
+import {
+  type EdgetraceServiceWorker,
+  registerEdgetraceServiceWorker,
+} from '../../src/browser/registerEdgetraceServiceWorker.js'
 import { configFor, env, nodeAnswer, nodePost, traceCallParams, txByLabel } from './support.js'
 
 // The service-worker HTTP shim: a POST of JSON-RPC to /rpc from the page is answered by edgetrace
@@ -7,7 +10,11 @@ import { configFor, env, nodeAnswer, nodePost, traceCallParams, txByLabel } from
 describe('service-worker HTTP shim', () => {
   let sw: EdgetraceServiceWorker
   const post = async (body: unknown) => {
-    const res = await fetch(sw.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+    const res = await fetch(sw.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    })
     return { status: res.status, text: await res.text() }
   }
   beforeAll(async () => {
@@ -37,13 +44,22 @@ describe('service-worker HTTP shim', () => {
     const { hash } = txByLabel('CREATE2 then SELFDESTRUCT in one transaction')
     const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'trace_transaction', params: [hash] })
     const got = await post(body)
-    const want = await fetch(env().nodeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.text())
+    const want = await fetch(env().nodeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    }).then((r) => r.text())
     expect(got.text).toBe(want)
   })
 
   it('streams a struct-log trace equal to the Node server', async () => {
     const { hash } = txByLabel('recursion 5 deep')
-    const body = { jsonrpc: '2.0', id: 2, method: 'debug_traceTransaction', params: [hash, { enableMemory: true, enableReturnData: true }] }
+    const body = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'debug_traceTransaction',
+      params: [hash, { enableMemory: true, enableReturnData: true }],
+    }
     const got = await post(body)
     expect(JSON.parse(got.text)).toEqual(await nodePost(body))
   })
@@ -58,7 +74,11 @@ describe('service-worker HTTP shim', () => {
     const notification = await post({ jsonrpc: '2.0', method: 'eth_chainId', params: [] })
     expect(notification).toEqual({ status: 200, text: '' })
     const parse = await post('{"jsonrpc":')
-    const nodeParse = await fetch(env().nodeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' }).then((r) => r.text())
+    const nodeParse = await fetch(env().nodeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":',
+    }).then((r) => r.text())
     expect(parse.text).toBe(nodeParse)
     const big = Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_chainId', params: [] }))
     expect(JSON.parse((await post(big)).text)).toEqual(await nodePost(big))
@@ -76,15 +96,27 @@ describe('service-worker HTTP shim', () => {
       type: 'module',
       config: { ...configFor(), upstream: 'ftp://nowhere', path: '/rpc' },
     }).catch((e: unknown) => e)
-    expect(err).toMatchObject({ code: -32602, message: 'invalid config.upstream: expected an http(s):// or ws(s):// URL, got "ftp://nowhere"' })
-    expect(JSON.parse((await post({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })).text)).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' })
+    expect(err).toMatchObject({
+      code: -32602,
+      message: 'invalid config.upstream: expected an http(s):// or ws(s):// URL, got "ftp://nowhere"',
+    })
+    expect(JSON.parse((await post({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })).text)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: '0x7a69',
+    })
   })
 
   it('reports progress of a long request to the page', async () => {
     const seen: { method: string; done: number; total: number }[] = []
     const off = sw.onProgress((e) => seen.push(e))
     const { blockNumber } = txByLabel('nested token calls (transferFrom, transfer, balanceOf)')
-    await post({ jsonrpc: '2.0', id: 9, method: 'trace_replayBlockTransactions', params: [`0x${blockNumber.toString(16)}`, ['trace']] })
+    await post({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'trace_replayBlockTransactions',
+      params: [`0x${blockNumber.toString(16)}`, ['trace']],
+    })
     await new Promise((r) => setTimeout(r, 50))
     off()
     expect(seen.at(-1)).toMatchObject({ method: 'trace_replayBlockTransactions', id: 9 })

@@ -18,7 +18,11 @@ export async function nodeAnswer(method: string, params: unknown[], url = env().
 
 /** A raw JSON-RPC message posted to the Node server. */
 export async function nodePost(message: unknown, url = env().nodeUrl): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(message),
+  })
   return res.json()
 }
 
@@ -34,7 +38,13 @@ export function freshCacheName(prefix: string): string {
 
 export function configFor(overrides: Partial<EdgetraceConfig> = {}): EdgetraceConfig {
   const e = env()
-  return { upstream: e.anvilUrl, api: e.api, hardfork: 'prague', cache: { name: freshCacheName('edgetrace-test') }, ...overrides }
+  return {
+    upstream: e.anvilUrl,
+    api: e.api,
+    hardfork: 'prague',
+    cache: { name: freshCacheName('edgetrace-test') },
+    ...overrides,
+  }
 }
 
 export async function startWorker(overrides: Partial<EdgetraceConfig> = {}): Promise<EdgetraceClient> {
@@ -45,10 +55,19 @@ export async function startWorker(overrides: Partial<EdgetraceConfig> = {}): Pro
 export function traceCallParams(): unknown[] {
   const e = env()
   const recurse = '0xb2041d21' // recurse(uint256)
-  return [{ from: e.accounts[0], to: e.contracts.Scenarios, data: `${recurse}${'0'.repeat(63)}3` }, 'latest', { tracer: 'callTracer' }]
+  return [
+    { from: e.accounts[0], to: e.contracts.Scenarios, data: `${recurse}${'0'.repeat(63)}3` },
+    'latest',
+    { tracer: 'callTracer' },
+  ]
 }
 
-export type DevnetInfo = { anvilUrl: string; transactions: BrowserEnv['transactions']; accounts: `0x${string}`[]; contracts: Record<string, `0x${string}`> }
+export type DevnetInfo = {
+  anvilUrl: string
+  transactions: BrowserEnv['transactions']
+  accounts: `0x${string}`[]
+  contracts: Record<string, `0x${string}`>
+}
 export type HarnessRun = {
   started: { startedOffline: boolean; upstreamRequests: number }
   before: { upstreamRequests: number; persistent: { hits: number } | null }
@@ -61,6 +80,10 @@ declare module 'vitest/browser' {
     startDevnet(): Promise<DevnetInfo>
     stopDevnet(url: string): Promise<void>
     runDemoInBrowser(origin: string, upstream: string, method: string): Promise<{ status: string; output: string }>
-    runInFreshPageTwice(origin: string, config: EdgetraceConfig, calls: { method: string; params: unknown[] }[]): Promise<[HarnessRun, HarnessRun]>
+    runInFreshPageTwice(
+      origin: string,
+      config: EdgetraceConfig,
+      calls: { method: string; params: unknown[] }[],
+    ): Promise<[HarnessRun, HarnessRun]>
   }
 }

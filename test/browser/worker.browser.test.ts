@@ -22,7 +22,10 @@ describe('worker over postMessage', () => {
       [{ upstream: 'not a url' }, 'invalid config.upstream: expected an http(s):// or ws(s):// URL, got "not a url"'],
       [{ api: 'eth,debug' }, 'invalid config.api: expected an array of namespace names, got "eth,debug"'],
       [{ batchLimit: 0 }, 'invalid config.batchLimit: expected a positive integer, got 0'],
-      [{ checkpoint: '0x1234' }, 'invalid config.checkpoint: expected a block hash (0x and 64 hex digits), got "0x1234"'],
+      [
+        { checkpoint: '0x1234' },
+        'invalid config.checkpoint: expected a block hash (0x and 64 hex digits), got "0x1234"',
+      ],
     ] as const) {
       const err = await startWorker(overrides as never).catch((e: unknown) => e)
       expect(err).toMatchObject({ name: 'EdgetraceStartError', message, error: { code: -32602, message } })
@@ -55,7 +58,12 @@ describe('worker over postMessage', () => {
   it('refuses a disabled namespace the same way as the Node server', async () => {
     const limited = await startWorker({ api: ['eth'] })
     try {
-      for (const [method, params] of [['debug_traceCall', traceCallParams()], ['trace_transaction', [txByLabel('CREATE').hash]], ['txpool_content', []], ['nosuch_method', []]] as const) {
+      for (const [method, params] of [
+        ['debug_traceCall', traceCallParams()],
+        ['trace_transaction', [txByLabel('CREATE').hash]],
+        ['txpool_content', []],
+        ['nosuch_method', []],
+      ] as const) {
         const got = await limited.call(method, params)
         const want = await nodeAnswer(method, [...params], env().nodeEthOnlyUrl)
         expect(got).toEqual({ ...want, id: got.id })
@@ -84,7 +92,12 @@ describe('worker over postMessage', () => {
     const { blockNumber } = txByLabel('nested token calls (transferFrom, transfer, balanceOf)')
     const events: { done: number; total: number; unit: string; method: string }[] = []
     const res = await client.request(
-      { jsonrpc: '2.0', id: 'p1', method: 'debug_traceBlockByNumber', params: [`0x${blockNumber.toString(16)}`, { tracer: 'callTracer' }] },
+      {
+        jsonrpc: '2.0',
+        id: 'p1',
+        method: 'debug_traceBlockByNumber',
+        params: [`0x${blockNumber.toString(16)}`, { tracer: 'callTracer' }],
+      },
       { onProgress: (e) => events.push(e) },
     )
     expect((res as { result: unknown[] }).result.length).toBeGreaterThan(0)
@@ -98,23 +111,47 @@ describe('worker over postMessage', () => {
     const last = Math.max(...env().transactions.map((t) => t.blockNumber))
     const events: { done: number; total: number; unit: string; method: string }[] = []
     const params = [{ fromBlock: '0x2', toBlock: `0x${last.toString(16)}` }]
-    const res = await client.request({ jsonrpc: '2.0', id: 'f1', method: 'trace_filter', params }, { onProgress: (e) => events.push(e) })
+    const res = await client.request(
+      { jsonrpc: '2.0', id: 'f1', method: 'trace_filter', params },
+      { onProgress: (e) => events.push(e) },
+    )
     expect(res).toEqual({ ...(await nodeAnswer('trace_filter', params)), id: 'f1' })
-    expect(events.at(-1)).toMatchObject({ id: 'f1', method: 'trace_filter', unit: 'blocks', done: last - 1, total: last - 1 })
+    expect(events.at(-1)).toMatchObject({
+      id: 'f1',
+      method: 'trace_filter',
+      unit: 'blocks',
+      done: last - 1,
+      total: last - 1,
+    })
   })
 
   it('debug_memStats and debug_gcStats: the figures a dedicated worker has, null where Chromium gives none', async () => {
     const mem = await client.call('debug_memStats', [])
     expect(mem).toHaveProperty('result.runtime', null) // no performance.memory in a dedicated worker
-    const { cache, persistent } = (mem as { result: { cache: { entries: number; hits: number }; persistent: { entries: number; writes: number; budget: number } } }).result
+    const { cache, persistent } = (
+      mem as {
+        result: {
+          cache: { entries: number; hits: number }
+          persistent: { entries: number; writes: number; budget: number }
+        }
+      }
+    ).result
     expect(cache.entries).toBeGreaterThan(0)
     expect(cache.hits).toBeGreaterThan(0)
     expect(persistent.entries).toBeGreaterThan(0)
     expect(persistent.budget).toBe(256 * 1024 * 1024)
     const gc = await client.call('debug_gcStats', [])
-    expect(gc).toHaveProperty('result', { numGC: null, pauseTotalMs: null, lastPauseMs: null, lastGC: null, evictions: 0 })
+    expect(gc).toHaveProperty('result', {
+      numGC: null,
+      pauseTotalMs: null,
+      lastPauseMs: null,
+      lastGC: null,
+      evictions: 0,
+    })
     expect(await client.call('debug_setMemoryLimit', [1000])).toHaveProperty('result', 256 * 1024 * 1024)
-    const small = (await client.call('debug_memStats', [])) as { result: { cache: { bytes: number; evictions: number } } }
+    const small = (await client.call('debug_memStats', [])) as {
+      result: { cache: { bytes: number; evictions: number } }
+    }
     expect(small.result.cache.bytes).toBeLessThanOrEqual(1000)
     expect(small.result.cache.evictions).toBeGreaterThan(0)
     expect(await client.call('debug_freeOSMemory', [])).toHaveProperty('result', null)

@@ -44,7 +44,10 @@ function specs(dir: string): { name: string; spec: Spec }[] {
     .map((f) => ({ name: `${dir}/${f}`, spec: JSON.parse(readFileSync(join(base, f), 'utf8')) as Spec }))
 }
 
-const word = (v: string) => `0x${BigInt(v.startsWith('0x') ? v : `0x${v}`).toString(16).padStart(64, '0')}`
+const word = (v: string) =>
+  `0x${BigInt(v.startsWith('0x') ? v : `0x${v}`)
+    .toString(16)
+    .padStart(64, '0')}`
 
 /** The config object of a debug_trace* request. */
 function configOf(req: Spec['request']): Record<string, unknown> {
@@ -55,13 +58,15 @@ function configOf(req: Spec['request']): Record<string, unknown> {
 /** One struct-log result (Besu's or ours) in geth's encoding, per S1–S4. */
 function normalise(result: any, fromBesu: boolean, config: Record<string, unknown>, relativeGas: boolean) {
   const only = result.structLogs.length === 1 ? result.structLogs[0] : undefined
-  const besuEmptyCodeStop = fromBesu && only?.op === 'STOP' && only.pc === 0 && only.gasCost === 0 && !only.stack?.length // S5
+  const besuEmptyCodeStop =
+    fromBesu && only?.op === 'STOP' && only.pc === 0 && only.gasCost === 0 && !only.stack?.length // S5
   const logs: Step[] = (besuEmptyCodeStop ? [] : result.structLogs).map((s: Step) => {
     const step: Step = { ...s }
     if (!fromBesu) delete step.refund // S6
     if (fromBesu) {
       if (step.storage && step.op !== 'SLOAD' && step.op !== 'SSTORE') delete step.storage // S1
-      if (step.storage) step.storage = Object.fromEntries(Object.entries(step.storage).map(([k, v]) => [word(k), word(v as string)]))
+      if (step.storage)
+        step.storage = Object.fromEntries(Object.entries(step.storage).map(([k, v]) => [word(k), word(v as string)]))
       if (step.memory && config.enableMemory !== true) delete step.memory // S2
       if (step.memory) step.memory = step.memory.map(word)
     }
@@ -71,7 +76,12 @@ function normalise(result: any, fromBesu: boolean, config: Record<string, unknow
     const first = logs[0]!.gas
     for (const s of logs) s.gas = first - s.gas // S4
   }
-  return { gas: result.gas, failed: result.failed, returnValue: String(result.returnValue).replace(/^0x/, ''), structLogs: logs } // S3
+  return {
+    gas: result.gas,
+    failed: result.failed,
+    returnValue: String(result.returnValue).replace(/^0x/, ''),
+    structLogs: logs,
+  } // S3
 }
 
 for (const chain of chains) {
@@ -79,8 +89,14 @@ for (const chain of chains) {
     let node: FixtureNode
     let edge: RunningEdgetrace
     beforeAll(async () => {
-      const genesis = JSON.parse(readFileSync(join(fixtures, chain.dir, chain.genesis), 'utf8')) as Record<string, unknown>
-      node = await startFixtureNode({ genesis, blocks: new Uint8Array(readFileSync(join(fixtures, chain.dir, chain.blocks))) })
+      const genesis = JSON.parse(readFileSync(join(fixtures, chain.dir, chain.genesis), 'utf8')) as Record<
+        string,
+        unknown
+      >
+      node = await startFixtureNode({
+        genesis,
+        blocks: new Uint8Array(readFileSync(join(fixtures, chain.dir, chain.blocks))),
+      })
       edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth', 'debug'], genesis: genesis as never })
     }, 60_000)
     afterAll(async () => {
@@ -90,11 +106,16 @@ for (const chain of chains) {
 
     for (const { name, spec } of specs(chain.dir)) {
       it(name, async () => {
-        const res = await fetch(edge.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec.request) })
+        const res = await fetch(edge.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(spec.request),
+        })
         const body = (await res.json()) as { result?: any; error?: any }
         expect(body.error).toBeUndefined()
         const config = configOf(spec.request)
-        const call = spec.request.method === 'debug_traceCall' ? (spec.request.params[0] as Record<string, unknown>) : undefined
+        const call =
+          spec.request.method === 'debug_traceCall' ? (spec.request.params[0] as Record<string, unknown>) : undefined
         const relativeGas = call !== undefined && call.gas === undefined
         const pairs: [any, any][] =
           spec.request.method === 'debug_traceBlockByNumber'

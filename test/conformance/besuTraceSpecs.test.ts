@@ -73,7 +73,12 @@ let edge: RunningEdgetrace
 beforeAll(async () => {
   const genesis = JSON.parse(readFileSync(join(root, 'chain-data/genesis.json'), 'utf8')) as Record<string, unknown>
   node = await startFixtureNode({ genesis, blocks: new Uint8Array(readFileSync(join(root, 'chain-data/blocks.bin'))) })
-  edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth', 'debug', 'trace'], genesis: genesis as never })
+  edge = await startEdgetrace({
+    upstream: node.url,
+    port: 0,
+    api: ['eth', 'debug', 'trace'],
+    genesis: genesis as never,
+  })
 }, 60_000)
 afterAll(async () => {
   await edge?.close()
@@ -83,7 +88,11 @@ afterAll(async () => {
 describe('Besu trace-chain trace_* specs', () => {
   for (const c of cases) {
     it(c.name, async () => {
-      const res = await fetch(edge.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c.spec.request) })
+      const res = await fetch(edge.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(c.spec.request),
+      })
       expect(res.status).toBe(c.spec.statusCode)
       const body = (await res.json()) as Res | Res[]
       const expected = Array.isArray(c.spec.response) ? c.spec.response : [c.spec.response]
@@ -95,11 +104,16 @@ describe('Besu trace-chain trace_* specs', () => {
         expect(a.jsonrpc).toBe(e.jsonrpc)
         if ('result' in e) {
           expect(a.error).toBeUndefined()
-          const [ours, recorded] = OUT_OF_GAS_COST_REGENERATED.has(c.name) ? [withoutOutOfGasCosts(a.result), withoutOutOfGasCosts(e.result)] : [a.result, e.result]
+          const [ours, recorded] = OUT_OF_GAS_COST_REGENERATED.has(c.name)
+            ? [withoutOutOfGasCosts(a.result), withoutOutOfGasCosts(e.result)]
+            : [a.result, e.result]
           expect(firstDifference(ours, recorded)).toBeUndefined()
           expect(JSON.stringify(ours)).toBe(JSON.stringify(recorded))
         }
-        if (e.error) expect(a.error?.code, `error ${JSON.stringify(a.error)} for expected ${JSON.stringify(e.error)}`).toBe(e.error.code)
+        if (e.error)
+          expect(a.error?.code, `error ${JSON.stringify(a.error)} for expected ${JSON.stringify(e.error)}`).toBe(
+            e.error.code,
+          )
       })
     })
   }

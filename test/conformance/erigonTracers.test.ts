@@ -26,7 +26,12 @@ describe('Erigon callTracer cases', () => {
 // does, after a round trip through its structs (so key order does not matter).
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys)
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]))
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    )
   return v
 }
 
@@ -34,13 +39,27 @@ describe('Erigon OE tracer cases', () => {
   const oe = loadManifest('erigon').filter((m) => m.file.startsWith('oetracer/'))
   it.each(oe.map((m) => [m.file, m] as const))('%s', async (file, m) => {
     const c = loadCase('erigon', file)
-    const ctx = c.context as unknown as { hash: string; number: string; transactionHash: string; transactionPosition: number }
+    const ctx = c.context as unknown as {
+      hash: string
+      number: string
+      transactionHash: string
+      transactionPosition: number
+    }
     const recorder = createCallTraceRecorder({ logs: false, steps: false })
     await runTracetestCase(c, m, recorder.hooks)
     const ours = toFlatCallFrames(
       recorder.arena,
-      { includePrecompiles: c.tracerConfig?.includePrecompiles === true, convertParityErrors: false, rootGas: 'message' },
-      { blockHash: ctx.hash, blockNumber: BigInt(ctx.number), transactionHash: ctx.transactionHash, transactionPosition: ctx.transactionPosition },
+      {
+        includePrecompiles: c.tracerConfig?.includePrecompiles === true,
+        convertParityErrors: false,
+        rootGas: 'message',
+      },
+      {
+        blockHash: ctx.hash,
+        blockNumber: BigInt(ctx.number),
+        transactionHash: ctx.transactionHash,
+        transactionPosition: ctx.transactionPosition,
+      },
     )
     expect(firstDifference(sortKeys(ours), sortKeys(c.result))).toBeUndefined()
   })

@@ -70,7 +70,11 @@ describe('execution-apis debug_* cases', () => {
     it(c.name, async () => {
       expect(c.exchanges.length).toBeGreaterThan(0)
       for (const { request, response } of c.exchanges) {
-        const res = await fetch(edge.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request })
+        const res = await fetch(edge.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: request,
+        })
         const ours = gethKeyOrder(JSON.parse(await res.text()))
         const expected = JSON.parse(response)
         expect(firstDifference(ours, expected)).toBeUndefined()

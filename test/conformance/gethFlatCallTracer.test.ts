@@ -18,7 +18,10 @@ describe('geth flatCallTracer corpus', () => {
     }
     const recorder = createCallTraceRecorder({ logs: false, steps: false })
     await runTracetestCase(c, m, recorder.hooks)
-    const ours = toFlatCallFrames(recorder.arena, config, { blockNumber: BigInt(c.context.number), transactionPosition: 0 })
+    const ours = toFlatCallFrames(recorder.arena, config, {
+      blockNumber: BigInt(c.context.number),
+      transactionPosition: 0,
+    })
     const expected = normalizeFlatTraces(c.result as Json[])
     const actual = normalizeFlatTraces(ours as unknown as Json[])
     expect(firstDifference(actual, expected)).toBeUndefined()

@@ -5,7 +5,9 @@ import { loadManifest } from '../src/runTracetestCase.js'
 // conformance runner reports them as skipped, the reason being the text after " — ".
 
 const manifest = loadManifest('geth-tracetest')
-const legacy = manifest.filter((m) => m.file.startsWith('call_tracer_legacy/') || m.file.startsWith('prestate_tracer_legacy/'))
+const legacy = manifest.filter(
+  (m) => m.file.startsWith('call_tracer_legacy/') || m.file.startsWith('prestate_tracer_legacy/'),
+)
 const erc7562 = manifest.filter((m) => m.file.startsWith('erc7562_tracer/'))
 
 describe('geth legacy JS tracer cases', () => {
@@ -13,5 +15,6 @@ describe('geth legacy JS tracer cases', () => {
 })
 
 describe('geth erc7562 tracer cases', () => {
-  for (const m of erc7562) it.skip(`${m.file} — erc7562Tracer is not implemented (not in the reference daemon's tracer list)`, () => {})
+  for (const m of erc7562)
+    it.skip(`${m.file} — erc7562Tracer is not implemented (not in the reference daemon's tracer list)`, () => {})
 })

@@ -5,7 +5,14 @@ import { firstDifference } from '../src/firstDifference.js'
 import { rpc } from '../src/rpc.js'
 import { loadCase, loadManifest } from '../src/runTracetestCase.js'
 import { startTracetestNode } from '../src/startTracetestNode.js'
-import { type Frame, type Json, PRESTATE_EXTRA_ACCOUNTS, canonicalCallFrame, normalizeFlatTraces, sortKeys } from '../src/tracetestCompare.js'
+import {
+  type Frame,
+  type Json,
+  PRESTATE_EXTRA_ACCOUNTS,
+  canonicalCallFrame,
+  normalizeFlatTraces,
+  sortKeys,
+} from '../src/tracetestCompare.js'
 
 // geth's tracetest corpus through the whole product: each case becomes a chain served by a fixture
 // node (a real JSON-RPC upstream: the case's alloc as genesis state, the case's transaction mined in
@@ -14,9 +21,11 @@ import { type Frame, type Json, PRESTATE_EXTRA_ACCOUNTS, canonicalCallFrame, nor
 // block's state root, headers it hashed itself, and the transaction it replayed. The results must
 // equal geth's recorded outputs under the same comparison rules as the local-state conformance tests.
 
-const manifest = loadManifest('geth-tracetest').filter((m) =>
-  ['callTracer', 'flatCallTracer', 'prestateTracer'].includes(m.tracer) &&
-  !m.file.startsWith('call_tracer_legacy/') && !m.file.startsWith('prestate_tracer_legacy/'),
+const manifest = loadManifest('geth-tracetest').filter(
+  (m) =>
+    ['callTracer', 'flatCallTracer', 'prestateTracer'].includes(m.tracer) &&
+    !m.file.startsWith('call_tracer_legacy/') &&
+    !m.file.startsWith('prestate_tracer_legacy/'),
 )
 
 const running: { node?: FixtureNode | undefined; edge?: RunningEdgetrace | undefined } = {}
@@ -43,7 +52,9 @@ describe('geth tracetest corpus through a fixture node and the verified-state en
         expect(firstDifference(ours, expected)).toBeUndefined()
         expect(JSON.stringify(out.result)).toBe(JSON.stringify(expected))
       } else if (m.tracer === 'flatCallTracer') {
-        expect(firstDifference(normalizeFlatTraces(out.result as Json[]), normalizeFlatTraces(c.result as Json[]))).toBeUndefined()
+        expect(
+          firstDifference(normalizeFlatTraces(out.result as Json[]), normalizeFlatTraces(c.result as Json[])),
+        ).toBeUndefined()
       } else {
         const ours = out.result as Record<string, unknown>
         for (const extra of PRESTATE_EXTRA_ACCOUNTS[file] ?? []) delete ours[extra]

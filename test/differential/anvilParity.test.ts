@@ -72,7 +72,12 @@ let edge: RunningEdgetrace
 
 beforeAll(async () => {
   devnet = await startDevnet()
-  edge = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague', api: ['eth', 'debug', 'trace'] })
+  edge = await startEdgetrace({
+    upstream: devnet.anvil.url,
+    port: 0,
+    hardfork: 'prague',
+    api: ['eth', 'debug', 'trace'],
+  })
 }, 120_000)
 afterAll(async () => {
   await edge?.close()
@@ -80,7 +85,15 @@ afterAll(async () => {
 })
 
 const sortKeys = (v: Json): Json =>
-  Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v
+  Array.isArray(v)
+    ? v.map(sortKeys)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sortKeys(v[k])]),
+        )
+      : v
 
 /**
  * P2, P4, P5 on one list of Parity trace entries, in the form of the recorded Besu/OpenEthereum
@@ -127,7 +140,8 @@ const PARITY_ERROR_PREFIXES: [string, string][] = [
   ['invalid opcode:', 'Bad instruction'],
   ['stack underflow', 'Stack underflow'],
 ]
-const gethToParity = (e: string): string => PARITY_ERRORS[e] ?? PARITY_ERROR_PREFIXES.find(([p]) => e.startsWith(p))?.[1] ?? e
+const gethToParity = (e: string): string =>
+  PARITY_ERRORS[e] ?? PARITY_ERROR_PREFIXES.find(([p]) => e.startsWith(p))?.[1] ?? e
 /** geth's errors that its table leaves as they are (core/vm/errors.go, core/vm/evm.go). */
 const GETH_UNCONVERTED_ERRORS = new Set([
   'write protection',
@@ -158,7 +172,13 @@ function anvilAsGethFlat(traces: Json[], config: FlatConfig): Json[] {
     const parent = t.traceAddress.slice(0, -1).join(',')
     // P10: a CALL or STATICCALL to a precompile is gone, and so is anything under a dropped frame.
     if (t.traceAddress.length > 0 && !kept.has(parent)) continue
-    if (!config.includePrecompiles && t.type === 'call' && ['call', 'staticcall'].includes(t.action.callType) && isPrecompile(t.action.to)) continue
+    if (
+      !config.includePrecompiles &&
+      t.type === 'call' &&
+      ['call', 'staticcall'].includes(t.action.callType) &&
+      isPrecompile(t.action.to)
+    )
+      continue
     const newParent = t.traceAddress.length > 0 ? kept.get(parent)! : undefined
     const traceAddress = newParent === undefined ? [] : [...newParent, children.get(newParent.join(',')) ?? 0]
     if (newParent !== undefined) children.set(newParent.join(','), traceAddress.at(-1)! + 1)
@@ -181,18 +201,46 @@ function anvilAsGethFlat(traces: Json[], config: FlatConfig): Json[] {
 
 /** P12: geth's field order for an entry, its action and its result. */
 const GETH_FLAT_ORDER = {
-  entry: ['action', 'blockHash', 'blockNumber', 'error', 'result', 'subtraces', 'traceAddress', 'transactionHash', 'transactionPosition', 'type'],
-  action: ['author', 'rewardType', 'address', 'balance', 'callType', 'creationMethod', 'from', 'gas', 'init', 'input', 'refundAddress', 'to', 'value'],
+  entry: [
+    'action',
+    'blockHash',
+    'blockNumber',
+    'error',
+    'result',
+    'subtraces',
+    'traceAddress',
+    'transactionHash',
+    'transactionPosition',
+    'type',
+  ],
+  action: [
+    'author',
+    'rewardType',
+    'address',
+    'balance',
+    'callType',
+    'creationMethod',
+    'from',
+    'gas',
+    'init',
+    'input',
+    'refundAddress',
+    'to',
+    'value',
+  ],
   result: ['address', 'code', 'gasUsed', 'output'],
 }
 function gethKeyOrderViolation(traces: Json[]): string | undefined {
   const check = (what: keyof typeof GETH_FLAT_ORDER, o: Json, i: number) => {
     const keys = Object.keys(o)
     const expected = GETH_FLAT_ORDER[what].filter((k) => keys.includes(k))
-    return JSON.stringify(keys) === JSON.stringify(expected) ? undefined : `#${i} ${what}: ${keys.join(',')} (geth: ${expected.join(',')})`
+    return JSON.stringify(keys) === JSON.stringify(expected)
+      ? undefined
+      : `#${i} ${what}: ${keys.join(',')} (geth: ${expected.join(',')})`
   }
   for (const [i, t] of traces.entries()) {
-    const bad = check('entry', t, i) ?? check('action', t.action, i) ?? (t.result ? check('result', t.result, i) : undefined)
+    const bad =
+      check('entry', t, i) ?? check('action', t.action, i) ?? (t.result ? check('result', t.result, i) : undefined)
     if (bad) return bad
   }
   return undefined
@@ -210,7 +258,10 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
       ])
       for (const config of FLAT_CONFIGS) {
         const label = `${tx.label} ${JSON.stringify(config)}`
-        const ours = await rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: 'flatCallTracer', tracerConfig: config }])
+        const ours = await rpcResult(edge.url, 'debug_traceTransaction', [
+          tx.hash,
+          { tracer: 'flatCallTracer', tracerConfig: config },
+        ])
         expect(gethKeyOrderViolation(ours), label).toBeUndefined() // P12
         // P1: the top frame's gas and gas used are the transaction's.
         expect(BigInt(ours[0].action.gas), label).toBe(BigInt(sent.gas))
@@ -248,7 +299,10 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
         rpcResult(edge.url, 'trace_transaction', [tx.hash, INCLUDE_PRECOMPILES]),
         rpcResult(devnet.anvil.url, 'trace_transaction', [tx.hash]),
       ])
-      expect(firstDifference(sortKeys(normaliseTraces(ours)), sortKeys(normaliseTraces(anvil))), tx.label).toBeUndefined()
+      expect(
+        firstDifference(sortKeys(normaliseTraces(ours)), sortKeys(normaliseTraces(anvil))),
+        tx.label,
+      ).toBeUndefined()
     }
   })
 
@@ -272,9 +326,15 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
       { fromBlock: '0x2', toBlock: last, toAddress: [devnet.contracts.Token] },
       { fromBlock: '0x2', toBlock: '0x8', after: 1, count: 3 },
     ]) {
-      const [ours, anvil] = await Promise.all([rpcResult(edge.url, 'trace_filter', [filter]), rpcResult(devnet.anvil.url, 'trace_filter', [filter])])
+      const [ours, anvil] = await Promise.all([
+        rpcResult(edge.url, 'trace_filter', [filter]),
+        rpcResult(devnet.anvil.url, 'trace_filter', [filter]),
+      ])
       expect(ours.length, JSON.stringify(filter)).toBeGreaterThan(0)
-      expect(firstDifference(sortKeys(normaliseTraces(ours)), sortKeys(normaliseTraces(anvil))), JSON.stringify(filter)).toBeUndefined()
+      expect(
+        firstDifference(sortKeys(normaliseTraces(ours)), sortKeys(normaliseTraces(anvil))),
+        JSON.stringify(filter),
+      ).toBeUndefined()
     }
   })
 
@@ -287,12 +347,17 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
         for (const field of ['balance', 'code', 'nonce'] as const) {
           const d = account[field]
           if (!bornThere && d && typeof d === 'object' && '+' in d) {
-            account[field] = BigInt(d['+'] === '0x' ? 0 : d['+']) === 0n ? '=' : { '*': { from: field === 'code' ? '0x' : '0x0', to: d['+'] } } // P7
+            account[field] =
+              BigInt(d['+'] === '0x' ? 0 : d['+']) === 0n
+                ? '='
+                : { '*': { from: field === 'code' ? '0x' : '0x0', to: d['+'] } } // P7
           }
-          if (field === 'code' && d?.['*']?.to?.startsWith('0xef0100') && d['*'].from === '0x' && other?.code === '=') account.code = '=' // P8
+          if (field === 'code' && d?.['*']?.to?.startsWith('0xef0100') && d['*'].from === '0x' && other?.code === '=')
+            account.code = '=' // P8
         }
         for (const [slot, s] of Object.entries(account.storage as Json)) {
-          if (!bornThere && s && typeof s === 'object' && '+' in (s as Json)) account.storage[slot] = { '*': { from: `0x${'0'.repeat(64)}`, to: (s as Json)['+'] } } // P7
+          if (!bornThere && s && typeof s === 'object' && '+' in (s as Json))
+            account.storage[slot] = { '*': { from: `0x${'0'.repeat(64)}`, to: (s as Json)['+'] } } // P7
         }
       }
       return diff
@@ -304,7 +369,12 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
       ])
       const mine = ours.map((r: Json, i: number) => {
         const { revertReason, ...rest } = r
-        return { ...rest, output: revertReason ?? r.output, stateDiff: asAnvilWritesIt(r.stateDiff, anvil[i]?.stateDiff), trace: normaliseTraces(r.trace) } // P5
+        return {
+          ...rest,
+          output: revertReason ?? r.output,
+          stateDiff: asAnvilWritesIt(r.stateDiff, anvil[i]?.stateDiff),
+          trace: normaliseTraces(r.trace),
+        } // P5
       })
       const theirs = anvil.map((r: Json) => ({ ...r, trace: normaliseTraces(r.trace) }))
       expect(firstDifference(sortKeys(mine), sortKeys(theirs)), block).toBeUndefined()
@@ -318,14 +388,21 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
       return {
         // P9: anvil gives creation frames no code, nor a contract created earlier in the same
         // transaction (its sub shows ops running under code "0x").
-        code: creation || (vm.code === '0x' && vm.ops.length > 0) ? '(creation, top frame, or code created in this transaction)' : vm.code,
+        code:
+          creation || (vm.code === '0x' && vm.ops.length > 0)
+            ? '(creation, top frame, or code created in this transaction)'
+            : vm.code,
         ops: vm.ops.map((op: Json, i: number) => {
           const name = names?.[i] ?? op.op
           const plain = !CALLS_AND_CREATES.has(name)
           return {
             pc: op.pc,
             cost: op.cost,
-            sub: comparable(op.sub, name === 'CREATE' || name === 'CREATE2', op.sub?.ops.map((o: Json) => o.op)),
+            sub: comparable(
+              op.sub,
+              name === 'CREATE' || name === 'CREATE2',
+              op.sub?.ops.map((o: Json) => o.op),
+            ),
             ...(plain && op.ex ? { push: op.ex.push } : {}),
           }
         }),
@@ -340,11 +417,21 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
       ours.forEach((r: Json, i: number) => {
         // P9: anvil lists INVALID, which OpenEthereum leaves out; its op names label our ops.
         const dropInvalid = (vm: Json): Json =>
-          vm && { ...vm, ops: vm.ops.filter((o: Json) => o.op !== 'INVALID').map((o: Json) => ({ ...o, sub: dropInvalid(o.sub) })) }
+          vm && {
+            ...vm,
+            ops: vm.ops.filter((o: Json) => o.op !== 'INVALID').map((o: Json) => ({ ...o, sub: dropInvalid(o.sub) })),
+          }
         const theirs = dropInvalid(anvil[i].vmTrace)
         const names = (vm: Json): string[] => vm.ops.map((o: Json) => o.op)
         const labelled = (vm: Json, withNames: Json): Json =>
-          vm && { ...vm, ops: vm.ops.map((o: Json, j: number) => ({ ...o, op: withNames?.ops[j]?.op, sub: labelled(o.sub, withNames?.ops[j]?.sub) })) }
+          vm && {
+            ...vm,
+            ops: vm.ops.map((o: Json, j: number) => ({
+              ...o,
+              op: withNames?.ops[j]?.op,
+              sub: labelled(o.sub, withNames?.ops[j]?.sub),
+            })),
+          }
         const mine = labelled(r.vmTrace, theirs)
         // An op that runs out of gas has `ex: null` in OpenEthereum/Besu (trace_replayBlockTransactions_0x1E.json,
         // SSTORE cost 5000); anvil gives it one: its pushes are not compared.
@@ -353,7 +440,7 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
           a.ops.forEach((op: Json, j: number) => {
             const other = b.ops[j]
             if (!other) return
-            if (('push' in op) !== ('push' in other)) {
+            if ('push' in op !== 'push' in other) {
               // The op ran out of gas: its cost is the full cost here (as geth's struct logs), the gas
               // that was left in anvil (anvilTracers.test.ts F).
               delete op.push
@@ -383,14 +470,21 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
           a.ops.forEach((o: Json, j: number) => {
             const other = b.ops[j]
             if (!other) return
-            if (!CALLS_AND_CREATES.has(other.op) && o.ex && other.ex) out.push([`${other.op}@${o.pc}: ${o.ex.used}`, `${other.op}@${other.pc}: ${other.ex.used - other.cost}`])
+            if (!CALLS_AND_CREATES.has(other.op) && o.ex && other.ex)
+              out.push([`${other.op}@${o.pc}: ${o.ex.used}`, `${other.op}@${other.pc}: ${other.ex.used - other.cost}`])
             gasLeft(o.sub, other.sub, out)
           })
           return out
         }
         const pairs = gasLeft(mine, theirs, [])
         compared += pairs.length
-        expect(firstDifference(pairs.map((p) => p[0]), pairs.map((p) => p[1])), `${block} tx ${i} gas`).toBeUndefined()
+        expect(
+          firstDifference(
+            pairs.map((p) => p[0]),
+            pairs.map((p) => p[1]),
+          ),
+          `${block} tx ${i} gas`,
+        ).toBeUndefined()
       })
     }
     expect(compared).toBeGreaterThan(1000)

@@ -57,7 +57,15 @@ afterAll(async () => {
 
 type Json = any
 const sortKeys = (v: Json): Json =>
-  Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v
+  Array.isArray(v)
+    ? v.map(sortKeys)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sortKeys(v[k])]),
+        )
+      : v
 
 async function both(hash: string, config: unknown): Promise<[Json, Json, Json]> {
   const [ours, theirs, receipt] = await Promise.all([
@@ -155,15 +163,19 @@ const TRACERS: [string, Json, ((theirs: Json, ours: Json, receipt: Json) => void
 ]
 
 describe('edgetrace against anvil, every devnet transaction', () => {
-  it.each(TRACERS)('%s', async (_name, config, normalise) => {
-    expect(devnet.transactions.length).toBeGreaterThan(30)
-    for (const tx of devnet.transactions) {
-      const [ours, theirs, receipt] = await both(tx.hash, config)
-      normalise?.(theirs, ours, receipt)
-      const diff = firstDifference(sortKeys(ours), sortKeys(theirs))
-      expect(diff, `${tx.label}: ${diff}`).toBeUndefined()
-    }
-  }, 120_000)
+  it.each(TRACERS)(
+    '%s',
+    async (_name, config, normalise) => {
+      expect(devnet.transactions.length).toBeGreaterThan(30)
+      for (const tx of devnet.transactions) {
+        const [ours, theirs, receipt] = await both(tx.hash, config)
+        normalise?.(theirs, ours, receipt)
+        const diff = firstDifference(sortKeys(ours), sortKeys(theirs))
+        expect(diff, `${tx.label}: ${diff}`).toBeUndefined()
+      }
+    },
+    120_000,
+  )
 
   it('4byteTracer: what anvil counts beyond ours are calls to precompiles only (E)', async () => {
     const tx = devnet.transactions.find((t) => t.label === 'precompiles')!
@@ -174,7 +186,9 @@ describe('edgetrace against anvil, every devnet transaction', () => {
     const precompileInputs = (calls.calls as Json[]).filter((c) => BigInt(c.to) <= 0x11n).map((c) => c.input as string)
     for (const key of extra) {
       const [selector, size] = key.split('-')
-      expect(precompileInputs.some((input) => input.startsWith(selector!) && (input.length - 10) / 2 === Number(size))).toBe(true)
+      expect(
+        precompileInputs.some((input) => input.startsWith(selector!) && (input.length - 10) / 2 === Number(size)),
+      ).toBe(true)
     }
   }, 60_000)
 
@@ -182,11 +196,26 @@ describe('edgetrace against anvil, every devnet transaction', () => {
     for (const tx of devnet.transactions.slice(0, 12)) {
       const mux = await rpcResult(edge.url, 'debug_traceTransaction', [
         tx.hash,
-        { tracer: 'muxTracer', tracerConfig: { callTracer: { withLog: true }, prestateTracer: { diffMode: true }, '4byteTracer': null } },
+        {
+          tracer: 'muxTracer',
+          tracerConfig: { callTracer: { withLog: true }, prestateTracer: { diffMode: true }, '4byteTracer': null },
+        },
       ])
-      expect(mux.callTracer).toEqual(await rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]))
-      expect(mux.prestateTracer).toEqual(await rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]))
-      expect(mux['4byteTracer']).toEqual(await rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: '4byteTracer' }]))
+      expect(mux.callTracer).toEqual(
+        await rpcResult(edge.url, 'debug_traceTransaction', [
+          tx.hash,
+          { tracer: 'callTracer', tracerConfig: { withLog: true } },
+        ]),
+      )
+      expect(mux.prestateTracer).toEqual(
+        await rpcResult(edge.url, 'debug_traceTransaction', [
+          tx.hash,
+          { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+        ]),
+      )
+      expect(mux['4byteTracer']).toEqual(
+        await rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: '4byteTracer' }]),
+      )
     }
   }, 60_000)
 

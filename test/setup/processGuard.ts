@@ -8,6 +8,8 @@ const guard = installProcessGuard(() => {})
 afterAll(async () => {
   // Rejections surface on the next turns of the event loop: give late ones a chance to show.
   await new Promise((resolve) => setTimeout(resolve, 20))
-  const caught = guard.caught.map(({ kind, error }) => `${kind}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+  const caught = guard.caught.map(
+    ({ kind, error }) => `${kind}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  )
   expect(caught, 'the process guard caught errors nobody handled').toEqual([])
 })

@@ -26,7 +26,12 @@ export function createAllocStateSource(alloc: Record<string, AllocAccount>): Sta
     const code = a.code ? hex(a.code) : new Uint8Array(0)
     const storage = new Map<string, Uint8Array>()
     for (const [slot, value] of Object.entries(a.storage ?? {})) storage.set(slotKey(slot), unpadBytes(hex(value)))
-    const account = new Account(toBigInt(a.nonce), toBigInt(a.balance), KECCAK256_RLP, code.length > 0 ? keccak_256(code) : KECCAK256_NULL)
+    const account = new Account(
+      toBigInt(a.nonce),
+      toBigInt(a.balance),
+      KECCAK256_RLP,
+      code.length > 0 ? keccak_256(code) : KECCAK256_NULL,
+    )
     accounts.set((address.startsWith('0x') ? address : `0x${address}`).toLowerCase(), { account, code, storage })
   }
   return {

@@ -18,12 +18,11 @@ export type ProxyHooks = {
    * return only the first half of the node's answer (truncated JSON, status 200), or (undefined)
    * forward it. `calls` are the JSON-RPC calls the request carries.
    */
-  onRequest?: (ctx: { body: unknown; count: number; calls: readonly ProxyLoggedCall[] }) =>
-    | undefined
-    | 'drop'
-    | 'hang'
-    | 'truncate'
-    | { status: number; headers?: Record<string, string>; body?: string }
+  onRequest?: (ctx: {
+    body: unknown
+    count: number
+    calls: readonly ProxyLoggedCall[]
+  }) => undefined | 'drop' | 'hang' | 'truncate' | { status: number; headers?: Record<string, string>; body?: string }
   /**
    * Per JSON-RPC call: an error object to answer that call with instead of forwarding it (inside a
    * batch, only that call; the others are forwarded), or undefined.
@@ -115,7 +114,9 @@ export async function createProxy(target: string, hooks: ProxyHooks = {}): Promi
       return
     }
     if (decision && decision !== 'truncate') {
-      res.writeHead(decision.status, { 'content-type': 'application/json', ...decision.headers }).end(decision.body ?? '')
+      res
+        .writeHead(decision.status, { 'content-type': 'application/json', ...decision.headers })
+        .end(decision.body ?? '')
       return
     }
     if (rejectBatches && Array.isArray(body)) {
@@ -133,7 +134,11 @@ export async function createProxy(target: string, hooks: ProxyHooks = {}): Promi
           return false
         }
         if (!proxy.hooks.refuseMethods?.includes(c.method)) return true
-        refused.push({ jsonrpc: '2.0', id: c.id, error: { code: -32601, message: `the method ${c.method} does not exist/is not available` } })
+        refused.push({
+          jsonrpc: '2.0',
+          id: c.id,
+          error: { code: -32601, message: `the method ${c.method} does not exist/is not available` },
+        })
         return false
       })
       if (keep.length === 0) {
@@ -143,7 +148,11 @@ export async function createProxy(target: string, hooks: ProxyHooks = {}): Promi
       }
       forwardText = JSON.stringify(Array.isArray(body) ? keep : keep[0])
     }
-    const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: forwardText })
+    const upstream = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: forwardText,
+    })
     let out = await upstream.text()
     if (refused.length > 0) out = JSON.stringify([...(JSON.parse(out) as unknown[]), ...refused])
     if (transform && body !== undefined) {

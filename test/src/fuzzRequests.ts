@@ -139,7 +139,8 @@ export function createFuzzer(prng: Prng, ctx: FuzzContext) {
   const goodCall = () => ({ to: ctx.contract, data: '0x' })
 
   // ---- values of the wrong kind, by what was expected ---------------------------------------
-  const notObjects = () => prng.pick<unknown>([5, -1, 0, true, false, 'x', '', '0x', [], [goodCall()], deep(prng.int(129, 600))])
+  const notObjects = () =>
+    prng.pick<unknown>([5, -1, 0, true, false, 'x', '', '0x', [], [goodCall()], deep(prng.int(129, 600))])
   const badBlock = () =>
     prng.pick<() => unknown>([
       () => true,
@@ -207,8 +208,24 @@ export function createFuzzer(prng: Prng, ctx: FuzzContext) {
       () => [],
     ])()
   const badQuantity = () =>
-    prng.pick<() => unknown>([() => -1, () => '0x01', () => `0x1${'0'.repeat(64)}`, () => `0x${'f'.repeat(prng.int(65, 2000))}`, () => 'ten', () => ({}), () => new RawJson('-1e400')])()
-  const badData = () => prng.pick<() => unknown>([() => '0x1', () => '0xzz', () => 'abcd', () => 12, () => [1, 2], () => `0x${'a'.repeat(prng.int(1, 50) * 2 + 1)}`])()
+    prng.pick<() => unknown>([
+      () => -1,
+      () => '0x01',
+      () => `0x1${'0'.repeat(64)}`,
+      () => `0x${'f'.repeat(prng.int(65, 2000))}`,
+      () => 'ten',
+      () => ({}),
+      () => new RawJson('-1e400'),
+    ])()
+  const badData = () =>
+    prng.pick<() => unknown>([
+      () => '0x1',
+      () => '0xzz',
+      () => 'abcd',
+      () => 12,
+      () => [1, 2],
+      () => `0x${'a'.repeat(prng.int(1, 50) * 2 + 1)}`,
+    ])()
   const badCallObject = (): Record<string, unknown> =>
     prng.pick<() => Record<string, unknown>>([
       () => ({ to: badAddress() }),
@@ -220,11 +237,31 @@ export function createFuzzer(prng: Prng, ctx: FuzzContext) {
       () => ({ ...goodCall(), maxFeePerGas: badQuantity() }),
       () => ({ ...goodCall(), data: badData() }),
       () => ({ ...goodCall(), input: badData() }),
-      () => ({ ...goodCall(), accessList: prng.pick<unknown>([5, 'x', [5], [{ address: '0x12' }], [{ address: ctx.contract, storageKeys: 'x' }]]) }),
+      () => ({
+        ...goodCall(),
+        accessList: prng.pick<unknown>([
+          5,
+          'x',
+          [5],
+          [{ address: '0x12' }],
+          [{ address: ctx.contract, storageKeys: 'x' }],
+        ]),
+      }),
       () => ({ ...goodCall(), data: '0x00', input: '0x01' }),
     ])()
   const badTraceConfig = () =>
-    prng.pick<unknown>([5, 'callTracer', [], { tracer: 5 }, { timeout: 5 }, { timeout: 'soon' }, { limit: -1 }, { limit: 'all' }, { disableStack: 'yes' }, { txIndex: -1 }])
+    prng.pick<unknown>([
+      5,
+      'callTracer',
+      [],
+      { tracer: 5 },
+      { timeout: 5 },
+      { timeout: 'soon' },
+      { limit: -1 },
+      { limit: 'all' },
+      { disableStack: 'yes' },
+      { txIndex: -1 },
+    ])
 
   // ---- calls with what they are owed -----------------------------------------------------------
   const good = (): Call =>
@@ -234,80 +271,266 @@ export function createFuzzer(prng: Prng, ctx: FuzzContext) {
       () => ({ label: 'good web3_clientVersion', method: 'web3_clientVersion', params: [], want: 'result' }),
       () => ({ label: 'good net_version', method: 'net_version', params: [], want: 'result' }),
       () => ({ label: 'good web3_sha3', method: 'web3_sha3', params: ['0x68656c6c6f'], want: 'result' }),
-      () => ({ label: 'good eth_getBalance', method: 'eth_getBalance', params: [ctx.account, 'latest'], want: 'result' }),
+      () => ({
+        label: 'good eth_getBalance',
+        method: 'eth_getBalance',
+        params: [ctx.account, 'latest'],
+        want: 'result',
+      }),
       () => ({ label: 'good eth_call', method: 'eth_call', params: [goodCall(), ctx.block], want: 'result' }),
-      () => ({ label: 'good debug_traceCall', method: 'debug_traceCall', params: [goodCall(), ctx.block, { tracer: 'callTracer' }], want: 'result' }),
+      () => ({
+        label: 'good debug_traceCall',
+        method: 'debug_traceCall',
+        params: [goodCall(), ctx.block, { tracer: 'callTracer' }],
+        want: 'result',
+      }),
       () => ({ label: 'good trace_block', method: 'trace_block', params: [ctx.block], want: 'result' }),
-      () => ({ label: 'good debug_traceTransaction', method: 'debug_traceTransaction', params: [ctx.txHash, { tracer: 'callTracer' }], want: 'result' }),
-      () => ({ label: 'good trace_filter', method: 'trace_filter', params: [{ fromBlock: ctx.block, toBlock: ctx.block }], want: 'result' }),
+      () => ({
+        label: 'good debug_traceTransaction',
+        method: 'debug_traceTransaction',
+        params: [ctx.txHash, { tracer: 'callTracer' }],
+        want: 'result',
+      }),
+      () => ({
+        label: 'good trace_filter',
+        method: 'trace_filter',
+        params: [{ fromBlock: ctx.block, toBlock: ctx.block }],
+        want: 'result',
+      }),
       // 1 MB of call data: the call runs (the contract ignores it).
-      () => ({ label: 'good eth_call with long data', method: 'eth_call', params: [{ ...goodCall(), data: `0x${'ab'.repeat(prng.int(1000, 300_000))}` }, ctx.block], want: 'result' }),
+      () => ({
+        label: 'good eth_call with long data',
+        method: 'eth_call',
+        params: [{ ...goodCall(), data: `0x${'ab'.repeat(prng.int(1000, 300_000))}` }, ctx.block],
+        want: 'result',
+      }),
     ])()
 
   const unknownMethod = (): Call =>
     prng.pick<() => Call>([
       () => ({ label: 'unknown namespace', method: `fuzz_${prng.hex(4)}`, params: [], want: NOT_FOUND }),
-      () => ({ label: 'no namespace', method: prng.pick(['eth', 'x', '_', 'chainId', '💥']), params: [], want: NOT_FOUND }),
-      () => ({ label: 'long method name', method: `fuzz_${'m'.repeat(prng.int(1000, 200_000))}`, params: [], want: NOT_FOUND }),
-      () => ({ label: 'namespace not enabled', method: prng.pick(['txpool_content', 'admin_peers', 'ots_getApiLevel', 'parity_listStorageKeys']), params: [], want: NOT_FOUND }),
-      () => ({ label: 'unknown debug method', method: `debug_${prng.pick(['nope', 'traceEverything', 'setHead'])}`, params: [], want: NOT_FOUND }),
-      () => ({ label: 'unknown trace method', method: `trace_${prng.pick(['nope', 'everything'])}`, params: [], want: NOT_FOUND }),
-      () => ({ label: 'method with control characters', method: `eth_\u0000\u001f${prng.hex(2)}`, params: [], want: NOT_FOUND }),
+      () => ({
+        label: 'no namespace',
+        method: prng.pick(['eth', 'x', '_', 'chainId', '💥']),
+        params: [],
+        want: NOT_FOUND,
+      }),
+      () => ({
+        label: 'long method name',
+        method: `fuzz_${'m'.repeat(prng.int(1000, 200_000))}`,
+        params: [],
+        want: NOT_FOUND,
+      }),
+      () => ({
+        label: 'namespace not enabled',
+        method: prng.pick(['txpool_content', 'admin_peers', 'ots_getApiLevel', 'parity_listStorageKeys']),
+        params: [],
+        want: NOT_FOUND,
+      }),
+      () => ({
+        label: 'unknown debug method',
+        method: `debug_${prng.pick(['nope', 'traceEverything', 'setHead'])}`,
+        params: [],
+        want: NOT_FOUND,
+      }),
+      () => ({
+        label: 'unknown trace method',
+        method: `trace_${prng.pick(['nope', 'everything'])}`,
+        params: [],
+        want: NOT_FOUND,
+      }),
+      () => ({
+        label: 'method with control characters',
+        method: `eth_\u0000\u001f${prng.hex(2)}`,
+        params: [],
+        want: NOT_FOUND,
+      }),
     ])()
 
-  const LOCAL_CALL_METHODS = ['eth_call', 'eth_estimateGas', 'eth_createAccessList', 'debug_traceCall', 'trace_call'] as const
+  const LOCAL_CALL_METHODS = [
+    'eth_call',
+    'eth_estimateGas',
+    'eth_createAccessList',
+    'debug_traceCall',
+    'trace_call',
+  ] as const
   const callParams = (method: string, call: unknown, block: unknown): unknown[] =>
     method === 'trace_call' ? [call, ['trace'], block] : [call, block]
 
   const badParams = (): Call =>
     prng.pick<() => Call>([
       () => {
-        const method = prng.pick([...LOCAL_CALL_METHODS, 'debug_traceTransaction', 'trace_block', 'trace_filter', 'eth_getBalance', 'eth_chainId'])
-        return { label: 'params not an array', method, params: prng.pick<unknown>([{ a: 1 }, 'x', 5, true, deepObject(prng.int(129, 1000))]), want: INVALID_PARAMS }
+        const method = prng.pick([
+          ...LOCAL_CALL_METHODS,
+          'debug_traceTransaction',
+          'trace_block',
+          'trace_filter',
+          'eth_getBalance',
+          'eth_chainId',
+        ])
+        return {
+          label: 'params not an array',
+          method,
+          params: prng.pick<unknown>([{ a: 1 }, 'x', 5, true, deepObject(prng.int(129, 1000))]),
+          want: INVALID_PARAMS,
+        }
       },
       () => {
-        const method = prng.pick([...LOCAL_CALL_METHODS, 'debug_traceTransaction', 'trace_block', 'trace_filter', 'debug_traceBlockByNumber', 'debug_traceBlockByHash'])
-        return { label: 'missing required argument', method, params: prng.chance(0.5) ? [] : null, want: INVALID_PARAMS }
+        const method = prng.pick([
+          ...LOCAL_CALL_METHODS,
+          'debug_traceTransaction',
+          'trace_block',
+          'trace_filter',
+          'debug_traceBlockByNumber',
+          'debug_traceBlockByHash',
+        ])
+        return {
+          label: 'missing required argument',
+          method,
+          params: prng.chance(0.5) ? [] : null,
+          want: INVALID_PARAMS,
+        }
       },
       () => {
         const method = prng.pick(LOCAL_CALL_METHODS)
-        return { label: 'too many arguments', method, params: [...callParams(method, goodCall(), 'latest'), {}, {}, {}, {}, 1], want: INVALID_PARAMS }
+        return {
+          label: 'too many arguments',
+          method,
+          params: [...callParams(method, goodCall(), 'latest'), {}, {}, {}, {}, 1],
+          want: INVALID_PARAMS,
+        }
       },
       () => {
         const method = prng.pick(LOCAL_CALL_METHODS)
-        return { label: 'call argument not an object', method, params: callParams(method, notObjects(), 'latest'), want: INVALID_PARAMS }
+        return {
+          label: 'call argument not an object',
+          method,
+          params: callParams(method, notObjects(), 'latest'),
+          want: INVALID_PARAMS,
+        }
       },
       () => {
         const method = prng.pick(LOCAL_CALL_METHODS)
-        return { label: 'call object with a field of the wrong type', method, params: callParams(method, badCallObject(), 'latest'), want: INVALID_PARAMS }
+        return {
+          label: 'call object with a field of the wrong type',
+          method,
+          params: callParams(method, badCallObject(), 'latest'),
+          want: INVALID_PARAMS,
+        }
       },
       () => {
         const method = prng.pick(LOCAL_CALL_METHODS)
-        return { label: 'bad block parameter', method, params: callParams(method, goodCall(), badBlock()), want: INVALID_PARAMS }
+        return {
+          label: 'bad block parameter',
+          method,
+          params: callParams(method, goodCall(), badBlock()),
+          want: INVALID_PARAMS,
+        }
       },
-      () => ({ label: 'debug_traceCall bad config', method: 'debug_traceCall', params: [goodCall(), 'latest', badTraceConfig()], want: INVALID_PARAMS }),
-      () => ({ label: 'trace_call bad trace types', method: 'trace_call', params: [goodCall(), prng.pick<unknown>(['trace', 5, [5], ['nope'], {}, null]), 'latest'], want: INVALID_PARAMS }),
-      () => ({ label: 'debug_traceTransaction bad hash', method: 'debug_traceTransaction', params: [badHash()], want: INVALID_PARAMS }),
-      () => ({ label: 'debug_traceTransaction bad config', method: 'debug_traceTransaction', params: [ctx.txHash, badTraceConfig()], want: INVALID_PARAMS }),
-      () => ({ label: 'trace_transaction bad hash', method: 'trace_transaction', params: [badHash()], want: INVALID_PARAMS }),
+      () => ({
+        label: 'debug_traceCall bad config',
+        method: 'debug_traceCall',
+        params: [goodCall(), 'latest', badTraceConfig()],
+        want: INVALID_PARAMS,
+      }),
+      () => ({
+        label: 'trace_call bad trace types',
+        method: 'trace_call',
+        params: [goodCall(), prng.pick<unknown>(['trace', 5, [5], ['nope'], {}, null]), 'latest'],
+        want: INVALID_PARAMS,
+      }),
+      () => ({
+        label: 'debug_traceTransaction bad hash',
+        method: 'debug_traceTransaction',
+        params: [badHash()],
+        want: INVALID_PARAMS,
+      }),
+      () => ({
+        label: 'debug_traceTransaction bad config',
+        method: 'debug_traceTransaction',
+        params: [ctx.txHash, badTraceConfig()],
+        want: INVALID_PARAMS,
+      }),
+      () => ({
+        label: 'trace_transaction bad hash',
+        method: 'trace_transaction',
+        params: [badHash()],
+        want: INVALID_PARAMS,
+      }),
       () => ({ label: 'trace_block bad block', method: 'trace_block', params: [badBlock()], want: INVALID_PARAMS }),
-      () => ({ label: 'debug_traceBlockByNumber bad block', method: 'debug_traceBlockByNumber', params: [prng.pick<unknown>([true, {}, [], 'xyz', -1, `0x${'f'.repeat(20)}`])], want: INVALID_PARAMS }),
-      () => ({ label: 'debug_traceBlockByHash bad hash', method: 'debug_traceBlockByHash', params: [badHash()], want: INVALID_PARAMS }),
-      () => ({ label: 'trace_filter not an object', method: 'trace_filter', params: [notObjects()], want: INVALID_PARAMS }),
-      () => ({ label: 'trace_filter bad fromBlock', method: 'trace_filter', params: [{ fromBlock: badBlock(), toBlock: ctx.block }], want: INVALID_PARAMS }),
-      () => ({ label: 'trace_filter bad toBlock', method: 'trace_filter', params: [{ fromBlock: ctx.block, toBlock: badBlock() }], want: INVALID_PARAMS }),
+      () => ({
+        label: 'debug_traceBlockByNumber bad block',
+        method: 'debug_traceBlockByNumber',
+        params: [prng.pick<unknown>([true, {}, [], 'xyz', -1, `0x${'f'.repeat(20)}`])],
+        want: INVALID_PARAMS,
+      }),
+      () => ({
+        label: 'debug_traceBlockByHash bad hash',
+        method: 'debug_traceBlockByHash',
+        params: [badHash()],
+        want: INVALID_PARAMS,
+      }),
+      () => ({
+        label: 'trace_filter not an object',
+        method: 'trace_filter',
+        params: [notObjects()],
+        want: INVALID_PARAMS,
+      }),
+      () => ({
+        label: 'trace_filter bad fromBlock',
+        method: 'trace_filter',
+        params: [{ fromBlock: badBlock(), toBlock: ctx.block }],
+        want: INVALID_PARAMS,
+      }),
+      () => ({
+        label: 'trace_filter bad toBlock',
+        method: 'trace_filter',
+        params: [{ fromBlock: ctx.block, toBlock: badBlock() }],
+        want: INVALID_PARAMS,
+      }),
       () => {
         // An empty list is a valid filter: only lists holding a bad address, or a bad address alone.
         let bad = badAddress()
         while (Array.isArray(bad) || bad instanceof RawJson) bad = badAddress()
-        return { label: 'trace_filter bad address', method: 'trace_filter', params: [{ fromBlock: ctx.block, toBlock: ctx.block, fromAddress: prng.chance(0.5) ? bad : [bad] }], want: INVALID_PARAMS }
+        return {
+          label: 'trace_filter bad address',
+          method: 'trace_filter',
+          params: [{ fromBlock: ctx.block, toBlock: ctx.block, fromAddress: prng.chance(0.5) ? bad : [bad] }],
+          want: INVALID_PARAMS,
+        }
       },
-      () => ({ label: 'trace_filter bad after/count', method: 'trace_filter', params: [{ fromBlock: ctx.block, toBlock: ctx.block, [prng.pick(['after', 'count'])]: prng.pick<unknown>([-1, 'ten', 1.5, new RawJson('1e400'), {}]) }], want: INVALID_PARAMS }),
+      () => ({
+        label: 'trace_filter bad after/count',
+        method: 'trace_filter',
+        params: [
+          {
+            fromBlock: ctx.block,
+            toBlock: ctx.block,
+            [prng.pick(['after', 'count'])]: prng.pick<unknown>([-1, 'ten', 1.5, new RawJson('1e400'), {}]),
+          },
+        ],
+        want: INVALID_PARAMS,
+      }),
       // Passed through: the upstream judges them, but the answer must still be a JSON-RPC error.
-      () => ({ label: 'eth_getBalance bad address (passed through)', method: 'eth_getBalance', params: [badAddress(), 'latest'], want: 'any' }),
+      () => ({
+        label: 'eth_getBalance bad address (passed through)',
+        method: 'eth_getBalance',
+        params: [badAddress(), 'latest'],
+        want: 'any',
+      }),
       // Refused before it is passed through (entry() owes every over-deep request -32600).
-      () => ({ label: 'eth_getBalance deep params', method: 'eth_getBalance', params: [deep(prng.int(129, 2000)), 'latest'], want: INVALID_REQUEST }),
-      () => ({ label: 'eth_getBlockByNumber bad block (passed through)', method: 'eth_getBlockByNumber', params: [badBlock(), false], want: 'any' }),
+      () => ({
+        label: 'eth_getBalance deep params',
+        method: 'eth_getBalance',
+        params: [deep(prng.int(129, 2000)), 'latest'],
+        want: INVALID_REQUEST,
+      }),
+      () => ({
+        label: 'eth_getBlockByNumber bad block (passed through)',
+        method: 'eth_getBlockByNumber',
+        params: [badBlock(), false],
+        want: 'any',
+      }),
     ])()
 
   // ---- ids ---------------------------------------------------------------------------------------
@@ -345,7 +568,10 @@ export function createFuzzer(prng: Prng, ctx: FuzzContext) {
     const r = prng.next()
     if (r < 0.06) {
       // Not an object at all.
-      return { value: prng.pick<unknown>([5, 'x', null, true, [], [1]]), expect: { label: 'entry not an object', id: null, want: INVALID_REQUEST } }
+      return {
+        value: prng.pick<unknown>([5, 'x', null, true, [], [1]]),
+        expect: { label: 'entry not an object', id: null, want: INVALID_REQUEST },
+      }
     }
     const call = r < 0.3 ? good() : r < 0.42 ? unknownMethod() : badParams()
     const notification = prng.chance(0.08)
@@ -368,7 +594,8 @@ export function createFuzzer(prng: Prng, ctx: FuzzContext) {
         () => ['method empty', { ...base, method: '' }],
       ])()
       const [label, value] = broken
-      if (notification) return { value, expect: { label: `${label} (notification)`, id: null, want: INVALID_REQUEST, optional: true } }
+      if (notification)
+        return { value, expect: { label: `${label} (notification)`, id: null, want: INVALID_REQUEST, optional: true } }
       return { value, expect: { label, id: expectedId, altIds: [null], want: INVALID_REQUEST } }
     }
     if (!notification && prng.chance(0.05)) {
@@ -376,14 +603,23 @@ export function createFuzzer(prng: Prng, ctx: FuzzContext) {
       const bad = prng.pick<unknown>([{}, { id: 1 }, [], [1], true, false])
       return {
         value: { ...base, id: bad },
-        expect: { label: `id ${JSON.stringify(bad)}`, id: null, altIds: typeof bad === 'boolean' ? [bad] : [], want: INVALID_REQUEST },
+        expect: {
+          label: `id ${JSON.stringify(bad)}`,
+          id: null,
+          altIds: typeof bad === 'boolean' ? [bad] : [],
+          want: INVALID_REQUEST,
+        },
       }
     }
     if (notification) return { value: base, expect: undefined }
     // Nested too deep, it is refused before its params are read: -32600 with its id, whatever else is
     // wrong with it. (A notification is not answered, deep or not; a broken envelope or a bad id above
     // is -32600 anyway.)
-    if (nestingDepth(base) > MAX_DEPTH) return { value: base, expect: { label: `${call.label} (nested too deep)`, id: expectedId, want: INVALID_REQUEST } }
+    if (nestingDepth(base) > MAX_DEPTH)
+      return {
+        value: base,
+        expect: { label: `${call.label} (nested too deep)`, id: expectedId, want: INVALID_REQUEST },
+      }
     return { value: base, expect: { label: call.label, id: expectedId, want: call.want } }
   }
 
@@ -391,7 +627,12 @@ export function createFuzzer(prng: Prng, ctx: FuzzContext) {
   function request(): FuzzRequest {
     const out = anyRequest()
     if (out.expect.kind !== 'http' && Buffer.byteLength(out.text) > ctx.maxBodyBytes) {
-      return { label: `${out.label} (over the body limit)`, text: out.text, httpOnly: true, expect: { kind: 'http', label: 'body over the limit', status: 413 } }
+      return {
+        label: `${out.label} (over the body limit)`,
+        text: out.text,
+        httpOnly: true,
+        expect: { kind: 'http', label: 'body over the limit', status: 413 },
+      }
     }
     return out
   }
@@ -415,29 +656,60 @@ export function createFuzzer(prng: Prng, ctx: FuzzContext) {
         () => '{"a":1}{"b":2}',
         () => `${'['.repeat(prng.int(129, 50_000))}`,
       ])()
-      return { label: 'bad JSON', text, expect: { kind: 'single', entry: { label: 'bad JSON', id: null, want: PARSE } } }
+      return {
+        label: 'bad JSON',
+        text,
+        expect: { kind: 'single', entry: { label: 'bad JSON', id: null, want: PARSE } },
+      }
     }
     if (r < 0.08) {
       const value = prng.pick<unknown>([1, 'x', true, null, 1.5])
-      return { label: 'not an object', text: JSON.stringify(value), expect: { kind: 'single', entry: { label: 'not an object', id: null, want: INVALID_REQUEST } } }
+      return {
+        label: 'not an object',
+        text: JSON.stringify(value),
+        expect: { kind: 'single', entry: { label: 'not an object', id: null, want: INVALID_REQUEST } },
+      }
     }
-    if (r < 0.09) return { label: 'empty batch', text: '[]', expect: { kind: 'single', entry: { label: 'empty batch', id: null, want: INVALID_REQUEST } } }
+    if (r < 0.09)
+      return {
+        label: 'empty batch',
+        text: '[]',
+        expect: { kind: 'single', entry: { label: 'empty batch', id: null, want: INVALID_REQUEST } },
+      }
     if (r < 0.1) {
       const size = prng.int(101, 400)
       const text = `[${Array.from({ length: size }, (_, i) => toJsonText({ jsonrpc: '2.0', id: i, method: 'eth_chainId', params: [] })).join(',')}]`
-      return { label: 'batch over the limit', text, expect: { kind: 'single', entry: { label: 'batch over the limit', id: null, want: [-32000, -32600] } } }
+      return {
+        label: 'batch over the limit',
+        text,
+        expect: { kind: 'single', entry: { label: 'batch over the limit', id: null, want: [-32000, -32600] } },
+      }
     }
     if (r < 0.12) {
       const depth = prng.int(129, 50_000)
       const text = prng.chance(0.5) ? deep(depth).text : deepObject(depth).text
       // Valid JSON: no parse error, but no request either (no envelope, no id): -32600 with id null.
-      return { label: `nested ${depth} deep`, text, expect: { kind: 'rejected', label: 'deep nesting', codes: INVALID_REQUEST } }
+      return {
+        label: `nested ${depth} deep`,
+        text,
+        expect: { kind: 'rejected', label: 'deep nesting', codes: INVALID_REQUEST },
+      }
     }
     if (r < 0.122) {
       // Over the body limit: the transport refuses it before parsing.
       const filler = 'ab'.repeat(Math.ceil(ctx.maxBodyBytes / 2) + 1000)
-      const text = toJsonText({ jsonrpc: '2.0', id: nextId++, method: 'eth_call', params: [{ ...goodCall(), data: `0x${filler}` }] })
-      return { label: 'body over the limit', text, httpOnly: true, expect: { kind: 'http', label: 'body over the limit', status: 413 } }
+      const text = toJsonText({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'eth_call',
+        params: [{ ...goodCall(), data: `0x${filler}` }],
+      })
+      return {
+        label: 'body over the limit',
+        text,
+        httpOnly: true,
+        expect: { kind: 'http', label: 'body over the limit', status: 413 },
+      }
     }
     if (r < 0.4) {
       const size = prng.int(1, 12)
@@ -451,8 +723,17 @@ export function createFuzzer(prng: Prng, ctx: FuzzContext) {
     const text = toJsonText(one.value)
     if (Array.isArray(one.value)) {
       // [] is an empty batch; [1] a batch of one entry that is no request.
-      if (one.value.length === 0) return { label: 'empty batch', text, expect: { kind: 'single', entry: { label: 'empty batch', id: null, want: INVALID_REQUEST } } }
-      return { label: 'batch of a non-request', text, expect: { kind: 'batch', entries: [{ label: 'entry not an object', id: null, want: INVALID_REQUEST }] } }
+      if (one.value.length === 0)
+        return {
+          label: 'empty batch',
+          text,
+          expect: { kind: 'single', entry: { label: 'empty batch', id: null, want: INVALID_REQUEST } },
+        }
+      return {
+        label: 'batch of a non-request',
+        text,
+        expect: { kind: 'batch', entries: [{ label: 'entry not an object', id: null, want: INVALID_REQUEST }] },
+      }
     }
     if (!one.expect) return { label: 'notification', text, expect: { kind: 'nothing' } }
     if (one.expect.optional) return { label: one.expect.label, text, expect: { kind: 'batch', entries: [one.expect] } }
@@ -497,23 +778,28 @@ const problem = (cause: string, details: string) => `${cause} — ${details}`
 
 /** What is wrong with one answer's envelope (undefined: well-formed). */
 function envelopeProblem(a: unknown, label: string): string | undefined {
-  if (typeof a !== 'object' || a === null || Array.isArray(a)) return problem('answer is not an object', `${label}: ${short(a)}`)
+  if (typeof a !== 'object' || a === null || Array.isArray(a))
+    return problem('answer is not an object', `${label}: ${short(a)}`)
   const answer = a as Answer
   if (answer.jsonrpc !== '2.0') return problem('answer without jsonrpc "2.0"', `${label}: ${short(a)}`)
   if (!('id' in answer)) return problem('answer without id', `${label}: ${short(a)}`)
   const hasError = answer.error !== undefined
   // Erigon's streamed methods may write a result and then an error: accepted when the error is there.
-  if (!hasError && !('result' in answer)) return problem('answer with neither result nor error', `${label}: ${short(a)}`)
+  if (!hasError && !('result' in answer))
+    return problem('answer with neither result nor error', `${label}: ${short(a)}`)
   if (hasError) {
     const { code, message } = answer.error ?? {}
-    if (!isJsonRpcErrorCode(code)) return problem(`error code ${short(code)} is not a JSON-RPC error code`, `${label}: ${short(a)}`)
-    if (typeof message !== 'string' || message === '') return problem('error without a message', `${label}: ${short(a)}`)
+    if (!isJsonRpcErrorCode(code))
+      return problem(`error code ${short(code)} is not a JSON-RPC error code`, `${label}: ${short(a)}`)
+    if (typeof message !== 'string' || message === '')
+      return problem('error without a message', `${label}: ${short(a)}`)
   }
   return undefined
 }
 
 function satisfies(answer: Answer, entry: ExpectedEntry, ignoreId = false): boolean {
-  if (!ignoreId && !sameId(answer.id, entry.id) && !(entry.altIds ?? []).some((id) => sameId(answer.id, id))) return false
+  if (!ignoreId && !sameId(answer.id, entry.id) && !(entry.altIds ?? []).some((id) => sameId(answer.id, id)))
+    return false
   const isError = answer.error !== undefined
   if (entry.want === 'any') return true
   if (entry.want === 'result') return !isError
@@ -521,7 +807,11 @@ function satisfies(answer: Answer, entry: ExpectedEntry, ignoreId = false): bool
 }
 
 /** Pairs answers with expected entries (a bipartite matching: ids may repeat). */
-function match(answers: Answer[], entries: ExpectedEntry[], ignoreIds = false): { unmatchedAnswers: Answer[]; unmatchedEntries: ExpectedEntry[] } {
+function match(
+  answers: Answer[],
+  entries: ExpectedEntry[],
+  ignoreIds = false,
+): { unmatchedAnswers: Answer[]; unmatchedEntries: ExpectedEntry[] } {
   const owner = new Array<number>(entries.length).fill(-1)
   const tryAssign = (a: number, seen: boolean[]): boolean => {
     for (let e = 0; e < entries.length; e++) {
@@ -542,14 +832,21 @@ function match(answers: Answer[], entries: ExpectedEntry[], ignoreIds = false): 
 }
 
 const describeAnswer = (a: Answer) =>
-  a.error !== undefined ? `id ${idText(a.id)} error ${short(a.error.code)} ${short(a.error.message)}` : `id ${idText(a.id)} result ${short(a.result)}`
+  a.error !== undefined
+    ? `id ${idText(a.id)} error ${short(a.error.code)} ${short(a.error.message)}`
+    : `id ${idText(a.id)} result ${short(a.result)}`
 const describeWant = (e: ExpectedEntry) => (typeof e.want === 'string' ? e.want : `error ${e.want.join('/')}`)
-const describeEntry = (e: ExpectedEntry) => `id ${idText(e.id)}${e.altIds?.length ? ` (or ${e.altIds.map(idText).join(', ')})` : ''} wants ${describeWant(e)}`
+const describeEntry = (e: ExpectedEntry) =>
+  `id ${idText(e.id)}${e.altIds?.length ? ` (or ${e.altIds.map(idText).join(', ')})` : ''} wants ${describeWant(e)}`
 
 /** The cause of an answer that is not what the entry wants, its id aside. */
 function wrongAnswer(entry: ExpectedEntry, answer: Answer | undefined): string {
-  const got = answer === undefined ? 'no answer' : answer.error !== undefined ? `error ${short(answer.error.code)}` : 'a result'
-  return problem(`${entry.label}: ${got}, want ${describeWant(entry)}`, answer === undefined ? describeEntry(entry) : describeAnswer(answer))
+  const got =
+    answer === undefined ? 'no answer' : answer.error !== undefined ? `error ${short(answer.error.code)}` : 'a result'
+  return problem(
+    `${entry.label}: ${got}, want ${describeWant(entry)}`,
+    answer === undefined ? describeEntry(entry) : describeAnswer(answer),
+  )
 }
 
 /**
@@ -558,7 +855,10 @@ function wrongAnswer(entry: ExpectedEntry, answer: Answer | undefined): string {
  */
 export function checkAnswer(request: FuzzRequest, status: number, text: string): string[] {
   const { expect } = request
-  if (expect.kind === 'http') return status === expect.status ? [] : [problem(`${expect.label}: HTTP ${status}, want ${expect.status}`, text.slice(0, 160))]
+  if (expect.kind === 'http')
+    return status === expect.status
+      ? []
+      : [problem(`${expect.label}: HTTP ${status}, want ${expect.status}`, text.slice(0, 160))]
   if (status !== 200) return [problem(`${request.label}: HTTP ${status}`, text.slice(0, 160))]
   const owesNothing = expect.kind === 'nothing' || (expect.kind === 'batch' && expect.entries.every((e) => e.optional))
   if (text === '') return owesNothing ? [] : [problem(`${request.label}: empty body`, 'nothing came back')]
@@ -576,19 +876,36 @@ export function checkAnswer(request: FuzzRequest, status: number, text: string):
     case 'nothing':
       return [problem('a notification was answered', text.slice(0, 160))]
     case 'rejected': {
-      const ok = typed.every((a) => a.error !== undefined && expect.codes.includes(a.error.code as number) && a.id === null)
-      return ok ? [] : [problem(`${expect.label}: want errors ${expect.codes.join('/')} with id null`, typed.map(describeAnswer).join('; '))]
+      const ok = typed.every(
+        (a) => a.error !== undefined && expect.codes.includes(a.error.code as number) && a.id === null,
+      )
+      return ok
+        ? []
+        : [
+            problem(
+              `${expect.label}: want errors ${expect.codes.join('/')} with id null`,
+              typed.map(describeAnswer).join('; '),
+            ),
+          ]
     }
     case 'single': {
-      if (Array.isArray(body)) return [problem(`${request.label}: an array answered a single request`, text.slice(0, 160))]
+      if (Array.isArray(body))
+        return [problem(`${request.label}: an array answered a single request`, text.slice(0, 160))]
       const answer = typed[0]!
       if (satisfies(answer, expect.entry)) return []
-      if (satisfies(answer, expect.entry, true)) return [problem(`id ${idText(expect.entry.id)} answered as ${idText(answer.id)}`, `${expect.entry.label}: ${describeAnswer(answer)}`)]
+      if (satisfies(answer, expect.entry, true))
+        return [
+          problem(
+            `id ${idText(expect.entry.id)} answered as ${idText(answer.id)}`,
+            `${expect.entry.label}: ${describeAnswer(answer)}`,
+          ),
+        ]
       return [wrongAnswer(expect.entry, answer)]
     }
     case 'batch': {
       const single = request.text.trimStart().startsWith('{')
-      if (!single && !Array.isArray(body)) return [problem(`${request.label}: a batch answered with a single object`, text.slice(0, 160))]
+      if (!single && !Array.isArray(body))
+        return [problem(`${request.label}: a batch answered with a single object`, text.slice(0, 160))]
       const strict = match(typed, expect.entries)
       if (strict.unmatchedEntries.length === 0 && strict.unmatchedAnswers.length === 0) return []
       const out: string[] = []
@@ -608,12 +925,23 @@ export function checkAnswer(request: FuzzRequest, status: number, text: string):
         const rightButId = left.find((a) => satisfies(a, e, true))
         if (rightButId) {
           take(rightButId)
-          out.push(problem(`id ${idText(e.id)} answered as ${idText(rightButId.id)}`, `${e.label}, in a batch of ${expect.entries.length}`))
+          out.push(
+            problem(
+              `id ${idText(e.id)} answered as ${idText(rightButId.id)}`,
+              `${e.label}, in a batch of ${expect.entries.length}`,
+            ),
+          )
         } else if (left.length > 0) {
           // Both wrong: pair it with an answer nobody claimed.
           const other = left[0]!
           take(other)
-          out.push(wrongAnswer(e, other), problem(`id ${idText(e.id)} answered as ${idText(other.id)}`, `${e.label}, in a batch of ${expect.entries.length}`))
+          out.push(
+            wrongAnswer(e, other),
+            problem(
+              `id ${idText(e.id)} answered as ${idText(other.id)}`,
+              `${e.label}, in a batch of ${expect.entries.length}`,
+            ),
+          )
         } else out.push(wrongAnswer(e, undefined))
       }
       for (const a of left) out.push(problem(`${request.label}: unexpected answer`, describeAnswer(a)))

@@ -7,7 +7,9 @@ import { spawn } from 'node:child_process'
  */
 export function runCli(args: string[], until: RegExp): Promise<{ code: number | null; output: string; kill(): void }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/cli.ts', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let output = ''
     let done = false
     const finish = (code: number | null) => {

@@ -17,7 +17,11 @@ export type FaultKind = {
 }
 
 export const FAULT_KINDS: readonly FaultKind[] = [
-  { name: 'HTTP 500', label: '500', http: { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' } },
+  {
+    name: 'HTTP 500',
+    label: '500',
+    http: { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' },
+  },
   {
     name: 'HTTP 429 without Retry-After',
     label: '429',
@@ -26,16 +30,28 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   {
     name: 'HTTP 429 with Retry-After: 1',
     label: '429 RA1',
-    http: { status: 429, headers: { 'retry-after': '1' }, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":"rate limit exceeded"}}' },
+    http: {
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":"rate limit exceeded"}}',
+    },
   },
-  { name: 'JSON-RPC error -32005 for that call only', label: 'rpc err', rpcError: { code: -32005, message: 'rate limit exceeded' } },
+  {
+    name: 'JSON-RPC error -32005 for that call only',
+    label: 'rpc err',
+    rpcError: { code: -32005, message: 'rate limit exceeded' },
+  },
   { name: 'truncated JSON body', label: 'trunc', http: 'truncate' },
   { name: 'connection reset', label: 'reset', http: 'drop' },
   {
     name: 'HTTP 429 with Retry-After: 120 (beyond the deadline)',
     label: '429 RA120',
     slow: true,
-    http: { status: 429, headers: { 'retry-after': '120' }, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":"rate limit exceeded"}}' },
+    http: {
+      status: 429,
+      headers: { 'retry-after': '120' },
+      body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":"rate limit exceeded"}}',
+    },
   },
   { name: 'hang (never answers)', label: 'hang', slow: true, http: 'hang' },
 ]
@@ -73,7 +89,12 @@ export type CaseReport = {
   problems: string[]
 }
 
-type Running = { proxy: Proxy; edge: Awaited<ReturnType<typeof startEdgetrace>>; internalErrors: string[]; base: number }
+type Running = {
+  proxy: Proxy
+  edge: Awaited<ReturnType<typeof startEdgetrace>>
+  internalErrors: string[]
+  base: number
+}
 
 async function startCase(scenario: FaultScenario, hooks: ProxyHooks = {}): Promise<Running> {
   const proxy = await createProxy(scenario.node, hooks)
@@ -119,7 +140,12 @@ export async function measureReference(scenario: FaultScenario): Promise<Referen
     const second = await timedRpc(running.edge.url, envelope(scenario.second.method, scenario.second.params), 30_000)
     const secondResult = resultOf(second)
     if (running.internalErrors.length > 0) throw new Error(`unfaulted run logged ${running.internalErrors.join('; ')}`)
-    return { result, calls, secondResult, secondRequests: requestsAbout(running.proxy, before, scenario.second.blockMarkers) }
+    return {
+      result,
+      calls,
+      secondResult,
+      secondRequests: requestsAbout(running.proxy, before, scenario.second.blockMarkers),
+    }
   } finally {
     await stopCase(running)
   }
@@ -128,7 +154,8 @@ export async function measureReference(scenario: FaultScenario): Promise<Referen
 function resultOf(answer: TimedAnswer): unknown {
   if (answer.kind !== 'answer') throw new Error(`unfaulted trace: ${answer.kind}`)
   const json = answer.json as { result?: unknown; error?: unknown } | undefined
-  if (!json || json.error !== undefined || json.result === undefined) throw new Error(`unfaulted trace answered ${answer.text.slice(0, 300)}`)
+  if (!json || json.error !== undefined || json.result === undefined)
+    throw new Error(`unfaulted trace answered ${answer.text.slice(0, 300)}`)
   return json.result
 }
 
@@ -138,22 +165,31 @@ function resultOf(answer: TimedAnswer): unknown {
  */
 export function judge(answer: TimedAnswer, expected: unknown, id: unknown = 1): { outcome: string; problem?: string } {
   if (answer.kind === 'timeout') return { outcome: 'timeout', problem: `no answer within ${Math.round(answer.ms)} ms` }
-  if (answer.kind === 'failed') return { outcome: `failed (${answer.reason})`, problem: `connection failed: ${answer.reason}` }
-  if (answer.status !== 200) return { outcome: `HTTP ${answer.status}`, problem: `HTTP ${answer.status}: ${answer.text.slice(0, 200)}` }
-  const json = answer.json as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } } | undefined
+  if (answer.kind === 'failed')
+    return { outcome: `failed (${answer.reason})`, problem: `connection failed: ${answer.reason}` }
+  if (answer.status !== 200)
+    return { outcome: `HTTP ${answer.status}`, problem: `HTTP ${answer.status}: ${answer.text.slice(0, 200)}` }
+  const json = answer.json as
+    | { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } }
+    | undefined
   if (!json || typeof json !== 'object' || json.jsonrpc !== '2.0' || !isDeepStrictEqual(json.id, id)) {
     return { outcome: 'malformed', problem: `malformed envelope: ${answer.text.slice(0, 200)}` }
   }
   if (json.error !== undefined) {
     const { code, message } = json.error
     const outcome = `error ${String(code)} ${String(message).slice(0, 160)}`
-    if (!isJsonRpcErrorCode(code)) return { outcome, problem: `error code ${String(code)} is not a JSON-RPC error code` }
+    if (!isJsonRpcErrorCode(code))
+      return { outcome, problem: `error code ${String(code)} is not a JSON-RPC error code` }
     if (typeof message !== 'string' || message.trim() === '') return { outcome, problem: 'error without a message' }
     return { outcome }
   }
-  if (!('result' in json)) return { outcome: 'malformed', problem: `neither result nor error: ${answer.text.slice(0, 200)}` }
+  if (!('result' in json))
+    return { outcome: 'malformed', problem: `neither result nor error: ${answer.text.slice(0, 200)}` }
   if (!isDeepStrictEqual(json.result, expected)) {
-    return { outcome: 'wrong result', problem: `result differs from the unfaulted one: ${JSON.stringify(json.result).slice(0, 200)}` }
+    return {
+      outcome: 'wrong result',
+      problem: `result differs from the unfaulted one: ${JSON.stringify(json.result).slice(0, 200)}`,
+    }
   }
   return { outcome: 'result' }
 }
@@ -171,7 +207,12 @@ function mustEqual(answer: TimedAnswer, expected: unknown, what: string): string
  * only that call inside its batch. Then checks the answer, and that the server goes on serving:
  * eth_chainId, the same trace again, and a cold trace at another block, batched as when unfaulted.
  */
-export async function runFaultCase(scenario: FaultScenario, reference: Reference, kind: FaultKind, k: number): Promise<CaseReport> {
+export async function runFaultCase(
+  scenario: FaultScenario,
+  reference: Reference,
+  kind: FaultKind,
+  k: number,
+): Promise<CaseReport> {
   const target = reference.calls[k - 1]!
   let fired = false
   let targetIndex = Number.POSITIVE_INFINITY
@@ -189,25 +230,46 @@ export async function runFaultCase(scenario: FaultScenario, reference: Reference
   }
   const running = await startCase(scenario, hooks)
   targetIndex = running.base + k
-  const report: CaseReport = { kind: kind.name, k, call: target.method, request: target.request, outcome: '', ms: 0, problems: [] }
+  const report: CaseReport = {
+    kind: kind.name,
+    k,
+    call: target.method,
+    request: target.request,
+    outcome: '',
+    ms: 0,
+    problems: [],
+  }
   try {
-    const answer = await timedRpc(running.edge.url, envelope(scenario.trace.method, scenario.trace.params), scenario.deadlineMs)
+    const answer = await timedRpc(
+      running.edge.url,
+      envelope(scenario.trace.method, scenario.trace.params),
+      scenario.deadlineMs,
+    )
     report.ms = Math.round(answer.ms)
     const { outcome, problem } = judge(answer, reference.result)
     report.outcome = outcome
     if (problem) report.problems.push(problem)
     if (!fired) report.problems.push(`the fault was never injected (call ${k} did not come)`)
     const seen = running.proxy.log[targetIndex - 1]
-    if (fired && seen && seen.method !== target.method) report.problems.push(`call ${k} was ${seen.method}, not ${target.method} as unfaulted`)
+    if (fired && seen && seen.method !== target.method)
+      report.problems.push(`call ${k} was ${seen.method}, not ${target.method} as unfaulted`)
 
     const chainId = await timedRpc(running.edge.url, envelope('eth_chainId', []), scenario.deadlineMs)
     const chainIdProblem = mustEqual(chainId, '0x7a69', 'eth_chainId afterwards')
     if (chainIdProblem) report.problems.push(chainIdProblem)
-    const again = await timedRpc(running.edge.url, envelope(scenario.trace.method, scenario.trace.params), scenario.deadlineMs)
+    const again = await timedRpc(
+      running.edge.url,
+      envelope(scenario.trace.method, scenario.trace.params),
+      scenario.deadlineMs,
+    )
     const againProblem = mustEqual(again, reference.result, 'the same trace afterwards')
     if (againProblem) report.problems.push(againProblem)
     const before = running.proxy.log.length
-    const second = await timedRpc(running.edge.url, envelope(scenario.second.method, scenario.second.params), scenario.deadlineMs)
+    const second = await timedRpc(
+      running.edge.url,
+      envelope(scenario.second.method, scenario.second.params),
+      scenario.deadlineMs,
+    )
     const secondProblem = mustEqual(second, reference.secondResult, 'a cold trace at another block afterwards')
     if (secondProblem) report.problems.push(secondProblem)
     else {

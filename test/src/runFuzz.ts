@@ -37,7 +37,17 @@ function keyOf(problem: string): string {
  * Sends `count` generated requests over HTTP and `wsCount` over one WebSocket, and checks every
  * answer against what it is owed (fuzzRequests.ts). Findings are grouped by cause, a few examples each.
  */
-export async function runFuzz({ url, wsUrl, seed, count, wsCount, context, concurrency = 4, timeoutMs = 30_000, onProgress }: RunFuzzParameters): Promise<FuzzReport> {
+export async function runFuzz({
+  url,
+  wsUrl,
+  seed,
+  count,
+  wsCount,
+  context,
+  concurrency = 4,
+  timeoutMs = 30_000,
+  onProgress,
+}: RunFuzzParameters): Promise<FuzzReport> {
   const started = performance.now()
   const fuzzer = createFuzzer(createPrng(seed), context)
   const findings = new Map<string, FuzzFinding>()
@@ -46,7 +56,8 @@ export async function runFuzz({ url, wsUrl, seed, count, wsCount, context, concu
       const key = keyOf(problem)
       const finding = findings.get(key) ?? { key, count: 0, examples: [] }
       finding.count++
-      if (finding.examples.length < 3) finding.examples.push({ problem: problem.slice(0, 600), request: request.text.slice(0, 300) })
+      if (finding.examples.length < 3)
+        finding.examples.push({ problem: problem.slice(0, 600), request: request.text.slice(0, 300) })
       findings.set(key, finding)
     }
   }
@@ -68,10 +79,17 @@ export async function runFuzz({ url, wsUrl, seed, count, wsCount, context, concu
         const controller = new AbortController()
         const timer = setTimeout(() => controller.abort(), timeoutMs)
         try {
-          const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.text, signal: controller.signal })
+          const res = await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: request.text,
+            signal: controller.signal,
+          })
           record(request, checkAnswer(request, res.status, await res.text()))
         } catch (err) {
-          record(request, [`${request.label}: ${controller.signal.aborted ? `no answer within ${timeoutMs} ms` : 'connection failed'} — ${(err as Error).message}`])
+          record(request, [
+            `${request.label}: ${controller.signal.aborted ? `no answer within ${timeoutMs} ms` : 'connection failed'} — ${(err as Error).message}`,
+          ])
         } finally {
           clearTimeout(timer)
         }
@@ -119,16 +137,24 @@ export async function runFuzz({ url, wsUrl, seed, count, wsCount, context, concu
       }
       socket.send(request.text)
       // A message owed nothing is followed by a sentinel call: the next message must answer that.
-      const owesNothing = request.expect.kind === 'nothing' || (request.expect.kind === 'batch' && request.expect.entries.every((e) => e.optional))
+      const owesNothing =
+        request.expect.kind === 'nothing' ||
+        (request.expect.kind === 'batch' && request.expect.entries.every((e) => e.optional))
       const sentinelId = `sentinel-${++sentinel}`
-      if (owesNothing) socket.send(JSON.stringify({ jsonrpc: '2.0', id: sentinelId, method: 'web3_clientVersion', params: [] }))
+      if (owesNothing)
+        socket.send(JSON.stringify({ jsonrpc: '2.0', id: sentinelId, method: 'web3_clientVersion', params: [] }))
       const message = await nextMessage()
       if (message === undefined) {
-        record(request, [`${request.label}: no WebSocket answer within ${timeoutMs} ms — ${closed ? 'socket closed' : 'socket open'}`])
+        record(request, [
+          `${request.label}: no WebSocket answer within ${timeoutMs} ms — ${closed ? 'socket closed' : 'socket open'}`,
+        ])
       } else if (owesNothing && message.includes(`"${sentinelId}"`)) {
         record(request, checkAnswer(request, 200, ''))
       } else {
-        record(request, checkAnswer(request, 200, message).map((p) => `${p} (over WebSocket)`))
+        record(
+          request,
+          checkAnswer(request, 200, message).map((p) => `${p} (over WebSocket)`),
+        )
         if (owesNothing) await nextMessage()
       }
       onProgress?.(++done, count + wsCount)

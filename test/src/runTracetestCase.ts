@@ -13,7 +13,14 @@ import type { TracerHooks } from '../../src/tracing/hooks.js'
 
 export type TracetestCase = {
   genesis: { config: { chainId: number }; alloc: Record<string, never>; mixHash?: string }
-  context: { number: string; timestamp: string; gasLimit: string; miner: string; difficulty: string; baseFeePerGas?: string }
+  context: {
+    number: string
+    timestamp: string
+    gasLimit: string
+    miner: string
+    difficulty: string
+    baseFeePerGas?: string
+  }
   input: string
   tracerConfig?: Record<string, unknown>
   result: unknown
@@ -43,7 +50,10 @@ export function loadCase(dir: string, file: string): TracetestCase {
  * the given hooks attached.
  */
 export async function runTracetestCase(c: TracetestCase, m: ManifestEntry, hooks: TracerHooks) {
-  const common = createCustomCommon({ chainId: m.chainId }, Mainnet, { hardfork: m.hardfork, customCrypto: { kzg: unavailableKzg } })
+  const common = createCustomCommon({ chainId: m.chainId }, Mainnet, {
+    hardfork: m.hardfork,
+    customCrypto: { kzg: unavailableKzg },
+  })
   const header: Record<string, unknown> = {
     number: num(c.context.number),
     timestamp: num(c.context.timestamp),
@@ -61,7 +71,12 @@ export async function runTracetestCase(c: TracetestCase, m: ManifestEntry, hooks
     header.blobGasUsed = 0n
   }
   const block = createBlock({ header }, { common, skipConsensusFormatValidation: true })
-  const pseudo = { hash: `0x${'0'.repeat(64)}`, number: block.header.number, header: block.header, common } as VerifiedHeader
+  const pseudo = {
+    hash: `0x${'0'.repeat(64)}`,
+    number: block.header.number,
+    header: block.header,
+    common,
+  } as VerifiedHeader
   const source = createAllocStateSource(c.genesis.alloc)
   const state: OverlayStateManager = createOverlayStateManager({ source, block: pseudo })
   const vm = await createVM({ common, stateManager: state })

@@ -29,26 +29,40 @@ export async function startFuzzTarget() {
         if (line.startsWith('internal error')) internalErrors.push(line.split('\n').slice(0, 3).join(' | '))
       },
     })
-    const context: FuzzContext = { contract, account: DEV_ACCOUNT, block: receipt.blockNumber, txHash, maxBodyBytes: MAX_BODY_BYTES }
+    const context: FuzzContext = {
+      contract,
+      account: DEV_ACCOUNT,
+      block: receipt.blockNumber,
+      txHash,
+      maxBodyBytes: MAX_BODY_BYTES,
+    }
 
     /** After a run: the server still answers, and still batches its upstream calls. */
     async function checkStillServing(): Promise<string[]> {
       const problems: string[] = []
       const chainId = await timedRpc(edge.url, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }, 10_000)
       if (chainId.kind !== 'answer' || (chainId.json as { result?: string })?.result !== '0x7a69') {
-        problems.push(`eth_chainId after the run: ${chainId.kind === 'answer' ? chainId.text.slice(0, 200) : chainId.kind}`)
+        problems.push(
+          `eth_chainId after the run: ${chainId.kind === 'answer' ? chainId.text.slice(0, 200) : chainId.kind}`,
+        )
       }
       // A cold call at a new block needs the header and several proofs: one batch when healthy.
       await rpcResult(anvil.url, 'evm_mine', [])
       const before = proxy.log.length
-      const call = await timedRpc(edge.url, { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: contract, data: '0x' }, 'latest'] }, 10_000)
+      const call = await timedRpc(
+        edge.url,
+        { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: contract, data: '0x' }, 'latest'] },
+        10_000,
+      )
       if (call.kind !== 'answer' || (call.json as { result?: string })?.result !== `0x${'7'.padStart(64, '0')}`) {
         problems.push(`a cold eth_call after the run: ${call.kind === 'answer' ? call.text.slice(0, 200) : call.kind}`)
       }
       const calls = proxy.log.slice(before)
       const requests = new Set(calls.map((c) => c.request)).size
       if (calls.length > 1 && requests === calls.length) {
-        problems.push(`upstream batching is off after the run: a cold eth_call took ${calls.length} calls in ${requests} HTTP requests`)
+        problems.push(
+          `upstream batching is off after the run: a cold eth_call took ${calls.length} calls in ${requests} HTTP requests`,
+        )
       }
       for (const line of internalErrors) problems.push(`logged ${line.slice(0, 300)}`)
       return problems

@@ -12,7 +12,10 @@ const num = (v: string | number) => BigInt(v)
  * as geth's harness sets them; NOTES.md) that contains the case's transaction. The node executes the
  * block to fill its state root and receipts, then imports it as any recorded block.
  */
-export async function startTracetestNode(c: TracetestCase, m: ManifestEntry): Promise<{ node: FixtureNode; txHash: `0x${string}` }> {
+export async function startTracetestNode(
+  c: TracetestCase,
+  m: ManifestEntry,
+): Promise<{ node: FixtureNode; txHash: `0x${string}` }> {
   const number = num(c.context.number)
   const timestamp = num(c.context.timestamp)
   const genesisTimestamp = (c.genesis as { timestamp?: string }).timestamp

@@ -13,7 +13,13 @@ export function canonicalCallFrame(f: Frame): Frame {
   if (f.revertReason) out.revertReason = f.revertReason
   if (f.calls?.length) out.calls = f.calls.map(canonicalCallFrame)
   if (f.logs?.length) {
-    out.logs = f.logs.map((l: Frame) => ({ address: l.address, topics: l.topics, data: l.data, index: big(l.index ?? 0), position: big(l.position ?? 0) }))
+    out.logs = f.logs.map((l: Frame) => ({
+      address: l.address,
+      topics: l.topics,
+      data: l.data,
+      index: big(l.index ?? 0),
+      position: big(l.position ?? 0),
+    }))
   }
   if (f.value !== undefined && f.value !== null) out.value = big(f.value)
   out.type = f.type
@@ -24,7 +30,21 @@ export function canonicalCallFrame(f: Frame): Frame {
 // blockNumber, transactionHash, transactionPosition and time ignored; omitempty fields make 0, "0x" and
 // missing equal), then deep-equal.
 export type Json = Record<string, any>
-const ACTION = ['author', 'rewardType', 'address', 'balance', 'callType', 'creationMethod', 'from', 'gas', 'init', 'input', 'refundAddress', 'to', 'value']
+const ACTION = [
+  'author',
+  'rewardType',
+  'address',
+  'balance',
+  'callType',
+  'creationMethod',
+  'from',
+  'gas',
+  'init',
+  'input',
+  'refundAddress',
+  'to',
+  'value',
+]
 const RESULT = ['address', 'code', 'gasUsed', 'output']
 const QUANTITIES = new Set(['balance', 'gas', 'value', 'gasUsed'])
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
@@ -56,7 +76,12 @@ export function normalizeFlatTraces(traces: Json[]): Json[] {
 // prestateTracer (prestate_test.go): exact JSON equality, keys sorted.
 export function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys)
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]))
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    )
   return v
 }
 
@@ -71,4 +96,3 @@ export function sortKeys(v: unknown): unknown {
 export const PRESTATE_EXTRA_ACCOUNTS: Record<string, string[]> = {
   'prestate_tracer/setcode_tx.json': ['0x000000000000000000000000000000000000aaaa'],
 }
-

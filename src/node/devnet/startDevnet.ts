@@ -1,5 +1,11 @@
 import { encodeCall, encodeDeploy } from './abi.js'
-import { bytesToHex, eoaCode7702AuthorizationListBytesItemToJSON, eoaCode7702SignAuthorization, hexToBytes, privateToAddress } from '@ethereumjs/util'
+import {
+  bytesToHex,
+  eoaCode7702AuthorizationListBytesItemToJSON,
+  eoaCode7702SignAuthorization,
+  hexToBytes,
+  privateToAddress,
+} from '@ethereumjs/util'
 import artifactsJson from './artifacts.json' with { type: 'json' }
 import { type AnvilInstance, type StartAnvilParameters, startAnvil } from './startAnvil.js'
 import { quantity } from '../../utils/hex.js'
@@ -38,7 +44,6 @@ async function call<result>(url: string, method: string, params: unknown[] = [])
   return body.result as result
 }
 
-
 /** anvil's well-known dev account 4 (test mnemonic): the EOA that delegates to Scenarios (EIP-7702). */
 const DELEGATING_KEY = '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a'
 /** anvil's well-known dev account 5: a second EOA, delegated to the helper instance of Scenarios. */
@@ -52,7 +57,9 @@ const SECOND_DELEGATING_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d
  * several transactions in one block. Everything starts at block 2 (anvil's genesis state does not
  * verify, so block 1 — whose parent is genesis — is left empty).
  */
-export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (line: string) => void } = {}): Promise<Devnet> {
+export async function startDevnet(
+  opts: { anvil?: StartAnvilParameters; log?: (line: string) => void } = {},
+): Promise<Devnet> {
   const artifacts = artifactsJson as unknown as Artifacts
   const anvil = await startAnvil(opts.anvil)
   const url = anvil.url
@@ -90,7 +97,13 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
     contracts.Helper = await deploy('Scenarios (helper instance)', artifacts.contracts.Scenarios!.bytecode)
     contracts.Inspector = await deploy('Inspector', artifacts.contracts.Inspector!.bytecode)
     contracts.BadJump = await deploy('BadJump (raw code)', BAD_JUMP_INIT)
-    const { Token: token, Scenarios: scenarios, Helper: helper, Inspector: inspector, BadJump: badJump } = contracts as Record<string, Hex>
+    const {
+      Token: token,
+      Scenarios: scenarios,
+      Helper: helper,
+      Inspector: inspector,
+      BadJump: badJump,
+    } = contracts as Record<string, Hex>
     const at = (to: Hex, signature: string, args: (bigint | number | boolean | Hex)[] = []) => ({
       to,
       data: encodeCall(signature, args),
@@ -98,9 +111,20 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
     const salt = `0x${'5a'.repeat(32)}` as const
     const revertGas = { gas: quantity(300_000) }
 
-    await send('token transfer (legacy, type 0)', { ...at(token, 'transfer(address,uint256)', [bob, 1000n * ONE_ETHER]), type: '0x0', gasPrice: quantity(3_000_000_000n) })
-    await send('token approve (EIP-1559, type 2)', { ...at(token, 'approve(address,uint256)', [scenarios, 500n * ONE_ETHER]), maxFeePerGas: quantity(3_000_000_000n), maxPriorityFeePerGas: quantity(1_000_000_000n) })
-    await send('nested token calls (transferFrom, transfer, balanceOf)', at(scenarios, 'pull(address,address,uint256)', [token, alice, 100n * ONE_ETHER]))
+    await send('token transfer (legacy, type 0)', {
+      ...at(token, 'transfer(address,uint256)', [bob, 1000n * ONE_ETHER]),
+      type: '0x0',
+      gasPrice: quantity(3_000_000_000n),
+    })
+    await send('token approve (EIP-1559, type 2)', {
+      ...at(token, 'approve(address,uint256)', [scenarios, 500n * ONE_ETHER]),
+      maxFeePerGas: quantity(3_000_000_000n),
+      maxPriorityFeePerGas: quantity(1_000_000_000n),
+    })
+    await send(
+      'nested token calls (transferFrom, transfer, balanceOf)',
+      at(scenarios, 'pull(address,address,uint256)', [token, alice, 100n * ONE_ETHER]),
+    )
     await send('recursion 5 deep', at(scenarios, 'recurse(uint256)', [5]))
     await send('DELEGATECALL', at(scenarios, 'delegate(address)', [helper]))
     await send('CALLCODE', at(scenarios, 'callcode(address)', [helper]))
@@ -108,10 +132,17 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
     await send('CREATE', at(scenarios, 'create(uint256)', [42]))
     await send('CREATE2', at(scenarios, 'create2(uint256,bytes32)', [7, salt]))
     await send('CREATE whose constructor reverts', at(scenarios, 'createFailing()'))
-    await send('CREATE2 then SELFDESTRUCT in one transaction', at(scenarios, 'createAndDestroy(bytes32)', [`0x${'6b'.repeat(32)}`]))
+    await send(
+      'CREATE2 then SELFDESTRUCT in one transaction',
+      at(scenarios, 'createAndDestroy(bytes32)', [`0x${'6b'.repeat(32)}`]),
+    )
     await send('log in a child frame that reverts', at(scenarios, 'logThenRevert(uint256)', [1]))
     await send('revert with Error(string)', { ...at(scenarios, 'revertWithReason()'), ...revertGas }, 'reverted')
-    await send('revert with a custom error', { ...at(scenarios, 'revertWithCustom(uint256)', [7]), ...revertGas }, 'reverted')
+    await send(
+      'revert with a custom error',
+      { ...at(scenarios, 'revertWithCustom(uint256)', [7]), ...revertGas },
+      'reverted',
+    )
     await send('panic: division by zero', { ...at(scenarios, 'panicDivide(uint256)', [0]), ...revertGas }, 'reverted')
     await send('INVALID opcode', { ...at(scenarios, 'invalidOpcode()'), ...revertGas }, 'reverted')
     await send('bad jump in a child call', at(scenarios, 'callBadJump(address)', [badJump]))
@@ -119,10 +150,18 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
     await send('transient storage', at(scenarios, 'transient(uint256)', [5]))
     await send('storage writes', at(scenarios, 'fill(uint256)', [20]))
     await send('storage clears (refunds)', at(scenarios, 'clear()'))
-    await send('value transfer to an empty account through a contract', { ...at(scenarios, 'pay(address,uint256)', [`0x${'ee'.repeat(20)}`, 1]), value: quantity(1) })
+    await send('value transfer to an empty account through a contract', {
+      ...at(scenarios, 'pay(address,uint256)', [`0x${'ee'.repeat(20)}`, 1]),
+      value: quantity(1),
+    })
     await send('precompiles', at(scenarios, 'precompiles()'))
     await send('child out of gas, parent continues', at(scenarios, 'childOutOfGas()'))
-    await send('EIP-2930 access list (type 1)', { ...at(scenarios, 'increment()'), type: '0x1', gasPrice: quantity(3_000_000_000n), accessList: [{ address: scenarios, storageKeys: [`0x${'0'.repeat(64)}`] }] })
+    await send('EIP-2930 access list (type 1)', {
+      ...at(scenarios, 'increment()'),
+      type: '0x1',
+      gasPrice: quantity(3_000_000_000n),
+      accessList: [{ address: scenarios, storageKeys: [`0x${'0'.repeat(64)}`] }],
+    })
     await send('plain ether transfer', { to: carol, value: quantity(ONE_ETHER) })
     // EIP-7702: anvil's dev account 4 delegates to Scenarios, in the same transaction that calls it
     // (the call runs Scenarios' code on the EOA's storage); then a plain call to the delegated EOA.
@@ -130,7 +169,10 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
     // transaction itself, from alice).
     const authorize = (key: Hex, address: Hex, nonce: bigint) =>
       eoaCode7702AuthorizationListBytesItemToJSON(
-        eoaCode7702SignAuthorization({ chainId: quantity(anvil.chainId) as Hex, address, nonce: quantity(nonce) as Hex }, hexToBytes(key)),
+        eoaCode7702SignAuthorization(
+          { chainId: quantity(anvil.chainId) as Hex, address, nonce: quantity(nonce) as Hex },
+          hexToBytes(key),
+        ),
       )
     const eoa = (key: Hex) => bytesToHex(privateToAddress(hexToBytes(key))) as Hex
     async function sendType4(label: string, tx: Record<string, unknown>) {
@@ -139,17 +181,23 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
     }
     const delegated = eoa(DELEGATING_KEY)
     contracts.DelegatedEOA = delegated
-    await sendType4('EIP-7702 (type 4): delegate an EOA to Scenarios and call it', { ...at(delegated, 'recurse(uint256)', [2]), authorizationList: [authorize(DELEGATING_KEY, scenarios, 0n)] })
+    await sendType4('EIP-7702 (type 4): delegate an EOA to Scenarios and call it', {
+      ...at(delegated, 'recurse(uint256)', [2]),
+      authorizationList: [authorize(DELEGATING_KEY, scenarios, 0n)],
+    })
     await send('call into an EIP-7702-delegated EOA', at(delegated, 'increment()'))
     // A second type-4 transaction, into the already-delegated EOA: it delegates dev account 5 to the
     // helper instance, and the first EOA's code (Scenarios.delegate) DELEGATECALLs account 5 — whose
     // delegation resolves to the helper's code, run on the first EOA's storage (its counter).
     const secondDelegated = eoa(SECOND_DELEGATING_KEY)
     contracts.SecondDelegatedEOA = secondDelegated
-    await sendType4('EIP-7702 (type 4): call a delegated EOA that DELEGATECALLs an EOA delegated in the same transaction', {
-      ...at(delegated, 'delegate(address)', [secondDelegated]),
-      authorizationList: [authorize(SECOND_DELEGATING_KEY, helper, 0n)],
-    })
+    await sendType4(
+      'EIP-7702 (type 4): call a delegated EOA that DELEGATECALLs an EOA delegated in the same transaction',
+      {
+        ...at(delegated, 'delegate(address)', [secondDelegated]),
+        authorizationList: [authorize(SECOND_DELEGATING_KEY, helper, 0n)],
+      },
+    )
     await send('fill the Inspector', at(inspector, 'setValues(uint256)', [40]))
 
     // Several transactions in one block.
@@ -157,9 +205,15 @@ export async function startDevnet(opts: { anvil?: StartAnvilParameters; log?: (l
     const pending: [string, Hex][] = []
     for (const [label, tx] of [
       ['block of several: ether transfer', { from: bob, to: carol, value: quantity(ONE_ETHER / 10n) }],
-      ['block of several: token transfer', { from: bob, ...at(token, 'transfer(address,uint256)', [carol, ONE_ETHER]) }],
+      [
+        'block of several: token transfer',
+        { from: bob, ...at(token, 'transfer(address,uint256)', [carol, ONE_ETHER]) },
+      ],
       ['block of several: increment', { from: carol, ...at(scenarios, 'increment()') }],
-      ['block of several: recursion', { from: alice, ...at(scenarios, 'recurse(uint256)', [3]), gas: quantity(500_000) }],
+      [
+        'block of several: recursion',
+        { from: alice, ...at(scenarios, 'recurse(uint256)', [3]), gas: quantity(500_000) },
+      ],
     ] as const) {
       pending.push([label, await call<Hex>(url, 'eth_sendTransaction', [tx])])
     }

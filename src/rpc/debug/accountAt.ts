@@ -10,7 +10,9 @@ import { defineMethod } from '../defineMethod.js'
 /** A plain JSON number (Go `uint64`/`int` arguments take no hex strings; reference §0). */
 export function parseJsonInteger(raw: unknown): number {
   if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 0) {
-    throw new ParamError(`json: cannot unmarshal ${typeof raw === 'string' ? 'string' : JSON.stringify(raw)} into Go value of type uint64`)
+    throw new ParamError(
+      `json: cannot unmarshal ${typeof raw === 'string' ? 'string' : JSON.stringify(raw)} into Go value of type uint64`,
+    )
   }
   return raw
 }
@@ -39,6 +41,11 @@ export const accountAt = defineMethod({
     const account = await state.getAccount(at)
     if (!account) return { balance: '0x0', nonce: '0x0', code: '0x', codeHash: ZERO_HASH }
     const code = equalsBytes(account.codeHash, KECCAK256_NULL) ? new Uint8Array(0) : await state.getCode(at)
-    return { balance: quantity(account.balance), nonce: quantity(account.nonce), code: bytesToHex(code), codeHash: bytesToHex(account.codeHash) }
+    return {
+      balance: quantity(account.balance),
+      nonce: quantity(account.nonce),
+      code: bytesToHex(code),
+      codeHash: bytesToHex(account.codeHash),
+    }
   },
 })

@@ -14,7 +14,16 @@ import type { Hex } from '../../types/hex.js'
 export const ACCOUNT_RANGE_MAX_RESULTS = 8192
 export const ACCOUNT_RANGE_MAX_RESULTS_WITH_STORAGE = 256
 
-type DumpAccount = { balance: string; nonce: number; root?: string; codeHash: string; code?: string; storage?: Record<string, string>; address?: string; key?: string }
+type DumpAccount = {
+  balance: string
+  nonce: number
+  root?: string
+  codeHash: string
+  code?: string
+  storage?: Record<string, string>
+  address?: string
+  key?: string
+}
 type Dump = { root: string; accounts: Record<string, DumpAccount>; next?: string }
 
 /**
@@ -24,10 +33,12 @@ type Dump = { root: string; accounts: Record<string, DumpAccount>; next?: string
 export function parseRangeStart(raw: unknown): Hex {
   if (raw === undefined || raw === null || raw === '') return '0x'
   if (Array.isArray(raw)) {
-    if (!raw.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) throw new ParamError('start: expected an array of byte values')
+    if (!raw.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
+      throw new ParamError('start: expected an array of byte values')
     return bytesToHex(Uint8Array.from(raw)) as Hex
   }
-  if (typeof raw !== 'string') throw new ParamError(`start: expected hex, base64 or an array of bytes, got ${describe(raw)}`)
+  if (typeof raw !== 'string')
+    throw new ParamError(`start: expected hex, base64 or an array of bytes, got ${describe(raw)}`)
   if (/^0x[0-9a-fA-F]*$/.test(raw)) return raw.toLowerCase() as Hex
   if (/^[A-Za-z0-9+/]*={0,2}$/.test(raw)) return bytesToHex(Uint8Array.from(atob(raw), (c) => c.charCodeAt(0))) as Hex
   throw new ParamError(`start: expected hex, base64 or an array of bytes, got ${describe(raw)}`)
@@ -38,7 +49,8 @@ const parseBool = (raw: unknown) => {
   return raw
 }
 const parseInteger = (raw: unknown) => {
-  if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) throw new ParamError(`expected a JSON number, got ${describe(raw)}`)
+  if (typeof raw !== 'number' || !Number.isSafeInteger(raw))
+    throw new ParamError(`expected a JSON number, got ${describe(raw)}`)
   return raw
 }
 
@@ -61,26 +73,40 @@ export const accountRange = defineMethod({
     optional(parseBool),
   ],
   async run(engine, [selector, start, requested, nocode, nostorage, incompletes]): Promise<Dump> {
-    if (incompletes === true) throw new ServerRpcError('incompletes is not supported: only accounts whose address is known can be verified')
-    if (selector.kind === 'tag' && selector.tag === 'pending') throw new ServerRpcError('accountRange for pending block not supported')
+    if (incompletes === true)
+      throw new ServerRpcError('incompletes is not supported: only accounts whose address is known can be verified')
+    if (selector.kind === 'tag' && selector.tag === 'pending')
+      throw new ServerRpcError('accountRange for pending block not supported')
     const cap = nostorage ? ACCOUNT_RANGE_MAX_RESULTS : ACCOUNT_RANGE_MAX_RESULTS_WITH_STORAGE
     const maxResults = requested <= 0 || requested > cap ? cap : requested
     const header = await engine.headers.resolve(selector)
     let dump: Dump
     try {
-      dump = await engine.upstream.request<Dump>('debug_accountRange', [{ blockHash: header.hash }, start ?? '0x', maxResults, nocode, nostorage, false])
+      dump = await engine.upstream.request<Dump>('debug_accountRange', [
+        { blockHash: header.hash },
+        start ?? '0x',
+        maxResults,
+        nocode,
+        nostorage,
+        false,
+      ])
     } catch (err) {
       if (err instanceof UpstreamRpcError && err.code === -32601) {
-        throw new ServerRpcError('debug_accountRange needs an upstream that enumerates accounts, and this one does not offer debug_accountRange (Merkle proofs alone cannot list accounts)')
+        throw new ServerRpcError(
+          'debug_accountRange needs an upstream that enumerates accounts, and this one does not offer debug_accountRange (Merkle proofs alone cannot list accounts)',
+        )
       }
       throw err
     }
     const where = `block ${header.number} ${header.hash}`
     const stateRoot = bytesToHex(header.header.stateRoot)
     if (`0x${dump.root.replace(/^0x/, '').toLowerCase()}` !== stateRoot) {
-      throw new RangeVerificationError(`${where}: the upstream's range is of state root ${dump.root}, the header's is ${stateRoot}`, {
-        facts: { block: header, expectedRoot: stateRoot, gotRoot: dump.root.toLowerCase() },
-      })
+      throw new RangeVerificationError(
+        `${where}: the upstream's range is of state root ${dump.root}, the header's is ${stateRoot}`,
+        {
+          facts: { block: header, expectedRoot: stateRoot, gotRoot: dump.root.toLowerCase() },
+        },
+      )
     }
     const entries: AccessListEntry[] = Object.entries(dump.accounts).map(([address, a]) => ({
       address: (a.address ?? address).toLowerCase() as Hex,
@@ -89,22 +115,36 @@ export const accountRange = defineMethod({
     await engine.source.prefetch(header, entries)
     for (const [listed, a] of Object.entries(dump.accounts)) {
       const address = (a.address ?? listed).toLowerCase() as Hex
-      if (!/^0x[0-9a-f]{40}$/.test(address)) throw new RangeVerificationError(`${where}: the upstream lists an account without its address (${listed}), which cannot be verified`, { facts: { block: header } })
+      if (!/^0x[0-9a-f]{40}$/.test(address))
+        throw new RangeVerificationError(
+          `${where}: the upstream lists an account without its address (${listed}), which cannot be verified`,
+          { facts: { block: header } },
+        )
       if (a.key !== undefined && bytesToHex(keccak_256(hexToBytes(address))) !== a.key.toLowerCase()) {
-        throw new RangeVerificationError(`${where}: account ${address} is filed under key ${a.key}, which is not its hash`, { facts: { block: header, address } })
+        throw new RangeVerificationError(
+          `${where}: account ${address} is filed under key ${a.key}, which is not its hash`,
+          { facts: { block: header, address } },
+        )
       }
       const account = await engine.source.getAccount(header, address)
       const bad = (field: string, theirs: unknown, ours: unknown) =>
-        new RangeVerificationError(`${where}, address ${address}: the upstream says ${field} ${String(theirs)}, the proof ${String(ours)}`, { facts: { block: header, address } })
+        new RangeVerificationError(
+          `${where}, address ${address}: the upstream says ${field} ${String(theirs)}, the proof ${String(ours)}`,
+          { facts: { block: header, address } },
+        )
       if (!account) throw bad('the account exists', true, 'that it does not')
       if (BigInt(a.balance) !== account.balance) throw bad('balance', a.balance, account.balance)
       if (BigInt(a.nonce) !== account.nonce) throw bad('nonce', a.nonce, account.nonce)
-      if (a.codeHash.toLowerCase() !== bytesToHex(account.codeHash)) throw bad('codeHash', a.codeHash, bytesToHex(account.codeHash))
-      if (a.root !== undefined && !/^0x0*$/.test(a.root) && a.root.toLowerCase() !== bytesToHex(account.storageRoot)) throw bad('storage root', a.root, bytesToHex(account.storageRoot))
-      if (a.code !== undefined && bytesToHex(keccak_256(hexToBytes(a.code as Hex))) !== bytesToHex(account.codeHash)) throw bad('code hashing to', bytesToHex(keccak_256(hexToBytes(a.code as Hex))), bytesToHex(account.codeHash))
+      if (a.codeHash.toLowerCase() !== bytesToHex(account.codeHash))
+        throw bad('codeHash', a.codeHash, bytesToHex(account.codeHash))
+      if (a.root !== undefined && !/^0x0*$/.test(a.root) && a.root.toLowerCase() !== bytesToHex(account.storageRoot))
+        throw bad('storage root', a.root, bytesToHex(account.storageRoot))
+      if (a.code !== undefined && bytesToHex(keccak_256(hexToBytes(a.code as Hex))) !== bytesToHex(account.codeHash))
+        throw bad('code hashing to', bytesToHex(keccak_256(hexToBytes(a.code as Hex))), bytesToHex(account.codeHash))
       for (const [slot, value] of Object.entries(a.storage ?? {})) {
         const ours = await engine.source.getStorage(header, address, bytesToHex(hexToBytes(slot as Hex)) as Hex)
-        if (bytesToBigInt(ours) !== BigInt(`0x${value.replace(/^0x/, '') || '0'}`)) throw bad(`slot ${slot} =`, value, bytesToHex(ours))
+        if (bytesToBigInt(ours) !== BigInt(`0x${value.replace(/^0x/, '') || '0'}`))
+          throw bad(`slot ${slot} =`, value, bytesToHex(ours))
       }
     }
     return dump

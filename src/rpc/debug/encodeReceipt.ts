@@ -16,7 +16,11 @@ export type ReceiptJson = {
 export function encodeReceipt(r: ReceiptJson): Uint8Array {
   const logs = r.logs.map((l) => [hexToBytes(l.address), l.topics.map((t) => hexToBytes(t)), hexToBytes(l.data)])
   const outcome =
-    r.root !== undefined && r.root !== null ? hexToBytes(r.root) : BigInt(r.status!) === 0n ? new Uint8Array(0) : Uint8Array.of(1)
+    r.root !== undefined && r.root !== null
+      ? hexToBytes(r.root)
+      : BigInt(r.status!) === 0n
+        ? new Uint8Array(0)
+        : Uint8Array.of(1)
   const body = RLP.encode([outcome, bigIntToBytes(BigInt(r.cumulativeGasUsed)), hexToBytes(r.logsBloom), logs])
   const type = Number(r.type ?? 0)
   return type === 0 ? body : Uint8Array.of(type, ...body)

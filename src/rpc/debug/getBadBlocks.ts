@@ -24,7 +24,9 @@ export const getBadBlocks = defineMethod({
       list = (await engine.upstream.request<BadBlock[] | null>('debug_getBadBlocks', [])) ?? []
     } catch (err) {
       if (err instanceof UpstreamRpcError && err.code === -32601) {
-        throw new ServerRpcError('debug_getBadBlocks: edgetrace imports no blocks of its own, and this upstream does not offer debug_getBadBlocks')
+        throw new ServerRpcError(
+          'debug_getBadBlocks: edgetrace imports no blocks of its own, and this upstream does not offer debug_getBadBlocks',
+        )
       }
       throw err
     }
@@ -33,7 +35,8 @@ export const getBadBlocks = defineMethod({
       if (!raw) throw new HeaderVerificationError(`bad block ${entry.hash}: the upstream gives no RLP to check it by`)
       const header = (RLP.decode(hexToBytes(raw as Hex)) as unknown as Uint8Array[][])[0]!
       const hash = bytesToHex(keccak_256(RLP.encode(header)))
-      if (hash !== entry.hash.toLowerCase()) throw new HeaderVerificationError(`bad block ${entry.hash}: its RLP hashes to ${hash}`, {
+      if (hash !== entry.hash.toLowerCase())
+        throw new HeaderVerificationError(`bad block ${entry.hash}: its RLP hashes to ${hash}`, {
           facts: { block: { hash: entry.hash.toLowerCase() }, expectedHash: entry.hash.toLowerCase(), gotHash: hash },
         })
     }

@@ -16,7 +16,9 @@ export const getModifiedAccountsByNumber = defineMethod({
     const latest = await engine.headers.resolve({ kind: 'tag', tag: 'latest' })
     const resolve = async (which: 'start' | 'end', selector: typeof start) => {
       if (selector.kind === 'number' && selector.number > latest.number) {
-        throw new ServerRpcError(`${which} block (${selector.number}) is later than the latest block (${latest.number})`)
+        throw new ServerRpcError(
+          `${which} block (${selector.number}) is later than the latest block (${latest.number})`,
+        )
       }
       return engine.headers.resolve(selector)
     }

@@ -16,19 +16,35 @@ export const getRawBlock = defineMethod({
   params: [required(parseBlockNumberOrHashStrict)],
   async run(engine, [selector]): Promise<string> {
     const verified = await rawBlockHeader(engine, selector, 'block')
-    const json = await engine.upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [verified.hash, true])
+    const json = await engine.upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [
+      verified.hash,
+      true,
+    ])
     if (!json) throw new ServerRpcError(`block #${where(selector)} not found`)
     const uncleCount = (json.uncles as unknown[] | undefined)?.length ?? 0
     const uncles = await Promise.all(
       Array.from({ length: uncleCount }, (_, i) =>
-        engine.upstream.request<Record<string, unknown>>('eth_getUncleByBlockHashAndIndex', [verified.hash, `0x${i.toString(16)}`]),
+        engine.upstream.request<Record<string, unknown>>('eth_getUncleByBlockHashAndIndex', [
+          verified.hash,
+          `0x${i.toString(16)}`,
+        ]),
       ),
     )
-    const block = createBlockFromRPC(json as never, uncles.map((u) => createBlockHeaderFromRPC(u as never, { common: verified.common, skipConsensusFormatValidation: true })) as never, {
-      common: verified.common,
-      skipConsensusFormatValidation: true,
-    })
-    const bad = (what: string) => new HeaderVerificationError(`block ${verified.number} ${verified.hash}: the upstream's ${what} do not match the header`, { facts: { block: verified } })
+    const block = createBlockFromRPC(
+      json as never,
+      uncles.map((u) =>
+        createBlockHeaderFromRPC(u as never, { common: verified.common, skipConsensusFormatValidation: true }),
+      ) as never,
+      {
+        common: verified.common,
+        skipConsensusFormatValidation: true,
+      },
+    )
+    const bad = (what: string) =>
+      new HeaderVerificationError(
+        `block ${verified.number} ${verified.hash}: the upstream's ${what} do not match the header`,
+        { facts: { block: verified } },
+      )
     if (!equalsBytes(block.hash(), verified.header.hash())) throw bad('header fields')
     if (!(await block.transactionsTrieIsValid())) throw bad('transactions')
     if (!block.uncleHashIsValid()) throw bad('uncles')

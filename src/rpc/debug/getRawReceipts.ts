@@ -23,11 +23,18 @@ export const getRawReceipts = defineMethod({
     if (engine.cache.restore) await engine.cache.restore([key])
     const kept = engine.cache.get<Uint8Array[]>(key)
     if (kept) return kept.map((b) => bytesToHex(b))
-    let receipts = await engine.upstream.request<ReceiptJson[] | null>('eth_getBlockReceipts', [verified.hash]).catch(() => null)
+    let receipts = await engine.upstream
+      .request<ReceiptJson[] | null>('eth_getBlockReceipts', [verified.hash])
+      .catch(() => null)
     if (!receipts) {
-      const json = await engine.upstream.request<{ transactions: string[] } | null>('eth_getBlockByHash', [verified.hash, false])
+      const json = await engine.upstream.request<{ transactions: string[] } | null>('eth_getBlockByHash', [
+        verified.hash,
+        false,
+      ])
       if (!json) throw new ServerRpcError(`block #${where(selector)} not found`)
-      receipts = await Promise.all(json.transactions.map((h) => engine.upstream.request<ReceiptJson>('eth_getTransactionReceipt', [h])))
+      receipts = await Promise.all(
+        json.transactions.map((h) => engine.upstream.request<ReceiptJson>('eth_getTransactionReceipt', [h])),
+      )
     }
     const encoded = receipts.map(encodeReceipt)
     const trie = new MerklePatriciaTrie()
@@ -35,10 +42,20 @@ export const getRawReceipts = defineMethod({
     if (!equalsBytes(trie.root(), verified.header.receiptTrie)) {
       throw new HeaderVerificationError(
         `block ${verified.number} ${verified.hash}: the upstream's receipts hash to ${bytesToHex(trie.root())}, not to the header's receiptsRoot ${bytesToHex(verified.header.receiptTrie)}`,
-        { facts: { block: verified, expectedRoot: bytesToHex(verified.header.receiptTrie), gotRoot: bytesToHex(trie.root()) } },
+        {
+          facts: {
+            block: verified,
+            expectedRoot: bytesToHex(verified.header.receiptTrie),
+            gotRoot: bytesToHex(trie.root()),
+          },
+        },
       )
     }
-    engine.cache.set(key, encoded, encoded.reduce((n, b) => n + b.length + 32, 64))
+    engine.cache.set(
+      key,
+      encoded,
+      encoded.reduce((n, b) => n + b.length + 32, 64),
+    )
     return encoded.map((b) => bytesToHex(b))
   },
 })

@@ -19,13 +19,18 @@ export const getRawTransaction = defineMethod({
     if (!json) return '0x'
     // The fork rules of the transaction's block (of the head for a pending one) decide which types decode.
     const blockHash = json.blockHash as Hex | null | undefined
-    const at = await engine.headers.resolve(blockHash ? { kind: 'hash', hash: blockHash, requireCanonical: false } : { kind: 'tag', tag: 'latest' })
+    const at = await engine.headers.resolve(
+      blockHash ? { kind: 'hash', hash: blockHash, requireCanonical: false } : { kind: 'tag', tag: 'latest' },
+    )
     const tx = await createTxFromRPC(json as never, { common: at.common })
     const raw = tx.serialize()
     if (bytesToHex(keccak_256(raw)) !== hash) {
-      throw new HeaderVerificationError(`transaction ${hash}: the upstream's fields encode to a transaction with hash ${bytesToHex(keccak_256(raw))}`, {
-        facts: { block: blockHash ? at : undefined, expectedHash: hash, gotHash: bytesToHex(keccak_256(raw)) },
-      })
+      throw new HeaderVerificationError(
+        `transaction ${hash}: the upstream's fields encode to a transaction with hash ${bytesToHex(keccak_256(raw))}`,
+        {
+          facts: { block: blockHash ? at : undefined, expectedHash: hash, gotHash: bytesToHex(keccak_256(raw)) },
+        },
+      )
     }
     return bytesToHex(raw)
   },

@@ -11,6 +11,10 @@ export const memStats = defineMethod({
   name: 'debug_memStats',
   params: [],
   async run(engine) {
-    return { runtime: runtimeMemory() ?? null, cache: engine.cache.stats(), persistent: engine.persistent?.store.stats() ?? null }
+    return {
+      runtime: runtimeMemory() ?? null,
+      cache: engine.cache.stats(),
+      persistent: engine.persistent?.store.stats() ?? null,
+    }
   },
 })

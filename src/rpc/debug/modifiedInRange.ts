@@ -33,7 +33,9 @@ async function modifiedIn(engine: Engine, loaded: LoadedBlock): Promise<Set<stri
               (pre.balance !== post.balance ||
                 pre.nonce !== post.nonce ||
                 !equalsBytes(pre.codeHash, post.codeHash) ||
-                [...pre.storage].some(([slot, v]) => bytesToBigInt(v) !== bytesToBigInt(post.storage.get(slot) ?? new Uint8Array(0)))))
+                [...pre.storage].some(
+                  ([slot, v]) => bytesToBigInt(v) !== bytesToBigInt(post.storage.get(slot) ?? new Uint8Array(0)),
+                )))
           if (changed) out.add(address)
         }
       },
@@ -41,15 +43,25 @@ async function modifiedIn(engine: Engine, loaded: LoadedBlock): Promise<Set<stri
   })
   const header = loaded.header.header
   const common = loaded.header.common
-  for (const [address, eip] of [[BEACON_ROOTS_ADDRESS, 4788], [HISTORY_STORAGE_ADDRESS, 2935]] as const) {
-    if (common.isActivatedEIP(eip) && (await state.getCode(createAddressFromString(address))).length > 0) out.add(address)
+  for (const [address, eip] of [
+    [BEACON_ROOTS_ADDRESS, 4788],
+    [HISTORY_STORAGE_ADDRESS, 2935],
+  ] as const) {
+    if (common.isActivatedEIP(eip) && (await state.getCode(createAddressFromString(address))).length > 0)
+      out.add(address)
   }
   if (header.difficulty > 0n && !common.gteHardfork('paris')) {
     out.add(header.coinbase.toString())
     // Uncle authors are rewarded too; their headers are listed by hash only, so ask for them.
-    const uncles = await engine.upstream.request<{ uncles?: string[] } | null>('eth_getBlockByHash', [loaded.header.hash, false])
+    const uncles = await engine.upstream.request<{ uncles?: string[] } | null>('eth_getBlockByHash', [
+      loaded.header.hash,
+      false,
+    ])
     for (let i = 0; i < (uncles?.uncles?.length ?? 0); i++) {
-      const uncle = await engine.upstream.request<{ miner: string } | null>('eth_getUncleByBlockHashAndIndex', [loaded.header.hash, `0x${i.toString(16)}`])
+      const uncle = await engine.upstream.request<{ miner: string } | null>('eth_getUncleByBlockHashAndIndex', [
+        loaded.header.hash,
+        `0x${i.toString(16)}`,
+      ])
       if (uncle) out.add(uncle.miner.toLowerCase())
     }
   }
@@ -57,10 +69,15 @@ async function modifiedIn(engine: Engine, loaded: LoadedBlock): Promise<Set<stri
   return out
 }
 
-export async function modifiedInRange(engine: Engine, from: VerifiedHeader, to: VerifiedHeader): Promise<string[] | null> {
+export async function modifiedInRange(
+  engine: Engine,
+  from: VerifiedHeader,
+  to: VerifiedHeader,
+): Promise<string[] | null> {
   const out = new Set<string>()
   for (let n = from.number; n <= to.number; n++) {
-    const header = n === to.number ? to : n === from.number ? from : await engine.headers.resolve({ kind: 'number', number: n })
+    const header =
+      n === to.number ? to : n === from.number ? from : await engine.headers.resolve({ kind: 'number', number: n })
     if (header.number === 0n) continue
     for (const a of await modifiedIn(engine, await loadBlock(engine, header.hash, header.number))) out.add(a)
   }
@@ -68,9 +85,11 @@ export async function modifiedInRange(engine: Engine, from: VerifiedHeader, to: 
 }
 
 export function checkRange(from: VerifiedHeader, to: VerifiedHeader) {
-  if (from.number > to.number) throw new ServerRpcError(`start block (${from.number}) must be less than or equal to end block (${to.number})`)
+  if (from.number > to.number)
+    throw new ServerRpcError(`start block (${from.number}) must be less than or equal to end block (${to.number})`)
   if (to.number - from.number + 1n > BigInt(MODIFIED_ACCOUNTS_MAX_BLOCKS)) {
-    throw new ServerRpcError(`the range covers ${to.number - from.number + 1n} blocks; at most ${MODIFIED_ACCOUNTS_MAX_BLOCKS} may be asked at once`)
+    throw new ServerRpcError(
+      `the range covers ${to.number - from.number + 1n} blocks; at most ${MODIFIED_ACCOUNTS_MAX_BLOCKS} may be asked at once`,
+    )
   }
 }
-

@@ -10,14 +10,19 @@ const TAGS = ['latest', 'earliest', 'pending', 'safe', 'finalized']
 
 /** geth's rpc.BlockNumberOrHash: a tag, a 0x-prefixed hex number, a hash or an EIP-1898 object. */
 export function parseBlockNumberOrHashStrict(raw: unknown): BlockSelector {
-  if (typeof raw === 'string' && !raw.startsWith('0x') && !TAGS.includes(raw)) throw new ParamError('hex string without 0x prefix')
+  if (typeof raw === 'string' && !raw.startsWith('0x') && !TAGS.includes(raw))
+    throw new ParamError('hex string without 0x prefix')
   return parseBlockParameter(raw)
 }
 
 export const where = (selector: BlockSelector) =>
   selector.kind === 'hash' ? selector.hash : selector.kind === 'number' ? `${selector.number}` : selector.tag
 
-export async function rawBlockHeader(engine: Engine, selector: BlockSelector, what: 'header' | 'block'): Promise<VerifiedHeader> {
+export async function rawBlockHeader(
+  engine: Engine,
+  selector: BlockSelector,
+  what: 'header' | 'block',
+): Promise<VerifiedHeader> {
   try {
     return await engine.headers.resolve(selector)
   } catch (err) {
@@ -25,4 +30,3 @@ export async function rawBlockHeader(engine: Engine, selector: BlockSelector, wh
     throw err
   }
 }
-

@@ -35,7 +35,13 @@ export const storageRangeAt = defineMethod({
   async run(engine, [blockHash, txIndex, address, keyStart, maxResult]): Promise<Range> {
     let range: Range
     try {
-      range = await engine.upstream.request<Range>('debug_storageRangeAt', [blockHash, txIndex, address, keyStart, maxResult])
+      range = await engine.upstream.request<Range>('debug_storageRangeAt', [
+        blockHash,
+        txIndex,
+        address,
+        keyStart,
+        maxResult,
+      ])
     } catch (err) {
       if (err instanceof UpstreamRpcError && err.code === -32601) {
         throw new ServerRpcError(
@@ -52,15 +58,24 @@ export const storageRangeAt = defineMethod({
     const facts = (slot?: string) => ({ facts: { block: header, address: address.toLowerCase(), slot } })
     for (const [hashed, entry] of Object.entries(range.storage ?? {})) {
       if (entry.key === null || entry.key === undefined) {
-        throw new RangeVerificationError(`${where}: the upstream lists slot ${hashed} without its key, so its value cannot be verified`, facts())
+        throw new RangeVerificationError(
+          `${where}: the upstream lists slot ${hashed} without its key, so its value cannot be verified`,
+          facts(),
+        )
       }
       const key = setLengthLeft(hexToBytes(entry.key as Hex), 32)
       if (bytesToHex(keccak_256(key)) !== hashed.toLowerCase()) {
-        throw new RangeVerificationError(`${where}: slot ${entry.key} is filed under ${hashed}, which is not its hash`, facts(bytesToHex(key)))
+        throw new RangeVerificationError(
+          `${where}: slot ${entry.key} is filed under ${hashed}, which is not its hash`,
+          facts(bytesToHex(key)),
+        )
       }
       const ours = await state.getStorage(at, key)
       if (bytesToBigInt(ours) !== BigInt(entry.value)) {
-        throw new RangeVerificationError(`${where}, slot ${entry.key}: the upstream says ${entry.value}, the verified state ${bytesToHex(setLengthLeft(ours, 32))}`, facts(bytesToHex(key)))
+        throw new RangeVerificationError(
+          `${where}, slot ${entry.key}: the upstream says ${entry.value}, the verified state ${bytesToHex(setLengthLeft(ours, 32))}`,
+          facts(bytesToHex(key)),
+        )
       }
     }
     // Overlay: a slot the block's earlier transactions wrote inside the returned window (from keyStart

@@ -12,7 +12,11 @@ import { ParamError } from '../params.js'
 
 /** geth's rpc.BlockNumber: a tag or a 0x-prefixed hex number (no decimals, no hashes). */
 export function parseBlockNumberStrict(raw: unknown): BlockSelector {
-  if (typeof raw === 'string' && !raw.startsWith('0x') && !['latest', 'earliest', 'pending', 'safe', 'finalized'].includes(raw)) {
+  if (
+    typeof raw === 'string' &&
+    !raw.startsWith('0x') &&
+    !['latest', 'earliest', 'pending', 'safe', 'finalized'].includes(raw)
+  ) {
     throw new ParamError('hex string without 0x prefix')
   }
   const selector = parseBlockParameter(raw)
@@ -24,7 +28,9 @@ export function parseBlockNumberStrict(raw: unknown): BlockSelector {
 function blockError(selector: BlockSelector, err: unknown): unknown {
   if (err instanceof BlockNotFoundError) {
     return new ServerRpcError(
-      selector.kind === 'hash' ? `block ${selector.hash} not found` : `block #${selector.kind === 'number' ? selector.number : selector.tag} not found`,
+      selector.kind === 'hash'
+        ? `block ${selector.hash} not found`
+        : `block #${selector.kind === 'number' ? selector.number : selector.tag} not found`,
     )
   }
   return err
@@ -34,7 +40,12 @@ function blockError(selector: BlockSelector, err: unknown): unknown {
  * Every transaction of the block replayed on verified state and traced: `[{txHash, result}]`.
  * Struct logs stream out transaction by transaction while the block is replayed.
  */
-export async function traceBlock(engine: Engine, selector: BlockSelector, plan: TracePlan, call: CallContext): Promise<unknown> {
+export async function traceBlock(
+  engine: Engine,
+  selector: BlockSelector,
+  plan: TracePlan,
+  call: CallContext,
+): Promise<unknown> {
   const target = { kind: 'block' as const, block: selector }
   const options = { deadline: call.deadline, progress: call.progress }
   if (plan.kind === 'native') {
@@ -42,9 +53,11 @@ export async function traceBlock(engine: Engine, selector: BlockSelector, plan: 
     const done = (at: TraceAt, result: unknown) => {
       out.push({ txHash: at.context.transactionHash!, result })
     }
-    await runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context), done }, options).catch((err: unknown) => {
-      throw blockError(selector, err)
-    })
+    await runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context), done }, options).catch(
+      (err: unknown) => {
+        throw blockError(selector, err)
+      },
+    )
     return out
   }
   // Each element's opening is held until its struct logs write something: a block whose first

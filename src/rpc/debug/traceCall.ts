@@ -25,7 +25,12 @@ export const traceCall = defineMethod({
     const call = { args, stateOverrides: config.stateOverrides, blockOverrides: config.blockOverrides }
     // With txIndex, the replay and the call share the request's one deadline (runTrace).
     const before = config.txIndex === undefined ? undefined : { count: config.txIndex, pastEnd: 'error' as const }
-    const target = { kind: 'calls' as const, block: selector ?? { kind: 'tag' as const, tag: 'latest' as const }, calls: [call], before }
+    const target = {
+      kind: 'calls' as const,
+      block: selector ?? { kind: 'tag' as const, tag: 'latest' as const },
+      calls: [call],
+      before,
+    }
     return traceOne(engine, config, target, { deadline: context.deadline }, tracingFailed)
   },
 })

@@ -20,7 +20,8 @@ function parseBundles(raw: unknown): Bundle[] {
   if (!Array.isArray(raw)) throw new ParamError('expected an array of bundles')
   return raw.map((b, i) => {
     const o = parseObject(b, `bundle ${i}`)
-    if (o.transactions != null && !Array.isArray(o.transactions)) throw new ParamError(`bundle ${i}: transactions must be an array`)
+    if (o.transactions != null && !Array.isArray(o.transactions))
+      throw new ParamError(`bundle ${i}: transactions must be an array`)
     const transactions = ((o.transactions as unknown[] | undefined) ?? []).map((t, j) => {
       try {
         const args = parseCallArgs(t)
@@ -52,7 +53,8 @@ function parseSimulateContext(raw: unknown): SimulateContext {
   if (o.transactionIndex != null) {
     const t = o.transactionIndex
     transactionIndex = typeof t === 'number' ? t : typeof t === 'string' ? Number(parseQuantity(t)) : NaN
-    if (!Number.isInteger(transactionIndex) || transactionIndex < -1) throw new ParamError('simulateContext.transactionIndex must be an integer ≥ -1')
+    if (!Number.isInteger(transactionIndex) || transactionIndex < -1)
+      throw new ParamError('simulateContext.transactionIndex must be an integer ≥ -1')
   }
   return { block, transactionIndex }
 }
@@ -85,8 +87,16 @@ export const traceCallMany = defineMethod({
       number = blockOverrides.number! + 1n
       time = blockOverrides.time! + 1n
     }
-    const before = { count: simulation.transactionIndex === -1 ? ('all' as const) : simulation.transactionIndex, pastEnd: 'all' as const }
-    const target = { kind: 'calls' as const, block: { kind: 'hash' as const, hash: header.hash, requireCanonical: false }, calls, before }
+    const before = {
+      count: simulation.transactionIndex === -1 ? ('all' as const) : simulation.transactionIndex,
+      pastEnd: 'all' as const,
+    }
+    const target = {
+      kind: 'calls' as const,
+      block: { kind: 'hash' as const, hash: header.hash, requireCanonical: false },
+      calls,
+      before,
+    }
 
     // Brackets and separators are held until a call's result (or struct logs) is written: a failure
     // of the first call answers a plain error.
@@ -110,7 +120,11 @@ export const traceCallMany = defineMethod({
               const call = calls[at.index]!
               openBundle(call.bundle)
               if (call.position > 0) hold(',')
-              const position = { ...at.context, blockNumber: call.blockOverrides!.number!, transactionPosition: call.position }
+              const position = {
+                ...at.context,
+                blockNumber: call.blockOverrides!.number!,
+                transactionPosition: call.position,
+              }
               return startTxTrace(config, position, config.kind === 'structLogger' ? write : undefined)
             },
             done: async (_at, value) => {

@@ -21,16 +21,21 @@ export async function traceOne(
     const done = (_at: unknown, result: unknown) => {
       value = result
     }
-    await runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context), done }, options).catch((err: unknown) => {
-      throw wording(err)
-    })
-    return value
-  }
-  return new JsonStream(async (write) => {
-    await runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context, write), done: () => {} }, options).catch(
+    await runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context), done }, options).catch(
       (err: unknown) => {
         throw wording(err)
       },
     )
+    return value
+  }
+  return new JsonStream(async (write) => {
+    await runTrace(
+      engine,
+      target,
+      { start: (at) => startTxTrace(plan, at.context, write), done: () => {} },
+      options,
+    ).catch((err: unknown) => {
+      throw wording(err)
+    })
   })
 }

@@ -7,7 +7,8 @@ import { traceOne } from './traceRuns.js'
 import { defineMethod } from '../defineMethod.js'
 
 /** geth's words for a transaction it does not know. */
-const notFound = (err: unknown) => (err instanceof TransactionNotFoundError ? new ServerRpcError('transaction not found') : err)
+const notFound = (err: unknown) =>
+  err instanceof TransactionNotFoundError ? new ServerRpcError('transaction not found') : err
 
 /**
  * debug_traceTransaction(hash, config?): the mined transaction replayed on verified state (its
@@ -17,6 +18,12 @@ export const traceTransaction = defineMethod({
   name: 'debug_traceTransaction',
   params: [required(parseHash), optional(parseTraceConfig)],
   async run(engine, [hash, plan], context): Promise<unknown> {
-    return traceOne(engine, plan ?? parseTraceConfig({}), { kind: 'transaction', hash }, { deadline: context.deadline }, notFound)
+    return traceOne(
+      engine,
+      plan ?? parseTraceConfig({}),
+      { kind: 'transaction', hash },
+      { deadline: context.deadline },
+      notFound,
+    )
   },
 })

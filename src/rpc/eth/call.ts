@@ -36,7 +36,9 @@ export const call = defineMethod({
     throwIfFailed(result)
     const limit = engine.options.returnDataLimit
     if (limit > 0 && result.returnValue.length > limit) {
-      throw new ServerRpcError(`call returned result on length ${result.returnValue.length} exceeding --rpc.returndata.limit ${limit}`)
+      throw new ServerRpcError(
+        `call returned result on length ${result.returnValue.length} exceeding --rpc.returndata.limit ${limit}`,
+      )
     }
     return bytesToHex(result.returnValue) as Hex
   },

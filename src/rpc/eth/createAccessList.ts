@@ -20,18 +20,19 @@ function sameList(a: AccessListEntry[], b: AccessListEntry[]): boolean {
  */
 export const createAccessList = defineMethod({
   name: 'eth_createAccessList',
-  params: [
-    required(parseCallArgs),
-    optional(parseBlockParameter),
-    optional(parseStateOverrides),
-  ],
+  params: [required(parseCallArgs), optional(parseBlockParameter), optional(parseStateOverrides)],
   async run(engine, [args, selector, stateOverrides]) {
     const block = await prepareCall(engine, args, selector ?? { kind: 'tag', tag: 'latest' })
     const from = (args.from ?? '0x0000000000000000000000000000000000000000').toLowerCase()
     const to = args.to?.toLowerCase()
     let list: AccessListEntry[] = args.accessList ?? []
     for (let round = 0; round < 8; round++) {
-      const result = await executeCall(engine, { args: { ...args, accessList: list }, block, stateOverrides, reportAccessList: true })
+      const result = await executeCall(engine, {
+        args: { ...args, accessList: list },
+        block,
+        stateOverrides,
+        reportAccessList: true,
+      })
       const next = (result.accessList ?? [])
         .filter((e) => {
           if (e.storageKeys.length > 0) return true

@@ -23,11 +23,7 @@ const ERROR_RATIO = 0.015
  */
 export const estimateGas = defineMethod({
   name: 'eth_estimateGas',
-  params: [
-    required(parseCallArgs),
-    optional(parseBlockParameter),
-    optional(parseStateOverrides),
-  ],
+  params: [required(parseCallArgs), optional(parseBlockParameter), optional(parseStateOverrides)],
   async run(engine, [args, selector, stateOverrides]): Promise<Hex> {
     const block = await prepareCall(engine, args, selector ?? { kind: 'tag', tag: 'latest' })
     const run = (gasLimit: bigint) => executeCall(engine, { args, block, gasLimit, stateOverrides })

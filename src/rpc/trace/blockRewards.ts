@@ -19,9 +19,21 @@ export async function blockRewards(engine: Engine, loaded: LoadedBlock): Promise
   const { header, common } = loaded.header
   if (header.difficulty === 0n || common.gteHardfork('paris') || common.consensusType() !== 'pow') return []
   // Frontier 5 ETH, Byzantium (EIP-649) 3 ETH, Constantinople (EIP-1234) 2 ETH.
-  const reward = common.gteHardfork('constantinople') ? 2n * ETHER : common.gteHardfork('byzantium') ? 3n * ETHER : 5n * ETHER
+  const reward = common.gteHardfork('constantinople')
+    ? 2n * ETHER
+    : common.gteHardfork('byzantium')
+      ? 3n * ETHER
+      : 5n * ETHER
   const uncles = await uncleHeaders(engine, loaded)
-  const out = [rewardTrace(header.coinbase.toString(), 'block', reward + (reward / 32n) * BigInt(uncles.length), loaded.header.hash, header.number)]
+  const out = [
+    rewardTrace(
+      header.coinbase.toString(),
+      'block',
+      reward + (reward / 32n) * BigInt(uncles.length),
+      loaded.header.hash,
+      header.number,
+    ),
+  ]
   for (const uncle of uncles) {
     const value = ((8n + uncle.number - header.number) * reward) / 8n
     out.push(rewardTrace(uncle.coinbase.toString(), 'uncle', value, loaded.header.hash, header.number))
@@ -34,14 +46,24 @@ async function uncleHeaders(engine: Engine, loaded: LoadedBlock) {
   if (equalsBytes(header.uncleHash, KECCAK256_RLP_ARRAY)) return []
   const count = Number(await engine.upstream.request<string>('eth_getUncleCountByBlockHash', [loaded.header.hash]))
   const jsons = await Promise.all(
-    Array.from({ length: count }, (_, i) => engine.upstream.request<Record<string, unknown>>('eth_getUncleByBlockHashAndIndex', [loaded.header.hash, `0x${i.toString(16)}`])),
+    Array.from({ length: count }, (_, i) =>
+      engine.upstream.request<Record<string, unknown>>('eth_getUncleByBlockHashAndIndex', [
+        loaded.header.hash,
+        `0x${i.toString(16)}`,
+      ]),
+    ),
   )
-  const headers = jsons.map((j) => createBlockHeaderFromRPC(j as never, { common, skipConsensusFormatValidation: true }))
+  const headers = jsons.map((j) =>
+    createBlockHeaderFromRPC(j as never, { common, skipConsensusFormatValidation: true }),
+  )
   const hash = keccak_256(RLP.encode(headers.map((h) => h.raw())))
   if (!equalsBytes(hash, header.uncleHash)) {
-    throw new HeaderVerificationError(`block ${header.number} ${loaded.header.hash}: the upstream's uncles hash to ${bytesToHex(hash)}, not to the header's uncles hash`, {
-      facts: { block: loaded.header, expectedHash: bytesToHex(header.uncleHash), gotHash: bytesToHex(hash) },
-    })
+    throw new HeaderVerificationError(
+      `block ${header.number} ${loaded.header.hash}: the upstream's uncles hash to ${bytesToHex(hash)}, not to the header's uncles hash`,
+      {
+        facts: { block: loaded.header, expectedHash: bytesToHex(header.uncleHash), gotHash: bytesToHex(hash) },
+      },
+    )
   }
   return headers
 }

@@ -16,7 +16,12 @@ export const replayBlockTransactions = defineMethod({
     optional(parseParityTraceConfig),
   ],
   async run(engine, [selector, types, , cfg], context): Promise<unknown> {
-    const block = await traceBlockTransactions(engine, selector, replayFields(types, cfg?.includePrecompiles ?? false), context)
+    const block = await traceBlockTransactions(
+      engine,
+      selector,
+      replayFields(types, cfg?.includePrecompiles ?? false),
+      context,
+    )
     if (!block) return []
     return block.traced.map((t) => ({ ...withoutTail(t.result), transactionHash: t.hash, vmTrace: t.result.vmTrace }))
   },

@@ -23,7 +23,12 @@ async function traceMined(
     traced.push({ hash: at.context.transactionHash!, index: at.index, result: result as TraceResult })
   }
   const start = (at: TraceAt) => startParityTrace(config, at.context, engine.options.evmTimeoutMs)
-  const run = await runTrace(engine, target, { start, done }, { deadline: context?.deadline, progress: context?.progress })
+  const run = await runTrace(
+    engine,
+    target,
+    { start, done },
+    { deadline: context?.deadline, progress: context?.progress },
+  )
   return { traced, loaded: run.loaded }
 }
 

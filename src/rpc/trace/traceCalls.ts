@@ -20,7 +20,8 @@ const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 export function parseCallList(raw: unknown): { args: CallArgs; types: ReadonlySet<TraceType> }[] {
   if (!Array.isArray(raw)) throw new ParamError('expected array of [callparam, tracetypes]')
   return raw.map((entry, i) => {
-    if (!Array.isArray(entry) || entry.length !== 2) throw new ParamError(`entry ${i}: expected [callparam, tracetypes]`)
+    if (!Array.isArray(entry) || entry.length !== 2)
+      throw new ParamError(`entry ${i}: expected [callparam, tracetypes]`)
     try {
       return { args: parseCallArgs(entry[0]), types: parseTraceTypes(entry[1]) }
     } catch (err) {
@@ -58,8 +59,18 @@ export async function traceCalls(
   if (calls.length === 0) return []
   const out: TraceResult[] = []
   const start = (at: TraceAt) => {
-    const config: ParityTracerConfig = { types: calls[at.index]!.types, includePrecompiles, creationMethod: false, withBlockFields: false, revertData: 'output' }
-    return startParityTrace(config, { blockNumber: at.header.number, transactionPosition: 0 }, engine.options.evmTimeoutMs)
+    const config: ParityTracerConfig = {
+      types: calls[at.index]!.types,
+      includePrecompiles,
+      creationMethod: false,
+      withBlockFields: false,
+      revertData: 'output',
+    }
+    return startParityTrace(
+      config,
+      { blockNumber: at.header.number, transactionPosition: 0 },
+      engine.options.evmTimeoutMs,
+    )
   }
   const done = (_at: TraceAt, result: unknown) => {
     out.push(result as TraceResult)

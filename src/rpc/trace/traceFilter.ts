@@ -28,7 +28,8 @@ export type TraceFilter = {
 }
 
 const plainInteger = (raw: unknown, what: string) => {
-  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 0) throw new ParamError(`${what} must be a non-negative JSON number, got ${describe(raw)}`)
+  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 0)
+    throw new ParamError(`${what} must be a non-negative JSON number, got ${describe(raw)}`)
   return raw
 }
 const addresses = (raw: unknown, what: string) => {
@@ -39,7 +40,8 @@ const addresses = (raw: unknown, what: string) => {
 
 /** trace_filter's request object (Erigon's TraceFilterRequest). */
 export function parseTraceFilter(raw: unknown): TraceFilter {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ParamError(`expected a filter object, got ${describe(raw)}`)
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ParamError(`expected a filter object, got ${describe(raw)}`)
   const o = raw as Record<string, unknown>
   return {
     fromBlock: parseBlockField('fromBlock', o.fromBlock ?? '0x0'),
@@ -85,15 +87,28 @@ function matches(t: ParityTrace, f: TraceFilter): boolean {
  * must match unless `mode: "union"`), then `after` traces skipped and at most `count` returned. Streamed as a JSON array
  * as blocks are traced, so memory does not grow with the range.
  */
-export async function traceFilter(engine: Engine, filter: TraceFilter, context: CallContext = SILENT_CONTEXT): Promise<JsonStream> {
+export async function traceFilter(
+  engine: Engine,
+  filter: TraceFilter,
+  context: CallContext = SILENT_CONTEXT,
+): Promise<JsonStream> {
   const from = await engine.headers.resolve(filter.fromBlock)
   const to = await engine.headers.resolve(filter.toBlock)
-  if (from.number > to.number) throw new InvalidParamsRpcError('invalid parameters: fromBlock cannot be greater than toBlock')
+  if (from.number > to.number)
+    throw new InvalidParamsRpcError('invalid parameters: fromBlock cannot be greater than toBlock')
   const maxBlocks = engine.options.traceFilterMaxBlocks ?? TRACE_FILTER_MAX_BLOCKS
   if (to.number - from.number + 1n > BigInt(maxBlocks)) {
-    throw new InvalidParamsRpcError(`trace_filter covers ${to.number - from.number + 1n} blocks; at most ${maxBlocks} may be asked at once`)
+    throw new InvalidParamsRpcError(
+      `trace_filter covers ${to.number - from.number + 1n} blocks; at most ${maxBlocks} may be asked at once`,
+    )
   }
-  const config = { types: new Set(['trace'] as const), includePrecompiles: false, creationMethod: true, withBlockFields: true, revertData: 'revertReason' as const }
+  const config = {
+    types: new Set(['trace'] as const),
+    includePrecompiles: false,
+    creationMethod: true,
+    withBlockFields: true,
+    revertData: 'revertReason' as const,
+  }
   return new JsonStream(async (write, hold) => {
     let seen = 0
     let written = 0
@@ -131,7 +146,12 @@ export async function traceFilter(engine: Engine, filter: TraceFilter, context: 
         return filter.count === undefined || written < filter.count
       }
       const start = (at: TraceAt) => startParityTrace(config, at.context, engine.options.evmTimeoutMs)
-      await runTrace(engine, { kind: 'blocks', from: from.number, to: to.number, afterBlock }, { start, done }, { deadline: context.deadline })
+      await runTrace(
+        engine,
+        { kind: 'blocks', from: from.number, to: to.number, afterBlock },
+        { start, done },
+        { deadline: context.deadline },
+      )
     } finally {
       hold(']')
     }

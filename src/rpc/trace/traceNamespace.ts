@@ -15,5 +15,15 @@ import { transaction } from './transaction.js'
  */
 export const traceNamespace = defineNamespace({
   name: 'trace',
-  methods: [transaction, get, block, call, callMany, rawTransaction, filter, replayTransaction, replayBlockTransactions],
+  methods: [
+    transaction,
+    get,
+    block,
+    call,
+    callMany,
+    rawTransaction,
+    filter,
+    replayTransaction,
+    replayBlockTransactions,
+  ],
 })

@@ -155,7 +155,10 @@ function recordVmOps(arena: CallTraceArena, hooks: TracerHooks, open: number[]) 
       used: undefined,
       push: [],
       mem: undefined,
-      store: step.op === 0x55 && stack.length >= 2 ? { key: stack[stack.length - 1]!, val: stack[stack.length - 2]! } : undefined,
+      store:
+        step.op === 0x55 && stack.length >= 2
+          ? { key: stack[stack.length - 1]!, val: stack[stack.length - 2]! }
+          : undefined,
       failed: step.error !== undefined,
       sub: undefined,
     }

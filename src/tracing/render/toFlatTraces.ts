@@ -83,10 +83,15 @@ const isPlainCall = (n: CallTraceNode) => n.kind === 'CALL' || n.kind === 'STATI
  * has an `error` and, unless it reverted and `revertData` is 'result', no result. With `ctx`, each
  * entry carries the block and transaction fields (null where not known); without, they are left out.
  */
-export function toFlatTraces(arena: CallTraceArena, options: FlatTraceOptions, ctx: FlatTraceContext | undefined): FlatTrace[] {
+export function toFlatTraces(
+  arena: CallTraceArena,
+  options: FlatTraceOptions,
+  ctx: FlatTraceContext | undefined,
+): FlatTrace[] {
   const out: FlatTrace[] = []
   const visible = (n: CallTraceNode) =>
-    options.precompileCalls === 'all' || !(n.precompile && isPlainCall(n) && (options.precompileCalls === 'none' || (n.value ?? 0n) === 0n))
+    options.precompileCalls === 'all' ||
+    !(n.precompile && isPlainCall(n) && (options.precompileCalls === 'none' || (n.value ?? 0n) === 0n))
 
   walkFrames(arena, visible, (node, traceAddress, children) => {
     const txGas = node.parent === undefined && options.rootGas === 'transaction'
@@ -120,7 +125,14 @@ export function toFlatTraces(arena: CallTraceArena, options: FlatTraceOptions, c
     } else {
       type = 'call'
       const shownValue = node.kind === 'STATICCALL' && options.staticCallValue === 'zero' ? 0n : value
-      action = { callType: node.kind.toLowerCase(), from: node.from, gas: quantity(gas), input: bytes(node.input), to: node.to, value: quantity(shownValue) }
+      action = {
+        callType: node.kind.toLowerCase(),
+        from: node.from,
+        gas: quantity(gas),
+        input: bytes(node.input),
+        to: node.to,
+        value: quantity(shownValue),
+      }
       if (withResult) result = { gasUsed: quantity(gasUsed), output: bytes(node.output) }
     }
     out.push(
@@ -129,7 +141,8 @@ export function toFlatTraces(arena: CallTraceArena, options: FlatTraceOptions, c
         blockHash: ctx && (ctx.blockHash ?? null),
         blockNumber: ctx && Number(ctx.blockNumber),
         error: error !== undefined ? options.errorLabel(error) : undefined,
-        revertReason: reverted && options.revertData === 'revertReason' && node.output.length > 0 ? bytes(node.output) : undefined,
+        revertReason:
+          reverted && options.revertData === 'revertReason' && node.output.length > 0 ? bytes(node.output) : undefined,
         result,
         subtraces: children.length,
         traceAddress,

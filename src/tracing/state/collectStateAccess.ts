@@ -24,7 +24,14 @@ export type StateAccess = {
   post: Map<Hex, AccountSnapshot | undefined>
 }
 
-const EMPTY = (): AccountSnapshot => ({ balance: 0n, nonce: 0n, codeHash: KECCAK256_NULL, code: new Uint8Array(0), storage: new Map(), exists: false })
+const EMPTY = (): AccountSnapshot => ({
+  balance: 0n,
+  nonce: 0n,
+  codeHash: KECCAK256_NULL,
+  code: new Uint8Array(0),
+  storage: new Map(),
+  exists: false,
+})
 
 /**
  * Reads back the post-state of everything the execution read in the manager's current read scope
@@ -45,7 +52,14 @@ export async function collectStateAccess(state: OverlayStateManager): Promise<St
     pre.set(
       address,
       account
-        ? { balance: account.balance, nonce: account.nonce, codeHash: account.codeHash, code, storage: new Map(slots), exists: true }
+        ? {
+            balance: account.balance,
+            nonce: account.nonce,
+            codeHash: account.codeHash,
+            code,
+            storage: new Map(slots),
+            exists: true,
+          }
         : { ...EMPTY(), storage: new Map(slots) },
     )
     const now = await state.getAccount(addr)
@@ -54,7 +68,14 @@ export async function collectStateAccess(state: OverlayStateManager): Promise<St
       continue
     }
     const snapshot: AccountSnapshot = now
-      ? { balance: now.balance, nonce: now.nonce, codeHash: now.codeHash, code: await state.getCode(addr), storage: new Map(), exists: true }
+      ? {
+          balance: now.balance,
+          nonce: now.nonce,
+          codeHash: now.codeHash,
+          code: await state.getCode(addr),
+          storage: new Map(),
+          exists: true,
+        }
       : EMPTY()
     for (const slot of slots.keys()) snapshot.storage.set(slot, await state.getStorage(addr, hexToBytes(slot)))
     post.set(address, snapshot)

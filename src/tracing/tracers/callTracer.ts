@@ -5,7 +5,11 @@ export const callTracer: NativeTracer<CallTracerConfig> = {
   name: 'callTracer',
   parseConfig(raw) {
     const r = configReader('callTracer', raw)
-    return { onlyTopCall: r.bool('onlyTopCall'), withLog: r.bool('withLog'), includePrecompiles: r.bool('includePrecompiles', true) }
+    return {
+      onlyTopCall: r.bool('onlyTopCall'),
+      withLog: r.bool('withLog'),
+      includePrecompiles: r.bool('includePrecompiles', true),
+    }
   },
   needs: (config) => ({ logs: config.withLog, steps: false, state: false }),
   render: (run, config) => toCallFrame(run.arena, config) ?? null,

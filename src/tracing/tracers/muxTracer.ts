@@ -14,7 +14,8 @@ export function createMuxTracer(lookup: (name: string) => NativeTracer): NativeT
         const tracer = lookup(name)
         if (tracer.name === 'muxTracer') throw new Error('muxTracer cannot contain muxTracer')
         const obj = cfg === null || cfg === undefined ? {} : cfg
-        if (typeof obj !== 'object' || Array.isArray(obj)) throw new Error(`invalid tracerConfig for muxTracer: ${name} must be an object`)
+        if (typeof obj !== 'object' || Array.isArray(obj))
+          throw new Error(`invalid tracerConfig for muxTracer: ${name} must be an object`)
         return { name, tracer, config: tracer.parseConfig(obj as Record<string, unknown>) }
       })
     },

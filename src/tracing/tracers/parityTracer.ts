@@ -18,7 +18,13 @@ export type ParityTracerConfig = ParityTraceOptions & {
 }
 
 /** A trace_* result: `{output, stateDiff, trace, vmTrace}`; what was not asked for is null / []. */
-export type TraceResult = { output: string; revertReason?: string; stateDiff: unknown; trace: unknown[]; vmTrace: unknown }
+export type TraceResult = {
+  output: string
+  revertReason?: string
+  stateDiff: unknown
+  trace: unknown[]
+  vmTrace: unknown
+}
 
 /**
  * The trace namespace's renderer (not a geth tracer name): Parity traces, stateDiff and the output
@@ -29,7 +35,11 @@ export const parityTracer: NativeTracer<ParityTracerConfig> = {
   parseConfig: () => {
     throw new Error('parityTracer is configured by the trace_* methods')
   },
-  needs: (config) => ({ logs: false, steps: config.types.has('vmTrace'), state: config.types.has('stateDiff') || config.types.has('vmTrace') }),
+  needs: (config) => ({
+    logs: false,
+    steps: config.types.has('vmTrace'),
+    state: config.types.has('stateDiff') || config.types.has('vmTrace'),
+  }),
   render(run, config): TraceResult {
     const root = run.arena.nodes[0]
     const reverted = root?.error === 'execution reverted'
@@ -39,7 +49,9 @@ export const parityTracer: NativeTracer<ParityTracerConfig> = {
       // Besu adds the revert data of a reverted transaction (OpenEthereum did not).
       ...(reverted && !inOutput && root.output.length > 0 ? { revertReason: bytes(root.output) } : {}),
       stateDiff: config.types.has('stateDiff') && run.access ? toStateDiff(run.access) : null,
-      trace: config.types.has('trace') ? toParityTraces(run.arena, config, config.withBlockFields ? run.context : undefined) : [],
+      trace: config.types.has('trace')
+        ? toParityTraces(run.arena, config, config.withBlockFields ? run.context : undefined)
+        : [],
       vmTrace: config.types.has('vmTrace') ? toVmTrace(run.arena, run.access) : null,
     }
   },

@@ -49,7 +49,10 @@ const word = (bytes: Uint8Array) => bytesToHex(bytes)
  * trace never sits in memory. The object is written `structLogs` first, then `gas`, `failed` and
  * `returnValue` (known only at the end) — Erigon's streaming order; JSON key order carries no meaning.
  */
-export function createStructLogWriter(config: StructLoggerConfig, write: (chunk: string) => void | Promise<void>): StructLogWriter {
+export function createStructLogWriter(
+  config: StructLoggerConfig,
+  write: (chunk: string) => void | Promise<void>,
+): StructLogWriter {
   let buffer = '{"structLogs":['
   let count = 0
   let pending: Promise<void> | undefined

@@ -54,7 +54,11 @@ function frame(arena: CallTraceArena, node: CallTraceNode, config: CallTracerCon
   if (!config.onlyTopCall) {
     const children = node.children
       .map((i) => arena.nodes[i]!)
-      .filter((child) => config.includePrecompiles !== false || !(child.precompile && (child.kind === 'CALL' || child.kind === 'STATICCALL')))
+      .filter(
+        (child) =>
+          config.includePrecompiles !== false ||
+          !(child.precompile && (child.kind === 'CALL' || child.kind === 'STATICCALL')),
+      )
     if (children.length > 0) out.calls = children.map((child) => frame(arena, child, config, nowFailed))
   }
   if (config.withLog && node.logs.length > 0 && !nowFailed) {

@@ -35,7 +35,11 @@ const keepError = (error: string) => error
  * traceAddress and subtraces; plain calls to precompiles are dropped unless includePrecompiles.
  * Every entry has the block and transaction fields, null where not known.
  */
-export function toFlatCallFrames(arena: CallTraceArena, config: FlatCallTracerConfig, ctx: FlatTraceContext): FlatCallFrame[] {
+export function toFlatCallFrames(
+  arena: CallTraceArena,
+  config: FlatCallTracerConfig,
+  ctx: FlatTraceContext,
+): FlatCallFrame[] {
   return toFlatTraces(
     arena,
     {

@@ -3,7 +3,12 @@ import { quantity } from '../../../utils/hex.js'
 import type { Hex } from '../../../types/hex.js'
 import type { AccountSnapshot, StateAccess } from '../../state/collectStateAccess.js'
 
-export type PrestateTracerConfig = { diffMode: boolean; disableCode: boolean; disableStorage: boolean; includeEmpty: boolean }
+export type PrestateTracerConfig = {
+  diffMode: boolean
+  disableCode: boolean
+  disableStorage: boolean
+  includeEmpty: boolean
+}
 
 type Account = { balance?: string; code?: string; codeHash?: string; nonce?: number; storage?: Record<string, string> }
 
@@ -92,7 +97,8 @@ export function toPrestate(access: StateAccess, config: PrestateTracerConfig): R
     if (!modified) continue
     // Field order as geth marshals an account: balance, code, codeHash, nonce, storage.
     const ordered: Account = {}
-    for (const k of ['balance', 'code', 'codeHash', 'nonce', 'storage'] as const) if (changed[k] !== undefined) (ordered as Record<string, unknown>)[k] = changed[k]
+    for (const k of ['balance', 'code', 'codeHash', 'nonce', 'storage'] as const)
+      if (changed[k] !== undefined) (ordered as Record<string, unknown>)[k] = changed[k]
     post.push([address, ordered])
     if (!isEmpty(before)) pre.push([address, preAccount(before, config, keptPre)])
   }

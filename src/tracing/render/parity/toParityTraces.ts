@@ -42,7 +42,11 @@ export function toParityTraceError(error: string): string {
  * block hash adds the block and transaction fields (trace_transaction, trace_block, trace_filter);
  * without, they are left out (trace_call, trace_replay*).
  */
-export function toParityTraces(arena: CallTraceArena, options: ParityTraceOptions, ctx?: FlatTraceContext): ParityTrace[] {
+export function toParityTraces(
+  arena: CallTraceArena,
+  options: ParityTraceOptions,
+  ctx?: FlatTraceContext,
+): ParityTrace[] {
   return toFlatTraces(
     arena,
     {
@@ -59,7 +63,13 @@ export function toParityTraces(arena: CallTraceArena, options: ParityTraceOption
 }
 
 /** A block or uncle reward entry (trace_block, trace_filter), after the block's transactions. */
-export function rewardTrace(author: string, rewardType: 'block' | 'uncle', value: bigint, blockHash: string, blockNumber: bigint): ParityTrace {
+export function rewardTrace(
+  author: string,
+  rewardType: 'block' | 'uncle',
+  value: bigint,
+  blockHash: string,
+  blockNumber: bigint,
+): ParityTrace {
   return flatTrace({
     action: { author, rewardType, value: quantity(value) },
     blockHash,

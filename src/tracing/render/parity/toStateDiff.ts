@@ -41,9 +41,19 @@ export function toStateDiff(access: StateAccess): Record<string, StateDiffAccoun
       if (balance === '=' && code === '=' && nonce === '=' && Object.keys(storage).length === 0) continue
       out[address] = { balance, code, nonce, storage }
     } else if (before) {
-      out[address] = { balance: { '-': quantity(pre.balance) }, code: { '-': bytes(pre.code) }, nonce: { '-': quantity(pre.nonce) }, storage }
+      out[address] = {
+        balance: { '-': quantity(pre.balance) },
+        code: { '-': bytes(pre.code) },
+        nonce: { '-': quantity(pre.nonce) },
+        storage,
+      }
     } else {
-      out[address] = { balance: { '+': quantity(post!.balance) }, code: { '+': bytes(post!.code) }, nonce: { '+': quantity(post!.nonce) }, storage }
+      out[address] = {
+        balance: { '+': quantity(post!.balance) },
+        code: { '+': bytes(post!.code) },
+        nonce: { '+': quantity(post!.nonce) },
+        storage,
+      }
     }
   }
   return out

@@ -52,7 +52,8 @@ export function toVmTrace(arena: CallTraceArena, access: StateAccess | undefined
       }
     })
     // Code a create deployed runs as that address's code for later calls in the same transaction.
-    if ((node.kind === 'CREATE' || node.kind === 'CREATE2') && node.to && !node.reverted) deployed.set(node.to, node.output)
+    if ((node.kind === 'CREATE' || node.kind === 'CREATE2') && node.to && !node.reverted)
+      deployed.set(node.to, node.output)
     return { code, ops }
   }
   return render(root)
