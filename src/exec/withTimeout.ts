@@ -24,14 +24,19 @@ export async function withTimeout<value>(
   shared?: Deadline,
 ): Promise<value> {
   const deadline = shared ?? createExecutionDeadline(ms)
+  let onAbort = () => {}
   const timeout = new Promise<never>((_, reject) => {
-    deadline.signal.addEventListener('abort', () => reject(deadline.reason), { once: true })
+    onAbort = () => reject(deadline.reason)
+    deadline.signal.addEventListener('abort', onAbort, { once: true })
   })
   // The race's loser must not become an unhandled rejection.
   timeout.catch(() => {})
   try {
     return await Promise.race([work(deadline), timeout])
   } finally {
+    // A shared deadline outlives this run (a range traced block after block under one deadline):
+    // its listener goes with the run, or they would pile up, one per block.
+    deadline.signal.removeEventListener('abort', onAbort)
     if (!shared) deadline.dispose()
   }
 }
