@@ -56,15 +56,20 @@ export type TraceTarget =
   /** Every transaction of a block. The genesis block has none to trace (GenesisNotTraceableError). */
   | { kind: 'block'; block: BlockSelector }
   /**
-   * Every transaction of the blocks `from`…`to` (by number), loaded and prefetched a window ahead of
-   * the one traced. `afterBlock` hears each block once its transactions are done (genesis: `loaded`
-   * undefined) and stops the walk by returning false.
+   * Every transaction of the blocks `from`…`to` (both verified; those between them by number),
+   * loaded and prefetched a window ahead of the one traced. `afterBlock` hears each block once its
+   * transactions are done, with the state they left (genesis: neither), and stops the walk by
+   * returning false.
    */
   | {
       kind: 'blocks'
-      from: bigint
-      to: bigint
-      afterBlock(number: bigint, loaded: LoadedBlock | undefined): Promise<boolean>
+      from: VerifiedHeader
+      to: VerifiedHeader
+      afterBlock(
+        number: bigint,
+        loaded: LoadedBlock | undefined,
+        state: OverlayStateManager | undefined,
+      ): Promise<boolean>
     }
   /**
    * Calls traced one after the other, each on the state the previous left: on the state at the end of
@@ -218,34 +223,37 @@ async function traceBlocks(
   handler: TraceHandler,
   deadline: Deadline,
 ): Promise<TraceRun> {
+  const headerOf = (n: bigint) =>
+    n === to.number ? to : n === from.number ? from : engine.headers.resolve({ kind: 'number', number: n })
   // Blocks ahead are loaded and their state prefetched while earlier ones are traced (a window of
   // PIPELINE blocks), so the upstream's latency is paid once per window, not per block.
   const ahead = new Map<bigint, Promise<LoadedBlock | undefined>>()
   const prepare = (n: bigint) => {
-    if (n > to || ahead.has(n)) return
-    const p = loadTraceable(engine, { kind: 'number', number: n }).then(async (loaded) => {
-      if (loaded) await prefetchBlock(engine, loaded)
+    if (n > to.number || ahead.has(n)) return
+    const p = Promise.resolve(headerOf(n)).then(async (header) => {
+      if (header.number === 0n) return undefined
+      const loaded = await loadBlock(engine, header.hash, header.number)
+      await prefetchBlock(engine, loaded)
       return loaded
     })
     p.catch(() => {}) // awaited in order below; an early failure must not go unhandled
     ahead.set(n, p)
   }
-  let last: VerifiedHeader | undefined
-  for (let n = from; n <= to; n++) {
+  for (let n = from.number; n <= to.number; n++) {
     for (let k = 0n; k < PIPELINE; k++) prepare(n + k)
     const loaded = await ahead.get(n)!
     ahead.delete(n)
+    let state: OverlayStateManager | undefined
     if (loaded) {
       const run = sessions(handler)
-      await run.guard(() => replayBlock(engine, loaded, { tracer: blockTracer(loaded, run), deadline }))
-      last = loaded.header
+      state = (await run.guard(() => replayBlock(engine, loaded, { tracer: blockTracer(loaded, run), deadline }))).state
     }
-    const goOn = await afterBlock(n, loaded)
+    const goOn = await afterBlock(n, loaded, state)
     // The range's budget is per block: each block traced moves the deadline on.
     deadline.extend(engine.options.evmTimeoutMs)
     if (!goOn) break
   }
-  return { header: last ?? (await engine.headers.resolve({ kind: 'number', number: to })) }
+  return { header: to }
 }
 
 async function traceCalls(

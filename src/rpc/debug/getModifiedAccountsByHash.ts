@@ -9,7 +9,7 @@ import { defineMethod } from '../defineMethod.js'
 export const getModifiedAccountsByHash = defineMethod({
   name: 'debug_getModifiedAccountsByHash',
   params: [required(parseHash), optional(parseHash)],
-  async run(engine, [startHash, endHash]): Promise<string[] | null> {
+  async run(engine, [startHash, endHash], context): Promise<string[] | null> {
     const byHash = async (which: 'start' | 'end', hash: string) => {
       try {
         return await engine.headers.byHash(hash)
@@ -21,6 +21,6 @@ export const getModifiedAccountsByHash = defineMethod({
     const from = await byHash('start', startHash)
     const to = endHash ? await byHash('end', endHash) : from
     checkRange(from, to)
-    return modifiedInRange(engine, from, to)
+    return modifiedInRange(engine, from, to, context)
   },
 })

@@ -12,7 +12,7 @@ import { defineMethod } from '../defineMethod.js'
 export const getModifiedAccountsByNumber = defineMethod({
   name: 'debug_getModifiedAccountsByNumber',
   params: [required(parseBlockParameter), optional(parseBlockParameter)],
-  async run(engine, [start, end]): Promise<string[] | null> {
+  async run(engine, [start, end], context): Promise<string[] | null> {
     const latest = await engine.headers.resolve({ kind: 'tag', tag: 'latest' })
     const resolve = async (which: 'start' | 'end', selector: typeof start) => {
       if (selector.kind === 'number' && selector.number > latest.number) {
@@ -25,6 +25,6 @@ export const getModifiedAccountsByNumber = defineMethod({
     const from = await resolve('start', start)
     const to = end ? await resolve('end', end) : from
     checkRange(from, to)
-    return modifiedInRange(engine, from, to)
+    return modifiedInRange(engine, from, to, context)
   },
 })

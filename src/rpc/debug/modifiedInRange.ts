@@ -2,8 +2,12 @@ import { bytesToBigInt, createAddressFromString, equalsBytes } from '@ethereumjs
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS } from '../../exec/applySystemCalls.js'
 import type { Engine } from '../../exec/createEngine.js'
-import { type LoadedBlock, loadBlock } from '../../exec/loadBlock.js'
-import { replayBlock } from '../../exec/replayBlock.js'
+import type { LoadedBlock } from '../../exec/loadBlock.js'
+import { runTrace } from '../../exec/runTrace.js'
+import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
+import type { TxTraceSession } from '../../tracing/startTxTrace.js'
+import type { CallContext } from '../../types/progress.js'
+import { SILENT_CONTEXT } from '../progress.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { collectStateAccess } from '../../tracing/state/collectStateAccess.js'
 
@@ -12,35 +16,30 @@ export const MODIFIED_ACCOUNTS_MAX_BLOCKS = 1000
 
 const NEVER = { aborted: false } as const
 
+/** Adds the accounts whose state a transaction changed: existence, balance, nonce, code or any slot. */
+async function addChangedBy(state: OverlayStateManager, out: Set<string>): Promise<void> {
+  const access = await collectStateAccess(state)
+  for (const [address, pre] of access.pre) {
+    const post = access.post.get(address)
+    const changed =
+      pre.exists !== (post?.exists ?? false) ||
+      (post !== undefined &&
+        (pre.balance !== post.balance ||
+          pre.nonce !== post.nonce ||
+          !equalsBytes(pre.codeHash, post.codeHash) ||
+          [...pre.storage].some(
+            ([slot, v]) => bytesToBigInt(v) !== bytesToBigInt(post.storage.get(slot) ?? new Uint8Array(0)),
+          )))
+    if (changed) out.add(address)
+  }
+}
+
 /**
- * The accounts whose state one block changed: its transactions' (each replayed on verified state;
- * an account counts when its existence, balance, nonce, code or any slot differs after the
- * transaction from before it), its system contracts' (EIP-4788, EIP-2935, when they have code), its
- * proof-of-work rewards' recipients and its withdrawals' (amount > 0).
+ * Adds the accounts a block changed outside its transactions: its system contracts' (EIP-4788,
+ * EIP-2935, when they have code after it), its proof-of-work rewards' recipients and its
+ * withdrawals' (amount > 0).
  */
-async function modifiedIn(engine: Engine, loaded: LoadedBlock): Promise<Set<string>> {
-  const out = new Set<string>()
-  const { state } = await replayBlock(engine, loaded, {
-    tracer: {
-      begin: () => ({ hooks: {}, signal: NEVER }),
-      end: async (_i, _result, state) => {
-        const access = await collectStateAccess(state)
-        for (const [address, pre] of access.pre) {
-          const post = access.post.get(address)
-          const changed =
-            pre.exists !== (post?.exists ?? false) ||
-            (post !== undefined &&
-              (pre.balance !== post.balance ||
-                pre.nonce !== post.nonce ||
-                !equalsBytes(pre.codeHash, post.codeHash) ||
-                [...pre.storage].some(
-                  ([slot, v]) => bytesToBigInt(v) !== bytesToBigInt(post.storage.get(slot) ?? new Uint8Array(0)),
-                )))
-          if (changed) out.add(address)
-        }
-      },
-    },
-  })
+async function addChangedAround(engine: Engine, loaded: LoadedBlock, state: OverlayStateManager, out: Set<string>) {
   const header = loaded.header.header
   const common = loaded.header.common
   for (const [address, eip] of [
@@ -66,21 +65,36 @@ async function modifiedIn(engine: Engine, loaded: LoadedBlock): Promise<Set<stri
     }
   }
   for (const w of loaded.block.withdrawals ?? []) if (w.amount > 0n) out.add(w.address.toString())
-  return out
 }
 
+/**
+ * The accounts whose state blocks `from`…`to` changed, both included, sorted (null when none): each
+ * block's transactions replayed on verified state through runTrace (a session with no hooks that
+ * compares each transaction's reads and writes), then what the block changed around them.
+ */
 export async function modifiedInRange(
   engine: Engine,
   from: VerifiedHeader,
   to: VerifiedHeader,
+  context: CallContext = SILENT_CONTEXT,
 ): Promise<string[] | null> {
   const out = new Set<string>()
-  for (let n = from.number; n <= to.number; n++) {
-    const header =
-      n === to.number ? to : n === from.number ? from : await engine.headers.resolve({ kind: 'number', number: n })
-    if (header.number === 0n) continue
-    for (const a of await modifiedIn(engine, await loadBlock(engine, header.hash, header.number))) out.add(a)
+  const start = (): TxTraceSession => ({
+    hooks: {},
+    signal: NEVER,
+    finish: async (_result, state) => addChangedBy(state, out),
+    abort: async () => false,
+  })
+  const afterBlock = async (_n: bigint, loaded: LoadedBlock | undefined, state: OverlayStateManager | undefined) => {
+    if (loaded && state) await addChangedAround(engine, loaded, state, out)
+    return true
   }
+  await runTrace(
+    engine,
+    { kind: 'blocks', from, to, afterBlock },
+    { start, done: () => {} },
+    { deadline: context.deadline },
+  )
   return out.size === 0 ? null : [...out].map((a) => a.toLowerCase()).sort()
 }
 

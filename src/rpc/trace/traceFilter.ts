@@ -146,12 +146,7 @@ export async function traceFilter(
         return filter.count === undefined || written < filter.count
       }
       const start = (at: TraceAt) => startParityTrace(config, at.context, engine.options.evmTimeoutMs)
-      await runTrace(
-        engine,
-        { kind: 'blocks', from: from.number, to: to.number, afterBlock },
-        { start, done },
-        { deadline: context.deadline },
-      )
+      await runTrace(engine, { kind: 'blocks', from, to, afterBlock }, { start, done }, { deadline: context.deadline })
     } finally {
       hold(']')
     }
