@@ -270,8 +270,7 @@ async function traceCalls(
     header = await prepareCall(engine, calls[0]!.args, selector)
   } else {
     header = await engine.headers.resolve(selector)
-    const loaded = await loadBlock(engine, header.hash, header.number)
-    state = await stateBefore(engine, loaded, before.count, { pastEnd: before.pastEnd, deadline })
+    state = await stateBefore(engine, header, before.count, { pastEnd: before.pastEnd, deadline })
   }
   const run = sessions(handler)
   await run.guard(async () => {

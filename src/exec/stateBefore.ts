@@ -2,7 +2,8 @@ import { TransactionIndexError } from '../errors/replay.js'
 import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
 import type { Deadline } from '../types/deadline.js'
 import type { Engine } from './createEngine.js'
-import type { LoadedBlock } from './loadBlock.js'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
+import { loadBlock } from './loadBlock.js'
 import { replayBlock } from './replayBlock.js'
 
 export type StateBeforeOptions = {
@@ -13,16 +14,17 @@ export type StateBeforeOptions = {
 }
 
 /**
- * The verified state before transaction `index` of a block (as that transaction sees it): the
+ * The verified state before transaction `index` of a block (loaded and checked here) (as that transaction sees it): the
  * parent's state with the block's first `index` transactions replayed, each checked against its
  * receipt. 'all': after every transaction of the block.
  */
 export async function stateBefore(
   engine: Engine,
-  loaded: LoadedBlock,
+  block: VerifiedHeader,
   index: number | 'all',
   { pastEnd = 'error', deadline }: StateBeforeOptions = {},
 ): Promise<OverlayStateManager> {
+  const loaded = await loadBlock(engine, block.hash, block.number)
   const length = loaded.block.transactions.length
   if (index !== 'all' && index > length && pastEnd === 'error')
     throw new TransactionIndexError(index, loaded.header.number, length)

@@ -1,5 +1,4 @@
 import { KECCAK256_NULL, bytesToHex, createAddressFromString, equalsBytes } from '@ethereumjs/util'
-import { loadBlock } from '../../exec/loadBlock.js'
 import { stateBefore } from '../../exec/stateBefore.js'
 import { BlockNotFoundError } from '../../errors/state.js'
 import { quantity } from '../../utils/hex.js'
@@ -28,15 +27,14 @@ export const accountAt = defineMethod({
   name: 'debug_accountAt',
   params: [required(parseHash), required(parseJsonInteger), required(parseAddress)],
   async run(engine, [hash, txIndex, address]): Promise<unknown> {
-    let loaded
+    let state
     try {
-      const header = await engine.headers.byHash(hash)
-      loaded = await loadBlock(engine, header.hash, header.number)
+      state = await stateBefore(engine, await engine.headers.byHash(hash), txIndex)
     } catch (err) {
+      // An unknown block is null (Erigon); an index past its end is an error.
       if (err instanceof BlockNotFoundError) return null
       throw err
     }
-    const state = await stateBefore(engine, loaded, txIndex)
     const at = createAddressFromString(address)
     const account = await state.getAccount(at)
     if (!account) return { balance: '0x0', nonce: '0x0', code: '0x', codeHash: ZERO_HASH }

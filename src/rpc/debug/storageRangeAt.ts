@@ -1,6 +1,5 @@
 import { bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { loadBlock } from '../../exec/loadBlock.js'
 import { stateBefore } from '../../exec/stateBefore.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { RangeVerificationError } from '../../errors/state.js'
@@ -51,8 +50,7 @@ export const storageRangeAt = defineMethod({
       throw err
     }
     const header = await engine.headers.byHash(blockHash)
-    const loaded = await loadBlock(engine, header.hash, header.number)
-    const state = await stateBefore(engine, loaded, txIndex)
+    const state = await stateBefore(engine, header, txIndex)
     const at = createAddressFromString(address)
     const where = `block ${header.number} ${header.hash}, address ${address}`
     const facts = (slot?: string) => ({ facts: { block: header, address: address.toLowerCase(), slot } })
