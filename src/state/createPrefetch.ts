@@ -2,6 +2,7 @@ import { type Account, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import type { Upstream } from '../upstream/types.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
+import { rejoinAfterTimeout } from './rejoinAfterTimeout.js'
 import { createSingleFlight } from '../utils/createSingleFlight.js'
 import type { ProvenCache } from './createProvenCache.js'
 import { groupAccessList } from './groupAccessList.js'
@@ -27,7 +28,7 @@ export type CreatePrefetchParameters = {
  * Concurrent prefetches of the same proof share one request.
  */
 export function createPrefetch({ proven, upstream, fetchProof, getCode, storeCode }: CreatePrefetchParameters) {
-  const once = createSingleFlight()
+  const once = createSingleFlight({ rejoin: rejoinAfterTimeout })
   return async function prefetch(block: VerifiedHeader, entries: readonly AccessListEntry[]): Promise<void> {
     const byAddress = groupAccessList(entries)
     if (proven.restore) {

@@ -1,3 +1,4 @@
+import { rejoinAfterTimeout } from './rejoinAfterTimeout.js'
 import { createSingleFlight } from '../utils/createSingleFlight.js'
 import type { LruCache } from '../utils/createLruCache.js'
 
@@ -7,7 +8,7 @@ import type { LruCache } from '../utils/createLruCache.js'
  * one load, so one request. A cached value is never undefined (undefined is a miss).
  */
 export function createReadThrough(cache: LruCache) {
-  const once = createSingleFlight()
+  const once = createSingleFlight({ rejoin: rejoinAfterTimeout })
   return async function read<value>(key: string, load: () => Promise<value>): Promise<value> {
     const hit = cache.get<value>(key)
     if (hit !== undefined) return hit

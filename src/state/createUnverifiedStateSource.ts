@@ -2,6 +2,7 @@ import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToHex, hexToBytes, unpadBy
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import type { Upstream } from '../upstream/types.js'
+import { rejoinAfterTimeout } from './rejoinAfterTimeout.js'
 import { createSingleFlight } from '../utils/createSingleFlight.js'
 import type { LruCache } from '../utils/createLruCache.js'
 import { groupAccessList } from './groupAccessList.js'
@@ -24,7 +25,7 @@ function hexBytes(raw: unknown, what: string): Uint8Array {
  * absent one, and storage roots are unknown, so slots are cached per (block, address).
  */
 export function createUnverifiedStateSource({ upstream, cache }: { upstream: Upstream; cache: LruCache }): StateSource {
-  const once = createSingleFlight()
+  const once = createSingleFlight({ rejoin: rejoinAfterTimeout })
 
   async function getAccount(block: VerifiedHeader, address: Hex): Promise<Account | undefined> {
     const key = cacheKeys.unverifiedAccount(block.hash, address)
