@@ -163,3 +163,28 @@ describe('issue 13: debug_traceCall with txIndex runs under one deadline', () =>
     expect(proxy.log.length).toBe(asked)
   })
 })
+
+describe('a read shared by two requests', () => {
+  it("is read again for the later request when the upstream gave up on it on the earlier request's clock", async () => {
+    const proxy = await proxied()
+    const edge = await serve(proxy, { evmTimeoutMs: 2000 })
+    const block = await freshBlock()
+    // The prefetch of the first call (its second round trip: proofs only) hangs, once.
+    let hung = false
+    proxy.hooks.onRequest = ({ calls }) => {
+      if (hung || !calls.every((c) => c.method === 'eth_getProof' || c.method === 'eth_getCode')) return undefined
+      hung = true
+      return 'hang'
+    }
+    const first = rpc(edge.url, 'eth_call', [totalSupply(), block])
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    // The same call a second later finds the header and access list cached and joins the pending prefetch.
+    const second = rpc(edge.url, 'eth_call', [totalSupply(), block])
+    expect((await first).error).toEqual({ code: -32000, message: 'execution aborted (timeout = 2s)' })
+    expect(hung).toBe(true)
+    // Before: it failed with the first request's "upstream unreachable: no answer to eth_getProof within 2s".
+    const answer = await second
+    expect(answer.error).toBeUndefined()
+    expect(answer.result).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+})
