@@ -4,6 +4,7 @@ import { startDevnet } from '../../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../../src/node/startEdgetrace.js'
 import { firstDifference } from '../src/firstDifference.js'
 import { rpcResult } from '../src/rpc.js'
+import { ACTION, RESULT } from '../src/tracetestCompare.js'
 
 /*
  * Differential tests of the Parity-style outputs: every devnet transaction (see anvilTracers.test.ts
@@ -213,22 +214,8 @@ const GETH_FLAT_ORDER = {
     'transactionPosition',
     'type',
   ],
-  action: [
-    'author',
-    'rewardType',
-    'address',
-    'balance',
-    'callType',
-    'creationMethod',
-    'from',
-    'gas',
-    'init',
-    'input',
-    'refundAddress',
-    'to',
-    'value',
-  ],
-  result: ['address', 'code', 'gasUsed', 'output'],
+  action: ACTION,
+  result: RESULT,
 }
 function gethKeyOrderViolation(traces: Json[]): string | undefined {
   const check = (what: keyof typeof GETH_FLAT_ORDER, o: Json, i: number) => {

@@ -30,7 +30,8 @@ export function canonicalCallFrame(f: Frame): Frame {
 // blockNumber, transactionHash, transactionPosition and time ignored; omitempty fields make 0, "0x" and
 // missing equal), then deep-equal.
 export type Json = Record<string, any>
-const ACTION = [
+/** geth's field order of a flat trace's action and result. */
+export const ACTION = [
   'author',
   'rewardType',
   'address',
@@ -45,7 +46,7 @@ const ACTION = [
   'to',
   'value',
 ]
-const RESULT = ['address', 'code', 'gasUsed', 'output']
+export const RESULT = ['address', 'code', 'gasUsed', 'output']
 const QUANTITIES = new Set(['balance', 'gas', 'value', 'gasUsed'])
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 
