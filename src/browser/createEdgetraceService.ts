@@ -212,4 +212,7 @@ function checkConfig(config: EdgetraceConfig): void {
   ) {
     bad('checkpoint', 'a block hash (0x and 64 hex digits)', config.checkpoint)
   }
+  const traceCompat = config.engine?.traceCompat
+  if (traceCompat !== undefined && typeof traceCompat !== 'boolean')
+    bad('engine.traceCompat', 'true or false (--trace.compat)', traceCompat)
 }

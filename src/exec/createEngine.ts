@@ -23,6 +23,11 @@ export type EngineOptions = {
   unverified: boolean
   /** Cache budget in bytes (default 256 MiB). */
   cacheBytes: number
+  /**
+   * `--trace.compat`: trace_* in OpenEthereum's shapes (error labels, no result on failed frames, no
+   * vmTrace op/idx…) instead of the reference daemon's.
+   */
+  traceCompat?: boolean | undefined
   /** The most blocks one trace_filter request may cover (default 10,000). */
   traceFilterMaxBlocks?: number | undefined
 }

@@ -57,6 +57,7 @@ async function main(argv: string[]): Promise<void> {
       evmTimeoutMs: opts.evmTimeoutMs,
       returnDataLimit: opts.returnDataLimit,
       unverified: opts.unverified,
+      traceCompat: opts.traceCompat,
     },
     checkpoint: opts.checkpoint,
     log: (line) => console.error(line),

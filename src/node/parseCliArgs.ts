@@ -16,6 +16,7 @@ export type CliOptions = {
   chain?: string | undefined
   hardfork?: string | undefined
   unverified: boolean
+  traceCompat: boolean
   checkpoint?: Hex | undefined
   help: boolean
 }
@@ -42,6 +43,8 @@ Usage: edgetrace [--upstream URL] [flags]
   --chain FILE            geth-style genesis file naming the chain's forks (for unknown chain ids)
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
+  --trace.compat          trace_* in OpenEthereum's shapes (its error labels, no result on a failed
+                          frame, vmTrace without op/idx) instead of the reference daemon's
   --checkpoint HASH       a block hash you trust (e.g. a finalized block's, from a source you trust):
                           blocks asked by number or tag must link to it by parent hashes. Without
                           it, which block is number N is the upstream's word.
@@ -93,6 +96,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     batchLimit: 100,
     returnDataLimit: 100_000,
     unverified: false,
+    traceCompat: false,
     help: false,
   }
   for (let i = 0; i < argv.length; i++) {
@@ -154,6 +158,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--unverified':
         opts.unverified = true
+        break
+      case '--trace.compat':
+        opts.traceCompat = true
         break
       case '--checkpoint': {
         const value = takeValue()

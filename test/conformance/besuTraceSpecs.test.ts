@@ -78,6 +78,8 @@ beforeAll(async () => {
     port: 0,
     api: ['eth', 'debug', 'trace'],
     genesis: genesis as never,
+    // OpenEthereum's shapes, which Besu's recorded outputs keep (the reference daemon's are the default).
+    engine: { traceCompat: true },
   })
 }, 60_000)
 afterAll(async () => {

@@ -22,7 +22,7 @@ async function traceMined(
   const done = (at: TraceAt, result: unknown) => {
     traced.push({ hash: at.context.transactionHash!, index: at.index, result: result as TraceResult })
   }
-  const start = (at: TraceAt) => startParityTrace(config, at.context, engine.options.evmTimeoutMs)
+  const start = (at: TraceAt) => startParityTrace(engine, config, at.context, `${at.context.transactionPosition}-`)
   const run = await runTrace(
     engine,
     target,

@@ -55,6 +55,8 @@ export async function traceCalls(
   selector: BlockSelector = LATEST,
   includePrecompiles = false,
   context: CallContext = SILENT_CONTEXT,
+  /** trace_callMany: each call's vmTrace idx is prefixed with its index in the list. */
+  indexed = false,
 ): Promise<TraceResult[]> {
   if (calls.length === 0) return []
   const out: TraceResult[] = []
@@ -66,11 +68,9 @@ export async function traceCalls(
       withBlockFields: false,
       revertData: 'output',
     }
-    return startParityTrace(
-      config,
-      { blockNumber: at.header.number, transactionPosition: 0 },
-      engine.options.evmTimeoutMs,
-    )
+    // The reference daemon's vmTrace idx: each call of a list is prefixed with its index, a lone call not.
+    const idx = indexed ? `${at.index}-` : ''
+    return startParityTrace(engine, config, { blockNumber: at.header.number, transactionPosition: 0 }, idx)
   }
   const done = (_at: TraceAt, result: unknown) => {
     out.push(result as TraceResult)

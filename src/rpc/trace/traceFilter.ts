@@ -145,7 +145,7 @@ export async function traceFilter(
         report(n)
         return filter.count === undefined || written < filter.count
       }
-      const start = (at: TraceAt) => startParityTrace(config, at.context, engine.options.evmTimeoutMs)
+      const start = (at: TraceAt) => startParityTrace(engine, config, at.context)
       await runTrace(engine, { kind: 'blocks', from, to, afterBlock }, { start, done }, { deadline: context.deadline })
     } finally {
       hold(']')

@@ -1,3 +1,4 @@
+import type { Engine } from '../../exec/createEngine.js'
 import type { ParityTracerConfig } from '../../tracing/tracers/parityTracer.js'
 import { parityTracer } from '../../tracing/tracers/parityTracer.js'
 import { DEFAULT_TRACE_TIMEOUT_MS } from '../parseTraceConfig.js'
@@ -15,11 +16,17 @@ function parityPlan(config: ParityTracerConfig, timeoutMs = DEFAULT_TRACE_TIMEOU
   }
 }
 
-/** Starts tracing one transaction for a trace_* method; `finish` yields its TraceResult. */
+/**
+ * Starts tracing one transaction for a trace_* method; `finish` yields its TraceResult, in the
+ * reference daemon's shapes or, with --trace.compat, OpenEthereum's. `vmTraceIdx`: the vmTrace's
+ * `idx` prefix (the transaction's or call's index and "-"; none for a lone call).
+ */
 export function startParityTrace(
+  engine: Engine,
   config: ParityTracerConfig,
   context: FlatTraceContext,
-  timeoutMs: number,
+  vmTraceIdx = '',
 ): TxTraceSession {
-  return startTxTrace(parityPlan(config, timeoutMs), context)
+  const shaped = { ...config, compat: engine.options.traceCompat === true, vmTraceIdx }
+  return startTxTrace(parityPlan(shaped, engine.options.evmTimeoutMs), context)
 }

@@ -2,6 +2,7 @@ import { opcodeStackIO } from '../opcodeStackIO.js'
 import type { TracerHooks } from '../hooks.js'
 import type { RecorderConfig } from './recorderConfig.js'
 import type { CallTraceArena, CallTraceNode, VmFrame, VmOp } from './types.js'
+import { gethOpcodeName } from '../gethOpcodeName.js'
 
 /** Ops whose memory writes the VM trace shows: [offset index, length index or fixed length] from the top of the stack. */
 const MEMORY_WRITES: Record<number, [number, number | { fixed: number }]> = {
@@ -143,13 +144,16 @@ function recordVmOps(arena: CallTraceArena, hooks: TracerHooks, open: number[]) 
     // The STOP past the end of the code is geth's struct-log step, not an op of OpenEthereum's VM trace.
     if (!top || step.implicit) return
     if (top.pending) complete(top.pending, step)
-    // An op that could not start for its stack, or an undefined opcode, is not part of the VM trace
-    // (OpenEthereum); one that ran out of gas is, without `ex`.
-    const skipped = step.error?.startsWith('stack') || step.opName === 'INVALID'
+    // An op that could not start for its stack is not part of the VM trace (geth calls no hook for
+    // it); one that ran out of gas is, without `ex`. An undefined opcode is kept, marked: Erigon lists
+    // it, OpenEthereum does not.
+    const skipped = step.error?.startsWith('stack')
     const stack = step.stack
     const op: VmOp = {
       pc: step.pc,
       op: step.op,
+      name: gethOpcodeName(step.op, step.opName),
+      invalid: step.opName === 'INVALID',
       cost: step.cost,
       gas: step.gas,
       used: undefined,

@@ -34,6 +34,10 @@ export type CallTraceNode = {
 export type VmOp = {
   pc: number
   op: number
+  /** geth's name of the op (gethOpcodeName). */
+  name: string
+  /** An opcode the fork does not define (or 0xfe): Erigon lists it, OpenEthereum leaves it out. */
+  invalid: boolean
   cost: bigint
   gas: bigint
   /** undefined until the op is completed; null when it failed. */

@@ -70,6 +70,13 @@ export type FlatTraceOptions = {
   revertData: 'result' | 'revertReason'
   /** A suicide entry's result: left out (geth) or null (Parity). */
   suicideResult: 'omit' | 'null'
+  /**
+   * A frame that failed other than by reverting: no `result` key (geth, OpenEthereum/Besu) or
+   * `result: null` (Erigon: no omitempty).
+   */
+  failedResult: 'omit' | 'null'
+  /** A reverted create's kept result names the address it would have had (Erigon: set on entry). */
+  revertedCreateAddress: boolean
   /** The `error` label of a failed frame, from its geth-style error. */
   errorLabel: (error: string) => string
 }
@@ -103,7 +110,7 @@ export function toFlatTraces(
     const value = node.value ?? 0n
     let type: string
     let action: Record<string, unknown>
-    let result: Record<string, unknown> | null | undefined
+    let result: Record<string, unknown> | null | undefined = options.failedResult === 'null' ? null : undefined
     if (node.kind === 'SELFDESTRUCT') {
       type = 'suicide'
       action = { address: node.from, balance: quantity(value), refundAddress: node.to }
@@ -116,7 +123,8 @@ export function toFlatTraces(
       action.init = bytes(node.input)
       action.value = quantity(value)
       // A failed create has no address; field order as geth's gen_flatcallresult_json.go.
-      const address = error === undefined ? (node.to ?? node.created) : undefined
+      const address =
+        error === undefined || (reverted && options.revertedCreateAddress) ? (node.to ?? node.created) : undefined
       if (withResult) {
         result = address !== undefined ? { address } : {}
         result.code = bytes(node.output)

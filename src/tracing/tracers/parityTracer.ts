@@ -15,6 +15,8 @@ export type ParityTracerConfig = ParityTraceOptions & {
    * rawTransaction) or, with `output` "0x", into a `revertReason` field (its trace_replay*).
    */
   revertData: 'output' | 'revertReason'
+  /** The vmTrace's `idx` prefix (see toVmTrace): the transaction's or call's index and "-", or "". */
+  vmTraceIdx?: string | undefined
 }
 
 /** A trace_* result: `{output, stateDiff, trace, vmTrace}`; what was not asked for is null / []. */
@@ -43,16 +45,19 @@ export const parityTracer: NativeTracer<ParityTracerConfig> = {
   render(run, config): TraceResult {
     const root = run.arena.nodes[0]
     const reverted = root?.error === 'execution reverted'
-    const inOutput = reverted && config.revertData === 'output'
+    // The reference daemon answers a reverted transaction's revert data as its output; Besu (compat)
+    // does so for calls only, and adds it as `revertReason` to its replays (OpenEthereum did not).
+    const inOutput = reverted && (!config.compat || config.revertData === 'output')
     return {
       output: root && (!root.reverted || inOutput) ? bytes(root.output) : '0x',
-      // Besu adds the revert data of a reverted transaction (OpenEthereum did not).
       ...(reverted && !inOutput && root.output.length > 0 ? { revertReason: bytes(root.output) } : {}),
       stateDiff: config.types.has('stateDiff') && run.access ? toStateDiff(run.access) : null,
       trace: config.types.has('trace')
         ? toParityTraces(run.arena, config, config.withBlockFields ? run.context : undefined)
         : [],
-      vmTrace: config.types.has('vmTrace') ? toVmTrace(run.arena, run.access) : null,
+      vmTrace: config.types.has('vmTrace')
+        ? toVmTrace(run.arena, run.access, { compat: config.compat === true, idxPrefix: config.vmTraceIdx ?? '' })
+        : null,
     }
   },
 }

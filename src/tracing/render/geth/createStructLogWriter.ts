@@ -1,5 +1,6 @@
 import { bytesToHex } from '@ethereumjs/util'
 import type { OpcodeStep } from '../../hooks.js'
+import { gethOpcodeName } from '../../gethOpcodeName.js'
 
 /** The struct logger's options (geth's logger.Config; Erigon's disableMemory accepted as well). */
 export type StructLoggerConfig = {
@@ -32,13 +33,7 @@ export type StructLogWriter = {
 
 const CHUNK = 64 * 1024
 
-/** geth's opcode names where ethereumjs's differ (OpCode.String()). */
-function opName(step: OpcodeStep): string {
-  if (step.op === 0x20) return 'KECCAK256'
-  if (step.op === 0x44) return 'DIFFICULTY'
-  if (step.opName === 'INVALID' && step.op !== 0xfe) return `opcode 0x${step.op.toString(16)} not defined`
-  return step.opName
-}
+const opName = (step: OpcodeStep) => gethOpcodeName(step.op, step.opName)
 
 const word = (bytes: Uint8Array) => bytesToHex(bytes)
 

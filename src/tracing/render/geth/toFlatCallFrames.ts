@@ -49,6 +49,8 @@ export function toFlatCallFrames(
       staticCallValue: 'frame',
       revertData: 'result',
       suicideResult: 'omit',
+      failedResult: 'omit',
+      revertedCreateAddress: false,
       errorLabel: config.convertParityErrors ? toParityError : keepError,
     },
     ctx,

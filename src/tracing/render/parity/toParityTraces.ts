@@ -12,6 +12,14 @@ export type ParityTraceOptions = {
    * rawTransaction entries do not.
    */
   creationMethod: boolean
+  /**
+   * OpenEthereum's shapes (`--trace.compat`), as the recorded outputs of OpenEthereum and Besu have
+   * them: OpenEthereum's error labels, no `result` on a failed frame, a reverted frame's data as
+   * `revertReason` (Besu), `creationMethod` as each method's recorded outputs show it. Without it,
+   * the reference daemon's (Erigon's): geth's error strings, `result: null` on a failed frame, a
+   * reverted frame keeping its result with the revert data, `creationMethod` on every create.
+   */
+  compat?: boolean | undefined
 }
 
 /** A Parity/OpenEthereum trace entry; fields in the order the recorded outputs use. */
@@ -47,17 +55,24 @@ export function toParityTraces(
   options: ParityTraceOptions,
   ctx?: FlatTraceContext,
 ): ParityTrace[] {
+  const shape = options.compat
+    ? {
+        creationMethod: options.creationMethod,
+        revertData: 'revertReason' as const,
+        failedResult: 'omit' as const,
+        revertedCreateAddress: false,
+        errorLabel: toParityTraceError,
+      }
+    : {
+        creationMethod: true,
+        revertData: 'result' as const,
+        failedResult: 'null' as const,
+        revertedCreateAddress: true,
+        errorLabel: (error: string) => (error === 'execution reverted' ? 'Reverted' : error),
+      }
   return toFlatTraces(
     arena,
-    {
-      precompileCalls: options.includePrecompiles ? 'all' : 'withValue',
-      rootGas: 'message',
-      creationMethod: options.creationMethod,
-      staticCallValue: 'zero',
-      revertData: 'revertReason',
-      suicideResult: 'null',
-      errorLabel: toParityTraceError,
-    },
+    { precompileCalls: options.includePrecompiles ? 'all' : 'withValue', rootGas: 'message', staticCallValue: 'zero', suicideResult: 'null', ...shape },
     ctx?.blockHash !== undefined ? ctx : undefined,
   ) as ParityTrace[]
 }

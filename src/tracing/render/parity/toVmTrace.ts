@@ -5,6 +5,17 @@ import type { StateAccess } from '../../state/collectStateAccess.js'
 
 export type VmTraceJson = { code: string; ops: unknown[] }
 
+export type VmTraceOptions = {
+  /**
+   * OpenEthereum's shape (`--trace.compat`): no `op` and `idx`, and no undefined opcode listed.
+   * Without it, the reference daemon's: each op also names its opcode (geth's name) and carries
+   * `idx`, its path — `idxPrefix`, then the index of the calling op at each level, then its own.
+   */
+  compat: boolean
+  /** `"<transaction index>-"` for a transaction of a block or a call of a list; "" for a lone call. */
+  idxPrefix: string
+}
+
 /**
  * Parity's vmTrace from the recorded ops: per frame its code and, per op, `cost`, `ex` (`used` gas
  * left after the op, the values it pushed, the memory it wrote, the slot it stored; null when the
@@ -12,7 +23,11 @@ export type VmTraceJson = { code: string; ops: unknown[] }
  * is the code the state manager saw at its code address (or the code a create earlier in the same
  * transaction deployed there); a create's is its init code.
  */
-export function toVmTrace(arena: CallTraceArena, access: StateAccess | undefined): VmTraceJson | null {
+export function toVmTrace(
+  arena: CallTraceArena,
+  access: StateAccess | undefined,
+  { compat, idxPrefix }: VmTraceOptions = { compat: true, idxPrefix: '' },
+): VmTraceJson | null {
   const root = arena.vmFrames[0]
   if (!root) return null
   const deployed = new Map<string, Uint8Array>()
@@ -26,17 +41,18 @@ export function toVmTrace(arena: CallTraceArena, access: StateAccess | undefined
     if (mine) return bytes(mine)
     return bytes(access?.pre.get(address)?.code ?? new Uint8Array(0))
   }
-  const render = (frame: VmFrame): VmTraceJson => {
+  const render = (frame: VmFrame, prefix: string): VmTraceJson => {
     const node = arena.nodes[frame.node]!
     const code = codeOf(frame)
-    const ops = frame.ops.map((op) => {
+    const listed = compat ? frame.ops.filter((op) => !op.invalid) : frame.ops
+    const ops = listed.map((op, i) => {
       // Every call and create has a sub-trace (with no ops when no code ran), except a selfdestruct's
       // transfer; a create's cost includes the gas it hands to the init code.
       const child = op.sub !== undefined ? arena.vmFrames[op.sub]! : undefined
-      const sub = child && arena.nodes[child.node]!.kind !== 'SELFDESTRUCT' ? render(child) : null
+      const sub = child && arena.nodes[child.node]!.kind !== 'SELFDESTRUCT' ? render(child, `${prefix}${i}-`) : null
       const isCreate = op.op === 0xf0 || op.op === 0xf5
       const cost = isCreate && child ? op.cost + arena.nodes[child.node]!.gas : op.cost
-      return {
+      const json: Record<string, unknown> = {
         cost: Number(cost),
         ex:
           op.used === undefined
@@ -50,11 +66,16 @@ export function toVmTrace(arena: CallTraceArena, access: StateAccess | undefined
         pc: op.pc,
         sub,
       }
+      if (!compat) {
+        json.op = op.name
+        json.idx = `${prefix}${i}`
+      }
+      return json
     })
     // Code a create deployed runs as that address's code for later calls in the same transaction.
     if ((node.kind === 'CREATE' || node.kind === 'CREATE2') && node.to && !node.reverted)
       deployed.set(node.to, node.output)
     return { code, ops }
   }
-  return render(root)
+  return render(root, idxPrefix)
 }
