@@ -9,6 +9,7 @@ import type { Frame, Scheduler } from './types.js'
 import { wrapFrameOpcodes } from './wrapFrameOpcodes.js'
 import { wrapLogOpcodes } from './wrapLogOpcodes.js'
 import { wrapSelfdestructOpcode } from './wrapSelfdestructOpcode.js'
+import { nameUndefinedOpcodes } from './nameUndefinedOpcodes.js'
 
 export type AttachOptions = {
   /** Stops execution (at the next call, create or jump) once aborted: trace and execution timeouts. */
@@ -49,7 +50,10 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
     }
     if (hooks.onLog) wrapLogOpcodes(table, hooks, tracker, steps)
     detachers.push(tracker.attach())
-    if (hooks.onOpcode) detachers.push(steps.attach(evm))
+    if (hooks.onOpcode) {
+      nameUndefinedOpcodes(table)
+      detachers.push(steps.attach(evm))
+    }
   }
   // After the frame listeners: a message is entered before it may pause.
   const detachInterrupts = attachInterrupts(evm, table, options.signal, options.scheduler)

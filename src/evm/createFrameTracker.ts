@@ -7,6 +7,7 @@ import type { StepListener } from './createStepListener.js'
 import { readUsedMemory } from './readMemory.js'
 import { throwIfAborted } from './throwIfAborted.js'
 import type { FinishedRunState, Frame, RunState } from './types.js'
+import { opcodeStackIO } from '../tracing/opcodeStackIO.js'
 
 /** ethereumjs's `afterMessage` event: a frame's result. */
 type MessageResult = {
@@ -117,6 +118,15 @@ export function createFrameTracker(
     const err = result.execResult.exceptionError
     const runState = result.execResult.runState
     let error = err ? toGethEvmError(err.error, runState?.opCode) : undefined
+    // geth's stack errors carry their figures: the stack's height and what the op needed (or allowed).
+    if (runState && (err?.error === 'stack underflow' || err?.error === 'stack overflow')) {
+      const [inputs, outputs] = opcodeStackIO(runState.opCode)
+      const height = runState.stack?.getStack().length ?? 0
+      error =
+        err.error === 'stack underflow'
+          ? `stack underflow (${height} <=> ${inputs})`
+          : `stack limit reached ${height} (${1024 + inputs - outputs})`
+    }
     // geth words an EIP-2200 SSTORE refused with ≤ 2300 gas left as a wrapped out-of-gas error.
     if (err?.error === 'out of gas' && frame?.sentry) error = 'out of gas: not enough gas for reentrancy sentry'
     if (err && frame?.codeAddress && precompiles.has(frame.codeAddress)) {

@@ -97,19 +97,23 @@ const sortKeys = (v: Json): Json =>
       : v
 
 /**
- * P2, P4, P5 on one list of Parity trace entries, in the form of the recorded Besu/OpenEthereum
- * traces (no result on any failed frame, `result: null` on a suicide). geth's flatCallTracer is
- * compared through anvilAsGethFlat instead.
+ * anvil's list of Parity trace entries in the reference daemon's shape, which edgetrace answers by
+ * default (reference §1.1, §1.3): anvil writes OpenEthereum's error labels (revm-inspectors), the
+ * reference geth's error strings. Each of ours must be a geth error (or "Reverted") that geth's
+ * Parity table (P11) — or, for a write in a static frame, anvil's own word (P4) — turns into anvil's
+ * label; anvil's label is then replaced by ours. Nothing of ours is rewritten.
  */
-function normaliseTraces(traces: Json[]): Json[] {
-  return traces.map((t) => {
-    const e = { ...t }
-    if (e.error !== undefined) {
-      delete e.result // P2
-      if (e.error === 'StateChangeDuringStaticCall' || e.error === 'Illegal state change') e.error = 'static-write' // P4
-    }
-    delete e.revertReason // P5
-    return e
+function anvilAsReference(theirs: Json[], ours: Json[], label: string): Json[] {
+  expect(theirs.length, label).toBe(ours.length)
+  return theirs.map((t, i) => {
+    const mine = ours[i]
+    if (t.error === undefined || mine?.error === undefined) return t
+    const e = mine.error as string
+    expect(e === 'Reverted' || isGethError(e), `${label} #${i}: ${e} is not a geth error`).toBe(true)
+    const expected =
+      e === 'write protection' ? 'StateChangeDuringStaticCall' : e === 'Reverted' ? 'Reverted' : gethToParity(e) // P4
+    expect(expected, `${label} #${i}: ${e}`).toBe(t.error)
+    return { ...t, error: e }
   })
 }
 
@@ -287,7 +291,7 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
         rpcResult(devnet.anvil.url, 'trace_transaction', [tx.hash]),
       ])
       expect(
-        firstDifference(sortKeys(normaliseTraces(ours)), sortKeys(normaliseTraces(anvil))),
+        firstDifference(sortKeys(ours), sortKeys(anvilAsReference(anvil, ours, tx.label))),
         tx.label,
       ).toBeUndefined()
     }
@@ -302,7 +306,7 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
         rpcResult(devnet.anvil.url, 'trace_block', [block]),
       ])
       expect(ours.filter((t: Json) => t.type === 'reward')).toEqual([])
-      expect(firstDifference(sortKeys(normaliseTraces(ours)), sortKeys(normaliseTraces(anvil))), block).toBeUndefined()
+      expect(firstDifference(sortKeys(ours), sortKeys(anvilAsReference(anvil, ours, block))), block).toBeUndefined()
     }
   })
 
@@ -319,7 +323,7 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
       ])
       expect(ours.length, JSON.stringify(filter)).toBeGreaterThan(0)
       expect(
-        firstDifference(sortKeys(normaliseTraces(ours)), sortKeys(normaliseTraces(anvil))),
+        firstDifference(sortKeys(ours), sortKeys(anvilAsReference(anvil, ours, JSON.stringify(filter)))),
         JSON.stringify(filter),
       ).toBeUndefined()
     }
@@ -354,16 +358,14 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
         rpcResult(edge.url, 'trace_replayBlockTransactions', [block, ['trace', 'stateDiff']]), // anvil lists no precompile calls here
         rpcResult(devnet.anvil.url, 'trace_replayBlockTransactions', [block, ['trace', 'stateDiff']]),
       ])
-      const mine = ours.map((r: Json, i: number) => {
-        const { revertReason, ...rest } = r
-        return {
-          ...rest,
-          output: revertReason ?? r.output,
-          stateDiff: asAnvilWritesIt(r.stateDiff, anvil[i]?.stateDiff),
-          trace: normaliseTraces(r.trace),
-        } // P5
-      })
-      const theirs = anvil.map((r: Json) => ({ ...r, trace: normaliseTraces(r.trace) }))
+      const mine = ours.map((r: Json, i: number) => ({
+        ...r,
+        stateDiff: asAnvilWritesIt(r.stateDiff, anvil[i]?.stateDiff),
+      }))
+      const theirs = anvil.map((r: Json, i: number) => ({
+        ...r,
+        trace: anvilAsReference(r.trace, ours[i]?.trace ?? [], `${block} tx ${i}`),
+      }))
       expect(firstDifference(sortKeys(mine), sortKeys(theirs)), block).toBeUndefined()
     }
   })
@@ -383,6 +385,7 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
           const name = names?.[i] ?? op.op
           const plain = !CALLS_AND_CREATES.has(name)
           return {
+            op: op.op,
             pc: op.pc,
             cost: op.cost,
             sub: comparable(
@@ -402,24 +405,11 @@ describe('Parity-style traces equal anvil on every devnet transaction', () => {
         rpcResult(devnet.anvil.url, 'trace_replayBlockTransactions', [block, ['vmTrace']]),
       ])
       ours.forEach((r: Json, i: number) => {
-        // P9: anvil lists INVALID, which OpenEthereum leaves out; its op names label our ops.
-        const dropInvalid = (vm: Json): Json =>
-          vm && {
-            ...vm,
-            ops: vm.ops.filter((o: Json) => o.op !== 'INVALID').map((o: Json) => ({ ...o, sub: dropInvalid(o.sub) })),
-          }
-        const theirs = dropInvalid(anvil[i].vmTrace)
+        // The reference daemon's shape lists the INVALID op and names every op with its path (`op`,
+        // `idx`), as anvil does: compared as they are.
+        const theirs = structuredClone(anvil[i].vmTrace)
         const names = (vm: Json): string[] => vm.ops.map((o: Json) => o.op)
-        const labelled = (vm: Json, withNames: Json): Json =>
-          vm && {
-            ...vm,
-            ops: vm.ops.map((o: Json, j: number) => ({
-              ...o,
-              op: withNames?.ops[j]?.op,
-              sub: labelled(o.sub, withNames?.ops[j]?.sub),
-            })),
-          }
-        const mine = labelled(r.vmTrace, theirs)
+        const mine = structuredClone(r.vmTrace)
         // An op that runs out of gas has `ex: null` in OpenEthereum/Besu (trace_replayBlockTransactions_0x1E.json,
         // SSTORE cost 5000); anvil gives it one: its pushes are not compared.
         const reconcile = (a: Json, b: Json) => {

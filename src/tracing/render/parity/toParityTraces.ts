@@ -72,7 +72,13 @@ export function toParityTraces(
       }
   return toFlatTraces(
     arena,
-    { precompileCalls: options.includePrecompiles ? 'all' : 'withValue', rootGas: 'message', staticCallValue: 'zero', suicideResult: 'null', ...shape },
+    {
+      precompileCalls: options.includePrecompiles ? 'all' : 'withValue',
+      rootGas: 'message',
+      staticCallValue: 'zero',
+      suicideResult: 'null',
+      ...shape,
+    },
     ctx?.blockHash !== undefined ? ctx : undefined,
   ) as ParityTrace[]
 }
