@@ -11,7 +11,7 @@ import {
 } from '@ethereumjs/common'
 import { BaseError } from '../errors/base.js'
 import { normalizeGethGenesis } from './normalizeGethGenesis.js'
-import { unavailableKzg } from './unavailableKzg.js'
+import { replayKzg } from './replayKzg.js'
 
 /** Which rules apply at a block: the hardfork from chain id, number and timestamp. */
 export type ChainRules = {
@@ -88,13 +88,13 @@ export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: Cre
     }
     base = createCommonFromGethGenesis(withoutDefaultBpoSchedules(genesis), {
       chain: genesis.name ?? `chain-${chainId}`,
-      customCrypto: { kzg: unavailableKzg },
+      customCrypto: { kzg: replayKzg },
     })
     source = `genesis config (chain id ${chainId})`
   } else {
     const known = KNOWN.find((c) => BigInt(c.chainId) === chainId)
     if (known && hardfork === undefined) {
-      base = new Common({ chain: known, customCrypto: { kzg: unavailableKzg } })
+      base = new Common({ chain: known, customCrypto: { kzg: replayKzg } })
       source = `${known.name} (chain id ${chainId})`
     } else if (hardfork !== undefined) {
       const hardforks = Mainnet.hardforks.map((h) => h.name)
@@ -103,7 +103,7 @@ export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: Cre
       }
       base = createCustomCommon({ chainId: Number(chainId), name: `chain-${chainId}` }, known ?? Mainnet, {
         hardfork,
-        customCrypto: { kzg: unavailableKzg },
+        customCrypto: { kzg: replayKzg },
       })
       source = `--hardfork ${hardfork} (chain id ${chainId})`
       fixed = true

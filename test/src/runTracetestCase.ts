@@ -4,7 +4,7 @@ import { Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { hexToBytes } from '@ethereumjs/util'
 import { createVM } from '@ethereumjs/vm'
-import { unavailableKzg } from '../../src/chain/unavailableKzg.js'
+import { replayKzg } from '../../src/chain/replayKzg.js'
 import type { VerifiedHeader } from '../../src/chain/parseHeader.js'
 import { runTracedTransaction } from '../../src/evm/runTracedTransaction.js'
 import { createAllocStateSource } from './createAllocStateSource.js'
@@ -52,7 +52,7 @@ export function loadCase(dir: string, file: string): TracetestCase {
 export async function runTracetestCase(c: TracetestCase, m: ManifestEntry, hooks: TracerHooks) {
   const common = createCustomCommon({ chainId: m.chainId }, Mainnet, {
     hardfork: m.hardfork,
-    customCrypto: { kzg: unavailableKzg },
+    customCrypto: { kzg: replayKzg },
   })
   const header: Record<string, unknown> = {
     number: num(c.context.number),
