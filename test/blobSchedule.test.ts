@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { createBlob4844Tx } from '@ethereumjs/tx'
 import { bigIntToBytes, bytesToHex, hexToBytes, privateToAddress, setLengthLeft } from '@ethereumjs/util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEdgetraceService } from '../src/browser/createEdgetraceService.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { type FixtureBlock, FixtureImportError } from '../tools/fixture-node/createFixtureChain.js'
 import { type FixtureNode, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
@@ -236,6 +237,28 @@ describe('a chain with its own BPO schedule (bpo1 … bpo5), imported by the fix
       expect(logs.failed).toBe(false)
       const blobBaseFee = logs.structLogs.findIndex((l: { op: string }) => l.op === 'BLOBBASEFEE')
       expect(BigInt(logs.structLogs[blobBaseFee + 1].stack.at(-1))).toBe(m.fee)
+    }
+  })
+
+  it('is accepted by the browser config (genesis) too, whose service traces past bpo2', async () => {
+    const service = await createEdgetraceService({
+      upstream: node.url,
+      genesis: genesis as never,
+      api: ['trace'],
+      cache: false,
+    })
+    try {
+      const m = model.find((x) => x.fork === 'bpo4')!
+      const out = (await service.request({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'trace_replayTransaction',
+        params: [m.txHash, ['stateDiff']],
+      })) as { result?: { stateDiff: Record<string, { storage: Record<string, { '*': { to: string } }> }> } }
+      const slot = `0x${m.number.toString(16).padStart(64, '0')}`
+      expect(BigInt(out.result!.stateDiff[CHECKER]!.storage[slot]!['*'].to)).toBe(m.fee)
+    } finally {
+      await service.close()
     }
   })
 
