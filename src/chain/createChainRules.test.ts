@@ -212,6 +212,18 @@ describe('createChainRules', () => {
     const bpo2 = rules.commonFor(1n, 55n)
     bpo2.updateParams(paramsBlock)
     expect(bpo2.getBlobGasSchedule().maxBlobGasPerBlock).toBe(21n * 131072n)
+    // Besu's constantinopleFixBlock is its name for petersburgBlock.
+    const besu = createChainRules({
+      chainId: 7n,
+      genesis: {
+        config: { chainId: 7, constantinopleBlock: 0, constantinopleFixBlock: 5 },
+        alloc: {},
+        difficulty: '0x1',
+        gasLimit: '0x1000000',
+      } as never,
+    })
+    expect(besu.commonFor(4n, 0n).hardfork()).toBe('constantinople')
+    expect(besu.commonFor(5n, 0n).hardfork()).toBe('petersburg')
     // daoForkSupport false: no DAO fork (geth moves the DAO's balances only on a supporting chain).
     expect(
       rules

@@ -46,7 +46,8 @@ const BLOB_GAS_PER_BLOB = 131072
 
 /**
  * The genesis' blobSchedule as ethereumjs (10.1) parameters, each fork's values taking effect when
- * that fork activates and later forks without an entry keeping them (as erigon and geth do).
+ * that fork activates and later forks without an entry keeping them, as erigon does (geth too, up to
+ * its July 2026 change that ignores entries for named forks after Prague: an `osaka` entry).
  *
  * ethereumjs' own reading of a blobSchedule cannot be used: for a BPO fork it drops the fork's
  * `target`/`max` (which its blob gas schedule reads from bpo1 on), and it knows no bpo3…bpo5. So the

@@ -62,6 +62,8 @@ const KNOWN_CONFIG_KEYS = [
   ...TIME_FORKS,
   'depositContractAddress',
   'blobSchedule',
+  // Besu's older name for petersburgBlock.
+  'constantinopleFixBlock',
   ...NON_EXECUTION_KEYS,
   ...Object.keys(UNSUPPORTED_FORKS),
 ]
@@ -193,6 +195,10 @@ export function normalizeGethGenesis(input: Record<string, unknown>): GethGenesi
   }
   // geth moves the DAO's balances at daoForkBlock only on a chain that supports the fork (daoForkSupport).
   if (config.daoForkBlock !== undefined && config.daoForkSupport !== true) delete config.daoForkBlock
+  if (config.constantinopleFixBlock !== undefined && config.constantinopleFixBlock !== null) {
+    config.petersburgBlock ??= asNumber(config.constantinopleFixBlock)
+  }
+  delete config.constantinopleFixBlock
   // geth: a nil petersburgBlock with a set constantinopleBlock means Petersburg from Constantinople on.
   if (config.petersburgBlock === undefined && typeof config.constantinopleBlock === 'number') {
     config.petersburgBlock = config.constantinopleBlock
