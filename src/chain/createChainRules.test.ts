@@ -1,3 +1,4 @@
+import { createBlockHeader, paramsBlock } from '@ethereumjs/block'
 import { describe, expect, it } from 'vitest'
 import { UnknownChainError, createChainRules } from './createChainRules.js'
 
@@ -63,6 +64,199 @@ describe('createChainRules', () => {
     expect(() => createChainRules({ chainId: 1n, genesis: genesis as never })).toThrow(
       '--chain file is for chain id 424242',
     )
+  })
+
+  const postMerge = (config: Record<string, unknown>) => ({
+    config: {
+      chainId: 424242,
+      homesteadBlock: 0,
+      eip150Block: 0,
+      eip155Block: 0,
+      eip158Block: 0,
+      byzantiumBlock: 0,
+      constantinopleBlock: 0,
+      petersburgBlock: 0,
+      istanbulBlock: 0,
+      berlinBlock: 0,
+      londonBlock: 0,
+      mergeNetsplitBlock: 0,
+      terminalTotalDifficulty: 0,
+      shanghaiTime: 0,
+      ...config,
+    },
+    alloc: {},
+    difficulty: '0x0',
+    gasLimit: '0x1c9c380',
+  })
+
+  // A devnet's own BPO schedule: every fork's values differ from mainnet's.
+  const customBpo = postMerge({
+    cancunTime: 0,
+    pragueTime: 0,
+    osakaTime: 0,
+    bpo1Time: 100,
+    bpo2Time: 200,
+    bpo3Time: 300,
+    bpo4Time: '0x190',
+    bpo5Time: 500,
+    blobSchedule: {
+      cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477 },
+      prague: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
+      osaka: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
+      bpo1: { target: 1, max: 2, baseFeeUpdateFraction: 1_000_000 },
+      bpo2: { target: 2, max: 4, baseFeeUpdateFraction: 300_000 },
+      bpo3: { target: 12, max: 16, baseFeeUpdateFraction: 13_000_000 },
+      bpo4: { target: 20, max: 30, baseFeeUpdateFraction: 20_000_000 },
+      bpo5: { target: 0, max: 1, baseFeeUpdateFraction: 7 },
+    },
+  })
+
+  /** geth's fakeExponential (consensus/misc/eip4844), worked out here independently of ethereumjs. */
+  function fakeExponential(factor: bigint, numerator: bigint, denominator: bigint): bigint {
+    let output = 0n
+    let accum = factor * denominator
+    for (let i = 1n; accum > 0n; i++) {
+      output += accum
+      accum = (accum * numerator) / denominator / i
+    }
+    return output / denominator
+  }
+
+  it('gives each fork of a custom blobSchedule (bpo1 … bpo5) its own target, max and update fraction', () => {
+    const rules = createChainRules({ chainId: 424242n, genesis: customBpo as never })
+    const at = (t: bigint) => {
+      const common = rules.commonFor(10n, t)
+      common.updateParams(paramsBlock)
+      return common
+    }
+    const expected: [bigint, string, number, number, number][] = [
+      [50n, 'osaka', 6, 9, 5007716],
+      [100n, 'bpo1', 1, 2, 1_000_000],
+      [250n, 'bpo2', 2, 4, 300_000],
+      [399n, 'bpo3', 12, 16, 13_000_000],
+      [400n, 'bpo4', 20, 30, 20_000_000],
+      [10_000n, 'bpo5', 0, 1, 7],
+    ]
+    for (const [time, fork, target, max, fraction] of expected) {
+      const common = at(time)
+      expect(common.hardfork()).toBe(fork)
+      expect(common.getBlobGasSchedule()).toEqual({
+        targetBlobGasPerBlock: BigInt(target) * 131072n,
+        maxBlobGasPerBlock: BigInt(max) * 131072n,
+        blobGasPriceUpdateFraction: BigInt(fraction),
+      })
+    }
+  })
+
+  it("computes a header's blob base fee and its child's excess blob gas by the custom schedule, as geth's formula does", () => {
+    const rules = createChainRules({ chainId: 424242n, genesis: customBpo as never })
+    const common = rules.commonFor(10n, 250n) // bpo2: target 2, max 4, fraction 300000
+    const excessBlobGas = 5n * 131072n
+    const header = createBlockHeader(
+      { number: 10n, timestamp: 250n, baseFeePerGas: 7n, excessBlobGas, blobGasUsed: 4n * 131072n },
+      { common, skipConsensusFormatValidation: true },
+    )
+    // geth: CalcBlobFee = fakeExponential(1, excess, bpo2's 300000) — e^(655360/300000) ≈ 8.9
+    const fee = fakeExponential(1n, excessBlobGas, 300_000n)
+    expect(fee).toBe(8n)
+    expect(header.getBlobGasPrice()).toBe(fee)
+    // geth's calcExcessBlobGas (Osaka rules, EIP-7918): the reserve price 2^13 × 7 wei is below the blob
+    // price 131072 × 8, so the plain EIP-4844 rule: excess + used − target.
+    expect(8192n * 7n < 131072n * fee).toBe(true)
+    const child = rules.commonFor(11n, 262n)
+    child.updateParams(paramsBlock)
+    const bpo3 = rules.commonFor(11n, 300n)
+    bpo3.updateParams(paramsBlock)
+    expect(header.calcNextExcessBlobGas(child)).toBe(excessBlobGas + 4n * 131072n - 2n * 131072n)
+    // Across the bpo2 → bpo3 boundary the child's schedule applies (target 12 blobs): no excess left.
+    expect(header.calcNextExcessBlobGas(bpo3)).toBe(0n)
+    // With a high base fee the reserve price wins: excess + used × (max − target) / max.
+    const pricey = createBlockHeader(
+      { number: 10n, timestamp: 250n, baseFeePerGas: 10n ** 9n, excessBlobGas, blobGasUsed: 4n * 131072n },
+      { common, skipConsensusFormatValidation: true },
+    )
+    expect(pricey.calcNextExcessBlobGas(child)).toBe(excessBlobGas + (4n * 131072n * (4n - 2n)) / 4n)
+  })
+
+  it('reads every fork field geth knows, and ignores the ones that do not change execution', () => {
+    const rules = createChainRules({
+      chainId: 424242n,
+      genesis: postMerge({
+        daoForkBlock: 0,
+        daoForkSupport: false,
+        muirGlacierBlock: 0,
+        arrowGlacierBlock: 0,
+        grayGlacierBlock: 0,
+        cancunTime: 10,
+        pragueTime: 20,
+        osakaTime: 30,
+        bpo1Time: 40,
+        bpo2Time: 50,
+        depositContractAddress: '0x00000000219ab540356cBB839Cbe05303d7705Fa',
+        terminalTotalDifficultyPassed: true,
+        ethash: {},
+        clique: { period: 5, epoch: 30000 },
+        eip150Hash: `0x${'0'.repeat(64)}`,
+        blobSchedule: {
+          cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477 },
+          prague: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
+        },
+      }) as never,
+    })
+    expect(
+      ['shanghai', 'cancun', 'prague', 'osaka', 'bpo1', 'bpo2'].map((_, i) =>
+        rules.commonFor(1n, BigInt(i * 10 + 5)).hardfork(),
+      ),
+    ).toEqual(['shanghai', 'cancun', 'prague', 'osaka', 'bpo1', 'bpo2'])
+    // bpo1 and bpo2 without entries keep ethereumjs' built-in (mainnet) values.
+    const bpo2 = rules.commonFor(1n, 55n)
+    bpo2.updateParams(paramsBlock)
+    expect(bpo2.getBlobGasSchedule().maxBlobGasPerBlock).toBe(21n * 131072n)
+    // Besu's constantinopleFixBlock is its name for petersburgBlock.
+    const besu = createChainRules({
+      chainId: 7n,
+      genesis: {
+        config: { chainId: 7, constantinopleBlock: 0, constantinopleFixBlock: 5 },
+        alloc: {},
+        difficulty: '0x1',
+        gasLimit: '0x1000000',
+      } as never,
+    })
+    expect(besu.commonFor(4n, 0n).hardfork()).toBe('constantinople')
+    expect(besu.commonFor(5n, 0n).hardfork()).toBe('petersburg')
+    // daoForkSupport false: no DAO fork (geth moves the DAO's balances only on a supporting chain).
+    expect(
+      rules
+        .commonFor(1n, 5n)
+        .hardforks()
+        .some((h) => h.name === 'dao'),
+    ).toBe(false)
+  })
+
+  it('refuses unknown config fields, unknown blobSchedule forks and fields, and forks it cannot execute, by name', () => {
+    const refuse = (config: Record<string, unknown>) => () =>
+      createChainRules({ chainId: 424242n, genesis: postMerge(config) as never })
+    expect(refuse({ fooBlock: 5 })).toThrow(/unknown field "fooBlock" in genesis config; known: chainId, .*bpo5Time/)
+    expect(refuse({ blobSchedule: { fusaka: { target: 1, max: 2, baseFeeUpdateFraction: 3 } } })).toThrow(
+      'unknown fork "fusaka" in genesis config.blobSchedule; known: cancun, prague, osaka, bpo1',
+    )
+    expect(refuse({ blobSchedule: { cancun: { target: 1, max: 2, baseFeeUpdateFraction: 3, min: 1 } } })).toThrow(
+      'unknown field "min" in genesis config.blobSchedule.cancun',
+    )
+    expect(refuse({ blobSchedule: { cancun: { target: 1, max: 2 } } })).toThrow(
+      'genesis config.blobSchedule.cancun.baseFeeUpdateFraction must be a non-negative integer',
+    )
+    expect(refuse({ blobSchedule: { cancun: { target: 1, max: 2, baseFeeUpdateFraction: 0 } } })).toThrow(
+      'genesis config.blobSchedule.cancun.baseFeeUpdateFraction must not be 0',
+    )
+    expect(refuse({ cancunTime: 0, pragueTime: 0, osakaTime: 0, bpo1Time: 0, bpo2Time: 0, bpo3Time: 0 })).toThrow(
+      'genesis config.bpo3Time is set but blobSchedule has no entry for fork "bpo3"',
+    )
+    expect(refuse({ cancunTime: 0, pragueTime: 0, osakaTime: 0, amsterdamTime: 100 })).toThrow(
+      'genesis config.amsterdamTime: edgetrace cannot execute the Amsterdam fork yet',
+    )
+    // Unscheduled (null) ones are fine.
+    expect(refuse({ amsterdamTime: null, enableUBTAtGenesis: false })).not.toThrow()
   })
 
   it('refuses an unknown chain with neither, saying what to pass', () => {

@@ -4,13 +4,15 @@ import {
   Hoodi,
   Mainnet,
   Sepolia,
-  createCommonFromGethGenesis,
   createCustomCommon,
+  parseGethGenesis,
   type ChainConfig,
   type GethGenesis,
+  type HardforksDict,
+  type ParamsDict,
 } from '@ethereumjs/common'
 import { BaseError } from '../errors/base.js'
-import { normalizeGethGenesis } from './normalizeGethGenesis.js'
+import { type BlobParameters, normalizeGethGenesis } from './normalizeGethGenesis.js'
 import { replayKzg } from './replayKzg.js'
 
 /** Which rules apply at a block: the hardfork from chain id, number and timestamp. */
@@ -39,37 +41,56 @@ export class UnknownChainError extends BaseError {
   }
 }
 
+/** EIP-4844's blob gas per blob, the unit of the schedule's counts. */
+const BLOB_GAS_PER_BLOB = 131072
+
 /**
- * ethereumjs (10.1) replaces a BPO fork's own blob parameters (`target`, `max`) when the genesis'
- * blobSchedule names that fork, and then cannot compute its blob gas schedule. A schedule that
- * equals ethereumjs' built-in one is left out (the built-in applies); any other is refused clearly.
+ * The genesis' blobSchedule as ethereumjs (10.1) parameters, each fork's values taking effect when
+ * that fork activates and later forks without an entry keeping them, as erigon does (geth too, up to
+ * its July 2026 change that ignores entries for named forks after Prague: an `osaka` entry).
+ *
+ * ethereumjs' own reading of a blobSchedule cannot be used: for a BPO fork it drops the fork's
+ * `target`/`max` (which its blob gas schedule reads from bpo1 on), and it knows no bpo3…bpo5. So the
+ * schedule is given in both of ethereumjs' shapes: named forks (cancun, prague, osaka) as hardfork-
+ * scoped params (merged after their EIPs' values), BPO forks — which by EIP-7892 change nothing but
+ * these parameters — as hardforks of their own carrying them.
  */
-function withoutDefaultBpoSchedules(genesis: GethGenesis): GethGenesis {
-  const schedule = (
-    genesis.config as {
-      blobSchedule?: Record<string, { target?: number; max?: number; baseFeeUpdateFraction?: number }>
-    }
-  ).blobSchedule
-  if (!schedule) return genesis
-  const kept: typeof schedule = {}
+function blobScheduleOptions(
+  schedule: Record<string, BlobParameters>,
+  scheduled: ReadonlySet<string>,
+): { params: ParamsDict; customHardforks: HardforksDict } {
+  const params: ParamsDict = {}
+  const customHardforks: HardforksDict = {}
   for (const [fork, s] of Object.entries(schedule)) {
-    if (/^bpo\d+$/.test(fork)) {
-      const reference = new Common({ chain: Mainnet })
-      reference.setHardfork(fork)
-      if (
-        reference.param('target') !== BigInt(s.target ?? -1) ||
-        reference.param('max') !== BigInt(s.max ?? -1) ||
-        reference.param('blobGasPriceUpdateFraction') !== BigInt(s.baseFeeUpdateFraction ?? -1)
-      ) {
-        throw new BaseError(
-          `blobSchedule.${fork} differs from the built-in ${fork} parameters; custom BPO schedules are not supported`,
-        )
-      }
-      continue
+    // An entry for a fork the chain does not schedule has no effect (geth and erigon ignore it too).
+    if (!scheduled.has(fork)) continue
+    const values = {
+      target: s.target,
+      max: s.max,
+      targetBlobGasPerBlock: s.target * BLOB_GAS_PER_BLOB,
+      maxBlobGasPerBlock: s.max * BLOB_GAS_PER_BLOB,
+      blobGasPriceUpdateFraction: s.baseFeeUpdateFraction,
     }
-    kept[fork] = s
+    if (/^bpo\d$/.test(fork)) customHardforks[fork] = { eips: [], params: values }
+    else params[fork] = values
   }
-  return { ...genesis, config: { ...genesis.config, blobSchedule: kept } as GethGenesis['config'] }
+  return { params, customHardforks }
+}
+
+/** A Common for a normalized geth-style genesis, its blob schedule applied per fork. */
+function commonFromGenesis(genesis: GethGenesis, name: string): Common {
+  const { blobSchedule, ...config } = genesis.config as GethGenesis['config'] & {
+    blobSchedule?: Record<string, BlobParameters>
+  }
+  const chain = parseGethGenesis({ ...genesis, config } as GethGenesis, name)
+  const scheduled = new Set<string>(chain.hardforks.map((h: { name: string }) => h.name))
+  const { params, customHardforks } = blobScheduleOptions(blobSchedule ?? {}, scheduled)
+  return new Common({
+    chain: { ...chain, customHardforks } as unknown as ChainConfig,
+    params,
+    ...(chain.hardfork !== undefined ? { hardfork: chain.hardfork } : {}),
+    customCrypto: { kzg: replayKzg },
+  })
 }
 
 const KNOWN: ChainConfig[] = [Mainnet, Sepolia, Holesky, Hoodi]
@@ -86,10 +107,7 @@ export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: Cre
     if (genesisChainId !== chainId) {
       throw new BaseError(`--chain file is for chain id ${genesisChainId}, but the upstream is chain ${chainId}`)
     }
-    base = createCommonFromGethGenesis(withoutDefaultBpoSchedules(genesis), {
-      chain: genesis.name ?? `chain-${chainId}`,
-      customCrypto: { kzg: replayKzg },
-    })
+    base = commonFromGenesis(genesis, genesis.name ?? `chain-${chainId}`)
     source = `genesis config (chain id ${chainId})`
   } else {
     const known = KNOWN.find((c) => BigInt(c.chainId) === chainId)
