@@ -3,6 +3,7 @@ import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { txByLabel, withDevnet } from './src/devnet.js'
 import { rpcResult } from './src/rpc.js'
+import { runCli } from './src/runCli.js'
 
 /*
  * trace_* in the reference daemon's shapes (the default; ../shared/reference/erigon-rpc.md §1.1,
@@ -229,5 +230,34 @@ describe("callTracer's errors", () => {
     ])
     expect(logs.structLogs[0].op).toBe('opcode 0xc not defined')
     expect(frame.error).toBe('invalid opcode: opcode 0xc not defined')
+  })
+})
+
+describe('--trace.compat on the command line', () => {
+  it("switches the server to OpenEthereum's shapes", async () => {
+    const run = await runCli(
+      [
+        '--upstream',
+        devnet.anvil.url,
+        '--hardfork',
+        'prague',
+        '--http.port',
+        '0',
+        '--http.api',
+        'eth,trace',
+        '--trace.compat',
+      ],
+      /listening: +(http:\/\/\S+)/,
+    )
+    try {
+      const url = /listening: +(http:\/\/\S+)/.exec(run.output)?.[1]
+      expect(url).toBeDefined()
+      const hash = txByLabel(devnet, 'revert with Error(string)').hash
+      const [top] = await rpcResult(url!, 'trace_transaction', [hash])
+      expect(top.revertReason.startsWith(REVERT)).toBe(true)
+      expect('result' in top).toBe(false)
+    } finally {
+      run.kill()
+    }
   })
 })

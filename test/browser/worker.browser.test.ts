@@ -26,6 +26,10 @@ describe('worker over postMessage', () => {
         { checkpoint: '0x1234' },
         'invalid config.checkpoint: expected a block hash (0x and 64 hex digits), got "0x1234"',
       ],
+      [
+        { engine: { traceCompat: 'yes' } },
+        'invalid config.engine.traceCompat: expected true or false (--trace.compat), got "yes"',
+      ],
     ] as const) {
       const err = await startWorker(overrides as never).catch((e: unknown) => e)
       expect(err).toMatchObject({ name: 'EdgetraceStartError', message, error: { code: -32602, message } })
