@@ -44,9 +44,9 @@ export function toParityTraceError(error: string): string {
 /**
  * One transaction's Parity-style traces from the arena, depth first: the root's gas is what the top
  * message got (gas limit − intrinsic gas) and its gasUsed what it used before refunds; a child's gas
- * is what was forwarded to it. A failed frame has an `error` label and no `result`; a reverted one
- * also carries the revert data as `revertReason`; a suicide has `result: null`; a STATICCALL's value
- * is 0. Plain calls to precompiles that move no value are left out unless asked for. `ctx` with a
+ * is what was forwarded to it. A failed frame's `error`, its `result` and a reverted frame's data
+ * follow the shape (the reference daemon's, or OpenEthereum's with `compat`: see ParityTraceOptions);
+ * a suicide has `result: null`; a STATICCALL's value is 0. Plain calls to precompiles that move no value are left out unless asked for. `ctx` with a
  * block hash adds the block and transaction fields (trace_transaction, trace_block, trace_filter);
  * without, they are left out (trace_call, trace_replay*).
  */

@@ -26,7 +26,7 @@ export type VmTraceOptions = {
 export function toVmTrace(
   arena: CallTraceArena,
   access: StateAccess | undefined,
-  { compat, idxPrefix }: VmTraceOptions = { compat: true, idxPrefix: '' },
+  { compat, idxPrefix }: VmTraceOptions,
 ): VmTraceJson | null {
   const root = arena.vmFrames[0]
   if (!root) return null
