@@ -13,29 +13,29 @@ import { ACTION, RESULT } from '../src/tracetestCompare.js'
  * trace_replayBlockTransactions with trace, stateDiff and vmTrace.
  *
  * JSON key order is not compared with anvil's (anvil orders action keys differently; the Besu corpus
- * checks edgetrace's order of trace_* exactly, P12 its flatCallTracer order against geth's). anvil
- * (revm-inspectors) deviates from the recorded outputs of OpenEthereum/Besu (test/fixtures/besu,
- * 805/809 passing) and from geth; each deviation is normalised below, named, with the evidence:
+ * checks the order of trace_* exactly in --trace.compat, P12 the flatCallTracer order against geth's).
+ * trace_* answers in the reference daemon's shapes (reference §1.1, §1.3), which anvil (revm-inspectors)
+ * shares except where normalised below on anvil's side, each named with its evidence:
  *  P1. flatCallTracer root gas: geth's flatCallTracer reports the transaction's gas limit and receipt
  *      gas for the top frame (call_flat.go builds on the callTracer's top frame: call.go OnEnter
  *      `if depth == 0 { call.Gas = t.gasLimit }`, OnTxEnd `GasUsed = receipt.GasUsed`; geth-tracetest
  *      call_tracer_flat/*.json, 32/32); anvil's trace_transaction reports gas − intrinsic and the
  *      gas used before refunds. Ours is checked against the transaction and receipt, then both are
  *      dropped.
- *  P2. A failed frame: anvil writes `result: null`; geth's flatCallTracer omits it (`omitempty`) unless
- *      the frame reverted (call_flat.go flatFromNested: `if input.Error != "" && input.Error !=
- *      vm.ErrExecutionReverted.Error() { frame.Result = nil }`), and always for a suicide
- *      (newFlatSelfdestruct sets none); the recorded Besu/OpenEthereum traces have no result on any
- *      failed frame (trace_transaction_0x1E.json, "Out of gas").
- *  P3. A failed create keeps its would-be address in anvil; geth's callTracer clears a failed
- *      create's `to` (call.go processOutput: `f.To = nil`), so a reverted create's flat result has
- *      code and gasUsed only; Besu's trace_call_14_1 has no result.
- *  P4. Writes in a static frame: anvil says "StateChangeDuringStaticCall"; geth's error is "write
- *      protection" (core/vm/errors.go), Besu's label "Illegal state change" (its ILLEGAL_STATE_CHANGE).
- *  P5. `revertReason` on reverted frames is Besu's addition (trace_call_12_1_trace.json: "manually
- *      added … because OpenEthereum does not include it"); anvil, like OpenEthereum, has none.
- *      trace_replay*: Besu leaves `output` "0x" and puts the revert data in `revertReason`; anvil puts
- *      it in `output`.
+ *  P2. A failed frame in geth's flatCallTracer: no `result` (`omitempty`) unless the frame reverted
+ *      (call_flat.go flatFromNested: `if input.Error != "" && input.Error != vm.ErrExecutionReverted.Error()
+ *      { frame.Result = nil }`), and none for a suicide (newFlatSelfdestruct sets none); anvil writes
+ *      `result: null`, as the reference does in trace_*.
+ *  P3. A failed create keeps its would-be address in anvil (and in the reference's trace_*: the address
+ *      is set on entry); geth's callTracer clears a failed create's `to` (call.go processOutput:
+ *      `f.To = nil`), so a reverted create's flat result has code and gasUsed only.
+ *  P4. Error strings: anvil writes OpenEthereum's labels ("Out of gas", "Bad jump destination"; for a
+ *      write in a static frame "StateChangeDuringStaticCall"); the reference writes geth's strings
+ *      (core/vm/errors.go: "out of gas", "invalid jump destination", "write protection"). Ours must be a
+ *      geth error that geth's Parity table (P11) turns into anvil's label; anvil's label is then replaced.
+ *  P5. (--trace.compat only, not compared here) Besu adds `revertReason` on reverted frames and leaves
+ *      a reverted replay's `output` "0x"; the reference and anvil keep the revert data in the frame's
+ *      result and the replay's `output`.
  *  P6. Precompiles: anvil lists zero-value calls to precompiles; Erigon and OpenEthereum leave them out
  *      unless traceConfig.tracerConfig.includePrecompiles (reference §1.4) — asked for here.
  *  P7. stateDiff of an account that did not exist: anvil shows it as existing with zero fields
@@ -43,14 +43,13 @@ import { ACTION, RESULT } from '../src/tracetestCompare.js'
  *      Besu trace_replayBlockTransactions_diffOnly_0x13.json; Erigon CompareStates).
  *  P8. stateDiff of an EIP-7702 authority: its code changes from empty to the delegation designator
  *      (0xef0100 ‖ address, EIP-7702); anvil shows "=".
- *  P9. vmTrace: anvil's `used` is the gas before the op (OpenEthereum's is the gas left after it:
- *      Besu trace_call_07_0_vmTrace.json, PUSH1 at 16756050 gas → used 16756047); anvil writes no
- *      memory (`mem` {data: "0x", off: 0} everywhere) and no `store`, pushes a stack item that is not
- *      the result for calls and creates (Besu trace_rawTransaction_13_1: CALL push ["0x1"]), adds
- *      `op`/`idx` (Erigon's non-compat fields, absent in the OpenEthereum/Besu outputs), lists the
- *      INVALID op (absent in OpenEthereum/Besu: trace_call_10_0_vmTrace.json) and gives a creation's
- *      top frame no code. For the ops whose fields anvil does record, they are compared: pc, cost, sub
- *      trees, pushes of plain ops, and gas left.
+ *  P9. vmTrace: anvil's `used` is the gas before the op (the reference's and OpenEthereum's is the gas
+ *      left after it: reference §1.8; Besu trace_call_07_0_vmTrace.json, PUSH1 at 16756050 gas → used
+ *      16756047); anvil writes no memory (`mem` {data: "0x", off: 0} everywhere) and no `store`, pushes
+ *      a stack item that is not the result for calls and creates (Besu trace_rawTransaction_13_1: CALL
+ *      push ["0x1"]), has no `idx`, and gives a creation's top frame no code. The fields anvil does
+ *      record are compared: op names (the INVALID op listed by both), pc, cost, sub trees, pushes of
+ *      plain ops, and gas left.
  * For geth's flatCallTracer (anvil answers `[]` for it; its trace_transaction is the same Parity flat
  * format) only anvil's side is rewritten — P2, P3, P4 as above, and:
  *  P10. Without includePrecompiles geth drops every CALL and STATICCALL to an active precompile, with
