@@ -233,6 +233,30 @@ describe("callTracer's errors", () => {
   })
 })
 
+describe('trace_call with traceConfig overrides (the reference daemon takes stateOverrides and blockOverrides)', () => {
+  it('runs the call on the overridden code and block', async () => {
+    const target = '0x00000000000000000000000000000000000c0de3'
+    const underflow = await rpcResult(reference.url, 'trace_call', [
+      { to: target, gas: '0x30000' },
+      ['trace'],
+      'latest',
+      { stateOverrides: { [target]: { code: '0x600101' } } },
+    ])
+    expect(underflow.trace[0].error).toBe('stack underflow (1 <=> 2)')
+    expect(underflow.trace[0].result).toBeNull()
+    // TIMESTAMP, returned as a word.
+    const clock = await rpcResult(reference.url, 'trace_callMany', [
+      [
+        [{ to: target, gas: '0x30000' }, ['trace']],
+        [{ to: target, gas: '0x30000' }, ['trace']],
+      ],
+      'latest',
+      { stateOverrides: { [target]: { code: '0x4260005260206000f3' } }, blockOverrides: { time: '0x1234' } },
+    ])
+    expect(clock.map((r: Json) => BigInt(r.output))).toEqual([0x1234n, 0x1234n])
+  })
+})
+
 describe('--trace.compat on the command line', () => {
   it("switches the server to OpenEthereum's shapes", async () => {
     const run = await runCli(

@@ -15,7 +15,7 @@ export const call = defineMethod({
     optional(parseParityTraceConfig),
   ],
   async run(engine, [args, types, selector, cfg], context): Promise<unknown> {
-    const [result] = await traceCalls(engine, [{ args, types }], selector, cfg?.includePrecompiles ?? false, context)
+    const [result] = await traceCalls(engine, [{ args, types }], selector, cfg, context)
     return result
   },
 })

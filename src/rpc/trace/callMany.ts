@@ -9,6 +9,6 @@ export const callMany = defineMethod({
   name: 'trace_callMany',
   params: [required(parseCallList), optional(parseBlockParameter), optional(parseParityTraceConfig)],
   async run(engine, [calls, selector, cfg], context): Promise<unknown> {
-    return traceCalls(engine, calls, selector, cfg?.includePrecompiles ?? false, context, true)
+    return traceCalls(engine, calls, selector, cfg, context, true)
   },
 })

@@ -1,4 +1,6 @@
 import type { TraceType } from '../../tracing/tracers/parityTracer.js'
+import type { BlockOverrides, StateOverrides } from '../../types/overrides.js'
+import { parseBlockOverrides, parseStateOverrides } from '../parseOverrides.js'
 import { ParamError } from '../params.js'
 import { describe } from '../parsers.js'
 
@@ -17,15 +19,33 @@ export function parseTraceTypes(raw: unknown): ReadonlySet<TraceType> {
   return out
 }
 
-/** The optional traceConfig of trace_* methods: `{tracerConfig: {includePrecompiles}}`. */
-export function parseParityTraceConfig(raw: unknown): { includePrecompiles: boolean } {
+export type ParityTraceConfig = {
+  includePrecompiles: boolean
+  /** trace_call, trace_callMany, trace_rawTransaction: state overrides applied before the (first) call. */
+  stateOverrides?: StateOverrides | undefined
+  /** trace_call, trace_callMany, trace_rawTransaction: the block context's overrides. */
+  blockOverrides?: BlockOverrides | undefined
+}
+
+/**
+ * The optional traceConfig of trace_* methods: `{tracerConfig: {includePrecompiles}, stateOverrides,
+ * blockOverrides}` (the reference daemon's; keys case-insensitive, as Go decodes them).
+ */
+export function parseParityTraceConfig(raw: unknown): ParityTraceConfig {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new ParamError(`expected a trace config object, got ${describe(raw)}`)
-  const tracerConfig = Object.entries(raw).find(([k]) => k.toLowerCase() === 'tracerconfig')?.[1]
-  if (tracerConfig === undefined || tracerConfig === null) return { includePrecompiles: false }
+  const field = (o: object, name: string) => Object.entries(o).find(([k]) => k.toLowerCase() === name)?.[1]
+  const out: ParityTraceConfig = { includePrecompiles: false }
+  const state = field(raw, 'stateoverrides')
+  if (state !== undefined && state !== null) out.stateOverrides = parseStateOverrides(state)
+  const block = field(raw, 'blockoverrides')
+  if (block !== undefined && block !== null) out.blockOverrides = parseBlockOverrides(block)
+  const tracerConfig = field(raw, 'tracerconfig')
+  if (tracerConfig === undefined || tracerConfig === null) return out
   if (typeof tracerConfig !== 'object') throw new ParamError('tracerConfig must be an object')
-  const value = Object.entries(tracerConfig).find(([k]) => k.toLowerCase() === 'includeprecompiles')?.[1]
+  const value = field(tracerConfig, 'includeprecompiles')
   if (value !== undefined && typeof value !== 'boolean')
     throw new ParamError('tracerConfig.includePrecompiles must be a boolean')
-  return { includePrecompiles: value === true }
+  out.includePrecompiles = value === true
+  return out
 }

@@ -8,7 +8,7 @@ export const rawTransaction = defineMethod({
   name: 'trace_rawTransaction',
   params: [required(parseRawTransactionCall), required(parseTraceTypes), optional(parseParityTraceConfig)],
   async run(engine, [args, types, cfg], context): Promise<unknown> {
-    const [result] = await traceCalls(engine, [{ args, types }], undefined, cfg?.includePrecompiles ?? false, context)
+    const [result] = await traceCalls(engine, [{ args, types }], undefined, cfg, context)
     return result
   },
 })

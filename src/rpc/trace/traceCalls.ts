@@ -13,6 +13,7 @@ import { ParamError } from '../params.js'
 import { parseData } from '../parsers.js'
 import { parseTraceTypes } from './parseTraceTypes.js'
 import { startParityTrace } from './traceSession.js'
+import type { ParityTraceConfig } from './parseTraceTypes.js'
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 
@@ -53,15 +54,16 @@ export async function traceCalls(
   engine: Engine,
   calls: { args: CallArgs; types: ReadonlySet<TraceType> }[],
   selector: BlockSelector = LATEST,
-  includePrecompiles = false,
+  config: ParityTraceConfig = { includePrecompiles: false },
   context: CallContext = SILENT_CONTEXT,
   /** trace_callMany: each call's vmTrace idx is prefixed with its index in the list. */
   indexed = false,
 ): Promise<TraceResult[]> {
+  const { includePrecompiles, stateOverrides, blockOverrides } = config
   if (calls.length === 0) return []
   const out: TraceResult[] = []
   const start = (at: TraceAt) => {
-    const config: ParityTracerConfig = {
+    const shape: ParityTracerConfig = {
       types: calls[at.index]!.types,
       includePrecompiles,
       creationMethod: false,
@@ -70,12 +72,17 @@ export async function traceCalls(
     }
     // The reference daemon's vmTrace idx: each call of a list is prefixed with its index, a lone call not.
     const idx = indexed ? `${at.index}-` : ''
-    return startParityTrace(engine, config, { blockNumber: at.header.number, transactionPosition: 0 }, idx)
+    return startParityTrace(engine, shape, { blockNumber: at.header.number, transactionPosition: 0 }, idx)
   }
   const done = (_at: TraceAt, result: unknown) => {
     out.push(result as TraceResult)
   }
-  const target = { kind: 'calls' as const, block: selector, calls: calls.map(({ args }) => ({ args })) }
+  // The state overrides apply once, before the first call; the block overrides to every call's block.
+  const target = {
+    kind: 'calls' as const,
+    block: selector,
+    calls: calls.map(({ args }, i) => ({ args, stateOverrides: i === 0 ? stateOverrides : undefined, blockOverrides })),
+  }
   await runTrace(engine, target, { start, done }, { deadline: context.deadline })
   return out
 }
