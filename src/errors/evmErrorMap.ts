@@ -62,11 +62,24 @@ export function toParityError(gethError: string): string {
 }
 
 const BLAKE2F = '0x0000000000000000000000000000000000000009'
+const POINT_EVALUATION = '0x000000000000000000000000000000000000000a'
+
+/**
+ * The point-evaluation precompile's errors in geth's and Erigon's words (core/vm/contracts.go
+ * errBlobVerify*; a proof that does not open is go-kzg-4844's ErrVerifyOpeningProof, wrapped).
+ */
+const pointEvaluationErrors: Readonly<Record<string, string>> = {
+  'invalid input length': 'invalid input length',
+  'kzg commitment does not match versioned hash': 'mismatched versioned hash',
+  'kzg proof invalid': "error verifying kzg proof: can't verify opening proof",
+  'kzg inputs invalid': 'error verifying kzg proof',
+}
 
 /** geth's error of a failed precompile call, where ethereumjs words it differently. */
 export function toGethPrecompileError(address: string, error: string, inputLength: number): string {
   if (address === BLAKE2F && error === 'value out of range') {
     return inputLength !== 213 ? 'invalid input length' : 'invalid final flag'
   }
+  if (address === POINT_EVALUATION && error in pointEvaluationErrors) return pointEvaluationErrors[error]!
   return toGethEvmError(error)
 }
