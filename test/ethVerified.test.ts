@@ -1,0 +1,224 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import { startDevnet } from '../src/node/devnet/startDevnet.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
+import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
+
+// The eth_* reads edgetrace answers from verified data: each answer equals anvil's own (anvil is a
+// real node), and an upstream that lies about any part of it (a tampering proxy in front of anvil)
+// gets a -32000 error naming what did not verify — never a result — while the server keeps serving.
+
+let devnet: Devnet
+let proxy: Proxy
+let edge: RunningEdgetrace | undefined
+let head: { number: string; hash: string }
+
+const ZERO_SLOT = `0x${'0'.repeat(64)}`
+
+const flip = (hex: string, at = -3) => {
+  const i = hex.length + at
+  return hex.slice(0, i) + (hex[i] === '0' ? '1' : '0') + hex.slice(i + 1)
+}
+
+async function edgeVia(hooks: ProxyHooks = {}, opts: { unverified?: boolean } = {}) {
+  proxy.hooks = hooks
+  edge = await startEdgetrace({
+    upstream: proxy.url,
+    port: 0,
+    hardfork: 'prague',
+    engine: { unverified: opts.unverified ?? false },
+  })
+  return edge
+}
+
+/** A verification failure: -32000, the words given, and the server still answering. */
+async function expectRefused(url: string, method: string, params: unknown[], ...words: string[]) {
+  const { result, error } = await rpc(url, method, params)
+  expect(result).toBeUndefined()
+  expect(error?.code).toBe(-32000)
+  for (const w of words) expect(error.message).toContain(w)
+  expect(await rpcResult(url, 'eth_chainId', [])).toMatch(/^0x/)
+  return error
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  head = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', ['latest', false])
+  proxy = await createProxy(devnet.anvil.url)
+}, 120_000)
+afterEach(async () => {
+  await edge?.close()
+  edge = undefined
+})
+afterAll(async () => {
+  await proxy?.stop()
+  await devnet?.stop()
+})
+
+/** A contract of the devnet with storage set (slot 0 non-zero at the head). */
+async function storedContract(): Promise<{ address: string; slot: string }> {
+  for (const address of Object.values(devnet.contracts)) {
+    const value = await rpcResult(devnet.anvil.url, 'eth_getStorageAt', [address, ZERO_SLOT, head.hash])
+    if (BigInt(value) !== 0n) return { address, slot: ZERO_SLOT }
+  }
+  throw new Error('no devnet contract has slot 0 set')
+}
+
+describe('state reads: the same answers as anvil, verified', () => {
+  it('eth_getBalance, eth_getTransactionCount, eth_getCode, eth_getStorageAt at every kind of block parameter', async () => {
+    const e = await edgeVia()
+    const { address, slot } = await storedContract()
+    const anvil = devnet.anvil.url
+    for (const block of [head.number, head.hash, { blockHash: head.hash }, { blockNumber: head.number }, 'latest']) {
+      for (const who of [DEV_ACCOUNT, address, '0x00000000000000000000000000000000000000aa']) {
+        for (const method of ['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode']) {
+          expect(await rpcResult(e.url, method, [who, block]), `${method} ${who}`).toBe(
+            await rpcResult(anvil, method, [who, block]),
+          )
+        }
+      }
+      expect(await rpcResult(e.url, 'eth_getStorageAt', [address, slot, block])).toBe(
+        await rpcResult(anvil, 'eth_getStorageAt', [address, slot, block]),
+      )
+    }
+    // The block parameter defaults to latest; a short storage key is read as geth reads it.
+    expect(await rpcResult(e.url, 'eth_getBalance', [DEV_ACCOUNT])).toBe(
+      await rpcResult(anvil, 'eth_getBalance', [DEV_ACCOUNT, 'latest']),
+    )
+    expect(await rpcResult(e.url, 'eth_getStorageAt', [address, '0x0', head.hash])).toBe(
+      await rpcResult(anvil, 'eth_getStorageAt', [address, ZERO_SLOT, head.hash]),
+    )
+    expect(proxy.calls.get('eth_getBalance')).toBeUndefined()
+    expect(proxy.calls.get('eth_getProof')).toBeGreaterThan(0)
+  })
+
+  it('eth_getStorageValues: {address: [slots]} → {address: [32-byte values]}, within geth limits', async () => {
+    const e = await edgeVia()
+    const { address } = await storedContract()
+    const slots = [ZERO_SLOT, `0x${'0'.repeat(63)}1`]
+    const expected: Record<string, string[]> = {
+      [address.toLowerCase()]: await Promise.all(
+        slots.map((s) => rpcResult(devnet.anvil.url, 'eth_getStorageAt', [address, s, head.hash])),
+      ),
+      [DEV_ACCOUNT]: [ZERO_SLOT],
+    }
+    expect(
+      await rpcResult(e.url, 'eth_getStorageValues', [{ [address]: slots, [DEV_ACCOUNT]: [ZERO_SLOT] }, head.hash]),
+    ).toEqual(expected)
+    const tooMany = Array.from({ length: 1025 }, (_, i) => `0x${i.toString(16).padStart(64, '0')}`)
+    expect((await rpc(e.url, 'eth_getStorageValues', [{ [address]: tooMany }, head.hash])).error).toEqual({
+      code: -38026,
+      message: 'too many slots (max 1024)',
+    })
+    expect((await rpc(e.url, 'eth_getStorageValues', [{}, head.hash])).error).toEqual({
+      code: -32602,
+      message: 'empty request',
+    })
+    expect((await rpc(e.url, 'eth_getStorageValues', [{ [address]: ['0x0'] }])).error.code).toBe(-32602)
+  })
+
+  it("eth_getProof: the upstream's proof once verified, with anvil's fields", async () => {
+    const e = await edgeVia()
+    const { address, slot } = await storedContract()
+    for (const [who, keys] of [
+      [address, [slot, `0x${'0'.repeat(63)}7`]],
+      [DEV_ACCOUNT, []],
+      ['0x00000000000000000000000000000000000000aa', [slot]],
+    ] as const) {
+      const mine = await rpcResult(e.url, 'eth_getProof', [who, keys, head.hash])
+      const theirs = await rpcResult(devnet.anvil.url, 'eth_getProof', [who, keys, head.hash])
+      expect(mine, who).toEqual(theirs)
+    }
+    // geth's key echo: a key shorter than 32 bytes comes back as a quantity.
+    const short = await rpcResult(e.url, 'eth_getProof', [address, ['0x0'], head.hash])
+    expect(short.storageProof[0].key).toBe('0x0')
+  })
+
+  it('argument errors are -32602 naming the argument; an unknown block is geth’s error', async () => {
+    const e = await edgeVia()
+    expect((await rpc(e.url, 'eth_getBalance', ['0x12', 'latest'])).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('invalid argument 0'),
+    })
+    expect((await rpc(e.url, 'eth_getStorageAt', [DEV_ACCOUNT, `0x${'1'.repeat(66)}`, 'latest'])).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: storage key too long (want at most 32 bytes)',
+    })
+    expect((await rpc(e.url, 'eth_getBalance', [DEV_ACCOUNT, '0xffffff'])).error).toEqual({
+      code: -32000,
+      message: 'header not found',
+    })
+    expect((await rpc(e.url, 'eth_getBalance', [DEV_ACCOUNT, `0x${'ab'.repeat(32)}`])).error).toEqual({
+      code: -32000,
+      message: 'header for hash not found',
+    })
+  })
+
+  it('--unverified passes them through as they were sent', async () => {
+    const e = await edgeVia({ refuseMethods: ['eth_getProof'] }, { unverified: true })
+    expect(await rpcResult(e.url, 'eth_getBalance', [DEV_ACCOUNT, head.number])).toBe(
+      await rpcResult(devnet.anvil.url, 'eth_getBalance', [DEV_ACCOUNT, head.number]),
+    )
+    expect(proxy.log.at(-1)).toMatchObject({ method: 'eth_getBalance', params: [DEV_ACCOUNT, head.number] })
+  })
+})
+
+describe('state reads: a lying upstream is refused', () => {
+  const proofOf = (who: string, change: (r: any) => any) => (c: { method: string; params: unknown[] }, r: any) =>
+    c.method === 'eth_getProof' && String(c.params[0]).toLowerCase() === who.toLowerCase() ? change(r) : r
+
+  it('an altered balance or nonce', async () => {
+    const at = `block ${BigInt(head.number)} ${head.hash}`
+    let e = await edgeVia({ transform: proofOf(DEV_ACCOUNT, (r) => ({ ...r, balance: '0x1' })) })
+    await expectRefused(e.url, 'eth_getBalance', [DEV_ACCOUNT, head.hash], 'account fields differ', at, DEV_ACCOUNT)
+    await edge!.close()
+    e = await edgeVia({ transform: proofOf(DEV_ACCOUNT, (r) => ({ ...r, nonce: '0x99' })) })
+    await expectRefused(e.url, 'eth_getTransactionCount', [DEV_ACCOUNT, head.hash], 'account fields differ', at)
+  })
+
+  it('altered code', async () => {
+    const { address } = await storedContract()
+    const e = await edgeVia({ transform: (c, r) => (c.method === 'eth_getCode' ? '0x60016000f3' : r) })
+    await expectRefused(e.url, 'eth_getCode', [address, head.hash], 'code does not match the account codeHash', address)
+  })
+
+  it('an altered storage value, in eth_getStorageAt, eth_getStorageValues and eth_getProof', async () => {
+    const { address, slot } = await storedContract()
+    const e = await edgeVia({
+      transform: proofOf(address, (r) => ({
+        ...r,
+        storageProof: r.storageProof.map((s: any) => ({ ...s, value: '0x2b' })),
+      })),
+    })
+    for (const [method, params] of [
+      ['eth_getStorageAt', [address, slot, head.hash]],
+      ['eth_getStorageValues', [{ [address]: [slot] }, head.hash]],
+      ['eth_getProof', [address, [slot], head.hash]],
+    ] as const) {
+      await expectRefused(
+        e.url,
+        method,
+        [...params],
+        'storage value differs from what the proof proves',
+        `slot ${slot}`,
+      )
+    }
+  })
+
+  it('an altered proof node in eth_getProof (account and storage)', async () => {
+    const { address, slot } = await storedContract()
+    let e = await edgeVia({
+      transform: proofOf(address, (r) => ({ ...r, accountProof: r.accountProof.map((n: string) => flip(n)) })),
+    })
+    await expectRefused(e.url, 'eth_getProof', [address, [], head.hash], 'account proof does not verify', address)
+    await edge!.close()
+    e = await edgeVia({
+      transform: proofOf(address, (r) => ({
+        ...r,
+        storageProof: r.storageProof.map((s: any) => ({ ...s, proof: s.proof.map((n: string) => flip(n)) })),
+      })),
+    })
+    await expectRefused(e.url, 'eth_getProof', [address, [slot], head.hash], 'storage proof does not verify', slot)
+  })
+})
