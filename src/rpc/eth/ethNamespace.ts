@@ -6,6 +6,16 @@ import { chainId } from './chainId.js'
 import { createAccessList } from './createAccessList.js'
 import { estimateGas } from './estimateGas.js'
 import { getBalance } from './getBalance.js'
+import { getBlockByHash } from './getBlockByHash.js'
+import { getBlockByNumber } from './getBlockByNumber.js'
+import { getBlockTransactionCountByHash } from './getBlockTransactionCountByHash.js'
+import { getBlockTransactionCountByNumber } from './getBlockTransactionCountByNumber.js'
+import { getTransactionByBlockHashAndIndex } from './getTransactionByBlockHashAndIndex.js'
+import { getTransactionByBlockNumberAndIndex } from './getTransactionByBlockNumberAndIndex.js'
+import { getUncleByBlockHashAndIndex } from './getUncleByBlockHashAndIndex.js'
+import { getUncleByBlockNumberAndIndex } from './getUncleByBlockNumberAndIndex.js'
+import { getUncleCountByBlockHash } from './getUncleCountByBlockHash.js'
+import { getUncleCountByBlockNumber } from './getUncleCountByBlockNumber.js'
 import { getCode } from './getCode.js'
 import { getProof } from './getProof.js'
 import { getStorageAt } from './getStorageAt.js'
@@ -35,6 +45,16 @@ export const ethNamespace = defineNamespace({
     passThroughWhenUnverified(getStorageAt),
     passThroughWhenUnverified(getStorageValues),
     passThroughWhenUnverified(getProof),
+    passThroughWhenUnverified(getBlockByHash),
+    passThroughWhenUnverified(getBlockByNumber),
+    passThroughWhenUnverified(getBlockTransactionCountByHash),
+    passThroughWhenUnverified(getBlockTransactionCountByNumber),
+    passThroughWhenUnverified(getTransactionByBlockHashAndIndex),
+    passThroughWhenUnverified(getTransactionByBlockNumberAndIndex),
+    passThroughWhenUnverified(getUncleByBlockHashAndIndex),
+    passThroughWhenUnverified(getUncleByBlockNumberAndIndex),
+    passThroughWhenUnverified(getUncleCountByBlockHash),
+    passThroughWhenUnverified(getUncleCountByBlockNumber),
   ],
   fallback: async (engine, method, params) => {
     if (UNSUPPORTED.has(method)) throw new ServerRpcError('notifications not supported')
