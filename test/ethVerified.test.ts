@@ -39,6 +39,7 @@ async function expectRefused(url: string, method: string, params: unknown[], ...
   expect(error?.code).toBe(-32000)
   for (const w of words) expect(error.message).toContain(w)
   expect(await rpcResult(url, 'eth_chainId', [])).toMatch(/^0x/)
+  expect(await rpcResult(url, 'eth_blockNumber', [])).toMatch(/^0x/)
   return error
 }
 
@@ -370,5 +371,133 @@ function normalizeBlock(block: any): any {
   const { totalDifficulty: _, ...rest } = block
   if (Array.isArray(rest.withdrawals) && rest.withdrawals.length === 0)
     rest.size = `0x${(BigInt(rest.size) + 1n).toString(16)}`
+  return rest
+}
+
+describe('transactions and receipts: the same answers as anvil, verified', () => {
+  it('eth_getTransactionByHash, eth_getTransactionReceipt and eth_getBlockReceipts for every devnet transaction', async () => {
+    const e = await edgeVia()
+    const anvil = devnet.anvil.url
+    for (const { hash, label } of devnet.transactions) {
+      expect(await rpcResult(e.url, 'eth_getTransactionByHash', [hash]), label).toEqual(
+        await rpcResult(anvil, 'eth_getTransactionByHash', [hash]),
+      )
+      expect(await rpcResult(e.url, 'eth_getTransactionReceipt', [hash]), label).toEqual(
+        normalizeReceipt(await rpcResult(anvil, 'eth_getTransactionReceipt', [hash])),
+      )
+    }
+    for (const number of devnetBlocks()) {
+      const { hash } = await rpcResult(anvil, 'eth_getBlockByNumber', [number, false])
+      const theirs = (await rpcResult(anvil, 'eth_getBlockReceipts', [number])).map(normalizeReceipt)
+      expect(await rpcResult(e.url, 'eth_getBlockReceipts', [number]), number).toEqual(theirs)
+      expect(await rpcResult(e.url, 'eth_getBlockReceipts', [{ blockHash: hash }])).toEqual(theirs)
+    }
+    const unknown = `0x${'ab'.repeat(32)}`
+    for (const method of ['eth_getTransactionByHash', 'eth_getTransactionReceipt', 'eth_getBlockReceipts'])
+      expect(await rpc(e.url, method, [unknown]), method).toMatchObject({ result: null })
+  })
+
+  it('a pending transaction (no block yet) is re-hashed and its sender recovered', async () => {
+    const anvil = devnet.anvil.url
+    await rpcResult(anvil, 'evm_setAutomine', [false])
+    try {
+      const hash = await rpcResult(anvil, 'eth_sendTransaction', [
+        { from: DEV_ACCOUNT, to: '0x00000000000000000000000000000000000000bb', value: '0x1' },
+      ])
+      let e = await edgeVia()
+      // geth's RPCTransaction writes `blockTimestamp: null` for a pending transaction (the field has
+      // no omitempty, like blockHash and blockNumber); anvil leaves it out.
+      expect(await rpcResult(e.url, 'eth_getTransactionByHash', [hash])).toEqual({
+        blockTimestamp: null,
+        ...(await rpcResult(anvil, 'eth_getTransactionByHash', [hash])),
+      })
+      expect(await rpcResult(e.url, 'eth_getTransactionReceipt', [hash])).toBeNull()
+      await edge!.close()
+      e = await edgeVia({
+        transform: (c, r: any) => (c.method === 'eth_getTransactionByHash' && r ? { ...r, value: '0x2' } : r),
+      })
+      await expectRefused(e.url, 'eth_getTransactionByHash', [hash], `pending transaction ${hash}`, 'hashes to')
+    } finally {
+      await rpcResult(anvil, 'evm_setAutomine', [true])
+      await rpcResult(anvil, 'evm_mine', [])
+    }
+  })
+})
+
+describe('transactions and receipts: a lying upstream is refused', () => {
+  it("a transaction's altered value, or a claimed index that does not hold it", async () => {
+    const tx = devnet.transactions.find((t) => t.type === 2)!
+    let e = await edgeVia({
+      transform: (c, r: any) =>
+        c.method === 'eth_getBlockByHash' && c.params[1] === true && r
+          ? { ...r, transactions: r.transactions.map((t: any) => ({ ...t, value: '0x777' })) }
+          : r,
+    })
+    await expectRefused(
+      e.url,
+      'eth_getTransactionByHash',
+      [tx.hash],
+      `block ${tx.blockNumber} `,
+      'transactions hash to',
+    )
+    await expectRefused(
+      e.url,
+      'eth_getTransactionReceipt',
+      [tx.hash],
+      `block ${tx.blockNumber} `,
+      'transactions hash to',
+    )
+    await edge!.close()
+    e = await edgeVia({
+      transform: (c, r: any) => (c.method === 'eth_getTransactionByHash' && r ? { ...r, transactionIndex: '0x7f' } : r),
+    })
+    await expectRefused(e.url, 'eth_getTransactionByHash', [tx.hash], `transaction ${tx.hash} is not at index 127`)
+  })
+
+  it("a receipt's altered status, or a log's altered data: refused by receiptsRoot", async () => {
+    const receipts = await Promise.all(
+      devnet.transactions.map((t) => rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [t.hash])),
+    )
+    const logged = receipts.find((r) => r.logs.length > 0)!
+    const plain = devnet.transactions.find((t) => t.status === 'success')!
+    const cases: [string, string, (r: any) => any][] = [
+      [plain.hash, 'status', (r) => ({ ...r, status: r.status === '0x1' ? '0x0' : '0x1' })],
+      [logged.transactionHash, 'log data', (r) => ({ ...r, logs: r.logs.map((l: any) => ({ ...l, data: '0x01' })) })],
+    ]
+    for (const [hash, what, change] of cases) {
+      const e = await edgeVia({
+        transform: (c, r: any) => {
+          if (c.method === 'eth_getBlockReceipts' && Array.isArray(r))
+            return r.map((x: any) => (x.transactionHash === hash ? change(x) : x))
+          return c.method === 'eth_getTransactionReceipt' && r?.transactionHash === hash ? change(r) : r
+        },
+      })
+      const block = receipts.find((r) => r.transactionHash === hash)
+      const at = `block ${BigInt(block.blockNumber)} ${block.blockHash}`
+      const error = await expectRefused(
+        e.url,
+        'eth_getTransactionReceipt',
+        [hash],
+        at,
+        'receipts hash to',
+        'receiptsRoot',
+      )
+      expect(error.data, what).toMatchObject({ block: { hash: block.blockHash } })
+      await expectRefused(e.url, 'eth_getBlockReceipts', [block.blockNumber], at, 'receiptsRoot')
+      await edge!.close()
+      edge = undefined
+    }
+  })
+})
+
+/**
+ * anvil's receipt as geth writes it (geth's marshalReceipt): anvil adds a receipt-level
+ * `blockTimestamp` (a JSON number), which geth does not write (only its logs carry one), and a
+ * `blobGasPrice` on every receipt, which geth writes for blob transactions (type 3) only.
+ */
+function normalizeReceipt(receipt: any): any {
+  if (!receipt) return receipt
+  const { blockTimestamp: _, ...rest } = receipt
+  if (rest.type !== '0x3') delete rest.blobGasPrice
   return rest
 }

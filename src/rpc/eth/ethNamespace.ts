@@ -6,6 +6,9 @@ import { chainId } from './chainId.js'
 import { createAccessList } from './createAccessList.js'
 import { estimateGas } from './estimateGas.js'
 import { getBalance } from './getBalance.js'
+import { getTransactionByHash } from './getTransactionByHash.js'
+import { getTransactionReceipt } from './getTransactionReceipt.js'
+import { getBlockReceipts } from './getBlockReceipts.js'
 import { getBlockByHash } from './getBlockByHash.js'
 import { getBlockByNumber } from './getBlockByNumber.js'
 import { getBlockTransactionCountByHash } from './getBlockTransactionCountByHash.js'
@@ -45,6 +48,9 @@ export const ethNamespace = defineNamespace({
     passThroughWhenUnverified(getStorageAt),
     passThroughWhenUnverified(getStorageValues),
     passThroughWhenUnverified(getProof),
+    passThroughWhenUnverified(getTransactionByHash),
+    passThroughWhenUnverified(getTransactionReceipt),
+    passThroughWhenUnverified(getBlockReceipts),
     passThroughWhenUnverified(getBlockByHash),
     passThroughWhenUnverified(getBlockByNumber),
     passThroughWhenUnverified(getBlockTransactionCountByHash),
