@@ -31,9 +31,9 @@ const UNSUPPORTED = new Set(['eth_subscribe', 'eth_unsubscribe'])
 
 /**
  * The eth namespace: eth_call, eth_estimateGas and eth_createAccessList computed locally on
- * verified state, eth_chainId from the chain's rules, state reads answered from verified state (with
- * `--unverified`, passed through as they were sent); every other eth_* method passed through to the
- * upstream as it is.
+ * verified state, eth_chainId from the chain's rules, reads of state, blocks, transactions and
+ * receipts answered from verified data (with `--unverified`, passed through as they were sent); every
+ * other eth_* method — what no proof covers — passed through to the upstream as it is.
  */
 export const ethNamespace = defineNamespace({
   name: 'eth',
