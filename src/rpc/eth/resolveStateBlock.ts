@@ -5,12 +5,11 @@ import { BlockNotFoundError } from '../../errors/state.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
 
 /**
- * The verified header a state read is answered at (default `latest`; `pending` is `latest`). A block
+ * The verified header a state read is answered at (`pending` is `latest`). A block
  * the upstream does not know is geth's error: `header for hash not found` asked by hash, `header not
  * found` otherwise.
  */
-export async function resolveStateBlock(engine: Engine, selector: BlockSelector | undefined): Promise<VerifiedHeader> {
-  const block = selector ?? { kind: 'tag', tag: 'latest' }
+export async function resolveStateBlock(engine: Engine, block: BlockSelector): Promise<VerifiedHeader> {
   try {
     return await engine.headers.resolve(block)
   } catch (err) {
