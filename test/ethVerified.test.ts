@@ -400,6 +400,19 @@ describe('transactions and receipts: the same answers as anvil, verified', () =>
       expect(await rpc(e.url, method, [unknown]), method).toMatchObject({ result: null })
   })
 
+  it('verified receipts are kept: asked again, the upstream is not asked for them again', async () => {
+    const e = await edgeVia()
+    const tx = devnet.transactions.find((t) => t.status === 'success')!
+    const number = `0x${tx.blockNumber.toString(16)}`
+    const first = await rpcResult(e.url, 'eth_getBlockReceipts', [number])
+    const asked = proxy.calls.get('eth_getBlockReceipts') ?? 0
+    expect(await rpcResult(e.url, 'eth_getBlockReceipts', [number])).toEqual(first)
+    expect(await rpcResult(e.url, 'eth_getTransactionReceipt', [tx.hash])).toEqual(
+      first.find((r: any) => r.transactionHash === tx.hash),
+    )
+    expect(proxy.calls.get('eth_getBlockReceipts') ?? 0).toBe(asked)
+  })
+
   it('a pending transaction (no block yet) is re-hashed and its sender recovered', async () => {
     const anvil = devnet.anvil.url
     await rpcResult(anvil, 'evm_setAutomine', [false])
