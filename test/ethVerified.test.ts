@@ -467,7 +467,15 @@ describe('transactions and receipts: a lying upstream is refused', () => {
     e = await edgeVia({
       transform: (c, r: any) => (c.method === 'eth_getTransactionByHash' && r ? { ...r, transactionIndex: '0x7f' } : r),
     })
-    await expectRefused(e.url, 'eth_getTransactionByHash', [tx.hash], `transaction ${tx.hash} is not at index 127`)
+    const error = await expectRefused(
+      e.url,
+      'eth_getTransactionByHash',
+      [tx.hash],
+      'transaction does not verify',
+      `block ${tx.blockNumber} `,
+      `transaction ${tx.hash} is not at index 127`,
+    )
+    expect(error.data).toMatchObject({ block: { number: `0x${tx.blockNumber.toString(16)}` }, expectedHash: tx.hash })
   })
 
   it("a receipt's altered status, or a log's altered data: refused by receiptsRoot", async () => {

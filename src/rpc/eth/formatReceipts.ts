@@ -1,9 +1,10 @@
 import type { Block } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
-import { type TypedTransaction, isBlob4844Tx } from '@ethereumjs/tx'
+import { isBlob4844Tx } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, generateAddress } from '@ethereumjs/util'
 import type { Hex } from '../../types/hex.js'
 import { quantity } from '../../utils/hex.js'
+import { effectiveGasPrice } from './formatTransaction.js'
 
 /** geth's GAS_PER_BLOB (EIP-4844). */
 const GAS_PER_BLOB = 131_072n
@@ -34,16 +35,6 @@ function decodeReceipt(encoded: Uint8Array): DecodedReceipt {
     logsBloom: bloom,
     logs,
   }
-}
-
-/** What a transaction paid per gas: its gas price, or base fee + tip capped by the fee cap (EIP-1559). */
-export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
-  if ('maxFeePerGas' in tx && baseFee !== undefined) {
-    const tip =
-      tx.maxPriorityFeePerGas < tx.maxFeePerGas - baseFee ? tx.maxPriorityFeePerGas : tx.maxFeePerGas - baseFee
-    return baseFee + tip
-  }
-  return 'gasPrice' in tx ? tx.gasPrice : tx.maxFeePerGas
 }
 
 /**

@@ -23,22 +23,14 @@ const q = (hex: string | undefined): Hex => quantity(hex === undefined || hex ==
 export function formatTransaction(tx: TypedTransaction, place: TransactionPlace | undefined): Record<string, unknown> {
   const j = tx.toJSON()
   const typed = tx.type !== 0
-  let gasPrice = q(j.gasPrice)
-  if (j.maxFeePerGas !== undefined) {
-    const maxFee = BigInt(j.maxFeePerGas)
-    const tip = BigInt(j.maxPriorityFeePerGas!)
-    gasPrice =
-      place?.baseFee !== undefined
-        ? quantity(place.baseFee + (tip < maxFee - place.baseFee ? tip : maxFee - place.baseFee))
-        : quantity(maxFee)
-  }
   const out: Record<string, unknown> = {
     blockHash: place?.blockHash ?? null,
     blockNumber: place ? quantity(place.blockNumber) : null,
     blockTimestamp: place ? quantity(place.blockTimestamp) : null,
     from: tx.getSenderAddress().toString(),
     gas: q(j.gasLimit),
-    gasPrice,
+    // geth: the effective price in a block with a base fee; the fee cap of a pending one.
+    gasPrice: quantity(effectiveGasPrice(tx, place?.baseFee)),
   }
   if (j.maxFeePerGas !== undefined) {
     out.maxFeePerGas = q(j.maxFeePerGas)
@@ -76,6 +68,16 @@ export function formatTransaction(tx: TypedTransaction, place: TransactionPlace 
   out.s = q(j.s)
   if (typed) out.yParity = q(j.v)
   return out
+}
+
+/** What a transaction pays per gas: its gas price, or base fee + tip capped by the fee cap (EIP-1559); the fee cap without a base fee. */
+export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
+  if ('maxFeePerGas' in tx) {
+    if (baseFee === undefined) return tx.maxFeePerGas
+    const room = tx.maxFeePerGas - baseFee
+    return baseFee + (tx.maxPriorityFeePerGas < room ? tx.maxPriorityFeePerGas : room)
+  }
+  return tx.gasPrice
 }
 
 /** A legacy transaction is replay-protected (EIP-155) when its v is neither 27 nor 28. */

@@ -1,11 +1,11 @@
 import { type TypedTransaction, createTxFromRPC } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
-import { HeaderVerificationError } from '../../errors/state.js'
 import type { Hex } from '../../types/hex.js'
 import { defineMethod } from '../defineMethod.js'
 import { required } from '../params.js'
 import { parseHash } from '../parsers.js'
 import { formatTransaction } from './formatTransaction.js'
+import { transactionMismatch } from './transactionMismatch.js'
 import { verifiedBlockAt } from './verifiedBlockAt.js'
 
 /** A block number and time past any fork: the rules a pending transaction is decoded under. */
@@ -32,14 +32,17 @@ export const getTransactionByHash = defineMethod({
       try {
         tx = await createTxFromRPC(claimed as never, { common })
       } catch (err) {
-        throw new HeaderVerificationError(`pending transaction ${hash}: the upstream's transaction cannot be decoded`, {
-          cause: err,
-        })
+        const reason = err instanceof Error ? err.message : String(err)
+        throw transactionMismatch(
+          `pending transaction ${hash}: the upstream's transaction cannot be decoded (${reason})`,
+          {},
+        )
       }
       const got = bytesToHex(tx.hash())
       if (got !== hash)
-        throw new HeaderVerificationError(`pending transaction ${hash}: the upstream's transaction hashes to ${got}`, {
-          facts: { expectedHash: hash, gotHash: got },
+        throw transactionMismatch(`pending transaction ${hash}: the upstream's transaction hashes to ${got}`, {
+          expectedHash: hash,
+          gotHash: got,
         })
       return formatTransaction(tx, undefined)
     }
@@ -53,10 +56,11 @@ export const getTransactionByHash = defineMethod({
     const { block, header } = verified
     const tx = block.transactions[index]
     if (!tx || bytesToHex(tx.hash()) !== hash) {
-      throw new HeaderVerificationError(
-        `block ${header.number} ${header.hash}: transaction ${hash} is not at index ${index}, where the upstream says it is`,
-        { facts: { block: header } },
-      )
+      throw transactionMismatch(`transaction ${hash} is not at index ${index}, where the upstream says it is`, {
+        block: header,
+        expectedHash: hash,
+        ...(tx ? { gotHash: bytesToHex(tx.hash()) } : {}),
+      })
     }
     return formatTransaction(tx, {
       blockHash: header.hash,

@@ -1,9 +1,9 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { locateTransaction } from '../../exec/locateTransaction.js'
-import { HeaderVerificationError } from '../../errors/state.js'
 import { defineMethod } from '../defineMethod.js'
 import { required } from '../params.js'
 import { parseHash } from '../parsers.js'
+import { transactionMismatch } from './transactionMismatch.js'
 import { verifiedBlockAt } from './verifiedBlockAt.js'
 import { verifiedReceiptsOf } from './verifiedReceiptsOf.js'
 
@@ -26,10 +26,11 @@ export const getTransactionReceipt = defineMethod({
     if (!verified) return null
     const tx = verified.block.transactions[at.index]
     if (!tx || bytesToHex(tx.hash()) !== hash) {
-      throw new HeaderVerificationError(
-        `block ${verified.header.number} ${verified.header.hash}: transaction ${hash} is not at index ${at.index}, where the upstream says it is`,
-        { facts: { block: verified.header } },
-      )
+      throw transactionMismatch(`transaction ${hash} is not at index ${at.index}, where the upstream says it is`, {
+        block: verified.header,
+        expectedHash: hash,
+        ...(tx ? { gotHash: bytesToHex(tx.hash()) } : {}),
+      })
     }
     return (await verifiedReceiptsOf(engine, verified))[at.index]
   },
