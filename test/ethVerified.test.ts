@@ -3,7 +3,11 @@ import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { startDevnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
-import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { DEV_ACCOUNT, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
 
 // The eth_* reads edgetrace answers from verified data: each answer equals anvil's own (anvil is a
 // real node), and an upstream that lies about any part of it (a tampering proxy in front of anvil)
@@ -400,6 +404,47 @@ describe('transactions and receipts: the same answers as anvil, verified', () =>
       expect(await rpc(e.url, method, [unknown]), method).toMatchObject({ result: null })
   })
 
+  it("a blob transaction (type 3) of anvil's: its block is refused, since anvil's transactionsRoot commits to the blobs", async () => {
+    const anvil = devnet.anvil.url
+    // The zero blob: its KZG commitment and proof are both the point at infinity (0xc0 ‖ 47 zero bytes).
+    const infinity = `0xc0${'00'.repeat(47)}`
+    const versionedHash = `0x01${bytesToHex(sha256(hexToBytes(infinity as `0x${string}`))).slice(4)}`
+    const hash = await rpcResult(anvil, 'eth_sendTransaction', [
+      {
+        from: DEV_ACCOUNT,
+        to: '0x00000000000000000000000000000000000000bb',
+        maxFeePerBlobGas: '0x10',
+        blobVersionedHashes: [versionedHash],
+        blobs: [`0x${'00'.repeat(131_072)}`],
+        commitments: [infinity],
+        proofs: [infinity],
+      },
+    ])
+    const receipt = await waitForReceipt(anvil, hash)
+    const block = await rpcResult(anvil, 'eth_getBlockByNumber', [receipt.blockNumber, false])
+    expect(block.transactions).toEqual([hash])
+    // EIP-4844: the transactions trie holds 0x03 ‖ rlp(payload), never the network wrapper with its
+    // blobs. anvil's root is over what eth_getRawTransactionByHash gives, the wrapper (with the
+    // blob): the canonical encoding does not hash to it, so no honest check can accept the block.
+    const wrapped = await rpcResult(anvil, 'eth_getRawTransactionByHash', [hash])
+    expect(await singleTxRoot(hexToBytes(wrapped))).toBe(block.transactionsRoot)
+    const e = await edgeVia()
+    for (const [method, params] of [
+      ['eth_getTransactionByHash', [hash]],
+      ['eth_getTransactionReceipt', [hash]],
+      ['eth_getBlockByNumber', [receipt.blockNumber, true]],
+    ] as const) {
+      // Decoded (its sidecar, which anvil echoes, left aside) and refused by transactionsRoot, naming the block.
+      await expectRefused(
+        e.url,
+        method,
+        [...params],
+        `block ${BigInt(receipt.blockNumber)} ${block.hash}`,
+        'transactions hash to',
+      )
+    }
+  })
+
   it('verified receipts are kept: asked again, the upstream is not asked for them again', async () => {
     const e = await edgeVia()
     const tx = devnet.transactions.find((t) => t.status === 'success')!
@@ -513,6 +558,13 @@ describe('transactions and receipts: a lying upstream is refused', () => {
     }
   })
 })
+
+/** The transactions root of a block of one transaction, encoded as given. */
+async function singleTxRoot(encoded: Uint8Array): Promise<string> {
+  const trie = new MerklePatriciaTrie()
+  await trie.put(RLP.encode(0), encoded)
+  return bytesToHex(trie.root())
+}
 
 /**
  * anvil's receipt as geth writes it (geth's marshalReceipt): anvil adds a receipt-level

@@ -12,6 +12,21 @@ import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
 import type { Engine } from './createEngine.js'
 
+/** The fields of a blob transaction's network wrapper (EIP-4844 sidecar) that some nodes (anvil) echo. */
+const SIDECAR_FIELDS = ['blobs', 'commitments', 'kzgCommitments', 'proofs', 'kzgProofs', 'sidecar'] as const
+
+/**
+ * A transaction's JSON without its blob sidecar: the sidecar is not part of the transaction's
+ * signed payload nor of the block (only the versioned hashes are), and decoding one would ask for
+ * KZG operations edgetrace does not have.
+ */
+export function withoutBlobSidecar<json extends Record<string, unknown>>(tx: json): json {
+  if (!SIDECAR_FIELDS.some((f) => f in tx)) return tx
+  const copy: Record<string, unknown> = { ...tx }
+  for (const f of SIDECAR_FIELDS) delete copy[f]
+  return copy as json
+}
+
 /** A block whose every part was checked against its verified header. */
 export type VerifiedBlock = { header: VerifiedHeader; block: Block }
 
@@ -58,7 +73,10 @@ export async function fetchVerifiedBlock(engine: Engine, header: VerifiedHeader)
   if (!equalsBytes(uncleHash, header.header.uncleHash)) throw bad('uncles', header.header.uncleHash, uncleHash)
   let built: Block
   try {
-    built = createBlockFromRPC(json as never, uncles as never, {
+    const transactions = Array.isArray(json.transactions)
+      ? json.transactions.map((t) => (typeof t === 'object' && t !== null ? withoutBlobSidecar(t) : t))
+      : json.transactions
+    built = createBlockFromRPC({ ...json, transactions } as never, uncles as never, {
       common: header.common,
       skipConsensusFormatValidation: true,
     })

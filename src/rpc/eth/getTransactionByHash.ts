@@ -1,5 +1,6 @@
 import { type TypedTransaction, createTxFromRPC } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
+import { withoutBlobSidecar } from '../../exec/fetchVerifiedBlock.js'
 import type { Hex } from '../../types/hex.js'
 import { defineMethod } from '../defineMethod.js'
 import { required } from '../params.js'
@@ -30,7 +31,7 @@ export const getTransactionByHash = defineMethod({
       const common = engine.rules.commonFor(FAR, FAR)
       let tx: TypedTransaction
       try {
-        tx = await createTxFromRPC(claimed as never, { common })
+        tx = await createTxFromRPC(withoutBlobSidecar(claimed) as never, { common })
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err)
         throw transactionMismatch(
