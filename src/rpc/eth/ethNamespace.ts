@@ -5,18 +5,63 @@ import { call } from './call.js'
 import { chainId } from './chainId.js'
 import { createAccessList } from './createAccessList.js'
 import { estimateGas } from './estimateGas.js'
+import { getBalance } from './getBalance.js'
+import { getTransactionByHash } from './getTransactionByHash.js'
+import { getTransactionReceipt } from './getTransactionReceipt.js'
+import { getBlockReceipts } from './getBlockReceipts.js'
+import { getBlockByHash } from './getBlockByHash.js'
+import { getBlockByNumber } from './getBlockByNumber.js'
+import { getBlockTransactionCountByHash } from './getBlockTransactionCountByHash.js'
+import { getBlockTransactionCountByNumber } from './getBlockTransactionCountByNumber.js'
+import { getTransactionByBlockHashAndIndex } from './getTransactionByBlockHashAndIndex.js'
+import { getTransactionByBlockNumberAndIndex } from './getTransactionByBlockNumberAndIndex.js'
+import { getUncleByBlockHashAndIndex } from './getUncleByBlockHashAndIndex.js'
+import { getUncleByBlockNumberAndIndex } from './getUncleByBlockNumberAndIndex.js'
+import { getUncleCountByBlockHash } from './getUncleCountByBlockHash.js'
+import { getUncleCountByBlockNumber } from './getUncleCountByBlockNumber.js'
+import { getCode } from './getCode.js'
+import { getProof } from './getProof.js'
+import { getStorageAt } from './getStorageAt.js'
+import { getStorageValues } from './getStorageValues.js'
+import { getTransactionCount } from './getTransactionCount.js'
+import { passThroughWhenUnverified } from './passThroughWhenUnverified.js'
 
 /** Subscriptions need a push channel to the upstream that edgetrace does not keep. */
 const UNSUPPORTED = new Set(['eth_subscribe', 'eth_unsubscribe'])
 
 /**
  * The eth namespace: eth_call, eth_estimateGas and eth_createAccessList computed locally on
- * verified state, eth_chainId from the chain's rules; every other eth_* method passed through to
- * the upstream as it is.
+ * verified state, eth_chainId from the chain's rules, reads of state, blocks, transactions and
+ * receipts answered from verified data (with `--unverified`, passed through as they were sent); every
+ * other eth_* method — what no proof covers — passed through to the upstream as it is.
  */
 export const ethNamespace = defineNamespace({
   name: 'eth',
-  methods: [chainId, call, estimateGas, createAccessList],
+  methods: [
+    chainId,
+    call,
+    estimateGas,
+    createAccessList,
+    passThroughWhenUnverified(getBalance),
+    passThroughWhenUnverified(getTransactionCount),
+    passThroughWhenUnverified(getCode),
+    passThroughWhenUnverified(getStorageAt),
+    passThroughWhenUnverified(getStorageValues),
+    passThroughWhenUnverified(getProof),
+    passThroughWhenUnverified(getTransactionByHash),
+    passThroughWhenUnverified(getTransactionReceipt),
+    passThroughWhenUnverified(getBlockReceipts),
+    passThroughWhenUnverified(getBlockByHash),
+    passThroughWhenUnverified(getBlockByNumber),
+    passThroughWhenUnverified(getBlockTransactionCountByHash),
+    passThroughWhenUnverified(getBlockTransactionCountByNumber),
+    passThroughWhenUnverified(getTransactionByBlockHashAndIndex),
+    passThroughWhenUnverified(getTransactionByBlockNumberAndIndex),
+    passThroughWhenUnverified(getUncleByBlockHashAndIndex),
+    passThroughWhenUnverified(getUncleByBlockNumberAndIndex),
+    passThroughWhenUnverified(getUncleCountByBlockHash),
+    passThroughWhenUnverified(getUncleCountByBlockNumber),
+  ],
   fallback: async (engine, method, params) => {
     if (UNSUPPORTED.has(method)) throw new ServerRpcError('notifications not supported')
     return engine.upstream.request(method, passThroughParams(params))

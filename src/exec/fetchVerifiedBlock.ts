@@ -1,0 +1,92 @@
+import {
+  type Block,
+  type BlockHeader,
+  createBlockFromRPC,
+  createBlockHeaderFromRPC,
+  genWithdrawalsTrieRoot,
+} from '@ethereumjs/block'
+import { RLP } from '@ethereumjs/rlp'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { bytesToHex, equalsBytes } from '@ethereumjs/util'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
+import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
+import type { Engine } from './createEngine.js'
+
+/** The fields of a blob transaction's network wrapper (EIP-4844 sidecar) that some nodes (anvil) echo. */
+const SIDECAR_FIELDS = ['blobs', 'commitments', 'kzgCommitments', 'proofs', 'kzgProofs', 'sidecar'] as const
+
+/**
+ * A transaction's JSON without its blob sidecar: the sidecar is not part of the transaction's
+ * signed payload nor of the block (only the versioned hashes are), and decoding one would ask for
+ * KZG operations edgetrace does not have.
+ */
+export function withoutBlobSidecar<json extends Record<string, unknown>>(tx: json): json {
+  if (!SIDECAR_FIELDS.some((f) => f in tx)) return tx
+  const copy: Record<string, unknown> = { ...tx }
+  for (const f of SIDECAR_FIELDS) delete copy[f]
+  return copy as json
+}
+
+/** A block whose every part was checked against its verified header. */
+export type VerifiedBlock = { header: VerifiedHeader; block: Block }
+
+/**
+ * The whole block a verified header names — transactions, uncles, withdrawals — from the upstream's
+ * eth_getBlockByHash (full transactions) and eth_getUncleByBlockHashAndIndex, each checked against
+ * the header: the block built from the upstream's JSON hashes to the block hash (so every header
+ * field is the verified one), its transactions hash to transactionsRoot, its uncles to sha3Uncles,
+ * its withdrawals to withdrawalsRoot. What does not match is an error naming the block and the part.
+ * Nothing of the upstream's JSON is used beyond what these roots commit to.
+ */
+export async function fetchVerifiedBlock(engine: Engine, header: VerifiedHeader): Promise<VerifiedBlock> {
+  const json = await engine.upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [header.hash, true])
+  if (json === null) throw new BlockNotFoundError(header.hash)
+  const block = { number: header.number, hash: header.hash }
+  const where = `block ${header.number} ${header.hash}`
+  const uncleCount = Array.isArray(json.uncles) ? json.uncles.length : 0
+  const uncleJson = await Promise.all(
+    Array.from({ length: uncleCount }, (_, i) =>
+      engine.upstream.request<Record<string, unknown> | null>('eth_getUncleByBlockHashAndIndex', [
+        header.hash,
+        `0x${i.toString(16)}`,
+      ]),
+    ),
+  )
+  const bad = (what: string, expectedRoot: Uint8Array, gotRoot: Uint8Array) =>
+    new HeaderVerificationError(
+      `${where}: the upstream's ${what} hash to ${bytesToHex(gotRoot)}, not to the header's ${bytesToHex(expectedRoot)}`,
+      { facts: { block, expectedRoot: bytesToHex(expectedRoot), gotRoot: bytesToHex(gotRoot) } },
+    )
+  const undecodable = (err: unknown) =>
+    new HeaderVerificationError(`${where}: the upstream's block cannot be decoded`, { cause: err, facts: { block } })
+  let uncles: BlockHeader[]
+  try {
+    uncles = uncleJson.map((u) => {
+      if (u === null) throw new Error('an uncle the block lists is not found')
+      return createBlockHeaderFromRPC(u as never, { common: header.common, skipConsensusFormatValidation: true })
+    })
+  } catch (err) {
+    throw undecodable(err)
+  }
+  // Uncles first: a block of a proof-of-stake fork cannot even be built with any (and has none).
+  const uncleHash = keccak_256(RLP.encode(uncles.map((u) => u.raw())))
+  if (!equalsBytes(uncleHash, header.header.uncleHash)) throw bad('uncles', header.header.uncleHash, uncleHash)
+  let built: Block
+  try {
+    const transactions = Array.isArray(json.transactions)
+      ? json.transactions.map((t) => (typeof t === 'object' && t !== null ? withoutBlobSidecar(t) : t))
+      : json.transactions
+    built = createBlockFromRPC({ ...json, transactions } as never, uncles as never, {
+      common: header.common,
+      skipConsensusFormatValidation: true,
+    })
+  } catch (err) {
+    throw undecodable(err)
+  }
+  if (!equalsBytes(built.hash(), header.header.hash())) throw bad('header fields', header.header.hash(), built.hash())
+  if (!(await built.transactionsTrieIsValid()))
+    throw bad('transactions', header.header.transactionsTrie, await built.genTxTrie())
+  if (built.withdrawals !== undefined && !(await built.withdrawalsTrieIsValid()))
+    throw bad('withdrawals', header.header.withdrawalsRoot!, await genWithdrawalsTrieRoot(built.withdrawals))
+  return { header, block: built }
+}

@@ -1,0 +1,55 @@
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToHex, equalsBytes } from '@ethereumjs/util'
+import type { VerifiedHeader } from '../../chain/parseHeader.js'
+import type { Engine } from '../../exec/createEngine.js'
+import { BlockNotFoundError, HeaderVerificationError } from '../../errors/state.js'
+import { cacheKeys } from '../../utils/cacheKeys.js'
+import { type ReceiptJson, encodeReceipt } from './encodeReceipt.js'
+
+/**
+ * A block's receipts, EIP-2718-encoded, from the upstream's receipts encoded here and checked
+ * against the verified header's receiptsRoot: eth_getBlockReceipts, or one eth_getTransactionReceipt
+ * per transaction where the upstream has no eth_getBlockReceipts. Kept by block hash once verified
+ * (`cacheKeys.rawReceipts`, persisted where there is a persistent cache): a block's receipts never change.
+ */
+export async function fetchVerifiedReceipts(engine: Engine, verified: VerifiedHeader): Promise<Uint8Array[]> {
+  const key = cacheKeys.rawReceipts(verified.hash)
+  if (engine.cache.restore) await engine.cache.restore([key])
+  const kept = engine.cache.get<Uint8Array[]>(key)
+  if (kept) return kept
+  let receipts = await engine.upstream
+    .request<ReceiptJson[] | null>('eth_getBlockReceipts', [verified.hash])
+    .catch(() => null)
+  if (!receipts) {
+    const json = await engine.upstream.request<{ transactions: string[] } | null>('eth_getBlockByHash', [
+      verified.hash,
+      false,
+    ])
+    if (!json) throw new BlockNotFoundError(verified.hash)
+    receipts = await Promise.all(
+      json.transactions.map((h) => engine.upstream.request<ReceiptJson>('eth_getTransactionReceipt', [h])),
+    )
+  }
+  const encoded = receipts.map(encodeReceipt)
+  const trie = new MerklePatriciaTrie()
+  for (const [i, bytes] of encoded.entries()) await trie.put(RLP.encode(i), bytes)
+  if (!equalsBytes(trie.root(), verified.header.receiptTrie)) {
+    throw new HeaderVerificationError(
+      `block ${verified.number} ${verified.hash}: the upstream's receipts hash to ${bytesToHex(trie.root())}, not to the header's receiptsRoot ${bytesToHex(verified.header.receiptTrie)}`,
+      {
+        facts: {
+          block: verified,
+          expectedRoot: bytesToHex(verified.header.receiptTrie),
+          gotRoot: bytesToHex(trie.root()),
+        },
+      },
+    )
+  }
+  engine.cache.set(
+    key,
+    encoded,
+    encoded.reduce((n, b) => n + b.length + 32, 64),
+  )
+  return encoded
+}

@@ -1,0 +1,20 @@
+import type { VerifiedHeader } from '../../chain/parseHeader.js'
+import type { Engine } from '../../exec/createEngine.js'
+import { ServerRpcError } from '../../errors/rpc.js'
+import { BlockNotFoundError } from '../../errors/state.js'
+import type { BlockSelector } from '../../types/blockSelector.js'
+
+/**
+ * The verified header a state read is answered at (`pending` is `latest`). A block
+ * the upstream does not know is geth's error: `header for hash not found` asked by hash, `header not
+ * found` otherwise.
+ */
+export async function resolveStateBlock(engine: Engine, block: BlockSelector): Promise<VerifiedHeader> {
+  try {
+    return await engine.headers.resolve(block)
+  } catch (err) {
+    if (err instanceof BlockNotFoundError)
+      throw new ServerRpcError(block.kind === 'hash' ? 'header for hash not found' : 'header not found')
+    throw err
+  }
+}
