@@ -5,6 +5,7 @@ import { ReplayMismatchError } from '../errors/replay.js'
 import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
 import type { Engine } from './createEngine.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
+import { withoutBlobSidecar } from './fetchVerifiedBlock.js'
 
 export type ReceiptSummary = { transactionHash: string; gasUsed: bigint; status: bigint | undefined }
 
@@ -18,6 +19,15 @@ export type LoadedBlock = {
 }
 
 type RpcTx = { hash: string; from: string }
+
+/** The block's JSON with each transaction's blob sidecar left out (withoutBlobSidecar). */
+const withoutSidecars = (json: Record<string, unknown>) =>
+  Array.isArray(json.transactions)
+    ? {
+        ...json,
+        transactions: json.transactions.map((t) => (typeof t === 'object' && t !== null ? withoutBlobSidecar(t) : t)),
+      }
+    : json
 
 /** What the persistent cache keeps of a block: the upstream's JSON (with transactions) and receipt summaries. */
 type RawBlock = { json: Record<string, unknown>; receipts: unknown[] }
@@ -62,7 +72,10 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
   const where = `block ${header.number} ${hash}`
   let block: Block
   try {
-    block = createBlockFromRPC(json as never, [], { common: header.common, skipConsensusFormatValidation: true })
+    block = createBlockFromRPC(withoutSidecars(json) as never, [], {
+      common: header.common,
+      skipConsensusFormatValidation: true,
+    })
   } catch (err) {
     throw new HeaderVerificationError(`${where}: its transactions cannot be decoded`, {
       cause: err,
