@@ -38,6 +38,8 @@ export type RebuiltTransaction = {
   /** trace_call's call object, or why the transaction cannot be rebuilt. */
   call: Record<string, string> | { unbuildable: string }
   expected: RecordedReplay
+  /** Erigon's prestateTracer with diffMode true for the transaction, when recorded. */
+  expectedDiff?: { pre: Alloc; post: Alloc } | undefined
 }
 
 export type RebuiltBlock = {
@@ -196,20 +198,29 @@ function deriveCall(r: RecordedReplay, header: RebuiltBlock['header']): RebuiltT
 
 /**
  * One recorded block: each transaction's pre-state (debug_traceBlockByNumber test `prestate`) with
- * its recorded replay (trace_replayBlockTransactions test `replay`), the derived header and calls.
+ * its recorded replay (trace_replayBlockTransactions test `replay`) and, if given, its diffMode
+ * prestate (debug_traceBlockByNumber test `diff`), the derived header and calls.
  */
-export function loadRebuiltBlock(prestate: string, replay: string): RebuiltBlock {
+export function loadRebuiltBlock(prestate: string, replay: string, diff?: string): RebuiltBlock {
   const pre = loadResult<{ txHash: string; result: Alloc }[]>(`debug_traceBlockByNumber/${prestate}.json.gz`)
   const rep = loadResult<RecordedReplay[]>(`trace_replayBlockTransactions/${replay}.json.gz`)
   const number = BigInt(pre.params[0] as string)
   if (BigInt(rep.params[0] as string) !== number) throw new Error(`${prestate} and ${replay} are different blocks`)
   if (pre.result.length !== rep.result.length) throw new Error(`${prestate} and ${replay} differ in transactions`)
+  const diffs = diff
+    ? loadResult<{ txHash: string; result: { pre: Alloc; post: Alloc } }[]>(`debug_traceBlockByNumber/${diff}.json.gz`)
+    : undefined
+  if (diffs && BigInt(diffs.params[0] as string) !== number) throw new Error(`${diff} is another block`)
   const header = deriveHeader(rep.result)
   const transactions = rep.result.map((expected, index) => {
     const p = pre.result[index]!
     if (p.txHash.toLowerCase() !== expected.transactionHash.toLowerCase())
       throw new Error(`${prestate} and ${replay} differ at transaction ${index}`)
-    return { index, hash: expected.transactionHash, prestate: p.result, call: deriveCall(expected, header), expected }
+    const d = diffs?.result[index]
+    if (d && d.txHash.toLowerCase() !== p.txHash.toLowerCase())
+      throw new Error(`${diff} differs at transaction ${index}`)
+    const call = deriveCall(expected, header)
+    return { index, hash: expected.transactionHash, prestate: p.result, call, expected, expectedDiff: d?.result }
   })
   return { number, header, transactions }
 }
