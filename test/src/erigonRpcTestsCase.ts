@@ -37,9 +37,10 @@ export type RebuiltTransaction = {
   prestate: Alloc
   /** trace_call's call object, or why the transaction cannot be rebuilt. */
   call: Record<string, string> | { unbuildable: string }
-  expected: RecordedReplay
-  /** Erigon's prestateTracer with diffMode true for the transaction, when recorded. */
-  expectedDiff?: { pre: Alloc; post: Alloc } | undefined
+  /** Erigon's recorded outputs for the transaction, those the block has. */
+  replay: RecordedReplay | undefined
+  diff: PrestateDiff | undefined
+  flat: RecordedTrace[] | undefined
 }
 
 export type RebuiltBlock = {
@@ -58,13 +59,62 @@ function loadResult<T>(path: string): { params: unknown[]; result: T } {
   return { params: test.request.params, result: test.response.result }
 }
 
-function balanceDelta(stateDiff: RecordedReplay['stateDiff'], address: string): bigint {
-  const b = stateDiff[address]?.balance as Record<string, string | { from: string; to: string }> | '=' | undefined
-  if (!b || b === '=') return 0n
-  if (b['*'] && typeof b['*'] === 'object') return BigInt(b['*'].to) - BigInt(b['*'].from)
-  if (typeof b['+'] === 'string') return BigInt(b['+'])
-  if (typeof b['-'] === 'string') return -BigInt(b['-'])
-  return 0n
+/**
+ * What one transaction's recorded outputs say about it: its Parity-style traces (root first; from
+ * trace_replayBlockTransactions or the flatCallTracer) and the state it changed (from the
+ * replay's stateDiff or the diffMode prestate).
+ */
+type Evidence = {
+  trace: RecordedTrace[]
+  /**
+   * The root entry's gas is the transaction's gas limit and its gasUsed the transaction's (geth's
+   * flatCallTracer), not what the top message got and used (Parity-style trace_*).
+   */
+  rootIsTransaction: boolean
+  /** Accounts whose state the transaction changed. */
+  changed: string[]
+  balanceDelta(address: string): bigint
+  /** Values the transaction left in storage slot `slot` of any account. */
+  written(slot: string): string[]
+}
+
+function fromReplay(r: RecordedReplay): Evidence {
+  return {
+    trace: r.trace,
+    rootIsTransaction: false,
+    changed: Object.keys(r.stateDiff),
+    balanceDelta(address) {
+      const b = r.stateDiff[address]?.balance as Record<string, string | { from: string; to: string }> | '=' | undefined
+      if (!b || b === '=') return 0n
+      if (b['*'] && typeof b['*'] === 'object') return BigInt(b['*'].to) - BigInt(b['*'].from)
+      if (typeof b['+'] === 'string') return BigInt(b['+'])
+      if (typeof b['-'] === 'string') return -BigInt(b['-'])
+      return 0n
+    },
+    written(slot) {
+      return Object.values(r.stateDiff).flatMap((d) => {
+        const s = (d.storage as Record<string, { '*'?: { to: string } }> | undefined)?.[slot]?.['*']
+        return s ? [s.to] : []
+      })
+    },
+  }
+}
+
+export type PrestateDiff = { pre: Alloc; post: Alloc }
+
+function fromDiff(trace: RecordedTrace[], diff: PrestateDiff): Evidence {
+  return {
+    trace,
+    rootIsTransaction: true,
+    changed: Object.keys(diff.post),
+    balanceDelta(address) {
+      const after = diff.post[address]?.balance
+      return after === undefined ? 0n : BigInt(after) - BigInt(diff.pre[address]?.balance ?? '0x0')
+    },
+    written(slot) {
+      return Object.values(diff.post).flatMap((a) => (a.storage?.[slot] ? [a.storage[slot]] : []))
+    },
+  }
 }
 
 const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b))
@@ -78,13 +128,13 @@ function survived(entry: RecordedTrace, trace: RecordedTrace[]): boolean {
 }
 
 /**
- * Ether moved into `address` by the transaction's inner frames (calls with value and
- * selfdestructs that did not revert): what, besides fees, changes the sender's and the miner's
- * balances.
+ * Ether moved into `address` (less what it sent) by the transaction's frames, the root's value
+ * included (calls with value, creates and selfdestructs that did not revert): what, besides fees,
+ * changes the sender's and the miner's balances.
  */
-function innerInflow(trace: RecordedTrace[], address: string): bigint {
+function netTransfers(trace: RecordedTrace[], address: string): bigint {
   let sum = 0n
-  for (const e of trace.slice(1)) {
+  for (const e of trace) {
     if (!survived(e, trace)) continue
     const a = e.action
     if (e.type === 'call' && a.callType !== 'call') continue
@@ -107,12 +157,12 @@ function innerInflow(trace: RecordedTrace[], address: string): bigint {
  * Not recoverable, and so set to neutral values: prevRandao (0), the block gas limit, ancestors'
  * hashes (BLOCKHASH); a transaction that reads them can differ.
  */
-function deriveHeader(replays: RecordedReplay[]): RebuiltBlock['header'] {
+function deriveHeader(evidence: Evidence[]): RebuiltBlock['header'] {
   const seen = new Map<string, number>()
-  for (const r of replays) for (const a of Object.keys(r.stateDiff)) seen.set(a, (seen.get(a) ?? 0) + 1)
+  for (const e of evidence) for (const a of e.changed) seen.set(a, (seen.get(a) ?? 0) + 1)
   const coinbase = [...seen].sort((a, b) => b[1] - a[1])[0]![0] as Hex
-  const burns = replays
-    .map((r) => fees(r, coinbase))
+  const burns = evidence
+    .map((e) => fees(e, coinbase))
     .map(({ paid, tip }) => paid - tip)
     .filter((d) => d > 0n)
   const votes = new Map<bigint, number>()
@@ -123,26 +173,21 @@ function deriveHeader(replays: RecordedReplay[]): RebuiltBlock['header'] {
   const baseFeePerGas = [...votes].sort((a, b) => b[1] - a[1] || (b[0] > a[0] ? 1 : -1))[0]![0]
   const times = new Map<bigint, number>()
   const slot8 = `0x${'0'.repeat(63)}8`
-  for (const r of replays)
-    for (const diff of Object.values(r.stateDiff)) {
-      const s = (diff.storage as Record<string, { '*'?: { to: string } }> | undefined)?.[slot8]?.['*']
-      if (s) {
-        const t = BigInt(`0x${s.to.slice(2, 10)}`)
-        times.set(t, (times.get(t) ?? 0) + 1)
-      }
+  for (const e of evidence)
+    for (const value of e.written(slot8)) {
+      const t = BigInt(`0x${value.slice(2, 10)}`)
+      times.set(t, (times.get(t) ?? 0) + 1)
     }
   const timestamp = [...times].sort((a, b) => b[1] - a[1])[0]![0]
   return { coinbase, timestamp, baseFeePerGas }
 }
 
-/** What the sender paid in fees and what the miner got as tip, from the stateDiff less inner transfers. */
-function fees(r: RecordedReplay, coinbase: string): { paid: bigint; tip: bigint } {
+/** What the sender paid in fees and what the miner got as tip: their balance changes less inner transfers. */
+function fees(r: Evidence, coinbase: string): { paid: bigint; tip: bigint } {
   const root = r.trace[0]!.action
   const sender = root.from!.toLowerCase()
-  // A failed root frame hands its value back: only the fee leaves the sender then.
-  const value = r.trace[0]!.error === undefined ? BigInt(root.value ?? '0x0') : 0n
-  const paid = -balanceDelta(r.stateDiff, sender) - value + innerInflow(r.trace, sender)
-  const tip = sender === coinbase ? 0n : balanceDelta(r.stateDiff, coinbase) - innerInflow(r.trace, coinbase)
+  const paid = -r.balanceDelta(sender) + netTransfers(r.trace, sender)
+  const tip = sender === coinbase ? 0n : r.balanceDelta(coinbase) - netTransfers(r.trace, coinbase)
   return { paid, tip }
 }
 
@@ -158,10 +203,11 @@ function intrinsicGas(data: string, create: boolean): bigint {
 /**
  * The call a transaction makes, from its recorded root trace: from, to (or none for a create),
  * value and input as recorded; gas = the root frame's gas + the intrinsic gas (no access list is
- * recorded: one that had one runs with colder accesses); gasPrice = the effective price, from
- * paid = gasUsed × price and paid − tip = gasUsed × baseFee.
+ * recorded: one that had one runs with colder accesses), or the root's gas where that is the
+ * transaction's (flatCallTracer); gasPrice = the effective price, from paid = gasUsed × price and
+ * paid − tip = gasUsed × baseFee.
  */
-function deriveCall(r: RecordedReplay, header: RebuiltBlock['header']): RebuiltTransaction['call'] {
+function deriveCall(r: Evidence, header: RebuiltBlock['header']): RebuiltTransaction['call'] {
   const root = r.trace[0]!
   const a = root.action
   const create = root.type === 'create'
@@ -175,16 +221,21 @@ function deriveCall(r: RecordedReplay, header: RebuiltBlock['header']): RebuiltT
     price = header.baseFeePerGas // no tip: the miner's balance moved by transfers alone
   else return { unbuildable: `the gas price cannot be derived (paid ${paid}, tip ${tip})` }
   const intrinsic = intrinsicGas(data, create)
-  // gasUsed = intrinsic + what the root frame used − refund, and refunds only lower it: a
-  // transaction whose fee implies more intrinsic gas than its calldata costs had an access list,
-  // which the corpus does not record (without it every access it warmed runs cold).
   const used = paid / price
   const rootUsed = root.result?.gasUsed !== undefined ? BigInt(root.result.gasUsed) : undefined
-  if (rootUsed !== undefined && used - rootUsed > intrinsic)
+  if (r.rootIsTransaction) {
+    // The root entry is the transaction: its gasUsed must be what the fee says, or the fee was misread.
+    if (rootUsed !== undefined && rootUsed !== used)
+      return { unbuildable: `the fee implies ${used} gas used, the recorded root ${rootUsed}` }
+  } else if (rootUsed !== undefined && used - rootUsed > intrinsic) {
+    // gasUsed = intrinsic + what the root frame used − refund, and refunds only lower it: a
+    // transaction whose fee implies more intrinsic gas than its calldata costs had an access list,
+    // which the corpus does not record (without it every access it warmed runs cold).
     return {
       unbuildable: `an access list (not recorded): its fee implies ≥ ${used - rootUsed} intrinsic gas, its calldata ${intrinsic}`,
     }
-  const gas = BigInt(a.gas!) + intrinsic
+  }
+  const gas = r.rootIsTransaction ? BigInt(a.gas!) : BigInt(a.gas!) + intrinsic
   const hex = (v: bigint) => `0x${v.toString(16)}`
   return {
     from: a.from!,
@@ -196,31 +247,73 @@ function deriveCall(r: RecordedReplay, header: RebuiltBlock['header']): RebuiltT
   }
 }
 
+/** The vendored rpc-tests files of one block (debug_traceBlockByNumber / trace_replayBlockTransactions tests). */
+export type RecordedBlockFiles = {
+  /** prestateTracer, diffMode false: each transaction's full pre-state. */
+  prestate: string
+  /** prestateTracer, diffMode true. */
+  diff?: string
+  /** trace_replayBlockTransactions ["trace","stateDiff"]. */
+  replay?: string
+  /** flatCallTracer. */
+  flat?: string
+}
+
+type PerTx<T> = { txHash: string; result: T }[]
+
 /**
- * One recorded block: each transaction's pre-state (debug_traceBlockByNumber test `prestate`) with
- * its recorded replay (trace_replayBlockTransactions test `replay`) and, if given, its diffMode
- * prestate (debug_traceBlockByNumber test `diff`), the derived header and calls.
+ * One recorded block: each transaction's pre-state with its recorded outputs, the header and calls
+ * derived from them (from the replay's traces and stateDiff, or else from the flatCallTracer's
+ * traces and the diffMode prestate).
  */
-export function loadRebuiltBlock(prestate: string, replay: string, diff?: string): RebuiltBlock {
-  const pre = loadResult<{ txHash: string; result: Alloc }[]>(`debug_traceBlockByNumber/${prestate}.json.gz`)
-  const rep = loadResult<RecordedReplay[]>(`trace_replayBlockTransactions/${replay}.json.gz`)
+export function loadRebuiltBlock(files: RecordedBlockFiles): RebuiltBlock {
+  const pre = loadResult<PerTx<Alloc>>(`debug_traceBlockByNumber/${files.prestate}.json.gz`)
   const number = BigInt(pre.params[0] as string)
-  if (BigInt(rep.params[0] as string) !== number) throw new Error(`${prestate} and ${replay} are different blocks`)
-  if (pre.result.length !== rep.result.length) throw new Error(`${prestate} and ${replay} differ in transactions`)
-  const diffs = diff
-    ? loadResult<{ txHash: string; result: { pre: Alloc; post: Alloc } }[]>(`debug_traceBlockByNumber/${diff}.json.gz`)
-    : undefined
-  if (diffs && BigInt(diffs.params[0] as string) !== number) throw new Error(`${diff} is another block`)
-  const header = deriveHeader(rep.result)
-  const transactions = rep.result.map((expected, index) => {
-    const p = pre.result[index]!
-    if (p.txHash.toLowerCase() !== expected.transactionHash.toLowerCase())
-      throw new Error(`${prestate} and ${replay} differ at transaction ${index}`)
-    const d = diffs?.result[index]
-    if (d && d.txHash.toLowerCase() !== p.txHash.toLowerCase())
-      throw new Error(`${diff} differs at transaction ${index}`)
-    const call = deriveCall(expected, header)
-    return { index, hash: expected.transactionHash, prestate: p.result, call, expected, expectedDiff: d?.result }
+  const hashes = pre.result.map((t) => t.txHash.toLowerCase())
+  const sameBlock = <T>(name: string, loaded: { params: unknown[]; result: T[] }, hashOf: (t: T) => string) => {
+    if (BigInt(loaded.params[0] as string) !== number) throw new Error(`${name} is another block`)
+    if (loaded.result.length !== hashes.length || loaded.result.some((t, i) => hashOf(t).toLowerCase() !== hashes[i]))
+      throw new Error(`${name} has other transactions than ${files.prestate}`)
+    return loaded.result
+  }
+  const replays =
+    files.replay === undefined
+      ? undefined
+      : sameBlock(
+          files.replay,
+          loadResult<RecordedReplay[]>(`trace_replayBlockTransactions/${files.replay}.json.gz`),
+          (t) => t.transactionHash,
+        )
+  const diffs =
+    files.diff === undefined
+      ? undefined
+      : sameBlock(
+          files.diff,
+          loadResult<PerTx<PrestateDiff>>(`debug_traceBlockByNumber/${files.diff}.json.gz`),
+          (t) => t.txHash,
+        )
+  const flats =
+    files.flat === undefined
+      ? undefined
+      : sameBlock(
+          files.flat,
+          loadResult<PerTx<RecordedTrace[]>>(`debug_traceBlockByNumber/${files.flat}.json.gz`),
+          (t) => t.txHash,
+        )
+  const evidence = hashes.map((_, i) => {
+    if (replays) return fromReplay(replays[i]!)
+    if (flats && diffs) return fromDiff(flats[i]!.result, diffs[i]!.result)
+    throw new Error(`${files.prestate}: neither a replay nor a flatCallTracer + diffMode output to derive calls from`)
   })
+  const header = deriveHeader(evidence)
+  const transactions = pre.result.map((p, index) => ({
+    index,
+    hash: hashes[index]!,
+    prestate: p.result,
+    call: deriveCall(evidence[index]!, header),
+    replay: replays?.[index],
+    diff: diffs?.[index]?.result,
+    flat: flats?.[index]?.result,
+  }))
   return { number, header, transactions }
 }
