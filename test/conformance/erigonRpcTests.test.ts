@@ -35,7 +35,7 @@ const BLOCKS = [
   loadRebuiltBlock({ prestate: 'test_37', diff: 'test_34', flat: 'test_45' }),
 ]
 
-type Output = 'replay' | 'diff' | 'flat'
+type Output = 'replay' | 'diff' | 'flat' | 'prestate'
 
 // Transactions the rebuilt chain cannot reproduce, and the outputs that show it, each found by
 // tracing the transaction (debug_traceCall's struct logs name the opcodes it ran):
@@ -213,5 +213,17 @@ describe('erigontech/rpc-tests mainnet transactions: debug_traceCall flatCallTra
     }))
     expect(firstDifference(out.result, expected)).toBeUndefined()
     expect(JSON.stringify(out.result)).toBe(JSON.stringify(expected))
+  })
+})
+
+// The full pre-state is what the rebuilt chain was built from, so its values cannot differ; what this
+// checks is that edgetrace's prestateTracer touches exactly the accounts and slots Erigon's did (the
+// chain holds no other, but each of these must be read) and renders them as Erigon does.
+describe('erigontech/rpc-tests mainnet transactions: debug_traceCall prestateTracer vs debug_traceBlockByNumber', () => {
+  eachTransaction('prestate', async (block, tx) => {
+    const out = await traceRebuilt(block, tx, 'debug_traceCall', [tx.call, { tracer: 'prestateTracer' }])
+    expect(out.error).toBeUndefined()
+    expect(firstDifference(out.result, tx.prestate)).toBeUndefined()
+    expect(JSON.stringify(out.result)).toBe(JSON.stringify(tx.prestate))
   })
 })
