@@ -74,19 +74,21 @@ const NOT_REPRODUCIBLE: Record<string, { outputs: Output[]; reason: string }> = 
   },
 }
 
-const running: { node?: FixtureNode | undefined; edge?: RunningEdgetrace | undefined } = {}
-afterAll(async () => {
-  await running.edge?.close()
-  await running.node?.close()
-})
+/** The chain of one transaction and the edgetrace server in front of it, kept for its next case. */
+type Served = { key: string; node: FixtureNode; edge: RunningEdgetrace; blockHash: string }
+let served: Served | undefined
+async function closeServed() {
+  const s = served
+  served = undefined
+  await s?.edge.close()
+  await s?.node.close()
+}
+afterAll(closeServed)
 
-/** Serves `tx`'s pre-state as block N (see above) and asks an edgetrace server in front of it. */
-async function traceRebuilt(
-  block: RebuiltBlock,
-  tx: RebuiltTransaction,
-  method: 'trace_call' | 'debug_traceCall',
-  params: unknown[],
-): Promise<{ result?: unknown; error?: unknown; blockHash: string }> {
+/** Serves `tx`'s pre-state as block N (see above), with an edgetrace server in front of it. */
+async function serve(block: RebuiltBlock, tx: RebuiltTransaction): Promise<Served> {
+  if (served?.key === tx.hash) return served
+  await closeServed()
   const { header } = block
   const genesis = {
     config: { chainId: 1 },
@@ -98,7 +100,6 @@ async function traceRebuilt(
     alloc: tx.prestate,
   }
   const node = await startFixtureNode({ genesis, hardfork: 'shanghai' })
-  running.node = node
   try {
     const mined = await node.chain.mineBlock(
       {
@@ -117,25 +118,27 @@ async function traceRebuilt(
       api: ['eth', 'trace', 'debug'],
       hardfork: 'shanghai',
     })
-    running.edge = edge
-    try {
-      expect(edge.engine.options.unverified).toBe(false)
-      const [first, ...rest] = params
-      const out = await rpc(edge.url, method, [
-        first,
-        ...(method === 'trace_call' ? rest : []),
-        blockTag(block),
-        ...(method === 'debug_traceCall' ? rest : []),
-      ])
-      return { ...out, blockHash: mined.hash }
-    } finally {
-      await edge.close()
-      running.edge = undefined
-    }
-  } finally {
+    served = { key: tx.hash, node, edge, blockHash: mined.hash }
+  } catch (err) {
     await node.close()
-    running.node = undefined
+    throw err
   }
+  expect(served.edge.engine.options.unverified).toBe(false)
+  return served
+}
+
+/** Asks the edgetrace server serving `tx`'s chain `method` at block N. */
+async function traceRebuilt(
+  block: RebuiltBlock,
+  tx: RebuiltTransaction,
+  method: 'trace_call' | 'debug_traceCall',
+  params: unknown[],
+): Promise<{ result?: unknown; error?: unknown; blockHash: string }> {
+  const { edge, blockHash } = await serve(block, tx)
+  const [first, ...rest] = params
+  const at = blockTag(block)
+  const out = await rpc(edge.url, method, method === 'trace_call' ? [first, ...rest, at] : [first, at, ...rest])
+  return { ...out, blockHash }
 }
 
 const ZERO_HASH = `0x${'0'.repeat(64)}`
@@ -158,72 +161,74 @@ function withoutPhantomAccounts(diff: NonNullable<RebuiltTransaction['diff']>) {
 
 const blockTag = (block: RebuiltBlock) => `0x${block.number.toString(16)}`
 
-/**
- * Each rebuildable transaction of the recorded blocks that has the `output` recorded as a case; the
- * others skipped with their reason.
- */
-function eachTransaction(
-  output: Output,
-  run: (block: RebuiltBlock, tx: RebuiltTransaction & { call: Record<string, string> }) => Promise<void>,
-) {
-  for (const block of BLOCKS) {
-    for (const tx of block.transactions) {
-      if (tx[output] === undefined) continue
-      const name = `block ${block.number} tx ${tx.index} ${tx.hash}`
-      const known = NOT_REPRODUCIBLE[tx.hash]
-      const reason =
-        'unbuildable' in tx.call ? tx.call.unbuildable : known?.outputs.includes(output) ? known.reason : undefined
-      if (reason !== undefined) it.skip(`${name} — ${reason}`, () => {})
-      else it(name, () => run(block, tx as RebuiltTransaction & { call: Record<string, string> }))
-    }
-  }
+type Rebuildable = RebuiltTransaction & { call: Record<string, string> }
+
+/** For each recorded output: the request that answers it for the rebuilt transaction, and the comparison. */
+const CHECKS: Record<Output, { title: string; run: (block: RebuiltBlock, tx: Rebuildable) => Promise<void> }> = {
+  replay: {
+    title: 'trace_call [trace, stateDiff] = trace_replayBlockTransactions',
+    async run(block, tx) {
+      const out = await traceRebuilt(block, tx, 'trace_call', [tx.call, ['trace', 'stateDiff']])
+      expect(out.error).toBeUndefined()
+      const { transactionHash: _n1, ...expected } = tx.replay!
+      expect(firstDifference(out.result, expected)).toBeUndefined()
+      expect(JSON.stringify(out.result)).toBe(JSON.stringify(expected))
+    },
+  },
+  diff: {
+    title: 'debug_traceCall prestateTracer diffMode',
+    async run(block, tx) {
+      const config = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }
+      const out = await traceRebuilt(block, tx, 'debug_traceCall', [tx.call, config])
+      expect(out.error).toBeUndefined()
+      const expected = withoutPhantomAccounts(tx.diff!)
+      expect(firstDifference(out.result, expected)).toBeUndefined()
+      expect(JSON.stringify(out.result)).toBe(JSON.stringify(expected))
+    },
+  },
+  flat: {
+    title: 'debug_traceCall flatCallTracer',
+    async run(block, tx) {
+      const out = await traceRebuilt(block, tx, 'debug_traceCall', [tx.call, { tracer: 'flatCallTracer' }])
+      expect(out.error).toBeUndefined()
+      // N3
+      const expected = tx.flat!.map((entry) => ({
+        ...entry,
+        blockHash: out.blockHash,
+        transactionHash: null,
+        transactionPosition: 0,
+      }))
+      expect(firstDifference(out.result, expected)).toBeUndefined()
+      expect(JSON.stringify(out.result)).toBe(JSON.stringify(expected))
+    },
+  },
+  // The full pre-state is what the rebuilt chain was built from, so its values cannot differ; what
+  // this checks is that edgetrace's prestateTracer touches exactly the accounts and slots Erigon's
+  // did (each must be read) and renders them as Erigon does.
+  prestate: {
+    title: 'debug_traceCall prestateTracer',
+    async run(block, tx) {
+      const out = await traceRebuilt(block, tx, 'debug_traceCall', [tx.call, { tracer: 'prestateTracer' }])
+      expect(out.error).toBeUndefined()
+      expect(firstDifference(out.result, tx.prestate)).toBeUndefined()
+      expect(JSON.stringify(out.result)).toBe(JSON.stringify(tx.prestate))
+    },
+  },
 }
 
-describe('erigontech/rpc-tests mainnet transactions: trace_call (trace, stateDiff) vs trace_replayBlockTransactions', () => {
-  eachTransaction('replay', async (block, tx) => {
-    const out = await traceRebuilt(block, tx, 'trace_call', [tx.call, ['trace', 'stateDiff']])
-    expect(out.error).toBeUndefined()
-    const { transactionHash: _n1, ...expected } = tx.replay!
-    expect(firstDifference(out.result, expected)).toBeUndefined()
-    expect(JSON.stringify(out.result)).toBe(JSON.stringify(expected))
+// One corpus line per block; a transaction's cases run one after the other on the same chain.
+for (const block of BLOCKS) {
+  describe(`erigontech/rpc-tests mainnet block ${block.number}, transactions rebuilt from their recorded pre-state`, () => {
+    for (const tx of block.transactions) {
+      for (const output of Object.keys(CHECKS) as Output[]) {
+        if (tx[output] === undefined) continue
+        const name = `tx ${tx.index} ${tx.hash}: ${CHECKS[output].title}`
+        const known = NOT_REPRODUCIBLE[tx.hash]
+        const reason =
+          'unbuildable' in tx.call ? tx.call.unbuildable : known?.outputs.includes(output) ? known.reason : undefined
+        if (reason !== undefined) it.skip(`${name} — ${reason}`, () => {})
+        else it(name, () => CHECKS[output].run(block, tx as Rebuildable))
+      }
+    }
   })
-})
-
-describe('erigontech/rpc-tests mainnet transactions: debug_traceCall prestateTracer diffMode vs debug_traceBlockByNumber', () => {
-  eachTransaction('diff', async (block, tx) => {
-    const config = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }
-    const out = await traceRebuilt(block, tx, 'debug_traceCall', [tx.call, config])
-    expect(out.error).toBeUndefined()
-    const expected = withoutPhantomAccounts(tx.diff!)
-    expect(firstDifference(out.result, expected)).toBeUndefined()
-    expect(JSON.stringify(out.result)).toBe(JSON.stringify(expected))
-  })
-})
-
-describe('erigontech/rpc-tests mainnet transactions: debug_traceCall flatCallTracer vs debug_traceBlockByNumber', () => {
-  eachTransaction('flat', async (block, tx) => {
-    const out = await traceRebuilt(block, tx, 'debug_traceCall', [tx.call, { tracer: 'flatCallTracer' }])
-    expect(out.error).toBeUndefined()
-    // N3
-    const expected = tx.flat!.map((entry) => ({
-      ...entry,
-      blockHash: out.blockHash,
-      transactionHash: null,
-      transactionPosition: 0,
-    }))
-    expect(firstDifference(out.result, expected)).toBeUndefined()
-    expect(JSON.stringify(out.result)).toBe(JSON.stringify(expected))
-  })
-})
-
-// The full pre-state is what the rebuilt chain was built from, so its values cannot differ; what this
-// checks is that edgetrace's prestateTracer touches exactly the accounts and slots Erigon's did (the
-// chain holds no other, but each of these must be read) and renders them as Erigon does.
-describe('erigontech/rpc-tests mainnet transactions: debug_traceCall prestateTracer vs debug_traceBlockByNumber', () => {
-  eachTransaction('prestate', async (block, tx) => {
-    const out = await traceRebuilt(block, tx, 'debug_traceCall', [tx.call, { tracer: 'prestateTracer' }])
-    expect(out.error).toBeUndefined()
-    expect(firstDifference(out.result, tx.prestate)).toBeUndefined()
-    expect(JSON.stringify(out.result)).toBe(JSON.stringify(tx.prestate))
-  })
-})
+}
