@@ -1,0 +1,99 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type FixtureNode, startFixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
+import { type RunningEdgetrace, startEdgetrace } from '../../src/node/startEdgetrace.js'
+import { firstDifference } from '../src/firstDifference.js'
+
+// execution-apis' eth_simulateV1 cases (responses recorded by geth through hive) on the fork-transition
+// chain served by the fixture node, answered by an edgetrace server over HTTP. The answer must equal
+// the `<<` line exactly — results and errors, key order included — with one documented exception:
+//  R1. The post-state root of a simulated block is not computed yet (issue 15, item 2): edgetrace puts
+//      the zero hash in `stateRoot`, so each block's `hash` (and what carries it: the next block's
+//      `parentHash`, the logs' and full transactions' `blockHash`, BLOCKHASH of a simulated block in
+//      `returnData`) differs from geth's. Those are compared after replacing each block's hash, in both
+//      answers, by its position, and `stateRoot` by a placeholder; every other byte is compared as is.
+// Cases that differ beyond R1 are listed in GAPS with the reason, and skipped.
+
+const dir = fileURLToPath(new URL('../fixtures/execution-apis/eth_simulateV1/', import.meta.url))
+const chainDir = fileURLToPath(new URL('../fixtures/execution-apis/', import.meta.url))
+
+const GAPS: Record<string, string> = {
+  'ethSimulate-blobs.io':
+    'blob transactions (blobVersionedHashes, maxFeePerBlobGas) are not taken by simulated calls yet',
+  'ethSimulate-contract-calls-itself.io':
+    'a call from an account with code: geth skips the EIP-3607 sender check in simulations, ethereumjs refuses it',
+  'ethSimulate-use-as-many-features-as-possible.io':
+    'a call from an account with code: geth skips the EIP-3607 sender check in simulations, ethereumjs refuses it',
+  'ethSimulate-overflow-nonce.io':
+    'a nonce of 2^64-1: ethereumjs refuses to make the transaction (EIP-2681), geth runs it',
+}
+
+type Exchange = { request: string; response: string }
+function parseIo(text: string): Exchange[] {
+  const out: Exchange[] = []
+  let request: string | undefined
+  for (const line of text.split('\n')) {
+    if (line.startsWith('>> ')) request = line.slice(3)
+    else if (line.startsWith('<< ') && request !== undefined) {
+      out.push({ request, response: line.slice(3) })
+      request = undefined
+    }
+  }
+  return out
+}
+
+/** R1: block hashes replaced by their position, stateRoot by a placeholder. */
+function withoutRoots(answer: any): any {
+  if (!Array.isArray(answer?.result)) return answer
+  let text = JSON.stringify({
+    ...answer,
+    result: answer.result.map((b: any) => ({ ...b, stateRoot: '<stateRoot>' })),
+  })
+  answer.result.forEach((b: any, i: number) => {
+    if (typeof b.hash === 'string') text = text.split(b.hash.slice(2)).join(`<block ${i}>`)
+  })
+  return JSON.parse(text)
+}
+
+const cases = readdirSync(dir)
+  .filter((f) => f.endsWith('.io'))
+  .sort()
+  .map((f) => ({ name: f, exchanges: parseIo(readFileSync(join(dir, f), 'utf8')) }))
+
+let node: FixtureNode
+let edge: RunningEdgetrace
+beforeAll(async () => {
+  const genesis = JSON.parse(readFileSync(join(chainDir, 'genesis.json'), 'utf8')) as Record<string, unknown>
+  node = await startFixtureNode({ genesis, blocks: new Uint8Array(readFileSync(join(chainDir, 'chain.rlp'))) })
+  edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth'], genesis: genesis as never })
+}, 120_000)
+afterAll(async () => {
+  await edge?.close()
+  await node?.close()
+})
+
+describe('execution-apis eth_simulateV1 cases', () => {
+  for (const c of cases) {
+    const gap = GAPS[c.name]
+    if (gap) {
+      it.skip(`${c.name} — ${gap}`, () => {})
+      continue
+    }
+    it(c.name, async () => {
+      expect(c.exchanges.length).toBeGreaterThan(0)
+      for (const { request, response } of c.exchanges) {
+        const res = await fetch(edge.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: request,
+        })
+        const ours = withoutRoots(JSON.parse(await res.text()))
+        const expected = withoutRoots(JSON.parse(response))
+        expect(firstDifference(ours, expected)).toBeUndefined()
+        expect(JSON.stringify(ours)).toBe(JSON.stringify(expected))
+      }
+    })
+  }
+})
