@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { encodeCall } from '../src/node/devnet/abi.js'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
+import { withDevnetAndEdgetrace } from './src/devnet.js'
+import { rpc } from './src/rpc.js'
+
+// eth_simulateV1 through edgetrace (simulated locally on verified state) against anvil's own, on the
+// devnet: an ERC-20 transfer (its Transfer log), a call that reverts (code 3, reason, data), and a
+// value transfer with traceTransfers (ERC-7528 log from 0xEeee…EEeE). Compared per call: status,
+// returnData, gasUsed, logs (address, topics, data) and error; not the block hash (stateRoot: R1 in
+// test/conformance/executionApisSimulate.test.ts).
+
+let devnet: Devnet
+let edge: RunningEdgetrace
+let stop: () => Promise<void>
+let block: string
+
+beforeAll(async () => {
+  ;({ devnet, edge, stop } = await withDevnetAndEdgetrace())
+  block = (await rpc(devnet.anvil.url, 'eth_blockNumber')).result
+})
+afterAll(() => stop())
+
+const callView = (c: any) => ({
+  status: c.status,
+  returnData: c.returnData,
+  gasUsed: c.gasUsed,
+  logs: c.logs.map((l: any) => ({ address: l.address.toLowerCase(), topics: l.topics, data: l.data })),
+  error: c.error ? { code: c.error.code, message: c.error.message } : undefined,
+})
+
+async function both(options: unknown) {
+  const ours = await rpc(edge.url, 'eth_simulateV1', [options, block])
+  const theirs = await rpc(devnet.anvil.url, 'eth_simulateV1', [options, block])
+  expect(ours.error, JSON.stringify(ours.error)).toBeUndefined()
+  expect(theirs.error, JSON.stringify(theirs.error)).toBeUndefined()
+  return { ours: ours.result, theirs: theirs.result }
+}
+
+describe('eth_simulateV1 against anvil', () => {
+  it('an ERC-20 transfer: its Transfer log and return value', async () => {
+    const alice = devnet.accounts[0]!
+    const bob = devnet.accounts[1]!
+    const { ours, theirs } = await both({
+      blockStateCalls: [
+        {
+          calls: [
+            { from: alice, to: devnet.contracts.Token, data: encodeCall('transfer(address,uint256)', [bob, 5n]) },
+          ],
+        },
+      ],
+    })
+    expect(ours[0].calls.map(callView)).toEqual(theirs[0].calls.map(callView))
+    expect(ours[0].calls[0].logs).toHaveLength(1)
+    // geth numbers the first simulated block base + 1; anvil (deviation) gave the base's own number.
+    expect(BigInt(ours[0].number)).toBe(BigInt(block) + 1n)
+  })
+
+  it('a call that reverts: status 0 and code 3 with the reason and data', async () => {
+    const { ours, theirs } = await both({
+      blockStateCalls: [{ calls: [{ to: devnet.contracts.Scenarios, data: encodeCall('revertWithReason()') }] }],
+    })
+    expect(ours[0].calls[0].status).toBe('0x0')
+    expect(ours[0].calls[0].error.code).toBe(3)
+    // geth's returnData of a failed call is empty and the revert data is error.data; anvil (deviation)
+    // gives it as returnData and its error has no data.
+    expect(ours[0].calls[0].returnData).toBe('0x')
+    expect(ours[0].calls[0].error.data).toBe(theirs[0].calls[0].returnData)
+    expect(ours[0].calls[0].error.message).toBe('execution reverted: scenario reverted')
+    // Status, gas and logs as anvil's (its error message is its own: a deviation).
+    const pick = (c: any) => ({ status: c.status, gasUsed: c.gasUsed, logs: c.logs })
+    expect(pick(ours[0].calls[0])).toEqual(pick(theirs[0].calls[0]))
+  })
+
+  it('a value transfer with traceTransfers: an ERC-7528 Transfer log from 0xEeee…EEeE', async () => {
+    const from = '0xc000000000000000000000000000000000000000'
+    const to = '0xc100000000000000000000000000000000000000'
+    const { ours, theirs } = await both({
+      blockStateCalls: [
+        { stateOverrides: { [from]: { balance: '0x3e8' } }, calls: [{ from, to, value: '0x3e8' }] },
+        { calls: [{ from: to, to: from, value: '0x1' }] },
+      ],
+      traceTransfers: true,
+    })
+    expect(ours[0].calls[0].logs[0].address.toLowerCase()).toBe('0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee')
+    expect(ours.map((b: any) => b.calls.map(callView))).toEqual(theirs.map((b: any) => b.calls.map(callView)))
+    // geth's default timestamps: the parent's + 12 s per block (anvil's differ: its own clock).
+    const base = (await rpc(edge.url, 'eth_getBlockByNumber', [block, false])).result
+    expect(BigInt(ours[1].timestamp)).toBe(BigInt(base.timestamp) + 24n)
+  })
+
+  it('refuses bad input with geth codes and keeps serving', async () => {
+    const empty = await rpc(edge.url, 'eth_simulateV1', [{ blockStateCalls: [] }, block])
+    expect(empty.error).toEqual({ code: -32602, message: 'empty input' })
+    const order = await rpc(edge.url, 'eth_simulateV1', [
+      { blockStateCalls: [{ blockOverrides: { number: '0x1' } }] },
+      block,
+    ])
+    expect(order.error.code).toBe(-38020)
+    const bad = await rpc(edge.url, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [{ to: 'nope' }] }] }, block])
+    expect(bad.error.code).toBe(-32602)
+    expect(bad.error.message).toContain('blockStateCalls[0]')
+    expect((await rpc(edge.url, 'eth_chainId')).result).toBeDefined()
+  })
+})
