@@ -22,10 +22,6 @@ const chainDir = fileURLToPath(new URL('../fixtures/execution-apis/', import.met
 const GAPS: Record<string, string> = {
   'ethSimulate-blobs.io':
     'blob transactions (blobVersionedHashes, maxFeePerBlobGas) are not taken by simulated calls yet',
-  'ethSimulate-contract-calls-itself.io':
-    'a call from an account with code: geth skips the EIP-3607 sender check in simulations, ethereumjs refuses it',
-  'ethSimulate-use-as-many-features-as-possible.io':
-    'a call from an account with code: geth skips the EIP-3607 sender check in simulations, ethereumjs refuses it',
   'ethSimulate-overflow-nonce.io':
     'a nonce of 2^64-1: ethereumjs refuses to make the transaction (EIP-2681), geth runs it',
 }
