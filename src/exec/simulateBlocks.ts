@@ -9,7 +9,7 @@ import type { Common } from '@ethereumjs/common'
 import { type CustomPrecompile, getActivePrecompiles } from '@ethereumjs/evm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import type { TypedTransaction } from '@ethereumjs/tx'
+import { type TypedTransaction, createBlob4844Tx } from '@ethereumjs/tx'
 import {
   type Address,
   Account,
@@ -70,10 +70,16 @@ export type SimulateStateOverrides = {
   moves: Record<Hex, Hex>
 }
 
+/** A simulated call: eth_call's arguments, and a blob transaction's fields. */
+export type SimulateCall = CallArgs & {
+  blobVersionedHashes?: Hex[] | undefined
+  maxFeePerBlobGas?: bigint | undefined
+}
+
 export type SimulateBlockInput = {
   blockOverrides?: SimulateBlockOverrides | undefined
   stateOverrides?: SimulateStateOverrides | undefined
-  calls: CallArgs[]
+  calls: SimulateCall[]
 }
 
 export type SimulateOptions = {
@@ -374,6 +380,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
   const bloom = new Uint8Array(256)
   const blockGasLimit = preliminary.gasLimit
   let gasUsed = 0n
+  let blobGasUsed = 0n
   for (const call of input.calls) {
     if (signal.aborted) throw signal.reason
     if (COOPERATIVE.shouldYield()) await COOPERATIVE.yieldToEventLoop()
@@ -394,7 +401,9 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
       args.maxFeePerGas ??= 0n
       args.maxPriorityFeePerGas ??= 0n
     }
-    const { tx } = buildCallTransaction(args, gas, nonce, txCommon)
+    const tx = call.blobVersionedHashes
+      ? buildBlobTransaction(call, args, txCommon, from)
+      : buildCallTransaction(args, gas, nonce, txCommon).tx
     const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
     const tipCap = 'maxPriorityFeePerGas' in tx ? tx.maxPriorityFeePerGas : feeCap
     const who = toChecksumAddress(from.toString())
@@ -425,8 +434,20 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
         )
       }
     }
+    const blobFeeCap = call.blobVersionedHashes ? (call.maxFeePerBlobGas ?? 0n) : 0n
+    const blobGas = BigInt(call.blobVersionedHashes?.length ?? 0) * common.param('blobGasPerBlob')
+    if (blobGas > 0n && !(!opts.validation && blobFeeCap === 0n)) {
+      const blobBaseFee = preliminary.getBlobGasPrice()
+      if (blobFeeCap < blobBaseFee) {
+        throw txRejected(
+          `max fee per blob gas less than block blob gas fee: address ${who} blobGasFeeCap: ${blobFeeCap}, blobBaseFee: ${blobBaseFee}`,
+          gas,
+          -32603,
+        )
+      }
+    }
     const balance = account?.balance ?? 0n
-    const want = gas * feeCap + tx.value
+    const want = gas * feeCap + tx.value + blobGas * blobFeeCap
     if (balance < want) {
       throw txRejected(
         `insufficient funds for gas * price + value: address ${who} have ${balance} want ${want}`,
@@ -477,6 +498,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
       restoreSenderCheck()
     }
     gasUsed += result.totalGasSpent
+    blobGasUsed += blobGas
     if (result.totalGasSpent > budget.remaining) {
       throw new SimulationError(
         -32000,
@@ -533,6 +555,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
   const finalFields: Record<string, unknown> = {
     ...fields,
     gasUsed,
+    ...(common.isActivatedEIP(4844) ? { blobGasUsed } : {}),
     transactionsTrie: await genTransactionsTrieRoot(txs),
     receiptTrie: receiptTrie.root(),
     logsBloom: bloom,
@@ -566,6 +589,27 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     withdrawals,
     calls,
   }
+}
+
+/** A blob transaction of a simulated call (geth's ToTransaction with blob hashes), unsigned, from `from`. */
+function buildBlobTransaction(call: SimulateCall, args: CallArgs, common: Common, from: Address): TypedTransaction {
+  const tx = createBlob4844Tx(
+    {
+      nonce: args.nonce,
+      gasLimit: args.gas,
+      to: args.to,
+      value: args.value ?? 0n,
+      data: args.data ?? '0x',
+      maxFeePerGas: args.maxFeePerGas ?? args.gasPrice ?? 0n,
+      maxPriorityFeePerGas: args.maxPriorityFeePerGas ?? args.gasPrice ?? 0n,
+      maxFeePerBlobGas: call.maxFeePerBlobGas ?? 0n,
+      blobVersionedHashes: call.blobVersionedHashes,
+      accessList: (args.accessList ?? []).map((e) => ({ address: e.address, storageKeys: e.storageKeys })),
+    } as never,
+    { common, freeze: false },
+  )
+  tx.getSenderAddress = () => from
+  return tx
 }
 
 const DELEGATION_PREFIX = new Uint8Array([0xef, 0x01, 0x00])

@@ -1,5 +1,6 @@
 import type {
   SimulateBlockInput,
+  SimulateCall,
   SimulateBlockOverrides,
   SimulateOptions,
   SimulateStateOverrides,
@@ -66,6 +67,20 @@ function parseSimStateOverrides(raw: unknown): SimulateStateOverrides {
   return { accounts, moves }
 }
 
+/** A simulated call: eth_call's arguments plus a blob transaction's blobVersionedHashes and maxFeePerBlobGas. */
+function parseCall(raw: unknown): SimulateCall {
+  const call: SimulateCall = parseCallArgs(raw)
+  const o = parseObject(raw, 'a transaction call')
+  const hashes = get(o, 'blobVersionedHashes')
+  if (hashes != null) {
+    if (!Array.isArray(hashes)) throw new ParamError(`blobVersionedHashes: expected an array, got ${describe(hashes)}`)
+    call.blobVersionedHashes = hashes.map((h) => within('blobVersionedHashes', () => parseHash(h)))
+  }
+  const blobFee = get(o, 'maxFeePerBlobGas')
+  if (blobFee != null) call.maxFeePerBlobGas = within('maxFeePerBlobGas', () => parseQuantity(blobFee))
+  return call
+}
+
 function parseBlockStateCall(raw: unknown, index: number): SimulateBlockInput {
   return within(`blockStateCalls[${index}]`, () => {
     const o = parseObject(raw, 'a block state call')
@@ -76,9 +91,7 @@ function parseBlockStateCall(raw: unknown, index: number): SimulateBlockInput {
     return {
       blockOverrides: blockOverrides != null ? parseSimBlockOverrides(blockOverrides) : undefined,
       stateOverrides: stateOverrides != null ? parseSimStateOverrides(stateOverrides) : undefined,
-      calls: ((calls as unknown[] | null | undefined) ?? []).map((c, i) =>
-        within(`calls[${i}]`, () => parseCallArgs(c)),
-      ),
+      calls: ((calls as unknown[] | null | undefined) ?? []).map((c, i) => within(`calls[${i}]`, () => parseCall(c))),
     }
   })
 }

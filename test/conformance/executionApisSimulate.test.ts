@@ -20,8 +20,6 @@ const dir = fileURLToPath(new URL('../fixtures/execution-apis/eth_simulateV1/', 
 const chainDir = fileURLToPath(new URL('../fixtures/execution-apis/', import.meta.url))
 
 const GAPS: Record<string, string> = {
-  'ethSimulate-blobs.io':
-    'blob transactions (blobVersionedHashes, maxFeePerBlobGas) are not taken by simulated calls yet',
   'ethSimulate-overflow-nonce.io':
     'a nonce of 2^64-1: ethereumjs refuses to make the transaction (EIP-2681), geth runs it',
 }

@@ -32,6 +32,7 @@ function transactionJson(block: SimulatedBlock, tx: TypedTransaction, index: num
     out.gasPrice = quantity(price < tx.maxFeePerGas ? price : tx.maxFeePerGas)
     out.maxFeePerGas = quantity(tx.maxFeePerGas)
     out.maxPriorityFeePerGas = quantity(tx.maxPriorityFeePerGas)
+    if ('maxFeePerBlobGas' in tx) out.maxFeePerBlobGas = quantity(tx.maxFeePerBlobGas as bigint)
   } else out.gasPrice = quantity((tx as { gasPrice: bigint }).gasPrice)
   out.hash = txHash(tx)
   out.input = hex(tx.data)
@@ -47,6 +48,7 @@ function transactionJson(block: SimulatedBlock, tx: TypedTransaction, index: num
     }))
   }
   if (tx.type !== 0) out.chainId = quantity(tx.common.chainId())
+  if ('blobVersionedHashes' in tx) out.blobVersionedHashes = tx.blobVersionedHashes as Hex[]
   if ('authorizationList' in tx) {
     out.authorizationList = (tx.authorizationList as Uint8Array[][]).map(
       ([chainId, address, nonce, yParity, r, s]) => ({
