@@ -173,9 +173,15 @@ function nextBaseFee(parent: BlockHeader): bigint {
   return parent.calcNextBaseFee()
 }
 
-/** Everything the simulation will read first, fetched verified in one batch. */
-export async function prefetchSimulation(engine: Engine, base: VerifiedHeader, opts: SimulateOptions): Promise<void> {
+/** Everything the simulation will read first (and what `listed` names), fetched verified in one batch. */
+export async function prefetchSimulation(
+  engine: Engine,
+  base: VerifiedHeader,
+  opts: SimulateOptions,
+  listed: readonly AccessListEntry[] = [],
+): Promise<void> {
   const entries: AccessListEntry[] = [
+    ...listed,
     { address: bytesToHex(base.header.coinbase.bytes) as Hex, storageKeys: [] },
     { address: BEACON_ROOTS_ADDRESS, storageKeys: [] },
     { address: HISTORY_STORAGE_ADDRESS, storageKeys: [] },
@@ -217,7 +223,6 @@ export async function simulateBlocks(
 
 async function run(engine: Engine, base: VerifiedHeader, opts: SimulateOptions, signal: Deadline) {
   const blocks = sanitizeChain(base, opts.blocks)
-  await prefetchSimulation(engine, base, opts)
   const state = createOverlayStateManager({ source: engine.source, block: base, signal })
   const cap = engine.options.gasCap
   const budget = { remaining: cap === 0n ? 2n ** 64n - 1n : cap }

@@ -3,6 +3,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { type Address, bytesToHex } from '@ethereumjs/util'
 import { BlockNotFoundError } from '../../errors/state.js'
 import { ServerRpcError } from '../../errors/rpc.js'
+import { prepareSimulation } from '../../exec/prepareSimulation.js'
 import { type SimulatedBlock, checkSimulateLimits, simulateBlocks } from '../../exec/simulateBlocks.js'
 import type { Hex } from '../../types/hex.js'
 import { quantity } from '../../utils/hex.js'
@@ -150,7 +151,7 @@ export const simulateV1 = defineMethod({
     checkSimulateLimits(options.blocks)
     let base
     try {
-      base = await engine.headers.resolve(selector ?? { kind: 'tag', tag: 'latest' })
+      base = await prepareSimulation(engine, selector ?? { kind: 'tag', tag: 'latest' }, options)
     } catch (err) {
       // geth's words for a block it does not have.
       if (err instanceof BlockNotFoundError) throw new ServerRpcError('header not found', { cause: err })
