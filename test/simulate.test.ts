@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeCall } from '../src/node/devnet/abi.js'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
+import { startEdgetrace } from '../src/node/startEdgetrace.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { rpc } from './src/rpc.js'
 
@@ -102,5 +103,65 @@ describe('eth_simulateV1 against anvil', () => {
     expect(bad.error.code).toBe(-32602)
     expect(bad.error.message).toContain('blockStateCalls[0]')
     expect((await rpc(edge.url, 'eth_chainId')).result).toBeDefined()
+  })
+})
+
+describe('eth_simulateV1 semantics (geth)', () => {
+  const a = '0xc000000000000000000000000000000000000000'
+  const b = '0xc100000000000000000000000000000000000000'
+
+  it('withdrawals credit their gwei after the block, for the next block to spend', async () => {
+    const options = {
+      blockStateCalls: [
+        { blockOverrides: { withdrawals: [{ index: '0x0', validatorIndex: '0x1', address: a, amount: '0x1' }] } },
+        { calls: [{ from: a, to: b, value: '0x3b9aca00' }] },
+      ],
+    }
+    const { result, error } = await rpc(edge.url, 'eth_simulateV1', [options, block])
+    expect(error).toBeUndefined()
+    expect(result[0].withdrawals).toEqual([{ index: '0x0', validatorIndex: '0x1', address: a, amount: '0x1' }])
+    expect(result[0].withdrawalsRoot).not.toBe('0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421')
+    expect(result[1].calls[0].status).toBe('0x1')
+    // Without the withdrawal the sender has nothing to send.
+    const without = await rpc(edge.url, 'eth_simulateV1', [{ blockStateCalls: [options.blockStateCalls[1]] }, block])
+    expect(without.error.code).toBe(-38014)
+  })
+
+  it('--rpc.gascap bounds the whole request, not each call', async () => {
+    const capped = await startEdgetrace({
+      upstream: devnet.anvil.url,
+      port: 0,
+      hardfork: 'prague',
+      engine: { gasCap: 50_000n },
+    })
+    try {
+      const transfer = { from: a, to: b }
+      const { error } = await rpc(capped.url, 'eth_simulateV1', [
+        { blockStateCalls: [{ calls: [transfer] }, { calls: [transfer, transfer] }] },
+        block,
+      ])
+      // 21000 + 21000 used: the third call gets what is left of the cap, 8000 gas.
+      expect(error).toEqual({
+        code: -38013,
+        message: 'err: intrinsic gas too low: have 8000, want 21000 (supplied gas 8000)',
+      })
+    } finally {
+      await capped.close()
+    }
+  })
+
+  it('fills gaps with empty blocks 12 s apart and refuses more than 256 blocks', async () => {
+    const { result } = await rpc(edge.url, 'eth_simulateV1', [
+      { blockStateCalls: [{ blockOverrides: { number: `0x${(BigInt(block) + 3n).toString(16)}` } }] },
+      block,
+    ])
+    expect(result.map((r: any) => BigInt(r.number) - BigInt(block))).toEqual([1n, 2n, 3n])
+    expect(BigInt(result[2].timestamp) - BigInt(result[1].timestamp)).toBe(12n)
+    expect(result[1].parentHash).toBe(result[0].hash)
+    const far = await rpc(edge.url, 'eth_simulateV1', [
+      { blockStateCalls: [{ blockOverrides: { number: `0x${(BigInt(block) + 257n).toString(16)}` } }] },
+      block,
+    ])
+    expect(far.error).toEqual({ code: -38026, message: 'too many blocks' })
   })
 })
