@@ -9,8 +9,9 @@ import { rpc } from './src/rpc.js'
 // eth_simulateV1 through edgetrace (simulated locally on verified state) against anvil's own, on the
 // devnet: an ERC-20 transfer (its Transfer log), a call that reverts (code 3, reason, data), and a
 // value transfer with traceTransfers (ERC-7528 log from 0xEeee…EEeE). Compared per call: status,
-// returnData, gasUsed, logs (address, topics, data) and error; not the block hash (stateRoot: R1 in
-// test/conformance/executionApisSimulate.test.ts).
+// returnData, gasUsed, logs (address, topics, data) and error. Not the headers: anvil's simulated
+// blocks carry a zero stateRoot and receipts of its own making (deviations); geth's headers are
+// checked byte for byte in test/conformance/executionApisSimulate.test.ts.
 
 let devnet: Devnet
 let edge: RunningEdgetrace

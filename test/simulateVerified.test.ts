@@ -80,13 +80,36 @@ describe('eth_simulateV1 on verified state', () => {
     expect(error.message.toLowerCase()).toContain(`address ${devnet.contracts.Token!.toLowerCase()}`)
   })
 
-  it('a cold simulation takes 2 sequential round trips, a warm one none', async () => {
+  it('refuses to give a post-state root the upstream proofs do not support, naming block and address', async () => {
+    const alice = devnet.accounts[0]!.toLowerCase()
+    let asked = 0
+    const e = await edgeVia({
+      // The first proof of the sender (read for execution) is honest; the one asked to compute the
+      // root comes without its last node, as if the upstream had lost it.
+      transform: (c, result: any) => {
+        if (c.method !== 'eth_getProof' || String(c.params[0]).toLowerCase() !== alice) return result
+        asked++
+        return asked === 1 ? result : { ...result, accountProof: result.accountProof.slice(0, -1) }
+      },
+    })
+    const { result, error } = await rpc(e.url, 'eth_simulateV1', [transfer(), block.number])
+    expect(asked).toBe(2)
+    expect(result).toBeUndefined()
+    expect(error.code).toBe(-32000)
+    expect(error.message).toContain(
+      `the post-state root of simulated block ${BigInt(block.number) + 1n} needs a trie node the upstream's proofs did not bring`,
+    )
+    expect(error.message).toContain(`block ${BigInt(block.number)} ${block.hash}`)
+    expect(error.message.toLowerCase()).toContain(`address ${alice}`)
+  })
+
+  it('a cold simulation takes 3 sequential round trips, a warm one none', async () => {
     const e = await edgeVia({})
     const before = proxy.requests
     const cold = await rpc(e.url, 'eth_simulateV1', [transfer(), { blockHash: block.hash }])
     expect(cold.error).toBeUndefined()
     expect(cold.result[0].calls[0].status).toBe('0x1')
-    expect(proxy.requests - before).toBeLessThanOrEqual(2)
+    expect(proxy.requests - before).toBeLessThanOrEqual(3)
     const warmBefore = proxy.requests
     const warm = await rpc(e.url, 'eth_simulateV1', [transfer(), { blockHash: block.hash }])
     expect(warm.result).toEqual(cold.result)

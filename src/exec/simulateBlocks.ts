@@ -35,6 +35,7 @@ import { buildCallTransaction } from './buildCallTransaction.js'
 import { COOPERATIVE } from './cooperative.js'
 import type { Engine } from './createEngine.js'
 import { type SimulatedLog, createSimulationLogRecorder } from './createSimulationLogRecorder.js'
+import { createStateRootTracker } from './createStateRootTracker.js'
 import type { CallArgs } from './types.js'
 import { withTimeout } from './withTimeout.js'
 
@@ -208,9 +209,8 @@ export async function prefetchSimulation(
  * from state, gas defaulting to what is left of the block, zero base fee unless overridden). The
  * whole request shares the gas cap and one --rpc.evmtimeout.
  *
- * Not computed: the post-state root. Each block's `stateRoot` is the zero hash, and its hash (and
- * so the next block's parentHash, the logs' blockHash and BLOCKHASH of a simulated block) is the
- * hash of that header.
+ * Each block's post-state root is computed from the base block's proven trie nodes and the writes
+ * (createStateRootTracker); its hash, the next block's parentHash and the logs' blockHash follow.
  */
 export async function simulateBlocks(
   engine: Engine,
@@ -224,6 +224,7 @@ export async function simulateBlocks(
 async function run(engine: Engine, base: VerifiedHeader, opts: SimulateOptions, signal: Deadline) {
   const blocks = sanitizeChain(base, opts.blocks)
   const state = createOverlayStateManager({ source: engine.source, block: base, signal })
+  const roots = createStateRootTracker(engine, base)
   const cap = engine.options.gasCap
   const budget = { remaining: cap === 0n ? 2n ** 64n - 1n : cap }
   const results: SimulatedBlock[] = []
@@ -255,6 +256,7 @@ async function run(engine: Engine, base: VerifiedHeader, opts: SimulateOptions, 
       budget,
       opts,
       signal,
+      roots,
     })
     results.push(simulated)
     parent = simulated.header
@@ -272,6 +274,7 @@ type BlockRun = {
   budget: { remaining: bigint }
   opts: SimulateOptions
   signal: Deadline
+  roots: ReturnType<typeof createStateRootTracker>
 }
 
 function headerFields({ block, parent, parentHash, opts }: BlockRun, common: Common) {
@@ -362,7 +365,12 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
   const fields = headerFields(run, common)
   const baseFee = fields.baseFeePerGas as bigint | undefined
   const customPrecompiles = precompilesFor(common, input.stateOverrides)
-  if (input.stateOverrides) await applyStateOverrides(state, input.stateOverrides.accounts)
+  if (input.stateOverrides) {
+    await applyStateOverrides(state, input.stateOverrides.accounts)
+    for (const [address, o] of Object.entries(input.stateOverrides.accounts)) {
+      if (o.state !== undefined) run.roots.startFresh(address as Hex)
+    }
+  }
 
   const preliminary = createBlockHeader(fields as never, { common, skipConsensusFormatValidation: true, freeze: false })
   if (overrides.blobBaseFee !== undefined) {
@@ -546,6 +554,19 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     calls.push(simulated)
   }
 
+  // Before the merge the block's miner is paid its reward (ethash's Finalize; a simulated block has no uncles).
+  if (!common.gteHardfork('paris')) {
+    const reward = common.gteHardfork('constantinople')
+      ? 2n * 10n ** 18n
+      : common.gteHardfork('byzantium')
+        ? 3n * 10n ** 18n
+        : 5n * 10n ** 18n
+    const miner = await state.getAccount(preliminary.coinbase)
+    const paid = miner ?? new Account()
+    paid.balance += reward
+    await state.putAccount(preliminary.coinbase, paid)
+  }
+
   const withdrawals = overrides.withdrawals ?? []
   for (const w of withdrawals) {
     if (w.amount === 0n) continue
@@ -564,8 +585,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     transactionsTrie: await genTransactionsTrieRoot(txs),
     receiptTrie: receiptTrie.root(),
     logsBloom: bloom,
-    // The post-state root is not computed yet (see simulateBlocks): the zero hash, not an invented root.
-    stateRoot: ZERO_HASH,
+    stateRoot: await run.roots.root(state, overrides.number),
   }
   if (common.isActivatedEIP(4895)) {
     const wTrie = new MerklePatriciaTrie()

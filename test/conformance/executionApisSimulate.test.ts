@@ -8,13 +8,9 @@ import { firstDifference } from '../src/firstDifference.js'
 
 // execution-apis' eth_simulateV1 cases (responses recorded by geth through hive) on the fork-transition
 // chain served by the fixture node, answered by an edgetrace server over HTTP. The answer must equal
-// the `<<` line exactly — results and errors, key order included — with one documented exception:
-//  R1. The post-state root of a simulated block is not computed yet (issue 15, item 2): edgetrace puts
-//      the zero hash in `stateRoot`, so each block's `hash` (and what carries it: the next block's
-//      `parentHash`, the logs' and full transactions' `blockHash`, BLOCKHASH of a simulated block in
-//      `returnData`) differs from geth's. Those are compared after replacing each block's hash, in both
-//      answers, by its position, and `stateRoot` by a placeholder; every other byte is compared as is.
-// Cases that differ beyond R1 are listed in GAPS with the reason, and skipped.
+// the `<<` line exactly — results and errors, key order included, every header field (the post-state
+// stateRoot computed from the base block's proven trie nodes, and so hash, parentHash and the logs'
+// blockHash). Cases that differ are listed in GAPS with the reason, and skipped.
 
 const dir = fileURLToPath(new URL('../fixtures/execution-apis/eth_simulateV1/', import.meta.url))
 const chainDir = fileURLToPath(new URL('../fixtures/execution-apis/', import.meta.url))
@@ -36,19 +32,6 @@ function parseIo(text: string): Exchange[] {
     }
   }
   return out
-}
-
-/** R1: block hashes replaced by their position, stateRoot by a placeholder. */
-function withoutRoots(answer: any): any {
-  if (!Array.isArray(answer?.result)) return answer
-  let text = JSON.stringify({
-    ...answer,
-    result: answer.result.map((b: any) => ({ ...b, stateRoot: '<stateRoot>' })),
-  })
-  answer.result.forEach((b: any, i: number) => {
-    if (typeof b.hash === 'string') text = text.split(b.hash.slice(2)).join(`<block ${i}>`)
-  })
-  return JSON.parse(text)
 }
 
 const cases = readdirSync(dir)
@@ -83,8 +66,8 @@ describe('execution-apis eth_simulateV1 cases', () => {
           headers: { 'content-type': 'application/json' },
           body: request,
         })
-        const ours = withoutRoots(JSON.parse(await res.text()))
-        const expected = withoutRoots(JSON.parse(response))
+        const ours = JSON.parse(await res.text())
+        const expected = JSON.parse(response)
         expect(firstDifference(ours, expected)).toBeUndefined()
         expect(JSON.stringify(ours)).toBe(JSON.stringify(expected))
       }

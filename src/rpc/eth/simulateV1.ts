@@ -141,8 +141,8 @@ function blockJson(block: SimulatedBlock, fullTransactions: boolean): Record<str
 
 /**
  * eth_simulateV1(options, block = latest): blocks of calls simulated locally on the verified state of
- * that block, with geth's semantics and shapes (see exec/simulateBlocks). Each block's `stateRoot`
- * is the zero hash (the post-state root is not computed yet), so its `hash` differs from geth's.
+ * that block, with geth's semantics and shapes (see exec/simulateBlocks), every header field
+ * computed (the post-state root from the base block's proven trie nodes).
  */
 export const simulateV1 = defineMethod({
   name: 'eth_simulateV1',
