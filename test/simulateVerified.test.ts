@@ -29,9 +29,9 @@ afterAll(async () => {
   await devnet.stop()
 })
 
-async function edgeVia(hooks: ProxyHooks) {
+async function edgeVia(hooks: ProxyHooks, unverified = false) {
   proxy.hooks = hooks
-  edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
+  edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', engine: { unverified } })
   return edge
 }
 
@@ -114,5 +114,15 @@ describe('eth_simulateV1 on verified state', () => {
     const warm = await rpc(e.url, 'eth_simulateV1', [transfer(), { blockHash: block.hash }])
     expect(warm.result).toEqual(cold.result)
     expect(proxy.requests - warmBefore).toBe(0)
+  })
+
+  it('with --unverified (an upstream without eth_getProof) simulates, its stateRoot the zero hash', async () => {
+    const e = await edgeVia({ refuseMethods: ['eth_getProof'] }, true)
+    const proofsBefore = proxy.calls.get('eth_getProof') ?? 0
+    const { result, error } = await rpc(e.url, 'eth_simulateV1', [transfer(), block.number])
+    expect(error).toBeUndefined()
+    expect(result[0].calls[0].status).toBe('0x1')
+    expect(result[0].stateRoot).toBe(`0x${'0'.repeat(64)}`)
+    expect(proxy.calls.get('eth_getProof') ?? 0).toBe(proofsBefore)
   })
 })
