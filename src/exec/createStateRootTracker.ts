@@ -21,7 +21,7 @@ type ProofAnswer = { accountProof?: Hex[]; storageProof?: { key: Hex; proof?: He
  * Writes `key` (deletes it when `value` is null) only when every node on its path is known:
  * ethereumjs would otherwise take a missing node for an empty subtree and give a made-up root.
  */
-async function write(trie: MerklePatriciaTrie, key: Uint8Array, value: Uint8Array | null): Promise<void> {
+export async function writeProven(trie: MerklePatriciaTrie, key: Uint8Array, value: Uint8Array | null): Promise<void> {
   // An empty trie has no node to walk (its root is the hash of nothing).
   if (!equalsBytes(trie.root(), KECCAK256_RLP)) await trie.findPath(keccak_256(key), true)
   if (value) await trie.put(key, value)
@@ -116,7 +116,7 @@ export function createStateRootTracker(engine: Engine, base: VerifiedHeader) {
             ? undefined
             : await state.getAccount(createAddressFromString(address))
           if (!account) {
-            await write(accounts, key, null)
+            await writeProven(accounts, key, null)
             if (!fresh.has(address)) this.startFresh(address)
             continue
           }
@@ -124,10 +124,10 @@ export function createStateRootTracker(engine: Engine, base: VerifiedHeader) {
           for (const slot of state.dirtySlots(address)) {
             where = { address, slot }
             const value = await state.getStorage(createAddressFromString(address), hexToBytes(slot))
-            await write(trie, hexToBytes(slot), isZero(value) ? null : RLP.encode(unpadBytes(value)))
+            await writeProven(trie, hexToBytes(slot), isZero(value) ? null : RLP.encode(unpadBytes(value)))
           }
           where = { address }
-          await write(
+          await writeProven(
             accounts,
             key,
             RLP.encode([
