@@ -117,6 +117,7 @@ export class SimulationError extends RpcError {
 }
 
 const EVM_ERROR_CODE = -32015
+const MAX_NONCE = 2n ** 64n - 1n
 
 type Sanitized = { overrides: SimulateBlockOverrides & { number: bigint; time: bigint }; input: SimulateBlockInput }
 
@@ -414,9 +415,14 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
       args.maxFeePerGas ??= 0n
       args.maxPriorityFeePerGas ??= 0n
     }
+    // ethereumjs refuses to make a transaction with nonce 2^64-1 (EIP-2681), which geth runs here
+    // (no nonce checks without validation): made with nonce 0, then given its own (its hash with it).
+    const overflow = nonce >= MAX_NONCE
+    const made = overflow ? { ...args, nonce: 0n } : args
     const tx = call.blobVersionedHashes
-      ? buildBlobTransaction(call, args, txCommon, from)
-      : buildCallTransaction(args, gas, nonce, txCommon).tx
+      ? buildBlobTransaction(call, made, txCommon, from)
+      : buildCallTransaction(made, gas, made.nonce!, txCommon).tx
+    if (overflow) (tx as { nonce: bigint }).nonce = nonce
     const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
     const tipCap = 'maxPriorityFeePerGas' in tx ? tx.maxPriorityFeePerGas : feeCap
     const who = toChecksumAddress(from.toString())
@@ -509,6 +515,14 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
       throw txRejected(err instanceof Error ? err.message : String(err), gas, -32603)
     } finally {
       restoreSenderCheck()
+    }
+    // geth's nonce is a uint64: past 2^64-1 it wraps to 0.
+    if (overflow) {
+      const sender = await state.getAccount(from)
+      if (sender && sender.nonce >= 2n ** 64n) {
+        sender.nonce -= 2n ** 64n
+        await state.putAccount(from, sender)
+      }
     }
     gasUsed += result.totalGasSpent
     blobGasUsed += blobGas

@@ -15,10 +15,7 @@ import { firstDifference } from '../src/firstDifference.js'
 const dir = fileURLToPath(new URL('../fixtures/execution-apis/eth_simulateV1/', import.meta.url))
 const chainDir = fileURLToPath(new URL('../fixtures/execution-apis/', import.meta.url))
 
-const GAPS: Record<string, string> = {
-  'ethSimulate-overflow-nonce.io':
-    'a nonce of 2^64-1: ethereumjs refuses to make the transaction (EIP-2681), geth runs it',
-}
+const GAPS: Record<string, string> = {}
 
 type Exchange = { request: string; response: string }
 function parseIo(text: string): Exchange[] {
