@@ -533,6 +533,10 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
       )
     }
     budget.remaining -= result.totalGasSpent
+    // Before Byzantium a receipt holds the state root after its transaction (the overlay has none).
+    if (!common.gteHardfork('byzantium') && !engine.options.unverified) {
+      ;(result.receipt as { stateRoot?: Uint8Array }).stateRoot = await run.roots.root(state, overrides.number)
+    }
     receipts.push(encodeReceipt(result.receipt, tx.type))
     for (let i = 0; i < 256; i++) bloom[i]! |= result.bloom.bitvector[i]!
     txs.push(tx)
