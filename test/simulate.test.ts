@@ -165,4 +165,20 @@ describe('eth_simulateV1 semantics (geth)', () => {
     ])
     expect(far.error).toEqual({ code: -38026, message: 'too many blocks' })
   })
+
+  it('BASEFEE is the block’s base fee, also for a call without fees (geth)', async () => {
+    // BASEFEE PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN
+    const code = '0x4860005260206000f3'
+    const { result, error } = await rpc(edge.url, 'eth_simulateV1', [
+      {
+        blockStateCalls: [
+          { blockOverrides: { baseFeePerGas: '0x7' }, stateOverrides: { [b]: { code } }, calls: [{ from: a, to: b }] },
+        ],
+      },
+      block,
+    ])
+    expect(error).toBeUndefined()
+    expect(result[0].baseFeePerGas).toBe('0x7')
+    expect(BigInt(result[0].calls[0].returnData)).toBe(7n)
+  })
 })

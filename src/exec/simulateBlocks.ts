@@ -6,7 +6,7 @@ import {
   paramsBlock,
 } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { type CustomPrecompile, getActivePrecompiles } from '@ethereumjs/evm'
+import { type CustomPrecompile, type EVMOpts, getActivePrecompiles } from '@ethereumjs/evm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { type TypedTransaction, createBlob4844Tx } from '@ethereumjs/tx'
@@ -382,7 +382,12 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     common,
     stateManager: state,
     blockchain: run.chain as never,
-    evmOpts: { customPrecompiles },
+    evmOpts: {
+      customPrecompiles,
+      // A call without fees runs in a context with a zero base fee (below), yet geth's BASEFEE is the
+      // block's: the opcode answers the block's base fee whatever the context says.
+      ...(baseFee !== undefined && baseFee > 0n ? { customOpcodes: [baseFeeOpcode(baseFee)] } : {}),
+    },
   })
   await applySystemCalls(state, preliminary)
 
@@ -654,6 +659,18 @@ function buildBlobTransaction(call: SimulateCall, args: CallArgs, common: Common
   )
   tx.getSenderAddress = () => from
   return tx
+}
+
+/** BASEFEE (0x48, 2 gas) answering `baseFee`. */
+function baseFeeOpcode(baseFee: bigint): NonNullable<EVMOpts['customOpcodes']>[number] {
+  return {
+    opcode: 0x48,
+    opcodeName: 'BASEFEE',
+    baseFee: 2,
+    logicFunction: (runState: { stack: { push(v: bigint): void } }) => {
+      runState.stack.push(baseFee)
+    },
+  } as never
 }
 
 const DELEGATION_PREFIX = new Uint8Array([0xef, 0x01, 0x00])
