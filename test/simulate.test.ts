@@ -181,4 +181,18 @@ describe('eth_simulateV1 semantics (geth)', () => {
     expect(result[0].baseFeePerGas).toBe('0x7')
     expect(BigInt(result[0].calls[0].returnData)).toBe(7n)
   })
+
+  it('a create above EIP-3860’s initcode limit: -38025 with geth’s words', async () => {
+    const data = `0x${'00'.repeat(49153)}`
+    const { error } = await rpc(edge.url, 'eth_simulateV1', [
+      { blockStateCalls: [{ calls: [{ from: a, data }] }] },
+      block,
+    ])
+    // The call's gas defaults to the block's gas limit (below the gas cap here).
+    const { gasLimit } = (await rpc(edge.url, 'eth_getBlockByNumber', [block, false])).result
+    expect(error).toEqual({
+      code: -38025,
+      message: `err: max initcode size exceeded: code size 49153 limit 49152 (supplied gas ${BigInt(gasLimit)})`,
+    })
+  })
 })

@@ -424,9 +424,23 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     // (no nonce checks without validation): made with nonce 0, then given its own (its hash with it).
     const overflow = nonce >= MAX_NONCE
     const made = overflow ? { ...args, nonce: 0n } : args
-    const tx = call.blobVersionedHashes
-      ? buildBlobTransaction(call, made, txCommon, from)
-      : buildCallTransaction(made, gas, made.nonce!, txCommon).tx
+    let tx: TypedTransaction
+    try {
+      tx = call.blobVersionedHashes
+        ? buildBlobTransaction(call, made, txCommon, from)
+        : buildCallTransaction(made, gas, made.nonce!, txCommon).tx
+    } catch (err) {
+      // EIP-3860, which ethereumjs checks as it makes the transaction: geth's words and code.
+      const size = (call.data?.length ?? 2) / 2 - 1
+      if (err instanceof Error && err.message.includes('initcode size')) {
+        throw txRejected(
+          `max initcode size exceeded: code size ${size} limit ${common.param('maxInitCodeSize')}`,
+          gas,
+          -38025,
+        )
+      }
+      throw new SimulationError(-32602, err instanceof Error ? err.message : String(err))
+    }
     if (overflow) (tx as { nonce: bigint }).nonce = nonce
     const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
     const tipCap = 'maxPriorityFeePerGas' in tx ? tx.maxPriorityFeePerGas : feeCap
