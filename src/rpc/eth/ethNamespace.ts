@@ -25,12 +25,13 @@ import { getStorageAt } from './getStorageAt.js'
 import { getStorageValues } from './getStorageValues.js'
 import { getTransactionCount } from './getTransactionCount.js'
 import { passThroughWhenUnverified } from './passThroughWhenUnverified.js'
+import { simulateV1 } from './simulateV1.js'
 
 /** Subscriptions need a push channel to the upstream that edgetrace does not keep. */
 const UNSUPPORTED = new Set(['eth_subscribe', 'eth_unsubscribe'])
 
 /**
- * The eth namespace: eth_call, eth_estimateGas and eth_createAccessList computed locally on
+ * The eth namespace: eth_call, eth_estimateGas, eth_createAccessList and eth_simulateV1 computed locally on
  * verified state, eth_chainId from the chain's rules, reads of state, blocks, transactions and
  * receipts answered from verified data (with `--unverified`, passed through as they were sent); every
  * other eth_* method — what no proof covers — passed through to the upstream as it is.
@@ -42,6 +43,7 @@ export const ethNamespace = defineNamespace({
     call,
     estimateGas,
     createAccessList,
+    simulateV1,
     passThroughWhenUnverified(getBalance),
     passThroughWhenUnverified(getTransactionCount),
     passThroughWhenUnverified(getCode),
