@@ -24,6 +24,7 @@ const abi = parseAbi([
   'function balanceOf(address who) view returns (uint256)',
   'function pull(address token, address from, uint256 amount) returns (uint256)',
   'function pay(address to, uint256 amount) payable',
+  'function revertWithReason()',
   'function accounts(address[] who) view returns (uint256[] balances, uint256[] sizes, bytes32[] hashes)',
 ])
 
@@ -187,6 +188,32 @@ describe('viem and ethers over the EIP-1193 provider, equal to anvil', () => {
       ['ETH', parseEther('1')],
       ['EDGE', -parseEther('50')],
     ])
+  })
+
+  it('simulateCalls: reverting calls fail with the revert data anvil gives', async () => {
+    const { Token: token, Scenarios: scenarios } = env().contracts as Record<string, Address>
+    const calls = [
+      { to: token, data: encodeFunctionData({ abi, functionName: 'transfer', args: [bob, parseEther('1000000000')] }) },
+      { to: scenarios, data: encodeFunctionData({ abi, functionName: 'revertWithReason' }) },
+    ]
+    const got = await edge.simulateCalls({ account: alice, blockNumber, calls })
+    const want = await anvil.simulateCalls({ account: alice, blockNumber, calls })
+    expect(comparable(got.results)).toEqual(comparable(want.results))
+    expect(got.results.map((r) => r.status)).toEqual(['failure', 'failure'])
+    expect(got.results[0]!.error?.message).toContain('reverted with the following reason:\ninsufficient balance')
+    expect(got.results[1]!.error?.message).toContain('reverted with the following reason:\nscenario reverted')
+  })
+
+  it('createAccessList of an ERC-20 transfer equals anvil', async () => {
+    const request = {
+      account: alice,
+      blockNumber,
+      to: env().contracts.Token!,
+      data: encodeFunctionData({ abi, functionName: 'transfer', args: [bob, 5n] }),
+    }
+    const got = await edge.createAccessList(request)
+    expect(got).toEqual(await anvil.createAccessList(request))
+    expect(got.accessList).toHaveLength(1)
   })
 
   it('simulateBlocks through the service worker HTTP shim equals anvil', async () => {
