@@ -77,6 +77,9 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
         }
       })(),
     )
+  } else if (command?.type === 'edgetrace:claim') {
+    // Same-origin pages only: claim() can only take pages of this origin in scope anyway.
+    if (event.origin === self.location.origin) event.waitUntil(self.clients.claim())
   } else if (command?.type === 'edgetrace:status') {
     event.waitUntil(
       (async () => reply({ type: 'edgetrace:status', status: (await service?.catch(() => undefined))?.status() }))(),

@@ -56,16 +56,20 @@ export async function registerEdgetraceServiceWorker({
       ),
     ])
 
-  // Controlled once the new worker is active and has claimed this page.
+  // Controlled once the new worker is active and has claimed this page. A worker that was already
+  // active when this page loaded without it (the registration was being removed by another page's
+  // unregister(), which register() revives without a new activation; or a hard reload) claims
+  // nothing by itself: it is asked to.
   await deadline(
     new Promise<void>((resolve) => {
+      let asked: ServiceWorker | undefined
       const check = () => {
-        if (
-          container.controller &&
-          registration.active &&
-          container.controller.scriptURL === registration.active.scriptURL
-        )
-          resolve()
+        const active = registration.active
+        if (container.controller && active && container.controller.scriptURL === active.scriptURL) return resolve()
+        if (active?.state === 'activated' && asked !== active) {
+          asked = active
+          active.postMessage({ type: 'edgetrace:claim' } satisfies ServiceWorkerCommand)
+        }
       }
       container.addEventListener('controllerchange', check)
       registration.addEventListener('updatefound', () =>

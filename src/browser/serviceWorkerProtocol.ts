@@ -15,6 +15,8 @@ export type ServiceWorkerConfig = EdgetraceConfig & {
 export type ServiceWorkerCommand =
   | { type: 'edgetrace:configure'; config: ServiceWorkerConfig }
   | { type: 'edgetrace:status' }
+  /** Take control of the open pages now (clients.claim): for a page loaded while no worker controlled it. */
+  | { type: 'edgetrace:claim' }
 
 /** Service worker → page (the answer to a command, or a request's progress). */
 export type ServiceWorkerMessage =

@@ -1,5 +1,7 @@
 import { connectEdgetraceWorker } from '../../src/browser/connectEdgetraceWorker.js'
 import type { EdgetraceConfig } from '../../src/browser/createEdgetraceService.js'
+import { registerEdgetraceServiceWorker } from '../../src/browser/registerEdgetraceServiceWorker.js'
+import type { ServiceWorkerConfig } from '../../src/browser/serviceWorkerProtocol.js'
 
 /**
  * A plain page (not a test) that the reload test opens, uses and reloads: it starts a fresh
@@ -18,5 +20,20 @@ import type { EdgetraceConfig } from '../../src/browser/createEdgetraceService.j
     } finally {
       await client.close()
     }
+  },
+  /** Registers the edgetrace service worker from this page; answers one eth_chainId through it. */
+  async registerServiceWorker(config: ServiceWorkerConfig, timeoutMs: number) {
+    const sw = await registerEdgetraceServiceWorker({
+      scriptUrl: new URL('../../worker/edgetrace.sw.ts', import.meta.url),
+      type: 'module',
+      config,
+      timeoutMs,
+    })
+    const res = await fetch(sw.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    })
+    return { url: sw.url, answer: await res.json(), unregister: () => sw.unregister() }
   },
 }
