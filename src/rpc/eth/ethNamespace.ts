@@ -20,6 +20,7 @@ import { getUncleByBlockNumberAndIndex } from './getUncleByBlockNumberAndIndex.j
 import { getUncleCountByBlockHash } from './getUncleCountByBlockHash.js'
 import { getUncleCountByBlockNumber } from './getUncleCountByBlockNumber.js'
 import { getCode } from './getCode.js'
+import { getLogs } from './getLogs.js'
 import { getProof } from './getProof.js'
 import { getStorageAt } from './getStorageAt.js'
 import { getStorageValues } from './getStorageValues.js'
@@ -63,6 +64,7 @@ export const ethNamespace = defineNamespace({
     passThroughWhenUnverified(getUncleByBlockNumberAndIndex),
     passThroughWhenUnverified(getUncleCountByBlockHash),
     passThroughWhenUnverified(getUncleCountByBlockNumber),
+    passThroughWhenUnverified(getLogs),
   ],
   fallback: async (engine, method, params) => {
     if (UNSUPPORTED.has(method)) throw new ServerRpcError('notifications not supported')
