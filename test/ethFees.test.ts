@@ -126,4 +126,17 @@ describe('eth_feeHistory and eth_blobBaseFee, verified', () => {
     expect(error.code).toBe(-32000)
     expect(error.message).toContain('block 2')
   })
+
+  it('eth_blobBaseFee: a latest header with its excess blob gas altered is refused', async () => {
+    const e = await edgeVia({
+      transform: (call, result) =>
+        call.method === 'eth_getBlockByNumber' && call.params[0] === 'latest' && result
+          ? { ...(result as object), excessBlobGas: '0x4000000' }
+          : result,
+    })
+    const { result, error } = await rpc(e.url, 'eth_blobBaseFee', [])
+    expect(result).toBeUndefined()
+    expect(error.code).toBe(-32000)
+    expect(error.message).toContain('header does not verify')
+  })
 })
