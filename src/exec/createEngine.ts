@@ -30,6 +30,8 @@ export type EngineOptions = {
   traceCompat?: boolean | undefined
   /** The most blocks one trace_filter request may cover (default 10,000). */
   traceFilterMaxBlocks?: number | undefined
+  /** The most blocks one verified eth_getLogs request may cover (default 10,000). */
+  getLogsMaxBlocks?: number | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */

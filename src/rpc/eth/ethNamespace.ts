@@ -1,10 +1,12 @@
 import { ServerRpcError } from '../../errors/rpc.js'
 import { defineNamespace } from '../defineNamespace.js'
 import { passThroughParams } from '../passThroughParams.js'
+import { blobBaseFee } from './blobBaseFee.js'
 import { call } from './call.js'
 import { chainId } from './chainId.js'
 import { createAccessList } from './createAccessList.js'
 import { estimateGas } from './estimateGas.js'
+import { feeHistory } from './feeHistory.js'
 import { getBalance } from './getBalance.js'
 import { getTransactionByHash } from './getTransactionByHash.js'
 import { getTransactionReceipt } from './getTransactionReceipt.js'
@@ -20,6 +22,7 @@ import { getUncleByBlockNumberAndIndex } from './getUncleByBlockNumberAndIndex.j
 import { getUncleCountByBlockHash } from './getUncleCountByBlockHash.js'
 import { getUncleCountByBlockNumber } from './getUncleCountByBlockNumber.js'
 import { getCode } from './getCode.js'
+import { getLogs } from './getLogs.js'
 import { getProof } from './getProof.js'
 import { getStorageAt } from './getStorageAt.js'
 import { getStorageValues } from './getStorageValues.js'
@@ -63,6 +66,9 @@ export const ethNamespace = defineNamespace({
     passThroughWhenUnverified(getUncleByBlockNumberAndIndex),
     passThroughWhenUnverified(getUncleCountByBlockHash),
     passThroughWhenUnverified(getUncleCountByBlockNumber),
+    passThroughWhenUnverified(getLogs),
+    passThroughWhenUnverified(feeHistory),
+    passThroughWhenUnverified(blobBaseFee),
   ],
   fallback: async (engine, method, params) => {
     if (UNSUPPORTED.has(method)) throw new ServerRpcError('notifications not supported')

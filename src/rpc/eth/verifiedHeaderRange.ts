@@ -1,0 +1,45 @@
+import type { VerifiedHeader } from '../../chain/parseHeader.js'
+import type { Engine } from '../../exec/createEngine.js'
+import { BlockNotFoundError, HeaderVerificationError } from '../../errors/state.js'
+import { bytesToHex } from '@ethereumjs/util'
+
+/** Header requests in flight at once: the upstream client batches them, so a wave is one round trip or a few. */
+const WAVE = 1000
+
+/**
+ * The verified headers of blocks `from`…`last.number`, oldest first, every one linked to `last`
+ * (already verified) by parent hashes: the upstream's blocks by number are asked for all at once (in
+ * waves of a thousand, which the upstream client sends as batches), each hashed here, and block n's
+ * hash must be block n+1's parentHash — so an upstream that answers a number with another chain's
+ * block is refused, naming the block.
+ */
+export async function verifiedHeaderRange(
+  engine: Engine,
+  from: bigint,
+  last: VerifiedHeader,
+): Promise<VerifiedHeader[]> {
+  const count = Number(last.number - from)
+  const older: VerifiedHeader[] = new Array(count)
+  for (let start = 0; start < count; start += WAVE) {
+    const wave = Array.from({ length: Math.min(WAVE, count - start) }, async (_, i) => {
+      const n = from + BigInt(start + i)
+      const json = await engine.upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false])
+      if (json === null || json === undefined) throw new BlockNotFoundError(`0x${n.toString(16)}`)
+      older[start + i] = engine.headers.offer(json)
+    })
+    await Promise.all(wave)
+  }
+  const headers = [...older, last]
+  for (let i = headers.length - 2; i >= 0; i--) {
+    const child = headers[i + 1]!
+    const parent = headers[i]!
+    const parentHash = bytesToHex(child.header.parentHash)
+    if (parent.number !== child.number - 1n || parent.hash !== parentHash) {
+      throw new HeaderVerificationError(
+        `block ${child.number - 1n}: the upstream's block ${parent.number} ${parent.hash} is not the parent ${parentHash} of block ${child.number} ${child.hash}`,
+        { facts: { block: { number: child.number - 1n, hash: parentHash } } },
+      )
+    }
+  }
+  return headers
+}
