@@ -1,37 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
-import { startDevnet } from '../src/node/devnet/startDevnet.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
 import { rpc, rpcResult } from './src/rpc.js'
+import { useDevnetBehindProxy } from './src/useDevnetBehindProxy.js'
 
 // eth_feeHistory and eth_blobBaseFee from verified headers (and, for rewards, verified transactions
 // and receipts): the same answers as anvil's, and an upstream that alters a header or a receipt is
 // refused, naming the block.
 
+const env = useDevnetBehindProxy()
 let devnet: Devnet
-let proxy: Proxy
-let edge: RunningEdgetrace | undefined
 let head: { number: string; hash: string }
-
-async function edgeVia(hooks: ProxyHooks = {}) {
-  proxy.hooks = hooks
-  edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', engine: {} })
-  return edge
-}
+const edgeVia = env.edgeVia
 
 beforeAll(async () => {
-  devnet = await startDevnet()
-  head = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', ['latest', false])
-  proxy = await createProxy(devnet.anvil.url)
-}, 120_000)
-afterEach(async () => {
-  await edge?.close()
-  edge = undefined
-})
-afterAll(async () => {
-  await proxy?.stop()
-  await devnet?.stop()
+  ;({ devnet, head } = env)
 })
 
 describe('eth_feeHistory and eth_blobBaseFee, verified', () => {

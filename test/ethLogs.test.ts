@@ -1,51 +1,26 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
-import { startDevnet } from '../src/node/devnet/startDevnet.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
+import type { Proxy } from './src/createProxy.js'
 import { rpc, rpcResult } from './src/rpc.js'
+import { flipHexDigit, useDevnetBehindProxy } from './src/useDevnetBehindProxy.js'
 
 // eth_getLogs verified: every log served comes from receipts checked against their block's
 // receiptsRoot, the blocks read are chosen by the verified headers' logsBloom (no false negatives),
 // and the answers equal anvil's own. An upstream that drops or alters logs in its eth_getLogs answer
 // changes nothing (that answer is never used); one that alters a receipt or a header is refused.
 
+const env = useDevnetBehindProxy()
 let devnet: Devnet
 let proxy: Proxy
-let edge: RunningEdgetrace | undefined
 let head: { number: string; hash: string }
+const edgeVia = env.edgeVia
+const flip = flipHexDigit
 type Log = { address: string; topics: string[]; data: string; blockNumber: string; blockHash: string }
 let all: Log[]
 
-const flip = (hex: string, at = -3) => {
-  const i = hex.length + at
-  return hex.slice(0, i) + (hex[i] === '0' ? '1' : '0') + hex.slice(i + 1)
-}
-
-async function edgeVia(hooks: ProxyHooks = {}, opts: { unverified?: boolean; getLogsMaxBlocks?: number } = {}) {
-  proxy.hooks = hooks
-  edge = await startEdgetrace({
-    upstream: proxy.url,
-    port: 0,
-    hardfork: 'prague',
-    engine: { unverified: opts.unverified ?? false, getLogsMaxBlocks: opts.getLogsMaxBlocks },
-  })
-  return edge
-}
-
 beforeAll(async () => {
-  devnet = await startDevnet()
-  head = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', ['latest', false])
+  ;({ devnet, proxy, head } = env)
   all = await rpcResult(devnet.anvil.url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: head.number }])
-  proxy = await createProxy(devnet.anvil.url)
-}, 120_000)
-afterEach(async () => {
-  await edge?.close()
-  edge = undefined
-})
-afterAll(async () => {
-  await proxy?.stop()
-  await devnet?.stop()
 })
 
 describe('eth_getLogs: the same answers as anvil, from verified receipts', () => {
@@ -180,7 +155,6 @@ describe('eth_getLogs against a lying upstream', () => {
       transform: (call, result) =>
         call.method === 'eth_getBlockByNumber' && call.params[0] === swapped ? three : result,
     })
-    edge = e2
     const { result, error } = await rpc(e2.url, 'eth_getLogs', [{ fromBlock: '0x1', toBlock: head.number }])
     expect(result).toBeUndefined()
     expect(error.code).toBe(-32000)

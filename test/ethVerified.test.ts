@@ -1,40 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
-import { startDevnet } from '../src/node/devnet/startDevnet.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
+import type { Proxy } from './src/createProxy.js'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { DEV_ACCOUNT, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
+import { flipHexDigit, useDevnetBehindProxy } from './src/useDevnetBehindProxy.js'
 
 // The eth_* reads edgetrace answers from verified data: each answer equals anvil's own (anvil is a
 // real node), and an upstream that lies about any part of it (a tampering proxy in front of anvil)
 // gets a -32000 error naming what did not verify — never a result — while the server keeps serving.
 
+const env = useDevnetBehindProxy()
 let devnet: Devnet
 let proxy: Proxy
-let edge: RunningEdgetrace | undefined
 let head: { number: string; hash: string }
+const edgeVia = env.edgeVia
+const flip = flipHexDigit
 
 const ZERO_SLOT = `0x${'0'.repeat(64)}`
-
-const flip = (hex: string, at = -3) => {
-  const i = hex.length + at
-  return hex.slice(0, i) + (hex[i] === '0' ? '1' : '0') + hex.slice(i + 1)
-}
-
-async function edgeVia(hooks: ProxyHooks = {}, opts: { unverified?: boolean } = {}) {
-  proxy.hooks = hooks
-  edge = await startEdgetrace({
-    upstream: proxy.url,
-    port: 0,
-    hardfork: 'prague',
-    engine: { unverified: opts.unverified ?? false },
-  })
-  return edge
-}
 
 /** A verification failure: -32000, the words given, and the server still answering. */
 async function expectRefused(url: string, method: string, params: unknown[], ...words: string[]) {
@@ -48,17 +33,7 @@ async function expectRefused(url: string, method: string, params: unknown[], ...
 }
 
 beforeAll(async () => {
-  devnet = await startDevnet()
-  head = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', ['latest', false])
-  proxy = await createProxy(devnet.anvil.url)
-}, 120_000)
-afterEach(async () => {
-  await edge?.close()
-  edge = undefined
-})
-afterAll(async () => {
-  await proxy?.stop()
-  await devnet?.stop()
+  ;({ devnet, proxy, head } = env)
 })
 
 /** A contract of the devnet with storage set (slot 0 non-zero at the head). */
@@ -180,7 +155,7 @@ describe('state reads: a lying upstream is refused', () => {
     const at = `block ${BigInt(head.number)} ${head.hash}`
     let e = await edgeVia({ transform: proofOf(DEV_ACCOUNT, (r) => ({ ...r, balance: '0x1' })) })
     await expectRefused(e.url, 'eth_getBalance', [DEV_ACCOUNT, head.hash], 'account fields differ', at, DEV_ACCOUNT)
-    await edge!.close()
+    await env.closeEdge()
     e = await edgeVia({ transform: proofOf(DEV_ACCOUNT, (r) => ({ ...r, nonce: '0x99' })) })
     await expectRefused(e.url, 'eth_getTransactionCount', [DEV_ACCOUNT, head.hash], 'account fields differ', at)
   })
@@ -220,7 +195,7 @@ describe('state reads: a lying upstream is refused', () => {
       transform: proofOf(address, (r) => ({ ...r, accountProof: r.accountProof.map((n: string) => flip(n)) })),
     })
     await expectRefused(e.url, 'eth_getProof', [address, [], head.hash], 'account proof does not verify', address)
-    await edge!.close()
+    await env.closeEdge()
     e = await edgeVia({
       transform: proofOf(address, (r) => ({
         ...r,
@@ -361,8 +336,7 @@ describe('blocks: a lying upstream is refused', () => {
       })
       await expectRefused(e.url, 'eth_getBlockByNumber', [number, false], `the upstream's ${what}`)
       await expectRefused(e.url, 'eth_getUncleCountByBlockNumber', [number], `the upstream's ${what}`)
-      await edge!.close()
-      edge = undefined
+      await env.closeEdge()
     }
   })
 })
@@ -473,7 +447,7 @@ describe('transactions and receipts: the same answers as anvil, verified', () =>
         ...(await rpcResult(anvil, 'eth_getTransactionByHash', [hash])),
       })
       expect(await rpcResult(e.url, 'eth_getTransactionReceipt', [hash])).toBeNull()
-      await edge!.close()
+      await env.closeEdge()
       e = await edgeVia({
         transform: (c, r: any) => (c.method === 'eth_getTransactionByHash' && r ? { ...r, value: '0x2' } : r),
       })
@@ -508,7 +482,7 @@ describe('transactions and receipts: a lying upstream is refused', () => {
       `block ${tx.blockNumber} `,
       'transactions hash to',
     )
-    await edge!.close()
+    await env.closeEdge()
     e = await edgeVia({
       transform: (c, r: any) => (c.method === 'eth_getTransactionByHash' && r ? { ...r, transactionIndex: '0x7f' } : r),
     })
@@ -553,8 +527,7 @@ describe('transactions and receipts: a lying upstream is refused', () => {
       )
       expect(error.data, what).toMatchObject({ block: { hash: block.blockHash } })
       await expectRefused(e.url, 'eth_getBlockReceipts', [block.blockNumber], at, 'receiptsRoot')
-      await edge!.close()
-      edge = undefined
+      await env.closeEdge()
     }
   })
 })
