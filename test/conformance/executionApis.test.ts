@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FixtureNode, startFixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
 import { type RunningEdgetrace, startEdgetrace } from '../../src/node/startEdgetrace.js'
 import { firstDifference } from '../src/firstDifference.js'
+import { parseIoExchanges } from '../src/parseIoExchanges.js'
 
 // execution-apis' rpc-compat cases (responses recorded by geth through hive) for the debug methods:
 // the chain (genesis.json + chain.rlp, Homestead … bpo2) is imported by a fixture node, an edgetrace
@@ -18,20 +19,6 @@ import { firstDifference } from '../src/firstDifference.js'
 
 const dir = fileURLToPath(new URL('../fixtures/execution-apis/', import.meta.url))
 
-type Exchange = { request: string; response: string }
-function parseIo(text: string): Exchange[] {
-  const out: Exchange[] = []
-  let request: string | undefined
-  for (const line of text.split('\n')) {
-    if (line.startsWith('>> ')) request = line.slice(3)
-    else if (line.startsWith('<< ') && request !== undefined) {
-      out.push({ request, response: line.slice(3) })
-      request = undefined
-    }
-  }
-  return out
-}
-
 const cases = readdirSync(dir)
   .filter((d) => d.startsWith('debug_'))
   .sort()
@@ -39,7 +26,7 @@ const cases = readdirSync(dir)
     readdirSync(join(dir, d))
       .filter((f) => f.endsWith('.io'))
       .sort()
-      .map((f) => ({ name: `${d}/${f}`, exchanges: parseIo(readFileSync(join(dir, d, f), 'utf8')) })),
+      .map((f) => ({ name: `${d}/${f}`, exchanges: parseIoExchanges(readFileSync(join(dir, d, f), 'utf8')) })),
   )
 
 /** E1: struct-logger results with geth's key order. */

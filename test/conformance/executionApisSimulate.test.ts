@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FixtureNode, startFixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
 import { type RunningEdgetrace, startEdgetrace } from '../../src/node/startEdgetrace.js'
 import { firstDifference } from '../src/firstDifference.js'
+import { parseIoExchanges } from '../src/parseIoExchanges.js'
 
 // execution-apis' eth_simulateV1 cases (responses recorded by geth through hive) on the fork-transition
 // chain served by the fixture node, answered by an edgetrace server over HTTP. The answer must equal
@@ -17,24 +18,10 @@ const chainDir = fileURLToPath(new URL('../fixtures/execution-apis/', import.met
 
 const GAPS: Record<string, string> = {}
 
-type Exchange = { request: string; response: string }
-function parseIo(text: string): Exchange[] {
-  const out: Exchange[] = []
-  let request: string | undefined
-  for (const line of text.split('\n')) {
-    if (line.startsWith('>> ')) request = line.slice(3)
-    else if (line.startsWith('<< ') && request !== undefined) {
-      out.push({ request, response: line.slice(3) })
-      request = undefined
-    }
-  }
-  return out
-}
-
 const cases = readdirSync(dir)
   .filter((f) => f.endsWith('.io'))
   .sort()
-  .map((f) => ({ name: f, exchanges: parseIo(readFileSync(join(dir, f), 'utf8')) }))
+  .map((f) => ({ name: f, exchanges: parseIoExchanges(readFileSync(join(dir, f), 'utf8')) }))
 
 let node: FixtureNode
 let edge: RunningEdgetrace
