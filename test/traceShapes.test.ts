@@ -274,6 +274,7 @@ describe('--trace.compat on the command line', () => {
       /listening: +(http:\/\/\S+)/,
     )
     try {
+      expect(run.output).toContain("traces:     trace_* in OpenEthereum's shapes (--trace.compat)")
       const url = /listening: +(http:\/\/\S+)/.exec(run.output)?.[1]
       expect(url).toBeDefined()
       const hash = txByLabel(devnet, 'revert with Error(string)').hash

@@ -79,6 +79,13 @@ async function main(argv: string[]): Promise<void> {
       ? `  trust:      blocks asked by number or tag must link by parent hashes to the checkpoint ${opts.checkpoint}${checkpoint ? ` (block ${checkpoint.number})` : ''}`
       : "  trust:      blocks asked by number or tag are the upstream's word (no --checkpoint given)",
     `  namespaces: ${opts.api.join(', ')}`,
+    ...(opts.api.includes('trace')
+      ? [
+          opts.traceCompat
+            ? "  traces:     trace_* in OpenEthereum's shapes (--trace.compat)"
+            : "  traces:     trace_* in the reference daemon's (Erigon's) shapes",
+        ]
+      : []),
     `  listening:  ${server.url}  (WebSocket: ${server.wsUrl})`,
     ...devnetLines,
   ]
