@@ -118,16 +118,18 @@ describe('state reads: the same answers as anvil, verified', () => {
       code: -32602,
       message: expect.stringContaining('invalid argument 0'),
     })
+    // The reference daemon's words for a bad storage key (rpc/jsonrpc/eth_accounts.go).
     expect((await rpc(e.url, 'eth_getStorageAt', [DEV_ACCOUNT, `0x${'1'.repeat(66)}`, 'latest'])).error).toEqual({
       code: -32602,
-      message: 'invalid argument 1: storage key too long (want at most 32 bytes)',
+      message: 'hex string too long, want at most 32 bytes',
     })
-    // The block parameter is required, as in geth and Erigon (a non-pointer rpc.BlockNumberOrHash).
+    expect((await rpc(e.url, 'eth_getStorageAt', [DEV_ACCOUNT, '0xzz', 'latest'])).error).toEqual({
+      code: -32602,
+      message: 'unable to decode storage key: hex string invalid',
+    })
+    // An absent block parameter is `latest`, as in the reference daemon (blockOrLatest) and geth.
     for (const method of ['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode'])
-      expect((await rpc(e.url, method, [DEV_ACCOUNT])).error, method).toEqual({
-        code: -32602,
-        message: 'missing value for required argument 1',
-      })
+      expect(await rpc(e.url, method, [DEV_ACCOUNT]), method).toEqual(await rpc(e.url, method, [DEV_ACCOUNT, 'latest']))
     expect((await rpc(e.url, 'eth_getBalance', [DEV_ACCOUNT, '0xffffff'])).error).toEqual({
       code: -32000,
       message: 'header not found',

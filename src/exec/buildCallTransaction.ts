@@ -19,8 +19,24 @@ export type CallTransaction = {
 /**
  * An unsigned transaction carrying a call's arguments, whose sender is the given `from` (the way
  * ethereumjs' own client runs eth_estimateGas). The type follows the fields given, as in geth.
+ *
+ * A call is not a transaction: geth and the reference daemon run it without the transaction checks
+ * (geth's SkipTransactionChecks, Erigon's CheckGas() false), so EIP-7825's per-transaction gas cap
+ * does not apply — a call may use the whole --rpc.gascap. ethereumjs enforces that cap when the
+ * transaction is made, so from Osaka on it is made under Prague's rules (the same transaction types
+ * and intrinsic gas); the EVM still runs under the block's own.
  */
-export function buildCallTransaction(args: CallArgs, gasLimit: bigint, nonce: bigint, common: Common): CallTransaction {
+export function buildCallTransaction(
+  args: CallArgs,
+  gasLimit: bigint,
+  nonce: bigint,
+  blockCommon: Common,
+): CallTransaction {
+  let common = blockCommon
+  if (common.isActivatedEIP(7825) && !common.isActivatedEIP(8037)) {
+    common = common.copy()
+    common.setHardfork('prague')
+  }
   const from = args.from ? createAddressFromString(args.from) : createZeroAddress()
   const feeless = !args.gasPrice && !args.maxFeePerGas && !args.maxPriorityFeePerGas
   const base = {

@@ -43,10 +43,14 @@ export type ExecuteCallParameters = {
   deadline?: Deadline | undefined
 }
 
+const max = (a: bigint, b: bigint) => (a > b ? a : b)
+
 export type CallResult = {
   outcome: ExecutionOutcome
   returnValue: Uint8Array
   gasUsed: bigint
+  /** The gas the call needed at its peak: before the refund, at least the EIP-7623 floor (geth's MaxUsedGas). */
+  maxUsedGas: bigint
   gasLimit: bigint
   accessList?: AccessListEntry[]
   state: OverlayStateManager
@@ -169,6 +173,9 @@ async function run(
     outcome,
     returnValue: exec.returnValue,
     gasUsed: result.totalGasSpent,
+    // Execution plus intrinsic gas is what was spent before the refund; the total is larger only
+    // when the EIP-7623 calldata floor applied.
+    maxUsedGas: max(exec.executionGasUsed + intrinsic, result.totalGasSpent),
     gasLimit: gas,
     state,
     run: result,

@@ -1,3 +1,4 @@
+import { quantity } from '../../utils/hex.js'
 import { executeCall } from '../../exec/executeCall.js'
 import { prepareCall } from '../../exec/prepareCall.js'
 import type { AccessListEntry } from '../../state/types.js'
@@ -41,10 +42,14 @@ export const createAccessList = defineMethod({
         })
         .map((e) => ({ address: e.address, storageKeys: [...e.storageKeys].sort() }))
       if (sameList(next, list) || round === 7) {
-        const out: Record<string, unknown> = { accessList: next, gasUsed: `0x${result.gasUsed.toString(16)}` }
-        if (result.outcome.status === 'reverted') out.error = 'execution reverted'
-        else if (result.outcome.status === 'failed') out.error = result.outcome.message
-        return out
+        // accessListResult's field order: accessList, error (omitted when empty), gasUsed.
+        const error =
+          result.outcome.status === 'reverted'
+            ? 'execution reverted'
+            : result.outcome.status === 'failed'
+              ? result.outcome.message
+              : undefined
+        return { accessList: next, ...(error !== undefined ? { error } : {}), gasUsed: quantity(result.gasUsed) }
       }
       list = next
     }

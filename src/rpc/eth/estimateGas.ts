@@ -11,15 +11,24 @@ import { optional, required } from '../params.js'
 import { throwIfFailed } from './call.js'
 import { defineMethod } from '../defineMethod.js'
 import type { Hex } from '../../types/hex.js'
+import { quantity } from '../../utils/hex.js'
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 
 const CALL_STIPEND = 2300n
+const TX_GAS = 21000n
+/** EIP-7825's cap on a transaction's gas (2^24), from Osaka on. */
+const EIP7825_MAX_TX_GAS = 16_777_216n
 /** geth's estimator stops when the window is within 1.5% of the answer. */
 const ERROR_RATIO = 0.015
 
 /**
  * eth_estimateGas(call, block = latest, stateOverrides?): geth's estimator (eth/gasestimator) run
- * locally: one run at the ceiling, an optimistic guess from the gas used, then binary search. Every
- * probe reuses the state the first run fetched, so only the first run costs upstream requests.
+ * locally. The ceiling is the call's gas (else the block's gas limit), under EIP-7825's cap from
+ * Osaka on, what the sender's balance can buy and --rpc.gascap. A plain transfer to an account
+ * without code is tried at 21000 first. Otherwise: one run at the ceiling, an optimistic guess from
+ * the peak gas it used, then binary search. Every probe reuses the state the first run fetched, so
+ * only the first run costs upstream requests.
  */
 export const estimateGas = defineMethod({
   name: 'eth_estimateGas',
@@ -27,20 +36,36 @@ export const estimateGas = defineMethod({
   async run(engine, [args, selector, stateOverrides]): Promise<Hex> {
     const block = await prepareCall(engine, args, selector ?? { kind: 'tag', tag: 'latest' })
     const run = (gasLimit: bigint) => executeCall(engine, { args, block, gasLimit, stateOverrides })
+    const succeeds = (gasLimit: bigint) =>
+      run(gasLimit).then(
+        (r) => r.outcome.status === 'success',
+        () => false,
+      )
+    const state = createOverlayStateManager({ source: engine.source, block })
+    if (stateOverrides) await applyStateOverrides(state, stateOverrides)
 
-    let hi = args.gas !== undefined && args.gas >= 21000n ? args.gas : block.header.gasLimit
-    const cap = callGasLimit(engine, { ...args, gas: undefined })
-    if (hi > cap) hi = cap
+    let hi = args.gas !== undefined && args.gas >= TX_GAS ? args.gas : block.header.gasLimit
+    const common = block.header.common
+    if (common.isActivatedEIP(7825) && !common.isActivatedEIP(8037)) {
+      if (hi > EIP7825_MAX_TX_GAS) hi = EIP7825_MAX_TX_GAS
+    }
     // With a fee, the sender's balance bounds the gas it can buy.
     const feeCap = args.maxFeePerGas ?? args.gasPrice ?? 0n
     if (feeCap > 0n) {
-      const state = createOverlayStateManager({ source: engine.source, block })
-      if (stateOverrides) await applyStateOverrides(state, stateOverrides)
-      const from = createAddressFromString(args.from ?? '0x0000000000000000000000000000000000000000')
-      const available = ((await state.getAccount(from))?.balance ?? 0n) - (args.value ?? 0n)
-      if (available < 0n) throw new ServerRpcError('insufficient funds for transfer')
-      const allowance = available / feeCap
+      const from = createAddressFromString(args.from ?? ZERO_ADDRESS)
+      const balance = (await state.getAccount(from))?.balance ?? 0n
+      const value = args.value ?? 0n
+      if (value >= balance) throw new ServerRpcError('insufficient funds for transfer')
+      const allowance = (balance - value) / feeCap
       if (allowance < hi) hi = allowance
+    }
+    const cap = callGasLimit(engine, { ...args, gas: undefined })
+    if (hi > cap) hi = cap
+
+    // A plain value transfer: tried at 21000 first (an access list, say, can make it cost more).
+    if ((args.data ?? '0x') === '0x' && args.to !== undefined) {
+      const code = await state.getCode(createAddressFromString(args.to))
+      if (code.length === 0 && (await succeeds(TX_GAS))) return quantity(TX_GAS)
     }
 
     const top = await run(hi)
@@ -51,20 +76,18 @@ export const estimateGas = defineMethod({
       throwIfFailed(top)
     }
     let lo = top.gasUsed - 1n
-    const optimistic = ((top.gasUsed + CALL_STIPEND) * 64n) / 63n
+    const optimistic = ((top.maxUsedGas + CALL_STIPEND) * 64n) / 63n
     if (optimistic < hi) {
-      const r = await run(optimistic).catch(() => undefined)
-      if (r && r.outcome.status === 'success') hi = optimistic
+      if (await succeeds(optimistic)) hi = optimistic
       else lo = optimistic
     }
     while (lo + 1n < hi) {
       if (Number(hi - lo) / Number(hi) < ERROR_RATIO) break
-      let mid = (hi + lo) / 2n
+      let mid = lo + (hi - lo) / 2n
       if (mid > lo * 2n) mid = lo * 2n
-      const r = await run(mid).catch(() => undefined)
-      if (r && r.outcome.status === 'success') hi = mid
+      if (await succeeds(mid)) hi = mid
       else lo = mid
     }
-    return `0x${hi.toString(16)}`
+    return quantity(hi)
   },
 })

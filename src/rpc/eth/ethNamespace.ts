@@ -1,9 +1,11 @@
 import { ServerRpcError } from '../../errors/rpc.js'
 import { defineNamespace } from '../defineNamespace.js'
 import { passThroughParams } from '../passThroughParams.js'
+import { baseFee } from './baseFee.js'
 import { blobBaseFee } from './blobBaseFee.js'
 import { call } from './call.js'
 import { chainId } from './chainId.js'
+import { config } from './config.js'
 import { createAccessList } from './createAccessList.js'
 import { estimateGas } from './estimateGas.js'
 import { feeHistory } from './feeHistory.js'
@@ -35,7 +37,7 @@ const UNSUPPORTED = new Set(['eth_subscribe', 'eth_unsubscribe'])
 
 /**
  * The eth namespace: eth_call, eth_estimateGas, eth_createAccessList and eth_simulateV1 computed locally on
- * verified state, eth_chainId from the chain's rules, reads of state, blocks, transactions and
+ * verified state, eth_chainId and eth_config from the chain's rules, reads of state, blocks, transactions and
  * receipts answered from verified data (with `--unverified`, passed through as they were sent); every
  * other eth_* method — what no proof covers — passed through to the upstream as it is.
  */
@@ -43,6 +45,7 @@ export const ethNamespace = defineNamespace({
   name: 'eth',
   methods: [
     chainId,
+    config,
     call,
     estimateGas,
     createAccessList,
@@ -69,6 +72,7 @@ export const ethNamespace = defineNamespace({
     passThroughWhenUnverified(getLogs),
     passThroughWhenUnverified(feeHistory),
     passThroughWhenUnverified(blobBaseFee),
+    passThroughWhenUnverified(baseFee),
   ],
   fallback: async (engine, method, params) => {
     if (UNSUPPORTED.has(method)) throw new ServerRpcError('notifications not supported')

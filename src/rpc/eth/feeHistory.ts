@@ -119,8 +119,12 @@ export const feeHistory = defineMethod({
     const blobbed = (h: VerifiedHeader) => h.header.excessBlobGas !== undefined
     const baseFeePerBlobGas = headers.map((h) => quantity(blobbed(h) ? h.header.getBlobGasPrice() : 0n))
     baseFeePerBlobGas.push(quantity(blobbed(last) ? last.header.calcNextBlobGasPrice(last.header.common) : 0n))
-    const out: Record<string, unknown> = {
+    // feeHistoryResult's field order: oldestBlock, reward, baseFeePerGas, gasUsedRatio, the blob fields.
+    const reward =
+      percentiles.length > 0 ? await Promise.all(headers.map((h) => rewards(engine, h, percentiles))) : undefined
+    return {
       oldestBlock: quantity(oldest),
+      ...(reward ? { reward } : {}),
       baseFeePerGas,
       gasUsedRatio: headers.map((h) => Number(h.header.gasUsed) / Number(h.header.gasLimit)),
       baseFeePerBlobGas,
@@ -129,7 +133,5 @@ export const feeHistory = defineMethod({
         return h.header.blobGasUsed === undefined || max === 0n ? 0 : Number(h.header.blobGasUsed) / Number(max)
       }),
     }
-    if (percentiles.length > 0) out.reward = await Promise.all(headers.map((h) => rewards(engine, h, percentiles)))
-    return out
   },
 })

@@ -2,12 +2,16 @@ import type { Block, BlockHeader } from '@ethereumjs/block'
 import { createBlock } from '@ethereumjs/block'
 import { bytesToHex } from '@ethereumjs/util'
 import type { Hex } from '../../types/hex.js'
+import { goMapOrder } from '../../utils/goMapOrder.js'
 import { quantity } from '../../utils/hex.js'
 import { formatTransaction } from './formatTransaction.js'
 
 const hex = (b: Uint8Array) => bytesToHex(b) as Hex
 
-/** A header in geth's RPCMarshalHeader shape: the fields of the fork it is of, nothing else. */
+/**
+ * A header in geth's RPCMarshalHeader shape: the fields of the fork it is of, nothing else (in
+ * declaration order; a block puts them in Go's map order).
+ */
 export function formatHeader(header: BlockHeader): Record<string, unknown> {
   const out: Record<string, unknown> = {
     number: quantity(header.number),
@@ -39,7 +43,7 @@ export function formatHeader(header: BlockHeader): Record<string, unknown> {
 /**
  * A block in geth's RPCMarshalBlock shape, from a verified block: the header's fields, `size` (its
  * RLP's length), the uncles' hashes, the transactions (their hashes, or whole with `fullTx`) and,
- * from Shanghai on, the withdrawals.
+ * from Shanghai on, the withdrawals. A map in geth and the reference daemon, so its keys are sorted.
  */
 export function formatBlock(block: Block, fullTx: boolean): Record<string, unknown> {
   const blockHash = hex(block.hash())
@@ -59,7 +63,7 @@ export function formatBlock(block: Block, fullTx: boolean): Record<string, unkno
       : hex(tx.hash()),
   )
   if (block.withdrawals !== undefined) out.withdrawals = block.withdrawals.map((w) => w.toJSON())
-  return out
+  return goMapOrder(out)
 }
 
 /** An uncle as geth answers eth_getUncleBy…: a block of that header alone (no transactions, no uncles). */
@@ -68,5 +72,5 @@ export function formatUncle(uncle: BlockHeader): Record<string, unknown> {
   out.size = quantity(createBlock({ header: uncle }, { common: uncle.common }).serialize().length)
   out.uncles = []
   out.transactions = []
-  return out
+  return goMapOrder(out)
 }

@@ -3,6 +3,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { isBlob4844Tx } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, generateAddress } from '@ethereumjs/util'
 import type { Hex } from '../../types/hex.js'
+import { goMapOrder } from '../../utils/goMapOrder.js'
 import { quantity } from '../../utils/hex.js'
 import { effectiveGasPrice } from './formatTransaction.js'
 
@@ -42,6 +43,7 @@ function decodeReceipt(encoded: Uint8Array): DecodedReceipt {
  * (status, cumulative gas, bloom and logs, committed to by receiptsRoot) and its verified
  * transactions (hash, sender, recipient, type, fees): gas used is the difference of cumulative gas,
  * a creation's contract address is derived from sender and nonce, log indexes count over the block.
+ * A receipt is a map in geth and the reference daemon, so its keys are sorted.
  */
 export function formatReceipts(block: Block, encoded: readonly Uint8Array[]): Record<string, unknown>[] {
   const blockHash = bytesToHex(block.hash()) as Hex
@@ -89,6 +91,6 @@ export function formatReceipts(block: Block, encoded: readonly Uint8Array[]): Re
       out.blobGasPrice = quantity(block.header.getBlobGasPrice())
     }
     previousGas = receipt.cumulativeGasUsed
-    return out
+    return goMapOrder(out)
   })
 }

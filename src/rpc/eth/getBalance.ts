@@ -1,15 +1,15 @@
 import { quantity } from '../../utils/hex.js'
 import { defineMethod } from '../defineMethod.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
-import { required } from '../params.js'
+import { optional, required } from '../params.js'
 import { parseAddress } from '../parsers.js'
 import type { Hex } from '../../types/hex.js'
 import { resolveStateBlock } from './resolveStateBlock.js'
 
-/** eth_getBalance(address, block): the balance proven against the block's stateRoot. */
+/** eth_getBalance(address, block = latest): the balance proven against the block's stateRoot. */
 export const getBalance = defineMethod({
   name: 'eth_getBalance',
-  params: [required(parseAddress), required(parseBlockParameter)],
+  params: [required(parseAddress), optional(parseBlockParameter)],
   async run(engine, [address, selector]): Promise<Hex> {
     const block = await resolveStateBlock(engine, selector)
     return quantity((await engine.source.getAccount(block, address))?.balance ?? 0n)

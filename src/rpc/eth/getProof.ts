@@ -9,7 +9,7 @@ import type { Hex } from '../../types/hex.js'
 import { quantity } from '../../utils/hex.js'
 import { defineMethod } from '../defineMethod.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
-import { ParamError, required } from '../params.js'
+import { ParamError, optional, required } from '../params.js'
 import { parseAddress } from '../parsers.js'
 import { type StorageKey, parseStorageKey } from './parseStorageKey.js'
 import { resolveStateBlock } from './resolveStateBlock.js'
@@ -25,14 +25,14 @@ function parseStorageKeys(raw: unknown): StorageKey[] {
 const lower = (nodes: string[]) => nodes.map((n) => n.toLowerCase())
 
 /**
- * eth_getProof(address, storageKeys, block): the upstream's EIP-1186 proof, returned only
+ * eth_getProof(address, storageKeys, block = latest): the upstream's EIP-1186 proof, returned only
  * after it verified — the account proof against the block's stateRoot, each storage proof against
  * the proven storageRoot — and with every field taken from what the proofs prove. Keys come back as
  * geth writes them: a 32-byte key as given, a shorter one as a quantity.
  */
 export const getProof = defineMethod({
   name: 'eth_getProof',
-  params: [required(parseAddress), required(parseStorageKeys), required(parseBlockParameter)],
+  params: [required(parseAddress), required(parseStorageKeys), optional(parseBlockParameter)],
   async run(engine, [address, keys, selector]) {
     if (keys.length > MAX_KEYS) throw new InvalidParamsRpcError(`too many storage keys (max ${MAX_KEYS})`)
     const block = await resolveStateBlock(engine, selector)

@@ -3,7 +3,7 @@ import { InvalidParamsRpcError, RpcError } from '../../errors/rpc.js'
 import type { Hex } from '../../types/hex.js'
 import { defineMethod } from '../defineMethod.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
-import { ParamError, required } from '../params.js'
+import { ParamError, optional, required } from '../params.js'
 import { parseAddress, parseHash, parseObject } from '../parsers.js'
 import { resolveStateBlock } from './resolveStateBlock.js'
 
@@ -22,13 +22,13 @@ function parseStorageRequests(raw: unknown): Map<Hex, Hex[]> {
 }
 
 /**
- * eth_getStorageValues({address: [slot, …]}, block) → {address: [value, …]}: geth's batched
+ * eth_getStorageValues({address: [slot, …]}, block = latest) → {address: [value, …]}: geth's batched
  * eth_getStorageAt, every value proven like one; each value 32 bytes, in the order asked. At most
  * 1,024 slots in all (-38026 `too many slots (max 1024)`); none at all is -32602 `empty request`.
  */
 export const getStorageValues = defineMethod({
   name: 'eth_getStorageValues',
-  params: [required(parseStorageRequests), required(parseBlockParameter)],
+  params: [required(parseStorageRequests), optional(parseBlockParameter)],
   async run(engine, [requests, selector]): Promise<Record<string, Hex[]>> {
     const total = [...requests.values()].reduce((n, slots) => n + slots.length, 0)
     if (total > MAX_SLOTS) throw new RpcError(-38026, `too many slots (max ${MAX_SLOTS})`)
