@@ -2,7 +2,7 @@ import { MerklePatriciaTrie, createMerkleProof, updateMPTFromMerkleProof } from 
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { describe, expect, it } from 'vitest'
-import { writeProven } from './createStateRootTracker.js'
+import { findKeyRoutedTo, writeProven } from './createStateRootTracker.js'
 
 // The post-state root from proof nodes only: what a full trie gives, or an error — never a root made
 // up from a node that was not there (ethereumjs alone takes a missing node for an empty subtree).
@@ -75,5 +75,40 @@ describe('writeProven', () => {
     await updateMPTFromMerkleProof(sparse, proof.slice(0, 1), false)
     sparse.root(full.root())
     await expect(writeProven(sparse, a, Uint8Array.from([0x07]))).rejects.toThrow('Missing node in DB')
+  })
+
+  it('a deletion that collapses onto a sibling no proof brought: a key routed into it is found and proven', async () => {
+    const { a, b, other } = keys()
+    const full = await fullTrie([a, b, ...other.slice(0, 60)])
+    const base = await fullTrie([a, b, ...other.slice(0, 60)])
+    const sparse = await sparseFrom(full, [a])
+    const asked: number[][] = []
+    // What the upstream's eth_getProof gives at the base block for the key the search finds.
+    const prove = async (prefix: number[]) => {
+      asked.push(prefix)
+      const key = await findKeyRoutedTo(prefix, 32)
+      if (key) await updateMPTFromMerkleProof(sparse, await createMerkleProof(base, key), false)
+    }
+    await full.del(a)
+    await writeProven(sparse, a, null, prove)
+    expect(bytesToHex(sparse.root())).toBe(bytesToHex(full.root()))
+    // The sibling sits under b's first nibble and the nibble after it where a and b part.
+    const first = keccak_256(b)[0]! >> 4
+    expect(asked).toHaveLength(1)
+    expect(asked[0]![0]).toBe(first)
+  })
+
+  it('a key routed under a path: its hash starts with those nibbles; too deep a path is not searched', async () => {
+    const key = (await findKeyRoutedTo([0xa, 0x3, 0x7], 20))!
+    expect(key).toHaveLength(20)
+    expect(bytesToHex(keccak_256(key)).slice(2, 5)).toBe('a37')
+    expect(await findKeyRoutedTo([1, 2, 3, 4, 5], 32)).toBeUndefined()
+  })
+
+  it('a prover that cannot bring the node leaves the deletion an error, not a root', async () => {
+    const { a, b, other } = keys()
+    const full = await fullTrie([a, b, ...other.slice(0, 60)])
+    const sparse = await sparseFrom(full, [a])
+    await expect(writeProven(sparse, a, null, async () => {})).rejects.toThrow('Missing node in DB')
   })
 })

@@ -1,9 +1,10 @@
-import { MerklePatriciaTrie, updateMPTFromMerkleProof } from '@ethereumjs/mpt'
+import { BranchMPTNode, LeafMPTNode, MerklePatriciaTrie, updateMPTFromMerkleProof } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import {
   KECCAK256_RLP,
   bigIntToUnpaddedBytes,
+  bytesToHex,
   createAddressFromString,
   equalsBytes,
   hexToBytes,
@@ -13,19 +14,96 @@ import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { ProofVerificationError } from '../errors/state.js'
 import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
 import type { Hex } from '../types/hex.js'
+import { shouldYield, yieldToEventLoop } from '../utils/yieldToEventLoop.js'
 import type { Engine } from './createEngine.js'
 
 type ProofAnswer = { accountProof?: Hex[]; storageProof?: { key: Hex; proof?: Hex[] }[] }
 
+/** Brings the proof nodes of a key whose hashed path starts with `prefix` (nibbles) into the trie. */
+export type ProveRoutedKey = (prefix: number[]) => Promise<void>
+
 /**
  * Writes `key` (deletes it when `value` is null) only when every node on its path is known:
- * ethereumjs would otherwise take a missing node for an empty subtree and give a made-up root.
+ * ethereumjs would otherwise take a missing node for an empty subtree and give a made-up root. A
+ * deletion that collapses a branch onto its one remaining child needs that child (to merge its key);
+ * when no proof brought it, `prove` is asked for a key routed into it.
  */
-export async function writeProven(trie: MerklePatriciaTrie, key: Uint8Array, value: Uint8Array | null): Promise<void> {
+export async function writeProven(
+  trie: MerklePatriciaTrie,
+  key: Uint8Array,
+  value: Uint8Array | null,
+  prove?: ProveRoutedKey,
+): Promise<void> {
   // An empty trie has no node to walk (its root is the hash of nothing).
   if (!equalsBytes(trie.root(), KECCAK256_RLP)) await trie.findPath(keccak_256(key), true)
-  if (value) await trie.put(key, value)
-  else await trie.del(key)
+  if (value) return trie.put(key, value)
+  const missing = await missingSibling(trie, key)
+  if (missing && prove) {
+    await prove(missing)
+    if (await missingSibling(trie, key)) throw new Error('Missing node in DB')
+  }
+  // Without the child, ethereumjs' delete throws (and stays locked): refuse before it starts.
+  if (missing && !prove) throw new Error('Missing node in DB')
+  await trie.del(key)
+}
+
+/**
+ * The path (nibbles) of the node a deletion of `key` would collapse its branch onto, when that node
+ * is not known; undefined when the deletion needs nothing more.
+ */
+async function missingSibling(trie: MerklePatriciaTrie, key: Uint8Array): Promise<number[] | undefined> {
+  if (equalsBytes(trie.root(), KECCAK256_RLP)) return undefined
+  const { node, stack } = await trie.findPath(keccak_256(key), true)
+  if (!(node instanceof LeafMPTNode) || stack.length < 2) return undefined
+  const branch = stack[stack.length - 2]
+  if (!(branch instanceof BranchMPTNode)) return undefined
+  const children = branch.getChildren()
+  if (children.length !== 2 || branch.value() !== null) return undefined
+  const nibbles = bytesToNibbles(keccak_256(key))
+  const atBranch = nibbles.length - node.key().length - 1
+  const [index, child] = children.find(([i]) => i !== nibbles[atBranch])!
+  // A child shorter than 32 bytes is embedded in the branch itself.
+  if (!(child instanceof Uint8Array)) return undefined
+  try {
+    await trie.lookupNode(child)
+    return undefined
+  } catch {
+    return [...nibbles.slice(0, atBranch), index]
+  }
+}
+
+function bytesToNibbles(bytes: Uint8Array): number[] {
+  const out: number[] = []
+  for (const b of bytes) out.push(b >> 4, b & 0x0f)
+  return out
+}
+
+/**
+ * The longest hashed-path prefix searched for: a preimage routed under n nibbles takes about 16^n
+ * hashes (16^4 ≈ 65,000, under a second). A deletion deeper in a large trie stays an error.
+ */
+const MAX_SEARCHED_NIBBLES = 4
+
+/**
+ * A key of `length` bytes whose keccak starts with the `prefix` nibbles — a key the trie routes into
+ * the node at that path — or undefined when the path is too deep to search. The search yields to
+ * the event loop as it goes.
+ */
+export async function findKeyRoutedTo(prefix: number[], length: number): Promise<Uint8Array | undefined> {
+  if (prefix.length > MAX_SEARCHED_NIBBLES) return undefined
+  const candidate = new Uint8Array(length)
+  const view = new DataView(candidate.buffer)
+  for (let i = 0; i < 64 * 16 ** prefix.length; i++) {
+    view.setUint32(length - 4, i)
+    const hash = keccak_256(candidate)
+    let match = true
+    for (let n = 0; n < prefix.length && match; n++) {
+      match = (n % 2 === 0 ? hash[n >> 1]! >> 4 : hash[n >> 1]! & 0x0f) === prefix[n]
+    }
+    if (match) return candidate.slice()
+    if (i % 4096 === 0 && shouldYield()) await yieldToEventLoop()
+  }
+  return undefined
 }
 
 const toBytes = (nodes: Hex[] | undefined) => (nodes ?? []).map((n) => hexToBytes(n))
@@ -38,8 +116,9 @@ const isZero = (v: Uint8Array) => v.every((b) => b === 0)
  * trust: they are found by their hashes from the verified stateRoot and storage roots, so a missing
  * or altered node cannot give a root — it is an error naming what could not be computed.
  *
- * Not covered: a deletion that collapses a branch onto a sibling no proof brought (the error says
- * so); storage of an account deleted and re-created within one block.
+ * A deletion that collapses a branch onto a sibling no proof brought fetches the proof of a key
+ * routed into that sibling (found by search, up to MAX_SEARCHED_NIBBLES deep; deeper, the error says
+ * so). Not covered: storage of an account deleted and re-created within one block.
  */
 export function createStateRootTracker(engine: Engine, base: VerifiedHeader) {
   const accounts = new MerklePatriciaTrie({ useKeyHashing: true })
@@ -96,6 +175,28 @@ export function createStateRootTracker(engine: Engine, base: VerifiedHeader) {
     await Promise.all(asks)
   }
 
+  /** eth_getProof at the base block, for a key routed under a node no earlier proof brought. */
+  async function proofAt(address: Hex, slots: Hex[]): Promise<ProofAnswer> {
+    return (await engine.upstream.request('eth_getProof', [address, slots, { blockHash: base.hash }])) as ProofAnswer
+  }
+  const proveAccountUnder: ProveRoutedKey = async (prefix) => {
+    const address = await findKeyRoutedTo(prefix, 20)
+    if (address)
+      await updateMPTFromMerkleProof(
+        accounts,
+        toBytes((await proofAt(bytesToHex(address) as Hex, [])).accountProof),
+        false,
+      )
+  }
+  const proveSlotUnder =
+    (owner: Hex, trie: MerklePatriciaTrie): ProveRoutedKey =>
+    async (prefix) => {
+      const slot = await findKeyRoutedTo(prefix, 32)
+      if (!slot) return
+      const answer = await proofAt(owner, [bytesToHex(slot) as Hex])
+      await updateMPTFromMerkleProof(trie, toBytes(answer.storageProof?.[0]?.proof), false)
+    }
+
   return {
     /** An account's storage is replaced wholesale (a `state` override): its trie starts empty. */
     startFresh(address: Hex) {
@@ -116,7 +217,7 @@ export function createStateRootTracker(engine: Engine, base: VerifiedHeader) {
             ? undefined
             : await state.getAccount(createAddressFromString(address))
           if (!account) {
-            await writeProven(accounts, key, null)
+            await writeProven(accounts, key, null, proveAccountUnder)
             if (!fresh.has(address)) this.startFresh(address)
             continue
           }
@@ -124,7 +225,8 @@ export function createStateRootTracker(engine: Engine, base: VerifiedHeader) {
           for (const slot of state.dirtySlots(address)) {
             where = { address, slot }
             const value = await state.getStorage(createAddressFromString(address), hexToBytes(slot))
-            await writeProven(trie, hexToBytes(slot), isZero(value) ? null : RLP.encode(unpadBytes(value)))
+            const encoded = isZero(value) ? null : RLP.encode(unpadBytes(value))
+            await writeProven(trie, hexToBytes(slot), encoded, proveSlotUnder(address, trie))
           }
           where = { address }
           await writeProven(
