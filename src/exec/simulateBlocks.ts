@@ -31,6 +31,7 @@ import type { StateOverrides } from '../types/overrides.js'
 import { decodeRevertReason } from '../utils/decodeRevertReason.js'
 import { applyStateOverrides } from './applyStateOverrides.js'
 import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, applySystemCalls } from './applySystemCalls.js'
+import { type ReceiptLog, collectRequests } from './collectRequests.js'
 import { buildCallTransaction } from './buildCallTransaction.js'
 import { COOPERATIVE } from './cooperative.js'
 import type { Engine } from './createEngine.js'
@@ -395,6 +396,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
   const txs: TypedTransaction[] = []
   const senders: Address[] = []
   const calls: SimulatedCall[] = []
+  const blockLogs: ReceiptLog[] = []
   const receipts: Uint8Array[] = []
   const bloom = new Uint8Array(256)
   const blockGasLimit = preliminary.gasLimit
@@ -557,6 +559,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
       ;(result.receipt as { stateRoot?: Uint8Array }).stateRoot = await run.roots.root(state, overrides.number)
     }
     receipts.push(encodeReceipt(result.receipt, tx.type))
+    blockLogs.push(...(result.receipt.logs as ReceiptLog[]))
     for (let i = 0; i < 256; i++) bloom[i]! |= result.bloom.bitvector[i]!
     txs.push(tx)
     senders.push(from)
@@ -591,6 +594,14 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     calls.push(simulated)
   }
 
+  // EIP-7685 (Prague on): the block's requests, after its transactions, before its withdrawals.
+  let requestsHash: Uint8Array | undefined
+  if (common.isActivatedEIP(7685)) {
+    const deposit = (common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
+      .depositContractAddress
+    requestsHash = await collectRequests(vm, blockLogs, deposit?.toLowerCase())
+  }
+
   // Before the merge the block's miner is paid its reward (ethash's Finalize; a simulated block has no uncles).
   if (!common.gteHardfork('paris')) {
     const reward = common.gteHardfork('constantinople')
@@ -622,6 +633,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     transactionsTrie: await genTransactionsTrieRoot(txs),
     receiptTrie: receiptTrie.root(),
     logsBloom: bloom,
+    ...(requestsHash ? { requestsHash } : {}),
     // --unverified: no proofs, so no trie to apply the writes to — the zero hash, said in the README.
     stateRoot: engine.options.unverified ? ZERO_HASH : await run.roots.root(state, overrides.number),
   }

@@ -2,13 +2,15 @@ import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import type { Engine } from '../../exec/createEngine.js'
 import { BlockNotFoundError, HeaderVerificationError } from '../../errors/state.js'
 import { bytesToHex } from '@ethereumjs/util'
+import type { Hex } from '../../types/hex.js'
 
 /** Header requests in flight at once: the upstream client batches them, so a wave is one round trip or a few. */
 const WAVE = 1000
 
 /**
  * The verified headers of blocks `from`…`last.number`, oldest first, every one linked to `last`
- * (already verified) by parent hashes: the upstream's blocks by number are asked for all at once (in
+ * (already verified) by parent hashes. Parents already known by hash are taken from the header
+ * cache (so a range read before costs no request); the rest are asked for by number all at once (in
  * waves of a thousand, which the upstream client sends as batches), each hashed here, and block n's
  * hash must be block n+1's parentHash — so an upstream that answers a number with another chain's
  * block is refused, naming the block.
@@ -18,7 +20,20 @@ export async function verifiedHeaderRange(
   from: bigint,
   last: VerifiedHeader,
 ): Promise<VerifiedHeader[]> {
-  const count = Number(last.number - from)
+  // Newest first: the headers the cache links to `last` by their hashes.
+  const cached: VerifiedHeader[] = [last]
+  let oldest = last
+  while (oldest.number > from) {
+    const parent = engine.headers.peek({
+      kind: 'hash',
+      hash: bytesToHex(oldest.header.parentHash) as Hex,
+      requireCanonical: false,
+    })
+    if (!parent) break
+    cached.push(parent)
+    oldest = parent
+  }
+  const count = Number(oldest.number - from)
   const older: VerifiedHeader[] = new Array(count)
   for (let start = 0; start < count; start += WAVE) {
     const wave = Array.from({ length: Math.min(WAVE, count - start) }, async (_, i) => {
@@ -29,10 +44,10 @@ export async function verifiedHeaderRange(
     })
     await Promise.all(wave)
   }
-  const headers = [...older, last]
-  for (let i = headers.length - 2; i >= 0; i--) {
-    const child = headers[i + 1]!
-    const parent = headers[i]!
+  const fetched = [...older, oldest]
+  for (let i = fetched.length - 2; i >= 0; i--) {
+    const child = fetched[i + 1]!
+    const parent = fetched[i]!
     const parentHash = bytesToHex(child.header.parentHash)
     if (parent.number !== child.number - 1n || parent.hash !== parentHash) {
       throw new HeaderVerificationError(
@@ -41,5 +56,5 @@ export async function verifiedHeaderRange(
       )
     }
   }
-  return headers
+  return [...older, ...cached.reverse()]
 }
