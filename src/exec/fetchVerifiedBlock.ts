@@ -10,6 +10,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { bytesToHex, equalsBytes } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
+import { cacheKeys } from '../utils/cacheKeys.js'
 import type { Engine } from './createEngine.js'
 
 /** The fields of a blob transaction's network wrapper (EIP-4844 sidecar) that some nodes (anvil) echo. */
@@ -36,9 +37,19 @@ export type VerifiedBlock = { header: VerifiedHeader; block: Block }
  * the header: the block built from the upstream's JSON hashes to the block hash (so every header
  * field is the verified one), its transactions hash to transactionsRoot, its uncles to sha3Uncles,
  * its withdrawals to withdrawalsRoot. What does not match is an error naming the block and the part.
- * Nothing of the upstream's JSON is used beyond what these roots commit to.
+ * Nothing of the upstream's JSON is used beyond what these roots commit to. Kept by hash in memory.
  */
 export async function fetchVerifiedBlock(engine: Engine, header: VerifiedHeader): Promise<VerifiedBlock> {
+  const key = cacheKeys.verifiedBlock(header.hash)
+  const kept = engine.cache.get<VerifiedBlock>(key)
+  if (kept) return kept
+  const verified = await fetchAndVerify(engine, header)
+  // A block never changes under its hash: kept, weighed by its encoded size.
+  engine.cache.set(key, verified, 512 + verified.block.serialize().length)
+  return verified
+}
+
+async function fetchAndVerify(engine: Engine, header: VerifiedHeader): Promise<VerifiedBlock> {
   const json = await engine.upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [header.hash, true])
   if (json === null) throw new BlockNotFoundError(header.hash)
   const block = { number: header.number, hash: header.hash }

@@ -47,6 +47,7 @@ export function createPersistentCodec(rules: ChainRules): PersistentCodec {
           return value
         // In memory only: decoded blocks, in-flight proofs, unverified state, checkpoint links.
         case 'block':
+        case 'verifiedBlock':
         case 'proof':
         case 'unverifiedAccount':
         case 'unverifiedSlot':

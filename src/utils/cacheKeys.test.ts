@@ -40,6 +40,11 @@ const samples = {
     parsed: { kind: 'unverifiedSlot', blockHash: HASH, address: ADDRESS, slot: SLOT },
   },
   block: { key: cacheKeys.block(HASH), literal: `b:${HASH}`, parsed: { kind: 'block', hash: HASH } },
+  verifiedBlock: {
+    key: cacheKeys.verifiedBlock(HASH),
+    literal: `vb:${HASH}`,
+    parsed: { kind: 'verifiedBlock', hash: HASH },
+  },
   rawBlock: { key: cacheKeys.rawBlock(HASH), literal: `B:${HASH}`, parsed: { kind: 'rawBlock', hash: HASH } },
   rawReceipts: { key: cacheKeys.rawReceipts(HASH), literal: `R:${HASH}`, parsed: { kind: 'rawReceipts', hash: HASH } },
   transaction: { key: cacheKeys.transaction(HASH), literal: `t:${HASH}`, parsed: { kind: 'transaction', hash: HASH } },

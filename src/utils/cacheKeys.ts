@@ -32,6 +32,8 @@ const PREFIXES = {
   unverifiedSlot: 'us',
   /** A decoded block, by block hash (memory only). */
   block: 'b',
+  /** A whole block checked against its header (eth_* reads), by block hash (memory only). */
+  verifiedBlock: 'vb',
   /** A block's raw transactions and receipt summaries, by block hash (persisted). */
   rawBlock: 'B',
   /** A block's EIP-2718 receipts, by block hash (persisted). */
@@ -62,6 +64,7 @@ export type ParsedCacheKey =
   | { kind: 'unverifiedAccount'; blockHash: string; address: string }
   | { kind: 'unverifiedSlot'; blockHash: string; address: string; slot: string }
   | { kind: 'block'; hash: string }
+  | { kind: 'verifiedBlock'; hash: string }
   | { kind: 'rawBlock'; hash: string }
   | { kind: 'rawReceipts'; hash: string }
   | { kind: 'transaction'; hash: string }
@@ -84,6 +87,7 @@ export const cacheKeys = {
   unverifiedAccount: (blockHash: string, address: string) => `ua:${blockHash}:${address}`,
   unverifiedSlot: (blockHash: string, address: string, slot: string) => `us:${blockHash}:${address}:${slot}`,
   block: (hash: string) => `b:${hash}`,
+  verifiedBlock: (hash: string) => `vb:${hash}`,
   rawBlock: (hash: string) => `B:${hash}`,
   rawReceipts: (hash: string) => `R:${hash}`,
   transaction: (hash: string) => `t:${hash}`,
@@ -119,6 +123,7 @@ export function parseCacheKey(key: string): ParsedCacheKey {
     case 'header':
     case 'linked':
     case 'block':
+    case 'verifiedBlock':
     case 'rawBlock':
     case 'rawReceipts':
     case 'transaction':
