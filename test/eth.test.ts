@@ -261,3 +261,43 @@ describe('eth_estimateGas and eth_createAccessList', () => {
     expect(ours.result.gasUsed).toBe(theirs.result.gasUsed)
   })
 })
+
+describe('eth_call as a blob transaction (blobVersionedHashes, maxFeePerBlobGas), as geth runs it', () => {
+  // PUSH1 i BLOBHASH PUSH1 0 MSTORE, BLOBBASEFEE PUSH1 32 MSTORE, RETURN the 64 bytes.
+  const probe = (i: number) => `0x60${i.toString(16).padStart(2, '0')}496000524a60205260406000f3`
+  const AT = `0x${'b1'.repeat(20)}`
+  const hash = `0x01${'5a'.repeat(31)}`
+  const call = (extra: Record<string, unknown>, index = 0) =>
+    rpc(edge.url, 'eth_call', [
+      { from: alice, to: AT, blobVersionedHashes: [hash], ...extra },
+      'latest',
+      { [AT]: { code: probe(index) } },
+    ])
+
+  // A zero blob fee cap runs with a zero blob base fee: geth's doCall sets the context's BlobBaseFee to
+  // 0 when BlobGasFeeCap is zero (internal/ethapi/api.go). anvil answers the block's blob base fee
+  // there instead, so these are not compared with anvil.
+  it('BLOBHASH answers the hashes given, and a zero blob fee cap runs with a zero blob base fee', async () => {
+    const res = await call({})
+    expect(res.error).toBeUndefined()
+    expect(res.result).toBe(`${hash}${'0'.repeat(64)}`)
+    expect((await call({}, 1)).result).toBe(`0x${'0'.repeat(128)}`)
+  })
+
+  it('a blob fee cap is held to the block’s blob base fee, in geth’s words', async () => {
+    const latest = await rpc(edge.url, 'eth_getBlockByNumber', ['latest', false])
+    const blobBaseFee = BigInt((await rpc(edge.url, 'eth_blobBaseFee', [])).result)
+    const res = await call({ maxFeePerBlobGas: '0x1', maxFeePerGas: latest.result.baseFeePerGas })
+    if (blobBaseFee > 1n) expect(res.error?.message).toContain('max fee per blob gas less than block blob gas fee')
+    else expect(BigInt(`0x${res.result.slice(66)}`)).toBe(blobBaseFee)
+  })
+
+  it('refuses a blob call that creates, one without hashes, and a chain id not the node’s', async () => {
+    const create = await rpc(edge.url, 'eth_call', [{ from: alice, blobVersionedHashes: [hash], data: '0x00' }])
+    expect(create.error).toEqual({ code: -32000, message: 'blob transaction of type create' })
+    const none = await rpc(edge.url, 'eth_call', [{ from: alice, to: AT, blobVersionedHashes: [] }])
+    expect(none.error).toEqual({ code: -32000, message: 'blob transaction missing blob hashes' })
+    const chain = await rpc(edge.url, 'eth_call', [{ from: alice, to: AT, chainId: '0x1' }])
+    expect(chain.error?.message).toMatch(/^chainId does not match node's \(have=1, want=\d+\)$/)
+  })
+})

@@ -2,11 +2,13 @@ import type { Common } from '@ethereumjs/common'
 import {
   type TypedTransaction,
   createAccessList2930Tx,
+  createBlob4844Tx,
   createEOACode7702Tx,
   createFeeMarket1559Tx,
   createLegacyTx,
 } from '@ethereumjs/tx'
 import { type Address, bigIntToHex, createAddressFromString, createZeroAddress } from '@ethereumjs/util'
+import { MessageRejectedError } from '../errors/execution.js'
 import type { CallArgs } from './types.js'
 
 export type CallTransaction = {
@@ -49,7 +51,22 @@ export function buildCallTransaction(
   const accessList = (args.accessList ?? []).map((e) => ({ address: e.address, storageKeys: e.storageKeys }))
   const opts = { common, freeze: false }
   let tx: TypedTransaction
-  if (args.authorizationList !== undefined) {
+  if (args.blobVersionedHashes !== undefined) {
+    // geth's words for what its state transition refuses of a blob call.
+    if (args.to === undefined) throw new MessageRejectedError('blob transaction of type create')
+    if (args.blobVersionedHashes.length === 0) throw new MessageRejectedError('blob transaction missing blob hashes')
+    tx = createBlob4844Tx(
+      {
+        ...base,
+        maxFeePerGas: args.maxFeePerGas ?? args.gasPrice ?? 0n,
+        maxPriorityFeePerGas: args.maxPriorityFeePerGas ?? args.gasPrice ?? 0n,
+        maxFeePerBlobGas: args.maxFeePerBlobGas ?? 0n,
+        blobVersionedHashes: args.blobVersionedHashes,
+        accessList,
+      } as never,
+      opts,
+    )
+  } else if (args.authorizationList !== undefined) {
     tx = createEOACode7702Tx(
       {
         ...base,

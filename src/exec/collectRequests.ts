@@ -2,6 +2,8 @@ import type { VM } from '@ethereumjs/vm'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToBigInt, concatBytes, createAddressFromString, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { BaseError } from '../errors/base.js'
+import type { AccessListEntry } from '../state/types.js'
+import type { Hex } from '../types/hex.js'
 
 /** EIP-7002 and EIP-7251's queue contracts, and the caller of system calls (EIP-4788's). */
 const WITHDRAWAL_QUEUE = '0x00000961ef480eb55e80d19ad83579a64c007002'
@@ -17,6 +19,19 @@ const DEPOSIT_FIELDS: [number, number][] = [
   [320, 8], // amount
   [384, 96], // signature
   [512, 8], // index
+]
+
+const slot = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hex
+
+/**
+ * What the request system calls read of a base state whose queues are empty — the system address,
+ * the two queue contracts and their first four slots (excess, count, queue head and tail) — for a
+ * simulation to prefetch with the rest.
+ */
+export const REQUEST_SYSTEM_READS: readonly AccessListEntry[] = [
+  { address: SYSTEM_ADDRESS, storageKeys: [] },
+  { address: WITHDRAWAL_QUEUE, storageKeys: [0, 1, 2, 3].map(slot) },
+  { address: CONSOLIDATION_QUEUE, storageKeys: [0, 1, 2, 3].map(slot) },
 ]
 
 export type ReceiptLog = [address: Uint8Array, topics: Uint8Array[], data: Uint8Array]

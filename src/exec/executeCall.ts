@@ -45,6 +45,9 @@ export type ExecuteCallParameters = {
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b)
 
+/** EIP-4844's blob gas per blob. */
+const GAS_PER_BLOB = 131_072n
+
 export type CallResult = {
   outcome: ExecutionOutcome
   returnValue: Uint8Array
@@ -89,6 +92,9 @@ async function run(
 ): Promise<CallResult> {
   // Setting up a VM is a few milliseconds of work that does not pause by itself.
   if (COOPERATIVE.shouldYield()) await COOPERATIVE.yieldToEventLoop()
+  if (args.chainId !== undefined && args.chainId !== engine.rules.chainId) {
+    throw new MessageRejectedError(`chainId does not match node's (have=${args.chainId}, want=${engine.rules.chainId})`)
+  }
   const state = baseState ?? createOverlayStateManager({ source: engine.source, block, signal })
   if (stateOverrides) await applyStateOverrides(state, stateOverrides)
   const common = block.common.copy()
@@ -114,7 +120,19 @@ async function run(
     }
   }
   const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice
-  const want = gas * feeCap + tx.value
+  // A blob call (EIP-4844): its fee cap must cover the blob base fee — unless it is zero, which, as in
+  // geth's eth_call, runs the call with a zero blob base fee instead.
+  const blobGas = BigInt(args.blobVersionedHashes?.length ?? 0) * GAS_PER_BLOB
+  const blobFeeCap = args.maxFeePerBlobGas ?? 0n
+  if (blobGas > 0n && blobFeeCap > 0n && header.excessBlobGas !== undefined) {
+    const blobBaseFee = header.getBlobGasPrice()
+    if (blobFeeCap < blobBaseFee) {
+      throw new MessageRejectedError(
+        `max fee per blob gas less than block blob gas fee: address ${toChecksumAddress(from.toString())} blobGasFeeCap: ${blobFeeCap}, blobBaseFee: ${blobBaseFee}`,
+      )
+    }
+  }
+  const want = gas * feeCap + tx.value + blobGas * blobFeeCap
   if (want > 0n) {
     const have = (await state.getAccount(from))?.balance ?? 0n
     if (have < want) {
@@ -131,7 +149,12 @@ async function run(
   if (blockOverrides?.feeRecipient !== undefined) fields.coinbase = blockOverrides.feeRecipient
   if (blockOverrides?.prevRandao !== undefined) fields.mixHash = blockOverrides.prevRandao
   if (baseFee !== undefined) fields.baseFeePerGas = feeless ? 0n : baseFee
-  const context = createBlock({ header: fields }, { common, skipConsensusFormatValidation: true })
+  const zeroBlobFee = blobGas > 0n && blobFeeCap === 0n
+  const context = createBlock(
+    { header: fields },
+    { common, skipConsensusFormatValidation: true, ...(zeroBlobFee ? { freeze: false } : {}) },
+  )
+  if (zeroBlobFee) context.header.getBlobGasPrice = () => 0n
 
   const vm = await createVM({ common, stateManager: state, blockchain: engine.headers.blockchainFor(block) })
   let result

@@ -9,7 +9,7 @@ import type { Common } from '@ethereumjs/common'
 import { type CustomPrecompile, type EVMOpts, getActivePrecompiles } from '@ethereumjs/evm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import { type TypedTransaction, createBlob4844Tx } from '@ethereumjs/tx'
+import type { TypedTransaction } from '@ethereumjs/tx'
 import {
   type Address,
   Account,
@@ -31,7 +31,7 @@ import type { StateOverrides } from '../types/overrides.js'
 import { decodeRevertReason } from '../utils/decodeRevertReason.js'
 import { applyStateOverrides } from './applyStateOverrides.js'
 import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, applySystemCalls } from './applySystemCalls.js'
-import { type ReceiptLog, collectRequests } from './collectRequests.js'
+import { REQUEST_SYSTEM_READS, type ReceiptLog, collectRequests } from './collectRequests.js'
 import { buildCallTransaction } from './buildCallTransaction.js'
 import { COOPERATIVE } from './cooperative.js'
 import type { Engine } from './createEngine.js'
@@ -73,10 +73,8 @@ export type SimulateStateOverrides = {
 }
 
 /** A simulated call: eth_call's arguments, and a blob transaction's fields. */
-export type SimulateCall = CallArgs & {
-  blobVersionedHashes?: Hex[] | undefined
-  maxFeePerBlobGas?: bigint | undefined
-}
+/** A simulated call: eth_call's arguments, a blob transaction's included. */
+export type SimulateCall = CallArgs
 
 export type SimulateBlockInput = {
   blockOverrides?: SimulateBlockOverrides | undefined
@@ -188,6 +186,7 @@ export async function prefetchSimulation(
     { address: bytesToHex(base.header.coinbase.bytes) as Hex, storageKeys: [] },
     { address: BEACON_ROOTS_ADDRESS, storageKeys: [] },
     { address: HISTORY_STORAGE_ADDRESS, storageKeys: [] },
+    ...(base.header.common.isActivatedEIP(7685) ? REQUEST_SYSTEM_READS : []),
   ]
   for (const b of opts.blocks) {
     if (b.blockOverrides?.feeRecipient) entries.push({ address: b.blockOverrides.feeRecipient, storageKeys: [] })
@@ -428,9 +427,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     const made = overflow ? { ...args, nonce: 0n } : args
     let tx: TypedTransaction
     try {
-      tx = call.blobVersionedHashes
-        ? buildBlobTransaction(call, made, txCommon, from)
-        : buildCallTransaction(made, gas, made.nonce!, txCommon).tx
+      tx = buildCallTransaction(made, gas, made.nonce!, txCommon).tx
     } catch (err) {
       // EIP-3860, which ethereumjs checks as it makes the transaction: geth's words and code.
       const size = (call.data?.length ?? 2) / 2 - 1
@@ -667,26 +664,6 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
 }
 
 /** A blob transaction of a simulated call (geth's ToTransaction with blob hashes), unsigned, from `from`. */
-function buildBlobTransaction(call: SimulateCall, args: CallArgs, common: Common, from: Address): TypedTransaction {
-  const tx = createBlob4844Tx(
-    {
-      nonce: args.nonce,
-      gasLimit: args.gas,
-      to: args.to,
-      value: args.value ?? 0n,
-      data: args.data ?? '0x',
-      maxFeePerGas: args.maxFeePerGas ?? args.gasPrice ?? 0n,
-      maxPriorityFeePerGas: args.maxPriorityFeePerGas ?? args.gasPrice ?? 0n,
-      maxFeePerBlobGas: call.maxFeePerBlobGas ?? 0n,
-      blobVersionedHashes: call.blobVersionedHashes,
-      accessList: (args.accessList ?? []).map((e) => ({ address: e.address, storageKeys: e.storageKeys })),
-    } as never,
-    { common, freeze: false },
-  )
-  tx.getSenderAddress = () => from
-  return tx
-}
-
 /** BASEFEE (0x48, 2 gas) answering `baseFee`. */
 function baseFeeOpcode(baseFee: bigint): NonNullable<EVMOpts['customOpcodes']>[number] {
   return {

@@ -14,6 +14,11 @@ export type CallArgs = {
   nonce?: bigint | undefined
   accessList?: AccessListEntry[] | undefined
   authorizationList?: AuthorizationEntry[] | undefined
+  /** A blob transaction's (EIP-4844): the call is made as one, BLOBHASH answering these. */
+  blobVersionedHashes?: Hex[] | undefined
+  maxFeePerBlobGas?: bigint | undefined
+  /** Checked against the chain's (geth: `chainId does not match node's`). */
+  chainId?: bigint | undefined
 }
 
 export type AuthorizationEntry = {

@@ -1,5 +1,6 @@
 import type { AuthorizationEntry, CallArgs } from '../exec/types.js'
 import type { AccessListEntry } from '../state/types.js'
+import type { Hex } from '../types/hex.js'
 import { ParamError } from './params.js'
 import { describe, parseAddress, parseData, parseHash, parseObject, parseQuantity, parseUint64 } from './parsers.js'
 
@@ -46,6 +47,11 @@ function parseAuthorizationList(raw: unknown): AuthorizationEntry[] {
   })
 }
 
+function parseHashes(raw: unknown): Hex[] {
+  if (!Array.isArray(raw)) throw new ParamError(`expected an array, got ${describe(raw)}`)
+  return raw.map(parseHash)
+}
+
 /** geth's TransactionArgs for calls: every field optional, `input` preferred over `data`. */
 export function parseCallArgs(raw: unknown): CallArgs {
   const obj = parseObject(raw, 'a transaction call')
@@ -68,6 +74,9 @@ export function parseCallArgs(raw: unknown): CallArgs {
     nonce: field(obj, 'nonce', parseUint64),
     accessList: field(obj, 'accessList', parseAccessList),
     authorizationList: field(obj, 'authorizationList', parseAuthorizationList),
+    blobVersionedHashes: field(obj, 'blobVersionedHashes', parseHashes),
+    maxFeePerBlobGas: field(obj, 'maxFeePerBlobGas', parseQuantity),
+    chainId: field(obj, 'chainId', parseQuantity),
   }
   if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
     throw new ParamError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')

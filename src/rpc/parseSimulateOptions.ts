@@ -67,18 +67,9 @@ function parseSimStateOverrides(raw: unknown): SimulateStateOverrides {
   return { accounts, moves }
 }
 
-/** A simulated call: eth_call's arguments plus a blob transaction's blobVersionedHashes and maxFeePerBlobGas. */
+/** A simulated call: eth_call's arguments (a blob transaction's fields among them). */
 function parseCall(raw: unknown): SimulateCall {
-  const call: SimulateCall = parseCallArgs(raw)
-  const o = parseObject(raw, 'a transaction call')
-  const hashes = get(o, 'blobVersionedHashes')
-  if (hashes != null) {
-    if (!Array.isArray(hashes)) throw new ParamError(`blobVersionedHashes: expected an array, got ${describe(hashes)}`)
-    call.blobVersionedHashes = hashes.map((h) => within('blobVersionedHashes', () => parseHash(h)))
-  }
-  const blobFee = get(o, 'maxFeePerBlobGas')
-  if (blobFee != null) call.maxFeePerBlobGas = within('maxFeePerBlobGas', () => parseQuantity(blobFee))
-  return call
+  return parseCallArgs(raw)
 }
 
 function parseBlockStateCall(raw: unknown, index: number): SimulateBlockInput {

@@ -17,6 +17,8 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 
 const CALL_STIPEND = 2300n
 const TX_GAS = 21000n
+/** EIP-4844's blob gas per blob. */
+const GAS_PER_BLOB = 131_072n
 /** EIP-7825's cap on a transaction's gas (2^24), from Osaka on. */
 const EIP7825_MAX_TX_GAS = 16_777_216n
 /** geth's estimator stops when the window is within 1.5% of the answer. */
@@ -56,7 +58,14 @@ export const estimateGas = defineMethod({
       const balance = (await state.getAccount(from))?.balance ?? 0n
       const value = args.value ?? 0n
       if (value >= balance) throw new ServerRpcError('insufficient funds for transfer')
-      const allowance = (balance - value) / feeCap
+      let available = balance - value
+      const blobs = BigInt(args.blobVersionedHashes?.length ?? 0)
+      if (blobs > 0n && common.isActivatedEIP(4844)) {
+        const blobCost = blobs * GAS_PER_BLOB * (args.maxFeePerBlobGas ?? 0n)
+        if (blobCost >= available) throw new ServerRpcError('insufficient funds for gas * price + value')
+        available -= blobCost
+      }
+      const allowance = available / feeCap
       if (allowance < hi) hi = allowance
     }
     const cap = callGasLimit(engine, { ...args, gas: undefined })
