@@ -26,13 +26,20 @@ type Log = { address: string; topics: string[] } & Record<string, unknown>
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 
-/** The verified headers the filter covers: the block a hash names, or the range (geth's rules and words). */
+/**
+ * The verified headers the filter covers: the block a hash names, or the range — with the reference
+ * daemon's rules and words (rpc/jsonrpc/eth_receipts.go): an unknown hash is `block not found: <hash>`,
+ * a range starting past the head has no logs, a reversed one is `end (N) < begin (M)`. Where its
+ * behaviour could not be established from its source — a range ending past the head — geth's error
+ * is kept (`block range extends beyond current head block`), as is geth's `pending logs are not
+ * supported`.
+ */
 async function headersOf(engine: Engine, filter: LogFilter): Promise<VerifiedHeader[]> {
   if (filter.blockHash !== undefined) {
     try {
       return [await engine.headers.byHash(filter.blockHash)]
     } catch (err) {
-      if (err instanceof BlockNotFoundError) throw new ServerRpcError('unknown block')
+      if (err instanceof BlockNotFoundError) throw new ServerRpcError(`block not found: ${filter.blockHash.slice(2)}`)
       throw err
     }
   }
@@ -40,31 +47,21 @@ async function headersOf(engine: Engine, filter: LogFilter): Promise<VerifiedHea
   const toSel = filter.toBlock ?? LATEST
   const isPending = (s: BlockSelector) => s.kind === 'tag' && s.tag === 'pending'
   if (isPending(fromSel) || isPending(toSel)) throw new InvalidParamsRpcError('pending logs are not supported')
-  if (fromSel.kind === 'number' && toSel.kind === 'number' && fromSel.number > toSel.number)
-    throw new InvalidParamsRpcError('invalid block range params')
-  const resolve = async (s: BlockSelector) => {
-    try {
-      return await engine.headers.resolve(s)
-    } catch (err) {
-      // A number past the head: geth's words for a range that reaches beyond it.
-      if (err instanceof BlockNotFoundError && s.kind === 'number')
-        throw new InvalidParamsRpcError('block range extends beyond current head block')
-      throw err
-    }
-  }
-  const last = await resolve(toSel)
-  const from = fromSel.kind === 'number' ? fromSel.number : (await resolve(fromSel)).number
-  if (from > last.number) {
-    if (fromSel.kind === 'number' && toSel.kind === 'tag')
-      throw new InvalidParamsRpcError('block range extends beyond current head block')
-    throw new InvalidParamsRpcError('invalid block range params')
-  }
+  const latest = await engine.headers.resolve(LATEST)
+  const numberOf = async (s: BlockSelector) =>
+    s.kind === 'number' ? s.number : (await engine.headers.resolve(s)).number
+  const begin = await numberOf(fromSel)
+  if (begin > latest.number) return []
+  const end = await numberOf(toSel)
+  if (end < begin) throw new ServerRpcError(`end (${end}) < begin (${begin})`)
+  if (end > latest.number) throw new InvalidParamsRpcError('block range extends beyond current head block')
   const maxBlocks = engine.options.getLogsMaxBlocks ?? GET_LOGS_MAX_BLOCKS
-  if (last.number - from + 1n > BigInt(maxBlocks))
+  if (end - begin + 1n > BigInt(maxBlocks))
     throw new InvalidParamsRpcError(
-      `exceed maximum block range ${maxBlocks}: fromBlock ${from} to toBlock ${last.number} is ${last.number - from + 1n} blocks`,
+      `exceed maximum block range ${maxBlocks}: fromBlock ${begin} to toBlock ${end} is ${end - begin + 1n} blocks`,
     )
-  return verifiedHeaderRange(engine, from, last)
+  const last = end === latest.number ? latest : await engine.headers.resolve({ kind: 'number', number: end })
+  return verifiedHeaderRange(engine, begin, last)
 }
 
 /** The logs of one block the filter matches, from its receipts verified against receiptsRoot. */
