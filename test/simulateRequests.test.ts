@@ -1,12 +1,8 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, concatBytes, hexToBytes } from '@ethereumjs/util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type FixtureNode, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { describe, expect, it } from 'vitest'
 import { rpc } from './src/rpc.js'
+import { useExecutionApisChain } from './src/useExecutionApisChain.js'
 
 // EIP-7685 requests of simulated Prague blocks, on execution-apis' chain (its genesis holds the
 // EIP-7002 and EIP-7251 queue contracts): a withdrawal request a simulated call queues is dequeued by
@@ -14,30 +10,19 @@ import { rpc } from './src/rpc.js'
 // request's own bytes — and the next block,
 // the queue empty again, has the hash of no requests.
 
-const root = fileURLToPath(new URL('./fixtures/execution-apis/', import.meta.url))
 type Hex = `0x${string}`
 const QUEUE = '0x00000961ef480eb55e80d19ad83579a64c007002'
 const SENDER = '0x1111111111111111111111111111111111111111'
 const EMPTY = bytesToHex(sha256(new Uint8Array()))
 
-let node: FixtureNode
-let edge: RunningEdgetrace
-beforeAll(async () => {
-  const genesis = JSON.parse(readFileSync(join(root, 'genesis.json'), 'utf8')) as Record<string, unknown>
-  node = await startFixtureNode({ genesis, blocks: new Uint8Array(readFileSync(join(root, 'chain.rlp'))) })
-  edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth'], genesis: genesis as never })
-}, 120_000)
-afterAll(async () => {
-  await edge?.close()
-  await node?.close()
-})
+const chain = useExecutionApisChain(['eth'])
 
 describe('eth_simulateV1: EIP-7685 requests', () => {
   it('a queued withdrawal request is in its block’s requestsHash, and gone from the next block’s', async () => {
     const pubkey = `0x${'ab'.repeat(48)}`
     const amount = '0x0000000000000005'
     const input = `${pubkey}${amount.slice(2)}`
-    const res = await rpc(edge.url, 'eth_simulateV1', [
+    const res = await rpc(chain.edge.url, 'eth_simulateV1', [
       {
         blockStateCalls: [
           {
@@ -62,7 +47,7 @@ describe('eth_simulateV1: EIP-7685 requests', () => {
   })
 
   it('without requests, the hash of none', async () => {
-    const res = await rpc(edge.url, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [] }] }, 'latest'])
+    const res = await rpc(chain.edge.url, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [] }] }, 'latest'])
     expect((res.result as { requestsHash: string }[])[0]!.requestsHash).toBe(EMPTY)
   })
 })

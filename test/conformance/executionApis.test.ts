@@ -1,11 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type FixtureNode, startFixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
-import { type RunningEdgetrace, startEdgetrace } from '../../src/node/startEdgetrace.js'
+import { describe, expect, it } from 'vitest'
 import { firstDifference } from '../src/firstDifference.js'
 import { parseIoExchanges } from '../src/parseIoExchanges.js'
+import { EXECUTION_APIS_DIR, useExecutionApisChain } from '../src/useExecutionApisChain.js'
 
 // execution-apis' rpc-compat cases (responses recorded by geth through hive) for the debug methods:
 // the chain (genesis.json + chain.rlp, Homestead … bpo2) is imported by a fixture node, an edgetrace
@@ -17,7 +15,7 @@ import { parseIoExchanges } from '../src/parseIoExchanges.js'
 //      §2.6); geth, which builds the whole result first, writes them before `structLogs`. Those four
 //      keys are compared in geth's order; their values exactly.
 
-const dir = fileURLToPath(new URL('../fixtures/execution-apis/', import.meta.url))
+const dir = EXECUTION_APIS_DIR
 
 const cases = readdirSync(dir)
   .filter((d) => d.startsWith('debug_'))
@@ -40,24 +38,14 @@ function gethKeyOrder(v: any): any {
   return Object.fromEntries(keys.map((k) => [k, gethKeyOrder(v[k])]))
 }
 
-let node: FixtureNode
-let edge: RunningEdgetrace
-beforeAll(async () => {
-  const genesis = JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')) as Record<string, unknown>
-  node = await startFixtureNode({ genesis, blocks: new Uint8Array(readFileSync(join(dir, 'chain.rlp'))) })
-  edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth', 'debug'], genesis: genesis as never })
-}, 120_000)
-afterAll(async () => {
-  await edge?.close()
-  await node?.close()
-})
+const chain = useExecutionApisChain(['eth', 'debug'])
 
 describe('execution-apis debug_* cases', () => {
   for (const c of cases) {
     it(c.name, async () => {
       expect(c.exchanges.length).toBeGreaterThan(0)
       for (const { request, response } of c.exchanges) {
-        const res = await fetch(edge.url, {
+        const res = await fetch(chain.edge.url, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: request,

@@ -1,11 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type FixtureNode, startFixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
-import { type RunningEdgetrace, startEdgetrace } from '../../src/node/startEdgetrace.js'
+import { describe, expect, it } from 'vitest'
 import { firstDifference } from '../src/firstDifference.js'
 import { parseIoExchanges } from '../src/parseIoExchanges.js'
+import { EXECUTION_APIS_DIR, useExecutionApisChain } from '../src/useExecutionApisChain.js'
 
 // execution-apis' eth_* and net_* cases (responses recorded by geth through hive) on the fork-transition
 // chain served by the fixture node, answered by an edgetrace server over HTTP on verified state. The
@@ -17,7 +15,7 @@ import { parseIoExchanges } from '../src/parseIoExchanges.js'
 //    the reference's (geth's case must be an error too; the rest of the answer is compared as is);
 //  - GAPS: cases not answered, with the reason; skipped.
 
-const root = fileURLToPath(new URL('../fixtures/execution-apis/', import.meta.url))
+const root = EXECUTION_APIS_DIR
 
 const GAPS: Record<string, string> = {
   'eth_capabilities/get-capabilities.io':
@@ -54,17 +52,7 @@ const methods = readdirSync(root)
       })),
   }))
 
-let node: FixtureNode
-let edge: RunningEdgetrace
-beforeAll(async () => {
-  const genesis = JSON.parse(readFileSync(join(root, 'genesis.json'), 'utf8')) as Record<string, unknown>
-  node = await startFixtureNode({ genesis, blocks: new Uint8Array(readFileSync(join(root, 'chain.rlp'))) })
-  edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth', 'net'], genesis: genesis as never })
-}, 120_000)
-afterAll(async () => {
-  await edge?.close()
-  await node?.close()
-})
+const chain = useExecutionApisChain(['eth', 'net'])
 
 describe('execution-apis eth_* and net_* cases', () => {
   for (const { method, cases } of methods) {
@@ -78,7 +66,7 @@ describe('execution-apis eth_* and net_* cases', () => {
         it(c.name, async () => {
           expect(c.exchanges.length).toBeGreaterThan(0)
           for (const { request, response } of c.exchanges) {
-            const res = await fetch(edge.url, {
+            const res = await fetch(chain.edge.url, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
               body: request,
