@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { firstDifference } from '../src/firstDifference.js'
 import { parseIoExchanges } from '../src/parseIoExchanges.js'
+import { postJsonText } from '../src/rpc.js'
 import { EXECUTION_APIS_DIR, useExecutionApisChain } from '../src/useExecutionApisChain.js'
 
 // execution-apis' rpc-compat cases (responses recorded by geth through hive) for the debug methods:
@@ -45,12 +46,7 @@ describe('execution-apis debug_* cases', () => {
     it(c.name, async () => {
       expect(c.exchanges.length).toBeGreaterThan(0)
       for (const { request, response } of c.exchanges) {
-        const res = await fetch(chain.edge.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: request,
-        })
-        const ours = gethKeyOrder(JSON.parse(await res.text()))
+        const ours = gethKeyOrder(await postJsonText(chain.edge.url, request))
         const expected = JSON.parse(response)
         expect(firstDifference(ours, expected)).toBeUndefined()
         expect(JSON.stringify(ours)).toBe(JSON.stringify(expected))

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { firstDifference } from '../src/firstDifference.js'
 import { parseIoExchanges } from '../src/parseIoExchanges.js'
+import { postJsonText } from '../src/rpc.js'
 import { EXECUTION_APIS_DIR, useExecutionApisChain } from '../src/useExecutionApisChain.js'
 
 // execution-apis' eth_* and net_* cases (responses recorded by geth through hive) on the fork-transition
@@ -66,12 +67,7 @@ describe('execution-apis eth_* and net_* cases', () => {
         it(c.name, async () => {
           expect(c.exchanges.length).toBeGreaterThan(0)
           for (const { request, response } of c.exchanges) {
-            const res = await fetch(chain.edge.url, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: request,
-            })
-            const ours = JSON.parse(await res.text())
+            const ours = await postJsonText(chain.edge.url, request)
             const expected = JSON.parse(response)
             const reference = REFERENCE_ERRORS[c.name]
             if (reference !== undefined) {

@@ -8,6 +8,12 @@ export async function rpc(url: string, method: string, params: unknown[] = []): 
   return res.json() as Promise<{ result?: any; error?: any }>
 }
 
+/** A request body sent as it is (a recorded exchange's `>>` line); the parsed answer. */
+export async function postJsonText(url: string, body: string): Promise<any> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+  return JSON.parse(await res.text())
+}
+
 /** The result of a call, or a thrown error with the JSON-RPC error. */
 export async function rpcResult(url: string, method: string, params: unknown[] = []): Promise<any> {
   const out = await rpc(url, method, params)
