@@ -1,8 +1,6 @@
 import { bytesToHex } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
-import type { Engine } from '../../exec/createEngine.js'
 import { InvalidParamsRpcError, ServerRpcError } from '../../errors/rpc.js'
-import type { BlockSelector } from '../../types/blockSelector.js'
 import type { Hex } from '../../types/hex.js'
 import { defineMethod } from '../defineMethod.js'
 import { GET_LOGS_MAX_BLOCKS } from '../eth/getLogs.js'
@@ -11,7 +9,8 @@ import { type LogFilter, parseLogFilter } from '../eth/parseLogFilter.js'
 import { verifiedHeaderRange } from '../eth/verifiedHeaderRange.js'
 import { ParamError, required } from '../params.js'
 import { describe, parseObject } from '../parsers.js'
-import { headerByHash, verifiedBlockReceipts } from './blockReceipts.js'
+import { verifiedBlockReceipts } from './blockReceipts.js'
+import { erigonLogRange } from './erigonLogRange.js'
 import { type EthLog, formatErigonLog } from './formatErigonLog.js'
 
 /** Blocks read per step of the backward scan (their headers in one batch, their receipts at once). */
@@ -53,34 +52,13 @@ function unorderedMatcher(filter: LogFilter) {
   }
 }
 
-/** The newest and oldest block numbers the filter covers, and the verified header of the newest. */
-async function bounds(engine: Engine, filter: LogFilter): Promise<{ last: VerifiedHeader; begin: bigint } | undefined> {
-  if (filter.blockHash !== undefined) {
-    const header = await headerByHash(engine, filter.blockHash)
-    if (!header) throw new ServerRpcError(`block not found: ${filter.blockHash.slice(2)}`)
-    return { last: header, begin: header.number }
-  }
-  const isPending = (s: BlockSelector | undefined) => s?.kind === 'tag' && s.tag === 'pending'
-  if (isPending(filter.fromBlock) || isPending(filter.toBlock))
-    throw new InvalidParamsRpcError('pending logs are not supported')
-  const latest = await engine.headers.resolve({ kind: 'tag', tag: 'latest' })
-  const numberOf = async (s: BlockSelector) =>
-    s.kind === 'number' ? s.number : (await engine.headers.resolve(s)).number
-  // The scan goes from the end back: with no fromBlock, back to genesis (until the counts are met).
-  const begin = filter.fromBlock ? await numberOf(filter.fromBlock) : 0n
-  const end = filter.toBlock ? await numberOf(filter.toBlock) : latest.number
-  if (end < begin) throw new ServerRpcError(`end (${end}) < begin (${begin})`)
-  if (begin > latest.number) return undefined
-  const last = end >= latest.number ? latest : await engine.headers.resolve({ kind: 'number', number: end })
-  return { last, begin }
-}
-
 /**
  * erigon_getLatestLogs(filter, {logCount, blockCount, ignoreTopicsOrder}): the newest matching logs
  * first — blocks from the range's end back, transactions from the last back, a transaction's logs in
  * their order — until logCount logs or blockCount blocks with a match (neither: one block; both: the
  * reference's `logs count & block count are ambigious`). `logIndex` counts within the transaction,
- * as the reference's. Every log comes from receipts checked against receiptsRoot, every header is
+ * as the reference's. The range as erigon_getLogs' (erigonLogRange); an unknown blockHash is the
+ * reference's `block header not found <hex>`. Every log comes from receipts checked against receiptsRoot, every header is
  * linked to the range's end by parent hashes; blocks are read in windows of 100 from the end, at most
  * `getLogsMaxBlocks` (10,000) of them: a scan that needs more is refused, naming the limit.
  */
@@ -94,8 +72,9 @@ export const getLatestLogs = defineMethod({
     const match = options.ignoreTopicsOrder
       ? unorderedMatcher(filter)
       : { bloom: (bloom: Uint8Array) => bloomMayMatch(bloom, filter), log: (log: EthLog) => logMatches(log, filter) }
-    const range = await bounds(engine, filter)
-    if (!range) return []
+    const range = await erigonLogRange(engine, filter)
+    if (range.kind === 'unknownHash') throw new ServerRpcError(`block header not found ${filter.blockHash?.slice(2)}`)
+    if (range.kind === 'empty') return []
     const maxBlocks = BigInt(engine.options.getLogsMaxBlocks ?? GET_LOGS_MAX_BLOCKS)
     const out: Record<string, unknown>[] = []
     let blocks = 0

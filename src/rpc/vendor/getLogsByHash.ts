@@ -4,7 +4,8 @@ import { parseHash } from '../parsers.js'
 import { headerByHash, verifiedBlockReceipts } from './blockReceipts.js'
 
 /**
- * erigon_getLogsByHash(hash): the block's logs, one list per transaction (eth's log shape), from
+ * erigon_getLogsByHash(hash): the block's logs, one list per transaction (null for one without logs;
+ * eth's log shape), from
  * receipts checked against receiptsRoot; null for a block the upstream does not know (the reference's answer).
  */
 export const getLogsByHash = defineMethod({
@@ -13,6 +14,7 @@ export const getLogsByHash = defineMethod({
   async run(engine, [hash]) {
     const header = await headerByHash(engine, hash)
     if (!header) return null
-    return (await verifiedBlockReceipts(engine, header)).map((r) => r.logs)
+    // A transaction without logs is null in the reference's list (a nil Go slice), not [].
+    return (await verifiedBlockReceipts(engine, header)).map((r) => ((r.logs as unknown[]).length > 0 ? r.logs : null))
   },
 })
