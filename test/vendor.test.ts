@@ -390,12 +390,23 @@ describe('erigon_* over verified data, equal to what anvil says', () => {
     const codeKey = cache.keys().find((k) => k.startsWith('c:'))!
     const code = cache.get<Uint8Array>(codeKey)!
     cache.set(codeKey, Uint8Array.from([...code, 0]), code.length + 1)
+    // And one slot whose storage root a kept account has (so it can be proven again).
+    const roots = new Set(
+      cache
+        .keys()
+        .filter((k) => k.startsWith('a:') && cache.get(k))
+        .map((k) => `0x${Buffer.from(cache.get<any>(k).storageRoot).toString('hex')}`),
+    )
+    const slotKey = cache.keys().find((k) => k.startsWith('s:') && roots.has(k.split(':')[1]!))!
+    expect(slotKey).toBeDefined()
+    cache.set(slotKey, Uint8Array.from([0x12, 0x34]), 100)
     const dirty = await rpcResult(e.url, 'erigon_cacheCheck')
     expect(dirty.accounts.failed).toBe(1)
     expect(dirty.code.failed).toBe(1)
-    expect(dirty.failures.map((f: { key: string }) => f.key).sort()).toEqual([accountKey, codeKey].sort())
-    expect(cache.has(accountKey)).toBe(false)
-    expect(cache.has(codeKey)).toBe(false)
+    expect(dirty.slots.failed).toBe(1)
+    expect(dirty.failures.map((f: { key: string }) => f.key).sort()).toEqual([accountKey, codeKey, slotKey].sort())
+    expect(dirty.failures.find((f: { key: string }) => f.key === slotKey).reason).toContain('another value')
+    for (const key of [accountKey, codeKey, slotKey]) expect(cache.has(key)).toBe(false)
     expect((await rpcResult(e.url, 'erigon_cacheCheck')).failures).toEqual([])
   })
 })

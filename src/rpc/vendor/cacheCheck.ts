@@ -13,6 +13,9 @@ import { defineMethod } from '../defineMethod.js'
 /** The most eth_getProof calls one check makes (accounts and slots re-proven); the rest are counted as skipped. */
 export const CACHE_CHECK_MAX_PROOFS = 1000
 
+/** Re-proofs asked at once. */
+const WAVE = 100
+
 type Tally = { checked: number; failed: number }
 type Failure = { key: string; reason: string }
 
@@ -47,7 +50,6 @@ export const cacheCheck = defineMethod({
     const code: Tally = { checked: 0, failed: 0 }
     const failures: Failure[] = []
     let skipped = 0
-    let proofs = 0
     const keys = engine.cache.keys()
     // An entry evicted while the check runs (it asks the upstream) is passed over, not failed.
     const peek = <value>(key: string) => (engine.cache.has(key) ? engine.cache.get<value>(key) : undefined)
@@ -91,17 +93,24 @@ export const cacheCheck = defineMethod({
     }
     const headerOf = async (blockHash: string) =>
       kept.get(blockHash.toLowerCase()) ?? (await engine.headers.byHash(blockHash as Hex))
-    const prove = async (blockHash: string, address: string, slotKeys: string[]) => {
-      proofs++
-      return parseProofAnswer(await engine.upstream.request('eth_getProof', [address, slotKeys, blockHash]))
+    const prove = async (blockHash: string, address: string, slotKeys: string[]) =>
+      parseProofAnswer(await engine.upstream.request('eth_getProof', [address, slotKeys, blockHash]))
+    // Each re-proof is a task, run WAVE at a time (the upstream client batches what is asked at once).
+    const tasks: (() => Promise<void>)[] = []
+    const schedule = (task: () => Promise<void>): boolean => {
+      if (tasks.length >= CACHE_CHECK_MAX_PROOFS) {
+        skipped++
+        return false
+      }
+      tasks.push(task)
+      return true
     }
 
     for (const entry of accountKeys) {
-      if (proofs >= CACHE_CHECK_MAX_PROOFS) {
-        skipped++
-        continue
-      }
+      if (!schedule(() => checkAccount(entry))) continue
       accounts.checked++
+    }
+    async function checkAccount(entry: (typeof accountKeys)[number]) {
       try {
         const header = await headerOf(entry.blockHash)
         const where = { block: { number: header.number, hash: header.hash }, address: entry.address as Hex }
@@ -130,30 +139,34 @@ export const cacheCheck = defineMethod({
         slots.unanchored++
         continue
       }
-      if (proofs >= CACHE_CHECK_MAX_PROOFS) {
-        skipped++
-        continue
-      }
+      if (!schedule(() => checkSlot(key, parsed.storageRoot, parsed.slot, value, anchor))) continue
       slots.checked++
+    }
+    async function checkSlot(
+      key: string,
+      storageRoot: string,
+      slot: string,
+      value: Uint8Array,
+      anchor: { blockHash: string; address: string },
+    ) {
       try {
         const header = await headerOf(anchor.blockHash)
-        const answer = await prove(anchor.blockHash, anchor.address, [parsed.slot])
-        const where = {
-          block: { number: header.number, hash: header.hash },
-          address: anchor.address,
-          slot: parsed.slot,
-        }
-        const proven = await verifyStorageProof(hexToBytes(parsed.storageRoot as Hex), answer.storageProof[0], where)
+        const answer = await prove(anchor.blockHash, anchor.address, [slot])
+        const where = { block: { number: header.number, hash: header.hash }, address: anchor.address, slot }
+        const proven = await verifyStorageProof(hexToBytes(storageRoot as Hex), answer.storageProof[0], where)
         if (bytesToBigInt(proven) !== bytesToBigInt(value))
           fail(
             slots,
             key,
-            `block ${header.number} ${header.hash}: ${anchor.address} slot ${parsed.slot} is proven to hold another value`,
+            `block ${header.number} ${header.hash}: ${anchor.address} slot ${slot} is proven to hold another value`,
           )
       } catch (err) {
         fail(slots, key, (err as Error).message)
       }
     }
+
+    for (let start = 0; start < tasks.length; start += WAVE)
+      await Promise.all(tasks.slice(start, start + WAVE).map((task) => task()))
 
     return {
       entries: keys.length,
@@ -162,7 +175,7 @@ export const cacheCheck = defineMethod({
       slots,
       code,
       skipped,
-      proofsAsked: proofs,
+      proofsAsked: tasks.length,
       evicted: failures.length,
       failures,
     }
