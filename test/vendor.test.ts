@@ -532,4 +532,46 @@ describe('on the fixture node’s execution-apis chain (a real fork schedule)', 
       expect(Number(got.number), `ts ${ts}`).toBe(expected)
     }
   })
+  it('erigon_getLogs, erigon_getLatestLogs and erigon_getBalanceChangesInBlock on a recorded chain', async () => {
+    const latest = await rpcResult(node.url, 'eth_getBlockByNumber', ['latest', false])
+    // The fixture node has no eth_getLogs: the expected logs are its receipts', block by block.
+    const logs: Log[] = []
+    const times = new Map<string, string>()
+    for (let n = 0; n <= Number(latest.number); n++) {
+      const block = await rpcResult(node.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])
+      times.set(block.number, block.timestamp)
+      for (const hash of block.transactions)
+        logs.push(...(await rpcResult(node.url, 'eth_getTransactionReceipt', [hash])).logs)
+    }
+    expect(logs.length).toBeGreaterThan(0)
+    const got = await rpcResult(edge.url, 'erigon_getLogs', [{}])
+    expect(got.map((l: Log) => [l.transactionHash, l.logIndex, l.data, l.blockTimestamp])).toEqual(
+      logs.map((l) => [l.transactionHash, l.logIndex, l.data, times.get(l.blockNumber)]),
+    )
+    const newest = await rpcResult(edge.url, 'erigon_getLatestLogs', [{}, { logCount: 1 }])
+    expect(newest.map((l: Log) => l.transactionHash)).toEqual([logs[logs.length - 1]!.transactionHash])
+
+    // Balance changes of the blocks with transactions, checked against the node's balances before and after.
+    let checked = 0
+    for (let n = Number(latest.number); n > 0 && checked < 6; n--) {
+      const block = await rpcResult(node.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])
+      if (block.transactions.length === 0) continue
+      checked++
+      const changes: Record<string, string> = await rpcResult(edge.url, 'erigon_getBalanceChangesInBlock', [block.hash])
+      const candidates = new Set<string>([
+        block.miner.toLowerCase(),
+        ...block.transactions.flatMap((t: any) => [t.from, t.to].filter(Boolean).map((a: string) => a.toLowerCase())),
+        ...(block.withdrawals ?? []).map((w: any) => w.address.toLowerCase()),
+        ...Object.keys(changes),
+      ])
+      for (const address of candidates) {
+        const [was, now] = await Promise.all([
+          rpcResult(node.url, 'eth_getBalance', [address, `0x${(n - 1).toString(16)}`]),
+          rpcResult(node.url, 'eth_getBalance', [address, block.number]),
+        ])
+        expect(changes[address], `${address} in block ${n}`).toBe(BigInt(was) !== BigInt(now) ? now : undefined)
+      }
+    }
+    expect(checked).toBeGreaterThan(0)
+  }, 60_000)
 })
