@@ -14,7 +14,10 @@ export const forks = defineMethod({
       engine.headers.resolve({ kind: 'number', number: 0n }),
       engine.headers.resolve({ kind: 'tag', tag: 'latest' }),
     ])
-    const schedule = gatherForks(engine.rules.commonFor(head.number, head.header.timestamp), genesis.header.timestamp)
+    // With --hardfork every block runs that fork's rules: nothing activates after genesis.
+    const schedule = engine.rules.fixedHardfork
+      ? { byBlock: [], byTime: [] }
+      : gatherForks(engine.rules.commonFor(head.number, head.header.timestamp), genesis.header.timestamp)
     return {
       genesis: genesis.hash,
       heightForks: schedule.byBlock.map(Number),
