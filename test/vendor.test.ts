@@ -413,6 +413,57 @@ describe('erigon_* over verified data, equal to what anvil says', () => {
   })
 })
 
+describe('bad arguments: -32602 naming the argument, and the server keeps serving', () => {
+  it('every erigon_* method, fed wrong types, too many arguments and nonsense', async () => {
+    const e = await env.edgeVia()
+    const methods: [string, number][] = [
+      ['erigon_forks', 0],
+      ['erigon_blockNumber', 1],
+      ['erigon_getHeaderByNumber', 1],
+      ['erigon_getHeaderByHash', 1],
+      ['erigon_getBlockByTimestamp', 2],
+      ['erigon_getBalanceChangesInBlock', 1],
+      ['erigon_getLogsByHash', 1],
+      ['erigon_getLogs', 1],
+      ['erigon_getLatestLogs', 2],
+      ['erigon_getBlockReceiptsByBlockHash', 1],
+      ['erigon_nodeInfo', 0],
+      ['erigon_cacheCheck', 0],
+    ]
+    const junk: unknown[] = [true, -1, 1.5, 'zz', '0x', [], [[1]], { a: { b: 1 } }, `0x${'f'.repeat(80)}`]
+    let refused = 0
+    for (const [method, arity] of methods) {
+      const tooMany = await rpc(
+        e.url,
+        method,
+        Array.from({ length: arity + 1 }, () => '0x1'),
+      )
+      expect(tooMany.error, method).toEqual({ code: -32602, message: `too many arguments, want at most ${arity}` })
+      for (let position = 0; position < arity; position++) {
+        for (const bad of junk) {
+          const params = [
+            ...Array.from({ length: position }, (_, i) => (method === 'erigon_getLatestLogs' && i === 0 ? {} : '0x1')),
+            bad,
+          ]
+          const { result, error } = await rpc(e.url, method, params)
+          const label = `${method} ${JSON.stringify(params)}`
+          if (error === undefined) {
+            expect(result, label).toBeDefined()
+            continue
+          }
+          expect([-32602, -32000], label).toContain(error.code)
+          if (error.code === -32602) {
+            refused++
+            expect(error.message, label).toMatch(new RegExp(`^(invalid argument ${position}|missing value)`))
+          }
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(40)
+    expect(await rpcResult(e.url, 'erigon_blockNumber')).toBe(head.number)
+  }, 60_000)
+})
+
 describe('an upstream that lies is refused', () => {
   it('a tampered header: erigon_getHeaderByNumber fails naming the block', async () => {
     const e = await env.edgeVia({
