@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { type FixtureNode, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
+import { createProxy } from './src/createProxy.js'
 import { rpc, rpcResult } from './src/rpc.js'
 import { flipHexDigit, useDevnetBehindProxy } from './src/useDevnetBehindProxy.js'
 
@@ -133,6 +134,8 @@ describe('erigon_* over verified data, equal to what anvil says', () => {
       if (ts <= BigInt(blocks[0]!.timestamp)) return blocks[0]!
       return blocks.find((b) => BigInt(b.timestamp) >= ts)!
     }
+    // The devnet's blocks are mined within a second or two, so these probe the ends and ties (the
+    // first of several blocks of one time); the search itself is exercised on the fixture chain below.
     const times = [...new Set(blocks.map((b) => BigInt(b.timestamp)))]
     const probes = [0n, ...times.flatMap((t) => [t - 1n, t, t + 1n]), times[times.length - 1]! + 1000n]
     for (const ts of probes) {
@@ -627,4 +630,27 @@ describe('on the fixture node’s execution-apis chain (a real fork schedule)', 
     }
     expect(checked).toBeGreaterThan(0)
   }, 60_000)
+  it('a header with a tampered timestamp (through the fault proxy): the search fails naming the block', async () => {
+    const latest = await rpcResult(node.url, 'eth_getBlockByNumber', ['latest', false])
+    // The binary search over blocks 0…head reads the middle one first.
+    const middle = `0x${(Number(latest.number) >> 1).toString(16)}`
+    const proxy = await createProxy(node.url, {
+      transform: (call, result) =>
+        call.method === 'eth_getBlockByNumber' && call.params[0] === middle
+          ? { ...(result as Block), timestamp: flipHexDigit((result as Block).timestamp, -1) }
+          : result,
+    })
+    const lied = await startEdgetrace({ upstream: proxy.url, port: 0, genesis: genesis as never })
+    try {
+      const { result, error } = await rpc(lied.url, 'erigon_getBlockByTimestamp', ['100', false])
+      expect(result).toBeUndefined()
+      expect(error.code).toBe(-32000)
+      expect(error.message).toContain(`block ${Number(middle)}`)
+      // The same through the honest node: found.
+      expect((await rpcResult(edge.url, 'erigon_getBlockByTimestamp', ['100', false])).number).toBeDefined()
+    } finally {
+      await lied.close()
+      await proxy.stop()
+    }
+  })
 })
