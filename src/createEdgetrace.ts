@@ -4,6 +4,7 @@ import { type Engine, type EngineOptions, createEngine } from './exec/createEngi
 import { type RpcHandler, createRpcHandler } from './rpc/createRpcHandler.js'
 import { bindNamespace } from './rpc/defineNamespace.js'
 import { NAMESPACES } from './rpc/namespaces.js'
+import { servedPrefixes } from './rpc/servedPrefixes.js'
 import type { ProgressSink } from './types/progress.js'
 import type { PersistentStore } from './state/createPersistentBacking.js'
 import { UpstreamUnavailableError } from './errors/upstream.js'
@@ -75,7 +76,8 @@ export async function createEdgetrace({
   })
   const handler = createRpcHandler({
     namespaces: NAMESPACES.map((namespace) => bindNamespace(namespace, engine)),
-    enabled: api,
+    // `vendor` (or its alias `erigon`) serves the erigon_* methods: the core gates by method prefix.
+    enabled: servedPrefixes(api, NAMESPACES),
     batchLimit,
     ...(onInternalError ? { onInternalError } : {}),
     ...(onProgress ? { onProgress } : {}),

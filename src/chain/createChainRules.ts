@@ -22,6 +22,11 @@ export type ChainRules = {
   readonly source: string
   /** A Common with the hardfork of that block (cached per hardfork; do not mutate). */
   commonFor(number: bigint, timestamp: bigint): Common
+  /**
+   * `--hardfork`'s fork, the rules of every block: the chain then has no fork schedule (its Common
+   * still lists the base chain's, which do not apply).
+   */
+  readonly fixedHardfork?: string | undefined
 }
 
 export type CreateChainRulesParameters = {
@@ -143,6 +148,7 @@ export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: Cre
   return {
     chainId,
     source,
+    fixedHardfork: fixed ? base.hardfork() : undefined,
     commonFor(number, timestamp) {
       if (fixed) return forkCommon(base.hardfork())
       return forkCommon(base.getHardforkBy({ blockNumber: number, timestamp }))

@@ -30,6 +30,7 @@ Usage: edgetrace [--upstream URL] [flags]
   --http.addr ADDR        listen address (default 127.0.0.1; loopback unless told otherwise)
   --http.port PORT        listen port (default 8545; 0 picks a free one)
   --http.api LIST         namespaces served, comma-separated (default eth,vendor; also web3, net)
+                          (erigon is another name of vendor, whose methods are erigon_*)
   --http.corsdomain LIST  origins allowed to call from a browser, comma-separated ('*' for any)
   --http.vhosts LIST      hostnames accepted in the Host header, comma-separated (default localhost;
                           '*' for any; IP addresses always), against DNS rebinding

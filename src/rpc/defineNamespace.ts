@@ -5,6 +5,11 @@ import { type MethodDefinition, invokeMethod } from './defineMethod.js'
 /** A namespace (`eth`, `debug`, …): its methods, and what it does with `<name>_*` methods it does not declare. */
 export type NamespaceDefinition = {
   readonly name: string
+  /**
+   * Its methods' prefix where it is not the namespace's name: vendor's methods keep the reference
+   * daemon's own names (`erigon_*`), so clients written for it call them unchanged.
+   */
+  readonly prefix?: string | undefined
   readonly methods: readonly MethodDefinition[]
   /** Undeclared `<name>_*` methods: eth and net pass them through to the upstream. Without it: −32601. */
   readonly fallback?: ((engine: Engine, method: string, params: unknown) => Promise<unknown>) | undefined
@@ -12,16 +17,22 @@ export type NamespaceDefinition = {
   readonly serve?: ((engine: Engine) => void) | undefined
 }
 
-/** Declares a namespace; every method's name must start with `<name>_`. */
+/** Declares a namespace; every method's name must start with `<prefix>_` (the name unless told otherwise). */
 export function defineNamespace(namespace: NamespaceDefinition): NamespaceDefinition {
+  const prefix = methodPrefix(namespace)
   for (const method of namespace.methods) {
-    if (!method.name.startsWith(`${namespace.name}_`))
-      throw new Error(`${method.name} is not a ${namespace.name}_ method`)
+    if (!method.name.startsWith(`${prefix}_`)) throw new Error(`${method.name} is not a ${prefix}_ method`)
   }
   return namespace
 }
 
-/** A declared namespace bound to an engine, as the JSON-RPC core dispatches to it. */
+/** What its methods' names start with (before the `_`). */
+export const methodPrefix = (namespace: NamespaceDefinition): string => namespace.prefix ?? namespace.name
+
+/**
+ * A declared namespace bound to an engine, as the JSON-RPC core dispatches to it: by its methods'
+ * prefix (the core finds a namespace by what a method's name starts with).
+ */
 export function bindNamespace(namespace: NamespaceDefinition, engine: Engine): RpcNamespace {
   namespace.serve?.(engine)
   const methods = Object.fromEntries(
@@ -32,6 +43,6 @@ export function bindNamespace(namespace: NamespaceDefinition, engine: Engine): R
   )
   const fallback = namespace.fallback
   return fallback
-    ? { name: namespace.name, methods, fallback: (method, params) => fallback(engine, method, params) }
-    : { name: namespace.name, methods }
+    ? { name: methodPrefix(namespace), methods, fallback: (method, params) => fallback(engine, method, params) }
+    : { name: methodPrefix(namespace), methods }
 }

@@ -3,7 +3,7 @@ import { createEngine } from '../exec/createEngine.js'
 import { createChainRules } from '../chain/createChainRules.js'
 import type { Upstream } from '../upstream/types.js'
 import { createRpcHandler } from './createRpcHandler.js'
-import { bindNamespace, defineNamespace } from './defineNamespace.js'
+import { bindNamespace, defineNamespace, methodPrefix } from './defineNamespace.js'
 import { defineMethod } from './defineMethod.js'
 import { NAMESPACES } from './namespaces.js'
 import { required } from './params.js'
@@ -15,7 +15,10 @@ describe('the namespace registry', () => {
     expect(names).toEqual(['eth', 'vendor', 'web3', 'net', 'debug', 'trace', 'txpool', 'sidechain', 'ots', 'parity'])
     const methods = NAMESPACES.flatMap((ns) => ns.methods.map((m) => m.name))
     expect(new Set(methods).size).toBe(methods.length)
-    for (const ns of NAMESPACES) for (const m of ns.methods) expect(m.name.startsWith(`${ns.name}_`)).toBe(true)
+    for (const ns of NAMESPACES)
+      for (const m of ns.methods) expect(m.name.startsWith(`${methodPrefix(ns)}_`)).toBe(true)
+    // vendor keeps the reference daemon's own method names.
+    expect(methods).toContain('erigon_getHeaderByNumber')
     expect(methods).toContain('debug_traceTransaction')
     expect(methods).toContain('trace_replayBlockTransactions')
   })

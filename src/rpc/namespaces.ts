@@ -3,6 +3,7 @@ import { type NamespaceDefinition, defineNamespace } from './defineNamespace.js'
 import { ethNamespace } from './eth/ethNamespace.js'
 import { netNamespace } from './net/netNamespace.js'
 import { traceNamespace } from './trace/traceNamespace.js'
+import { vendorNamespace } from './vendor/vendorNamespace.js'
 import { web3Namespace } from './web3/web3Namespace.js'
 
 /**
@@ -13,7 +14,7 @@ import { web3Namespace } from './web3/web3Namespace.js'
  */
 export const NAMESPACES: readonly NamespaceDefinition[] = [
   ethNamespace,
-  defineNamespace({ name: 'vendor', methods: [] }),
+  vendorNamespace,
   web3Namespace,
   netNamespace,
   debugNamespace,

@@ -23,6 +23,8 @@ export type LruCache = {
   /** `bytes` is the entry's estimated footprint, key included. */
   set(key: string, value: unknown, bytes: number): void
   has(key: string): boolean
+  /** The keys in memory, least recently used first (a snapshot: reading it touches nothing). */
+  keys(): string[]
   delete(key: string): void
   clear(): void
   /** Budget in bytes; shrinking it evicts at once. A budget ≤ 0 disables eviction. */
@@ -93,6 +95,7 @@ export function createLruCache(budget: number, backing?: CacheBacking): LruCache
       backing?.save(key, value, size)
     },
     has: (key) => map.has(key),
+    keys: () => [...map.keys()],
     delete(key) {
       const old = map.get(key)
       if (old) {
