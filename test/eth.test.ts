@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib'
 import { encodeFunctionData, getAddress, parseAbi } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeCall } from '../src/node/devnet/abi.js'
@@ -299,5 +300,34 @@ describe('eth_call as a blob transaction (blobVersionedHashes, maxFeePerBlobGas)
     expect(none.error).toEqual({ code: -32000, message: 'blob transaction missing blob hashes' })
     const chain = await rpc(edge.url, 'eth_call', [{ from: alice, to: AT, chainId: '0x1' }])
     expect(chain.error?.message).toMatch(/^chainId does not match node's \(have=1, want=\d+\)$/)
+  })
+})
+
+describe('eth_config on a --hardfork chain (the devnet runs Prague from genesis)', () => {
+  it('Prague is current from genesis, with no later fork; the fork id is the genesis hash’s checksum alone', async () => {
+    const genesis = await rpc(edge.url, 'eth_getBlockByNumber', ['0x0', false])
+    const { result } = await rpc(edge.url, 'eth_config', [])
+    // EIP-2124 with no fork after genesis: CRC-32 of the genesis hash (computed here with Node's zlib).
+    const crc = crc32(Buffer.from(genesis.result.hash.slice(2), 'hex'))
+      .toString(16)
+      .padStart(8, '0')
+    expect(result.next).toBeNull()
+    expect(result.last).toBeNull()
+    expect(result.current).toMatchObject({
+      activationTime: 0,
+      blobSchedule: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
+      chainId: (await rpc(edge.url, 'eth_chainId', [])).result,
+      forkId: `0x${crc}`,
+    })
+    // Prague's precompiles (0x01…0x11, no P256VERIFY before Osaka) and system contracts.
+    expect(Object.keys(result.current.precompiles)).toHaveLength(17)
+    expect(result.current.precompiles.P256VERIFY).toBeUndefined()
+    expect(Object.keys(result.current.systemContracts)).toEqual([
+      'BEACON_ROOTS_ADDRESS',
+      'CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS',
+      'DEPOSIT_CONTRACT_ADDRESS',
+      'HISTORY_STORAGE_ADDRESS',
+      'WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS',
+    ])
   })
 })

@@ -50,6 +50,14 @@ export function gatherForks(common: Common, genesisTime: bigint): ForkSchedule {
 }
 
 /**
+ * A chain's forks as gatherForks lists them — none on a chain whose every block runs one fixed
+ * hardfork (--hardfork): nothing activates after its genesis.
+ */
+export function chainForks(common: Common, genesisTime: bigint, fixedHardfork: string | undefined): ForkSchedule {
+  return fixedHardfork ? { byBlock: [], byTime: [] } : gatherForks(common, genesisTime)
+}
+
+/**
  * The EIP-2124 fork hash at a head (block number and time): CRC-32 of the genesis hash, continued
  * with each passed fork's number as 8 big-endian bytes. `0x` and 4 bytes, as eth_config writes it.
  */

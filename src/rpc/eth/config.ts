@@ -2,7 +2,7 @@ import { paramsBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { getActivePrecompiles } from '@ethereumjs/evm'
 import { hexToBytes } from '@ethereumjs/util'
-import { type ForkSchedule, forkHash, gatherForks } from '../../chain/forkId.js'
+import { type ForkSchedule, chainForks, forkHash } from '../../chain/forkId.js'
 import { PRECOMPILE_NAMES } from '../../chain/precompileNames.js'
 import type { Hex } from '../../types/hex.js'
 import { goMapOrder } from '../../utils/goMapOrder.js'
@@ -57,12 +57,28 @@ function systemContracts(common: Common): Record<string, string> {
   return goMapOrder(out)
 }
 
-type ForkContext = { genesisHash: Uint8Array; genesisTime: bigint; forks: ForkSchedule; chainId: bigint }
+type ForkContext = {
+  genesisHash: Uint8Array
+  genesisTime: bigint
+  forks: ForkSchedule
+  chainId: bigint
+  /** --hardfork: every block runs this fork, so it and those before it are active from genesis. */
+  fixed: string | undefined
+}
+
+/** When a timestamp fork activates on this chain, or null when it is not scheduled. */
+function scheduledTime(base: Common, fork: string, ctx: ForkContext): bigint | null {
+  if (ctx.fixed !== undefined) {
+    const fixedAt = TIME_FORKS.indexOf(ctx.fixed)
+    return fixedAt >= 0 && TIME_FORKS.indexOf(fork) <= fixedAt ? ctx.genesisTime : null
+  }
+  return base.hardforks().some((h) => h.name === fork) ? base.hardforkTimestamp(fork) : null
+}
 
 /** One fork's configuration as EIP-7910 describes it (geth's `config`), or null when unscheduled. */
 function describeFork(base: Common, fork: string | undefined, ctx: ForkContext): Record<string, unknown> | null {
   if (fork === undefined) return null
-  const time = base.hardforkTimestamp(fork)
+  const time = scheduledTime(base, fork, ctx)
   if (time === null) return null
   const common = base.copy()
   common.setHardfork(fork)
@@ -82,10 +98,10 @@ function describeFork(base: Common, fork: string | undefined, ctx: ForkContext):
 }
 
 /** geth's LatestFork: the last timestamp fork active at `time`, if any. */
-function latestFork(common: Common, time: bigint): number {
+function latestFork(common: Common, time: bigint, ctx: ForkContext): number {
   let latest = -1
   TIME_FORKS.forEach((fork, i) => {
-    const at = common.hardforks().some((h) => h.name === fork) ? common.hardforkTimestamp(fork) : null
+    const at = scheduledTime(common, fork, ctx)
     if (at !== null && at <= time) latest = i
   })
   return latest
@@ -111,15 +127,16 @@ export const config = defineMethod({
     const ctx: ForkContext = {
       genesisHash: hexToBytes(genesis.hash as Hex),
       genesisTime,
-      forks: gatherForks(base, genesisTime),
+      forks: chainForks(base, genesisTime, engine.rules.fixedHardfork),
       chainId: engine.rules.chainId,
+      fixed: engine.rules.fixedHardfork,
     }
-    const current = latestFork(base, head.header.timestamp)
+    const current = latestFork(base, head.header.timestamp, ctx)
     const next = describeFork(base, TIME_FORKS[current + 1], ctx)
     return {
       current: describeFork(base, TIME_FORKS[current], ctx),
       next,
-      last: next === null ? null : describeFork(base, TIME_FORKS[latestFork(base, MAX_UINT64)], ctx),
+      last: next === null ? null : describeFork(base, TIME_FORKS[latestFork(base, MAX_UINT64, ctx)], ctx),
     }
   },
 })

@@ -1,4 +1,4 @@
-import { gatherForks } from '../../chain/forkId.js'
+import { chainForks } from '../../chain/forkId.js'
 import { defineMethod } from '../defineMethod.js'
 
 /**
@@ -14,10 +14,8 @@ export const forks = defineMethod({
       engine.headers.resolve({ kind: 'number', number: 0n }),
       engine.headers.resolve({ kind: 'tag', tag: 'latest' }),
     ])
-    // With --hardfork every block runs that fork's rules: nothing activates after genesis.
-    const schedule = engine.rules.fixedHardfork
-      ? { byBlock: [], byTime: [] }
-      : gatherForks(engine.rules.commonFor(head.number, head.header.timestamp), genesis.header.timestamp)
+    const common = engine.rules.commonFor(head.number, head.header.timestamp)
+    const schedule = chainForks(common, genesis.header.timestamp, engine.rules.fixedHardfork)
     return {
       genesis: genesis.hash,
       heightForks: schedule.byBlock.map(Number),
