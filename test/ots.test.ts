@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { startDevnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { type ProxyHooks, createProxy } from './src/createProxy.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
 /*
@@ -346,5 +347,86 @@ describe('ots_* errors', () => {
     expect(await rpcResult(edge.url, 'ots_getBlockDetails', ['2'])).toEqual(byHex)
     expect(await rpcResult(edge.url, 'ots_getBlockDetails', [2])).toEqual(byHex)
     expect((await rpcResult(edge.url, 'ots_getBlockDetails', ['latest'])).block.number).toBe(`0x${head.toString(16)}`)
+  })
+})
+
+describe('ots_* fail closed: what the upstream alters is refused, naming the block or address', () => {
+  /** An edgetrace serving ots in front of the devnet through the fault proxy, with `hooks`. */
+  async function tampered(hooks: ProxyHooks, run: (url: string) => Promise<void>) {
+    const proxy = await createProxy(devnet.anvil.url, hooks)
+    const e = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', api: ['eth', 'ots'] })
+    try {
+      await run(e.url)
+    } finally {
+      await e.close()
+      await proxy.stop()
+    }
+  }
+  const busyBlock = () => devnet.transactions.find((t) => t.status === 'success' && t.type === 2)!
+
+  it("a receipt's altered gas: ots_getBlockDetails and ots_getBlockTransactions refuse it by receiptsRoot", async () => {
+    const { blockNumber } = busyBlock()
+    const block = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', [`0x${blockNumber.toString(16)}`, false])
+    await tampered(
+      {
+        transform: (c, r: any) =>
+          c.method === 'eth_getBlockReceipts' && Array.isArray(r)
+            ? r.map((x: any, i: number) => (i === 0 ? { ...x, cumulativeGasUsed: '0x1' } : x))
+            : r,
+      },
+      async (url) => {
+        for (const [method, params] of [
+          ['ots_getBlockDetails', [blockNumber]],
+          ['ots_getBlockDetailsByHash', [block.hash]],
+          ['ots_getBlockTransactions', [blockNumber, 0, 25]],
+        ] as const) {
+          const { error } = await rpc(url, method, [...params])
+          expect(error?.code, method).toBe(-32000)
+          expect(error.message, method).toContain(block.hash)
+          expect(error.message, method).toContain('receiptsRoot')
+        }
+      },
+    )
+  })
+
+  it("a transaction's altered input: ots_getBlockTransactions refuses the block (its transactions do not hash to the header's root)", async () => {
+    const { blockNumber } = busyBlock()
+    await tampered(
+      {
+        transform: (c, r: any) =>
+          c.method.startsWith('eth_getBlockBy') &&
+          Array.isArray(r?.transactions) &&
+          typeof r.transactions[0] === 'object'
+            ? { ...r, transactions: r.transactions.map((t: any) => ({ ...t, input: `${t.input}00` })) }
+            : r,
+      },
+      async (url) => {
+        const { error } = await rpc(url, 'ots_getBlockTransactions', [blockNumber, 0, 25])
+        expect(error?.code).toBe(-32000)
+        expect(error.message).toMatch(
+          new RegExp(
+            `block ${blockNumber} 0x[0-9a-f]{64}: the upstream's transactions hash to 0x[0-9a-f]{64}, not to the header's`,
+          ),
+        )
+      },
+    )
+  })
+
+  it("an account's altered code hash: ots_hasCode refuses it, naming block and address", async () => {
+    const address = devnet.contracts.Token!
+    await tampered(
+      {
+        transform: (c, r: any) =>
+          c.method === 'eth_getProof' && r?.address?.toLowerCase() === address.toLowerCase()
+            ? { ...r, codeHash: `0x${'ab'.repeat(32)}` }
+            : r,
+      },
+      async (url) => {
+        const { error } = await rpc(url, 'ots_hasCode', [address, `0x${head.toString(16)}`])
+        expect(error?.code).toBe(-32000)
+        expect(error.message).toContain(address.toLowerCase())
+        expect(error.data?.block?.number).toBe(`0x${(head - 1).toString(16)}`)
+      },
+    )
   })
 })
