@@ -1,3 +1,4 @@
+import type { CallKind } from '../../hooks.js'
 import type { CallTraceArena } from '../../recorder/types.js'
 import type { Hex } from '../../../types/hex.js'
 import { quantity } from '../../../utils/hex.js'
@@ -7,6 +8,13 @@ export const OTS_OPERATION = { transfer: 0, selfdestruct: 1, create: 2, create2:
 
 /** One entry of ots_getInternalOperations, in the reference's struct order (InternalOperation). */
 export type OtsInternalOperation = { type: number; from: Hex; to: Hex; value: Hex }
+
+/** The frame kinds that are an operation whatever their value. */
+const BY_KIND: Partial<Record<CallKind, number>> = {
+  CREATE: OTS_OPERATION.create,
+  CREATE2: OTS_OPERATION.create2,
+  SELFDESTRUCT: OTS_OPERATION.selfdestruct,
+}
 
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}` as Hex
 
@@ -22,18 +30,7 @@ export function toInternalOperations(arena: CallTraceArena): OtsInternalOperatio
   for (const node of arena.nodes) {
     if (node.parent === undefined) continue
     const value = node.value ?? 0n
-    const type =
-      node.kind === 'CALL'
-        ? value !== 0n
-          ? OTS_OPERATION.transfer
-          : undefined
-        : node.kind === 'CREATE'
-          ? OTS_OPERATION.create
-          : node.kind === 'CREATE2'
-            ? OTS_OPERATION.create2
-            : node.kind === 'SELFDESTRUCT'
-              ? OTS_OPERATION.selfdestruct
-              : undefined
+    const type = node.kind === 'CALL' ? (value !== 0n ? OTS_OPERATION.transfer : undefined) : BY_KIND[node.kind]
     if (type === undefined) continue
     const to = (node.to ?? node.created ?? ZERO_ADDRESS).toLowerCase() as Hex
     out.push({ type, from: node.from, to, value: quantity(value) })
