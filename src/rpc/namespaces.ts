@@ -2,6 +2,7 @@ import { debugNamespace } from './debug/debugNamespace.js'
 import { type NamespaceDefinition, defineNamespace } from './defineNamespace.js'
 import { ethNamespace } from './eth/ethNamespace.js'
 import { netNamespace } from './net/netNamespace.js'
+import { parityNamespace } from './parity/parityNamespace.js'
 import { traceNamespace } from './trace/traceNamespace.js'
 import { web3Namespace } from './web3/web3Namespace.js'
 
@@ -21,5 +22,5 @@ export const NAMESPACES: readonly NamespaceDefinition[] = [
   defineNamespace({ name: 'txpool', methods: [] }),
   defineNamespace({ name: 'sidechain', methods: [] }),
   defineNamespace({ name: 'ots', methods: [] }),
-  defineNamespace({ name: 'parity', methods: [] }),
+  parityNamespace,
 ]
