@@ -2,6 +2,7 @@ import { debugNamespace } from './debug/debugNamespace.js'
 import { type NamespaceDefinition, defineNamespace } from './defineNamespace.js'
 import { ethNamespace } from './eth/ethNamespace.js'
 import { netNamespace } from './net/netNamespace.js'
+import { overlayNamespace } from './overlay/overlayNamespace.js'
 import { parityNamespace } from './parity/parityNamespace.js'
 import { traceNamespace } from './trace/traceNamespace.js'
 import { web3Namespace } from './web3/web3Namespace.js'
@@ -23,4 +24,5 @@ export const NAMESPACES: readonly NamespaceDefinition[] = [
   defineNamespace({ name: 'sidechain', methods: [] }),
   defineNamespace({ name: 'ots', methods: [] }),
   parityNamespace,
+  overlayNamespace,
 ]
