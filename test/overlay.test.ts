@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
 import { parseCliArgs } from '../src/node/parseCliArgs.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { createProxy } from './src/createProxy.js'
 import { DEV_ACCOUNT, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
 
 // The overlay namespace against anvil (which has no overlay_*): history re-executed with other code.
@@ -30,12 +31,13 @@ let edge: RunningEdgetrace
 let emitter: string
 let factory: string
 let child: string
+let reverter: string
 const blocks: Record<string, string> = {}
 
-async function send(tx: Record<string, unknown>): Promise<any> {
+async function send(tx: Record<string, unknown>, status = '0x1'): Promise<any> {
   const hash = await rpcResult(anvil.url, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, ...tx }])
   const receipt = await waitForReceipt(anvil.url, hash)
-  if (receipt.status !== '0x1') throw new Error(`transaction failed: ${JSON.stringify(tx)}`)
+  if (receipt.status !== status) throw new Error(`transaction ended with ${receipt.status}: ${JSON.stringify(tx)}`)
   return receipt
 }
 
@@ -56,6 +58,9 @@ beforeAll(async () => {
   blocks.child = (await send({ to: factory, data: childInit, gas: '0x30d40' })).blockNumber
   child = `0x${Buffer.from(generateAddress2(Buffer.from(factory.slice(2), 'hex'), new Uint8Array(32), Buffer.from(childInit.slice(2), 'hex'))).toString('hex')}`
   expect(await rpcResult(anvil.url, 'eth_getCode', [child, 'latest'])).toBe(`0x${emits(T1, 1)}`)
+  // A contract that always reverts, and a call to it that failed (explicit gas: it cannot be estimated).
+  reverter = (await send({ data: initFor('60006000fd') })).contractAddress
+  blocks.reverted = (await send({ to: reverter, gas: '0x7530' }, '0x0')).blockNumber
   edge = await startEdgetrace({ upstream: anvil.url, port: 0, hardfork: 'prague', api: ['eth', 'overlay'] })
 }, 60_000)
 afterAll(async () => {
@@ -118,6 +123,49 @@ describe('overlay_getLogs', () => {
     expect(
       await rpcResult(edge.url, 'overlay_getLogs', [{ fromBlock: blocks.transfer, toBlock: blocks.transfer }, {}]),
     ).toEqual([])
+  })
+
+  it('does not run a transaction whose verified receipt failed, as the reference (even where the overrides would let it succeed)', async () => {
+    const span = { fromBlock: blocks.reverted, toBlock: blocks.reverted }
+    expect(await rpcResult(edge.url, 'overlay_getLogs', [span, { [reverter]: { code: `0x${emits(T1, 1)}` } }])).toEqual(
+      [],
+    )
+  })
+
+  it('skips a block that provably runs no code without replaying it, and refuses receipts that do not verify', async () => {
+    const proxy = await createProxy(anvil.url)
+    const watched = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', api: ['eth', 'overlay'] })
+    try {
+      const span = { fromBlock: blocks.transfer, toBlock: blocks.transfer }
+      const senderProofs = () =>
+        proxy.log.filter((c) => c.method === 'eth_getProof' && String(c.params[0]).toLowerCase() === DEV_ACCOUNT).length
+      // Only the emitter is overridden: the transfer block runs no code (its recipient has none), so
+      // it is not replayed — its sender's state is never read.
+      expect(
+        await rpcResult(watched.url, 'overlay_getLogs', [span, { [emitter]: { code: `0x${emits(T2, 1)}` } }]),
+      ).toEqual([])
+      expect(senderProofs()).toBe(0)
+      // With its recipient overridden, it is replayed (and the sender's account read).
+      expect(
+        await rpcResult(watched.url, 'overlay_getLogs', [span, { [OTHER]: { code: `0x${emits(T2, 1)}` } }]),
+      ).toHaveLength(1)
+      expect(senderProofs()).toBeGreaterThan(0)
+      // A receipt whose status was flipped on the way does not hash to receiptsRoot: an error, never logs.
+      proxy.hooks.transform = (call, result: any) => {
+        if (call.method === 'eth_getBlockReceipts' && Array.isArray(result))
+          for (const r of result) r.status = r.status === '0x1' ? '0x0' : '0x1'
+        return result
+      }
+      const out = await rpc(watched.url, 'overlay_getLogs', [
+        { fromBlock: blocks.call1, toBlock: blocks.call1 },
+        { [emitter]: { code: `0x${emits(T2, 1)}` } },
+      ])
+      expect(out.error?.code).toBe(-32000)
+      expect(out.error?.message).toMatch(/receipts hash to 0x[0-9a-f]{64}, not to the header's receiptsRoot/)
+    } finally {
+      await watched.close()
+      await proxy.stop()
+    }
   })
 
   it('answers bad input with -32602 naming the argument, a reversed range in the reference words', async () => {
