@@ -1,18 +1,23 @@
 import { ServerRpcError } from '../../errors/rpc.js'
+import { loadBlock } from '../../exec/loadBlock.js'
 import { createExecutionDeadline, withTimeout } from '../../exec/withTimeout.js'
 import { createDeadline } from '../../utils/createDeadline.js'
 import { formatDuration } from '../../utils/formatDuration.js'
+import { fetchVerifiedReceipts } from '../debug/fetchVerifiedReceipts.js'
 import { defineMethod } from '../defineMethod.js'
 import { headersOf } from '../eth/getLogs.js'
 import { logMatches } from '../eth/matchLogFilter.js'
 import { parseLogFilter } from '../eth/parseLogFilter.js'
 import { parseStateOverrides } from '../parseOverrides.js'
 import { optional, required } from '../params.js'
-import { type OverlayLog, replayWithOverrides } from './replayWithOverrides.js'
+import { type OverlayLog, hasTransactions, replayWithOverrides } from './replayWithOverrides.js'
 
 /** The reference daemon's defaults: `--rpc.overlay.getlogstimeout` 5m, `--rpc.overlay.replayblocktimeout` 10s. */
 export const OVERLAY_GET_LOGS_TIMEOUT_MS = 5 * 60_000
 export const OVERLAY_REPLAY_BLOCK_TIMEOUT_MS = 10_000
+
+/** Blocks whose transactions and receipts are fetched ahead of the one replayed. */
+const LOAD_AHEAD = 8
 
 /**
  * overlay_getLogs(filter, stateOverrides?): the logs the filter's blocks would have emitted had the
@@ -42,8 +47,23 @@ export const getLogs = defineMethod({
         async () => {
           const headers = await headersOf(engine, filter)
           const logs: OverlayLog[] = []
+          const loads = new Map<number, Promise<unknown>>()
           for (const [done, header] of headers.entries()) {
             if (total.aborted) throw total.reason
+            // The next blocks' transactions and receipts are fetched while this one replays (kept by
+            // hash, so the replay finds them); a failure here is met again, and reported, there.
+            for (let ahead = done + 1; ahead <= done + LOAD_AHEAD && ahead < headers.length; ahead++) {
+              const next = headers[ahead]!
+              if (loads.has(ahead) || !hasTransactions(next)) continue
+              loads.set(
+                ahead,
+                Promise.all([loadBlock(engine, next.hash, next.number), fetchVerifiedReceipts(engine, next)]).catch(
+                  () => undefined,
+                ),
+              )
+            }
+            await loads.get(done)
+            loads.delete(done)
             const perBlock = createExecutionDeadline(Math.max(1, Math.min(blockMs, total.remaining())))
             try {
               const replayed = await withTimeout(

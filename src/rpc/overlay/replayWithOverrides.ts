@@ -7,6 +7,7 @@ import { callArgsOfTransaction } from '../../exec/callArgs.js'
 import type { Engine } from '../../exec/createEngine.js'
 import { executeCall } from '../../exec/executeCall.js'
 import { type LoadedBlock, loadBlock } from '../../exec/loadBlock.js'
+import { prefetchBlock } from '../../exec/replayBlock.js'
 import type { CallArgs } from '../../exec/types.js'
 import { MessageRejectedError } from '../../errors/execution.js'
 import { ServerRpcError } from '../../errors/rpc.js'
@@ -113,11 +114,14 @@ export async function replayWithOverrides(
   deadline: Deadline,
 ): Promise<OverlayBlockResult> {
   // A block with no transactions emits no log, whatever the state (its verified header says so).
-  if (bytesToHex(header.header.transactionsTrie) === EMPTY_TRIE_ROOT) return { logs: [], replayed: false }
+  if (!hasTransactions(header)) return { logs: [], replayed: false }
   const loaded = await loadBlock(engine, header.hash, header.number)
   const overridden = new Set(Object.keys(overrides).map((a) => a.toLowerCase()))
   if (await runsNoCode(engine, loaded, overridden)) return { logs: [], replayed: false }
-  const receipts = formatReceipts(loaded.block, await fetchVerifiedReceipts(engine, header))
+  // What the original transactions read, fetched in two batched round trips (as a plain replay
+  // does) rather than one read at a time; the overrides may make them read more, fetched on demand.
+  const [encoded] = await Promise.all([fetchVerifiedReceipts(engine, header), prefetchBlock(engine, loaded)])
+  const receipts = formatReceipts(loaded.block, encoded)
   const state = createOverlayStateManager({ source: engine.source, block: loaded.parent, signal: deadline })
   await applyStateOverrides(state, overrides)
   await applySystemCalls(state, loaded.block.header)
@@ -172,3 +176,7 @@ export async function replayWithOverrides(
 
 /** The root of an empty trie: a header with it as transactionsRoot names a block without transactions. */
 const EMPTY_TRIE_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421'
+
+/** Whether the verified header commits to any transaction. */
+export const hasTransactions = (header: VerifiedHeader): boolean =>
+  bytesToHex(header.header.transactionsTrie) !== EMPTY_TRIE_ROOT
