@@ -179,6 +179,16 @@ describe('overlay_getLogs', () => {
       code: -32602,
       message: 'missing value for required argument 0',
     })
+    const off = await startEdgetrace({ upstream: anvil.url, port: 0, hardfork: 'prague', api: ['eth'] })
+    try {
+      expect((await rpc(off.url, 'overlay_getLogs', [range()])).error).toEqual({
+        code: -32601,
+        message:
+          'the method overlay_getLogs does not exist/is not available (the overlay namespace is not enabled: add overlay to --http.api)',
+      })
+    } finally {
+      await off.close()
+    }
     const reversed = await rpc(edge.url, 'overlay_getLogs', [{ fromBlock: blocks.call2, toBlock: blocks.call1 }])
     expect(reversed.error).toEqual({
       code: -32000,
