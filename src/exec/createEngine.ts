@@ -32,6 +32,10 @@ export type EngineOptions = {
   traceFilterMaxBlocks?: number | undefined
   /** The most blocks one verified eth_getLogs request may cover (default 10,000). */
   getLogsMaxBlocks?: number | undefined
+  /** `--rpc.overlay.getlogstimeout` in ms: one overlay_getLogs request as a whole (default 5 minutes). */
+  overlayGetLogsTimeoutMs?: number | undefined
+  /** `--rpc.overlay.replayblocktimeout` in ms: one block's replay in overlay_getLogs (default 10 s). */
+  overlayReplayBlockTimeoutMs?: number | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */

@@ -58,6 +58,8 @@ async function main(argv: string[]): Promise<void> {
       returnDataLimit: opts.returnDataLimit,
       unverified: opts.unverified,
       traceCompat: opts.traceCompat,
+      overlayGetLogsTimeoutMs: opts.overlayGetLogsTimeoutMs,
+      overlayReplayBlockTimeoutMs: opts.overlayReplayBlockTimeoutMs,
     },
     checkpoint: opts.checkpoint,
     log: (line) => console.error(line),

@@ -18,6 +18,8 @@ export type CliOptions = {
   unverified: boolean
   traceCompat: boolean
   checkpoint?: Hex | undefined
+  overlayGetLogsTimeoutMs: number
+  overlayReplayBlockTimeoutMs: number
   help: boolean
 }
 
@@ -41,6 +43,8 @@ Usage: edgetrace [--upstream URL] [flags]
                           (default 5m; e.g. 30s, 1m30s)
   --rpc.batch.limit N     largest JSON-RPC batch (default 100)
   --rpc.returndata.limit N  most bytes eth_call may return (default 100000; 0 = no limit)
+  --rpc.overlay.getlogstimeout DUR      most time one overlay_getLogs may take (default 5m)
+  --rpc.overlay.replayblocktimeout DUR  most time overlay_getLogs may replay one block (default 10s)
   --chain FILE            geth-style genesis file naming the chain's forks (for unknown chain ids)
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
@@ -98,6 +102,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     returnDataLimit: 100_000,
     unverified: false,
     traceCompat: false,
+    overlayGetLogsTimeoutMs: 5 * 60_000,
+    overlayReplayBlockTimeoutMs: 10_000,
     help: false,
   }
   for (let i = 0; i < argv.length; i++) {
@@ -150,6 +156,12 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--rpc.returndata.limit':
         opts.returnDataLimit = integer(flag, takeValue(), 0)
+        break
+      case '--rpc.overlay.getlogstimeout':
+        opts.overlayGetLogsTimeoutMs = parseDuration(takeValue())
+        break
+      case '--rpc.overlay.replayblocktimeout':
+        opts.overlayReplayBlockTimeoutMs = parseDuration(takeValue())
         break
       case '--chain':
         opts.chain = takeValue()

@@ -12,7 +12,19 @@ import { parseQuantity } from './parsers.js'
 describe('the namespace registry', () => {
   it('lists every namespace of the reference daemon once, each method once and under its own prefix', () => {
     const names = NAMESPACES.map((ns) => ns.name)
-    expect(names).toEqual(['eth', 'vendor', 'web3', 'net', 'debug', 'trace', 'txpool', 'sidechain', 'ots', 'parity'])
+    expect(names).toEqual([
+      'eth',
+      'vendor',
+      'web3',
+      'net',
+      'debug',
+      'trace',
+      'txpool',
+      'sidechain',
+      'ots',
+      'parity',
+      'overlay',
+    ])
     const methods = NAMESPACES.flatMap((ns) => ns.methods.map((m) => m.name))
     expect(new Set(methods).size).toBe(methods.length)
     for (const ns of NAMESPACES)

@@ -3,6 +3,8 @@ import { type NamespaceDefinition, defineNamespace } from './defineNamespace.js'
 import { ethNamespace } from './eth/ethNamespace.js'
 import { netNamespace } from './net/netNamespace.js'
 import { otsNamespace } from './ots/otsNamespace.js'
+import { overlayNamespace } from './overlay/overlayNamespace.js'
+import { parityNamespace } from './parity/parityNamespace.js'
 import { traceNamespace } from './trace/traceNamespace.js'
 import { vendorNamespace } from './vendor/vendorNamespace.js'
 import { web3Namespace } from './web3/web3Namespace.js'
@@ -23,5 +25,6 @@ export const NAMESPACES: readonly NamespaceDefinition[] = [
   defineNamespace({ name: 'txpool', methods: [] }),
   defineNamespace({ name: 'sidechain', methods: [] }),
   otsNamespace,
-  defineNamespace({ name: 'parity', methods: [] }),
+  parityNamespace,
+  overlayNamespace,
 ]

@@ -34,7 +34,7 @@ const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
  * is kept (`block range extends beyond current head block`), as is geth's `pending logs are not
  * supported`.
  */
-async function headersOf(engine: Engine, filter: LogFilter): Promise<VerifiedHeader[]> {
+export async function headersOf(engine: Engine, filter: LogFilter): Promise<VerifiedHeader[]> {
   if (filter.blockHash !== undefined) {
     try {
       return [await engine.headers.byHash(filter.blockHash)]
