@@ -31,7 +31,8 @@ Usage: edgetrace [--upstream URL] [flags]
                           local devnet (anvil, seeded with demo contracts) is started.
   --http.addr ADDR        listen address (default 127.0.0.1; loopback unless told otherwise)
   --http.port PORT        listen port (default 8545; 0 picks a free one)
-  --http.api LIST         namespaces served, comma-separated (default eth,vendor; also web3, net)
+  --http.api LIST         namespaces served, comma-separated (default eth,vendor; also debug, trace,
+                          ots, parity, overlay, web3, net — tracing needs debug and/or trace)
                           (erigon is another name of vendor, whose methods are erigon_*)
   --http.corsdomain LIST  origins allowed to call from a browser, comma-separated ('*' for any)
   --http.vhosts LIST      hostnames accepted in the Host header, comma-separated (default localhost;
