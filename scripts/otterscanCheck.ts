@@ -190,6 +190,8 @@ function counted(lines: string[]): string[] {
 }
 
 const stops: (() => Promise<void>)[] = []
+/** ots_/trace_ calls edgetrace passed on to anvil (refused there): each is an answer edgetrace did not compute. */
+let refusedByProxy = () => 0
 let failed = false
 try {
   console.log(`otterscan-check: ${direct ? 'Otterscan → anvil (--direct)' : 'Otterscan → edgetrace → proxy → anvil'}`)
@@ -204,10 +206,11 @@ try {
     const proxy = await createProxy(devnet.anvil.url, {
       callError: (call) =>
         /^(ots|trace)_/.test(call.method)
-          ? { code: -32601, message: `the method ${call.method} does not exist/is not available` }
+          ? { code: -32601, message: `${call.method} refused by the check's proxy: anvil's own answer is not used` }
           : undefined,
     })
     stops.push(() => proxy.stop())
+    refusedByProxy = () => proxy.log.filter((c) => /^(ots|trace)_/.test(c.method)).length
     const edge = await startEdgetrace({
       upstream: proxy.url,
       port: 0,
@@ -346,6 +349,10 @@ try {
   if (failedMethods.size > 0) {
     console.log('JSON-RPC methods that failed:')
     for (const [method, errors] of failedMethods) console.log(`  ${method}: ${[...errors].join(' | ')}`)
+  }
+  if (refusedByProxy() > 0) {
+    failed = true
+    console.log(`${refusedByProxy()} ots_/trace_ calls reached anvil through edgetrace (refused by the proxy)`)
   }
   console.log(`screenshots and page texts: ${outDir}/*.png, *.txt`)
 } catch (err) {
