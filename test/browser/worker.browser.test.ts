@@ -52,6 +52,27 @@ describe('worker over postMessage', () => {
     expect((got as { result: unknown[] }).result.length).toBeGreaterThan(2)
   })
 
+  it('the explorer namespaces (ots_*, erigon_*) equal the Node server', async () => {
+    const { hash } = txByLabel('nested token calls (transferFrom, transfer, balanceOf)')
+    const receipt = (await nodeAnswer('eth_getTransactionReceipt', [hash])) as { result: { blockNumber: string } }
+    const block = receipt.result.blockNumber
+    for (const [method, params] of [
+      ['ots_getApiLevel', []],
+      ['ots_traceTransaction', [hash]],
+      ['ots_getInternalOperations', [hash]],
+      ['ots_getTransactionError', [hash]],
+      ['ots_getBlockDetails', [Number(block)]],
+      ['erigon_forks', []],
+      ['erigon_getHeaderByNumber', [Number(block)]],
+      ['erigon_getLogsByHash', [((await nodeAnswer('eth_getBlockByNumber', [block, false])) as any).result.hash]],
+    ] as const) {
+      const got = await client.call(method, [...params])
+      const want = await nodeAnswer(method, [...params])
+      expect(got, method).toEqual({ ...(want as object), id: got.id })
+      expect((got as { error?: unknown }).error, method).toBeUndefined()
+    }
+  })
+
   it('struct logs (a streamed result) equal the Node server', async () => {
     const { hash } = txByLabel('storage writes')
     const got = await client.call('debug_traceTransaction', [hash, { enableMemory: true }])
