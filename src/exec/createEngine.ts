@@ -32,6 +32,8 @@ export type EngineOptions = {
   traceFilterMaxBlocks?: number | undefined
   /** The most blocks one verified eth_getLogs request may cover (default 10,000). */
   getLogsMaxBlocks?: number | undefined
+  /** The most blocks one ots_searchTransactions* request may scan without an index (default 10,000). */
+  otsSearchMaxBlocks?: number | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */

@@ -58,6 +58,7 @@ async function main(argv: string[]): Promise<void> {
       returnDataLimit: opts.returnDataLimit,
       unverified: opts.unverified,
       traceCompat: opts.traceCompat,
+      otsSearchMaxBlocks: opts.otsSearchMaxBlocks,
     },
     checkpoint: opts.checkpoint,
     log: (line) => console.error(line),

@@ -13,6 +13,7 @@ export type CliOptions = {
   evmTimeoutMs: number
   batchLimit: number
   returnDataLimit: number
+  otsSearchMaxBlocks: number
   chain?: string | undefined
   hardfork?: string | undefined
   unverified: boolean
@@ -40,6 +41,8 @@ Usage: edgetrace [--upstream URL] [flags]
                           (default 5m; e.g. 30s, 1m30s)
   --rpc.batch.limit N     largest JSON-RPC batch (default 100)
   --rpc.returndata.limit N  most bytes eth_call may return (default 100000; 0 = no limit)
+  --ots.search.maxblocks N  most blocks one ots_searchTransactions* request may scan, replaying them,
+                          without an index (default 10000)
   --chain FILE            geth-style genesis file naming the chain's forks (for unknown chain ids)
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
@@ -95,6 +98,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     evmTimeoutMs: 5 * 60_000,
     batchLimit: 100,
     returnDataLimit: 100_000,
+    otsSearchMaxBlocks: 10_000,
     unverified: false,
     traceCompat: false,
     help: false,
@@ -149,6 +153,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--rpc.returndata.limit':
         opts.returnDataLimit = integer(flag, takeValue(), 0)
+        break
+      case '--ots.search.maxblocks':
+        opts.otsSearchMaxBlocks = integer(flag, takeValue(), 1)
         break
       case '--chain':
         opts.chain = takeValue()

@@ -2,6 +2,7 @@ import { debugNamespace } from './debug/debugNamespace.js'
 import { type NamespaceDefinition, defineNamespace } from './defineNamespace.js'
 import { ethNamespace } from './eth/ethNamespace.js'
 import { netNamespace } from './net/netNamespace.js'
+import { otsNamespace } from './ots/otsNamespace.js'
 import { traceNamespace } from './trace/traceNamespace.js'
 import { web3Namespace } from './web3/web3Namespace.js'
 
@@ -20,6 +21,6 @@ export const NAMESPACES: readonly NamespaceDefinition[] = [
   traceNamespace,
   defineNamespace({ name: 'txpool', methods: [] }),
   defineNamespace({ name: 'sidechain', methods: [] }),
-  defineNamespace({ name: 'ots', methods: [] }),
+  otsNamespace,
   defineNamespace({ name: 'parity', methods: [] }),
 ]
