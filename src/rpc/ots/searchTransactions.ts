@@ -17,6 +17,8 @@ export const OTS_MAX_PAGE_SIZE = 25n
 export const OTS_SEARCH_MAX_BLOCKS = 10_000
 /** Headers fetched at once while scanning (one batch). */
 const WINDOW = 256n
+/** Blocks replayed at once while scanning. */
+const AHEAD = 4
 
 export type SearchPage = {
   txs: Record<string, unknown>[]
@@ -114,14 +116,26 @@ async function scan(
     const last = await engine.headers.resolve({ kind: 'number', number: hi })
     const window = await verifiedHeaderRange(engine, lo, last)
     if (step < 0n) window.reverse()
-    for (const header of window) {
+    // The next few blocks are replayed while one is looked at (independent, so in parallel); a
+    // replay started past the page's end is only wasted work, its failure ignored.
+    const replays: Promise<number[]>[] = []
+    const replay = (j: number) => {
+      if (replays[j] === undefined) {
+        replays[j] = touchingIndexes(engine, window[j]!, address, context)
+        replays[j].catch(() => {})
+      }
+      return replays[j]
+    }
+    for (const [j, header] of window.entries()) {
       if (++scanned > limit) {
         throw new ServerRpcError(
           `ots search without an index: more than ${limit} blocks to scan from block ${from} ` +
             `(--ots.search.maxblocks); ask from a nearer block`,
         )
       }
-      const indexes = await touchingIndexes(engine, header, address, context)
+      const ahead = Math.min(window.length, j + AHEAD, j + Number(limit - scanned) + 1)
+      for (let k = j + 1; k < ahead; k++) replay(k)
+      const indexes = await replay(j)
       if (indexes.length === 0) continue
       if (!want(found.length, txs)) return [...found, { header, indexes: [] }]
       found.push({ header, indexes })
