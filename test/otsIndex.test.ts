@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import { USAGE, parseCliArgs } from '../src/node/parseCliArgs.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { txByLabel, withDevnetAndEdgetrace } from './src/devnet.js'
 import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
@@ -150,6 +151,13 @@ describe('ots_searchTransactionsBefore / After', () => {
     const { ours, anvils } = await both('ots_searchTransactionsBefore', [NOBODY, 0, 5])
     expect(ours.result).toEqual({ txs: [], receipts: [], firstPage: true, lastPage: true })
     expect(flags(ours.result)).toEqual(flags(anvils.result))
+  })
+
+  it('takes --ots.search.maxblocks on the command line (default 10000), listed in --help', () => {
+    expect(parseCliArgs([]).otsSearchMaxBlocks).toBe(10_000)
+    expect(parseCliArgs(['--ots.search.maxblocks', '7']).otsSearchMaxBlocks).toBe(7)
+    expect(() => parseCliArgs(['--ots.search.maxblocks', '0'])).toThrow('--ots.search.maxblocks')
+    expect(USAGE).toContain('--ots.search.maxblocks')
   })
 
   it('scans at most --ots.search.maxblocks blocks, then says so', async () => {
