@@ -36,6 +36,8 @@ export type EngineOptions = {
   overlayGetLogsTimeoutMs?: number | undefined
   /** `--rpc.overlay.replayblocktimeout` in ms: one block's replay in overlay_getLogs (default 10 s). */
   overlayReplayBlockTimeoutMs?: number | undefined
+  /** The most blocks one ots_searchTransactions* request may scan without an index (default 10,000). */
+  otsSearchMaxBlocks?: number | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */

@@ -60,6 +60,7 @@ async function main(argv: string[]): Promise<void> {
       traceCompat: opts.traceCompat,
       overlayGetLogsTimeoutMs: opts.overlayGetLogsTimeoutMs,
       overlayReplayBlockTimeoutMs: opts.overlayReplayBlockTimeoutMs,
+      otsSearchMaxBlocks: opts.otsSearchMaxBlocks,
     },
     checkpoint: opts.checkpoint,
     log: (line) => console.error(line),

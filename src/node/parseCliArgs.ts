@@ -13,6 +13,7 @@ export type CliOptions = {
   evmTimeoutMs: number
   batchLimit: number
   returnDataLimit: number
+  otsSearchMaxBlocks: number
   chain?: string | undefined
   hardfork?: string | undefined
   unverified: boolean
@@ -46,6 +47,8 @@ Usage: edgetrace [--upstream URL] [flags]
   --rpc.returndata.limit N  most bytes eth_call may return (default 100000; 0 = no limit)
   --rpc.overlay.getlogstimeout DUR      most time one overlay_getLogs may take (default 5m)
   --rpc.overlay.replayblocktimeout DUR  most time overlay_getLogs may replay one block (default 10s)
+  --ots.search.maxblocks N  most blocks one ots_searchTransactions* request may scan, replaying them,
+                          without an index (default 10000)
   --chain FILE            geth-style genesis file naming the chain's forks (for unknown chain ids)
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
@@ -101,6 +104,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     evmTimeoutMs: 5 * 60_000,
     batchLimit: 100,
     returnDataLimit: 100_000,
+    otsSearchMaxBlocks: 10_000,
     unverified: false,
     traceCompat: false,
     overlayGetLogsTimeoutMs: 5 * 60_000,
@@ -163,6 +167,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--rpc.overlay.replayblocktimeout':
         opts.overlayReplayBlockTimeoutMs = parseDuration(takeValue())
+      case '--ots.search.maxblocks':
+        opts.otsSearchMaxBlocks = integer(flag, takeValue(), 1)
         break
       case '--chain':
         opts.chain = takeValue()
