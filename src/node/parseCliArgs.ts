@@ -167,6 +167,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--rpc.overlay.replayblocktimeout':
         opts.overlayReplayBlockTimeoutMs = parseDuration(takeValue())
+        break
       case '--ots.search.maxblocks':
         opts.otsSearchMaxBlocks = integer(flag, takeValue(), 1)
         break
