@@ -5,7 +5,7 @@ import { required } from '../params.js'
 import { parseAddress } from '../parsers.js'
 import { blockFields } from '../trace/parityConfigs.js'
 import { traceBlockTransactions } from '../trace/replayTraces.js'
-import { firstBlockWhere } from './firstBlockWhere.js'
+import { firstBlockWhere } from '../../exec/firstBlockWhere.js'
 
 /**
  * ots_getContractCreator(address): `{hash, creator}` of the transaction that created the contract,

@@ -5,7 +5,7 @@ import { defineMethod } from '../defineMethod.js'
 import { required } from '../params.js'
 import { parseAddress } from '../parsers.js'
 import { parseGoUint } from './parseGoUint.js'
-import { firstBlockWhere } from './firstBlockWhere.js'
+import { firstBlockWhere } from '../../exec/firstBlockWhere.js'
 
 /**
  * ots_getTransactionBySenderAndNonce(address, nonce): the hash of the sender's transaction with that

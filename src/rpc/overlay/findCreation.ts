@@ -2,6 +2,7 @@ import { KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import type { Engine } from '../../exec/createEngine.js'
 import { type LoadedBlock, loadBlock } from '../../exec/loadBlock.js'
+import { firstBlockWhere } from '../../exec/firstBlockWhere.js'
 import { replayBlock } from '../../exec/replayBlock.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import type { CallKind } from '../../tracing/hooks.js'
@@ -18,33 +19,20 @@ async function hasCode(engine: Engine, header: VerifiedHeader, address: Hex): Pr
 
 /**
  * The transaction that created the contract at `address` — without the reference daemon's index:
- * the block is found by binary search over the verified code hash at block boundaries (the first
- * block after which the account has code, assuming none in the genesis state: a genesis allocation
- * has no creating transaction), O(log n) proofs; then that block is replayed (each transaction
+ * the block is found by a search over the verified code hash at block boundaries (firstBlockWhere:
+ * the first block after which the account has code, assuming none in the genesis state: a genesis
+ * allocation has no creating transaction), O(log n) proofs; then that block is replayed (each transaction
  * checked against its receipt) with its frames traced, and the transaction whose CREATE or CREATE2
  * frame (a factory's included) made `address` and was not rolled back is the one. A contract that
  * was destroyed and created again is found at the creation its present code follows from the
  * search's boundary, which is one of them.
  */
 export async function findCreation(engine: Engine, address: Hex, deadline: Deadline): Promise<Creation> {
-  const latest = await engine.headers.resolve({ kind: 'tag', tag: 'latest' })
-  if (!(await hasCode(engine, latest, address)))
-    throw new ServerRpcError(
-      `contract construction txn not found: ${address} has no code at the latest block ${latest.number}`,
-    )
-  // Invariant: code after `hi`; none assumed after `lo` (0: the genesis state is not read).
-  let lo = 0n
-  let hi = latest.number
-  let hiHeader = latest
-  while (hi - lo > 1n) {
-    if (deadline.aborted) throw deadline.reason
-    const mid = (lo + hi) / 2n
-    const header = await engine.headers.resolve({ kind: 'number', number: mid })
-    if (await hasCode(engine, header, address)) {
-      hi = mid
-      hiHeader = header
-    } else lo = mid
-  }
+  if (deadline.aborted) throw deadline.reason
+  const hiHeader = await firstBlockWhere(engine, (header) => hasCode(engine, header, address))
+  if (!hiHeader)
+    throw new ServerRpcError(`contract construction txn not found: ${address} has no code at the latest block`)
+  if (deadline.aborted) throw deadline.reason
   const loaded = await loadBlock(engine, hiHeader.hash, hiHeader.number)
   let found: number | undefined
   const stack: CallKind[] = []

@@ -1,5 +1,5 @@
-import type { VerifiedHeader } from '../../chain/parseHeader.js'
-import type { Engine } from '../../exec/createEngine.js'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
+import type { Engine } from './createEngine.js'
 
 /**
  * Blocks probed at once per round: their headers go in one batch, then their proofs in another, so a
