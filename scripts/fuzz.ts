@@ -6,16 +6,10 @@
 import { writeFileSync } from 'node:fs'
 import { formatFuzzReport, runFuzz } from '../test/src/runFuzz.js'
 import { startFuzzTarget } from '../test/src/startFuzzTarget.js'
+import { argFlag } from './argFlag.js'
 
-function flag(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`)
-  if (at < 0) return undefined
-  const value = process.argv[at + 1]
-  if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`)
-  return value
-}
 function count(name: string, fallback: number): number {
-  const raw = flag(name)
+  const raw = argFlag(name)
   if (raw === undefined) return fallback
   const n = Number(raw)
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got ${raw}`)
@@ -25,7 +19,7 @@ function count(name: string, fallback: number): number {
 const seed = count('seed', Math.floor(Math.random() * 2 ** 31))
 const httpCount = count('count', 20_000)
 const wsCount = count('ws-count', Math.ceil(httpCount / 10))
-const jsonFile = flag('json')
+const jsonFile = argFlag('json')
 
 const processErrors: string[] = []
 process.on('unhandledRejection', (err) =>

@@ -18,23 +18,17 @@ import { type Page, chromium } from 'playwright'
 import { startDevnet } from '../src/node/devnet/startDevnet.js'
 import { startEdgetrace } from '../src/node/startEdgetrace.js'
 import { createProxy } from '../test/src/createProxy.js'
+import { rpcResult } from '../test/src/rpc.js'
 import { CHROMIUM_ARGS, resolveChromium } from './resolveChromium.js'
 import { OFFLINE, serveOtterscan } from './serveOtterscan.js'
+import { argFlag } from './argFlag.js'
 
-function flag(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`)
-  if (at < 0) return undefined
-  const value = process.argv[at + 1]
-  if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`)
-  return value
-}
-
-const dist = resolve(flag('dist') ?? process.env.OTTERSCAN_DIST ?? 'tools/otterscan/dist')
+const dist = resolve(argFlag('dist') ?? process.env.OTTERSCAN_DIST ?? 'tools/otterscan/dist')
 const direct = process.argv.includes('--direct')
 const skipProbe = process.argv.includes('--skip-probe')
 /** One folder per mode, so a run through edgetrace does not overwrite the --direct screenshots. */
 const mode = `${direct ? 'direct' : 'edgetrace'}${skipProbe ? '-skip-probe' : ''}`
-const outDir = resolve(flag('out') ?? join('/tmp/otterscan-check', mode))
+const outDir = resolve(argFlag('out') ?? join('/tmp/otterscan-check', mode))
 /** What Otterscan calls: Erigon's namespaces (erigon_getHeaderByNumber in its probe) and ots/trace. */
 const API = ['eth', 'erigon', 'ots', 'trace', 'debug', 'web3', 'net']
 /** Longest wait for a page to show its data. */
@@ -79,16 +73,7 @@ type PageResult = PageCheck & {
   screenshot: string
 }
 
-async function rpc<result>(url: string, method: string, params: unknown[]): Promise<result> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  const body = (await res.json()) as { result?: result; error?: { message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message}`)
-  return body.result as result
-}
+const rpc = <result>(url: string, method: string, params: unknown[]): Promise<result> => rpcResult(url, method, params)
 
 /** Every JSON-RPC call the page sends to the node, with its error if it got one. */
 function recordCalls(page: Page, nodeUrl: string): RpcCall[] {
