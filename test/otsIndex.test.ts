@@ -6,7 +6,7 @@ import { txByLabel, withDevnetAndEdgetrace } from './src/devnet.js'
 import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
 
 // The index-backed ots_* methods answered without an index (binary search over verified state, a
-// bounded scan with replay), compared with anvil, which serves them natively (ots API level 8).
+// bounded scan with replay: anvil's own ots_search is not asked, --ots.search.scan), compared with anvil, which serves them natively (ots API level 8).
 // anvil's deviations, not followed: its creator is checksummed (Go's common.Address, the reference's,
 // marshals lower case), and its search pages write transactions in its own shape and field order
 // (ours are geth's RPCTransaction, as eth_getTransactionByHash writes them) — so transactions are
@@ -19,7 +19,7 @@ let create2Address: string
 const NOBODY = '0x00000000000000000000000000000000000c0ffe'
 
 beforeAll(async () => {
-  ;({ devnet, edge, stop } = await withDevnetAndEdgetrace({ api: ['eth', 'ots'] }))
+  ;({ devnet, edge, stop } = await withDevnetAndEdgetrace({ api: ['eth', 'ots'], engine: { otsSearchIndex: false } }))
   const trace = await rpcResult(devnet.anvil.url, 'debug_traceTransaction', [
     txByLabel(devnet, 'CREATE2').hash,
     { tracer: 'callTracer' },
@@ -158,6 +158,9 @@ describe('ots_searchTransactionsBefore / After', () => {
     expect(parseCliArgs(['--ots.search.maxblocks', '7']).otsSearchMaxBlocks).toBe(7)
     expect(() => parseCliArgs(['--ots.search.maxblocks', '0'])).toThrow('--ots.search.maxblocks')
     expect(USAGE).toContain('--ots.search.maxblocks')
+    expect(parseCliArgs([]).otsSearchScan).toBe(false)
+    expect(parseCliArgs(['--ots.search.scan']).otsSearchScan).toBe(true)
+    expect(USAGE).toContain('--ots.search.scan')
   })
 
   it('scans at most --ots.search.maxblocks blocks, then says so', async () => {
@@ -166,7 +169,7 @@ describe('ots_searchTransactionsBefore / After', () => {
       port: 0,
       hardfork: 'prague',
       api: ['eth', 'ots'],
-      engine: { otsSearchMaxBlocks: 5 },
+      engine: { otsSearchMaxBlocks: 5, otsSearchIndex: false },
     })
     try {
       const out = await rpc(limited.url, 'ots_searchTransactionsAfter', [NOBODY, 0, 5])

@@ -38,6 +38,8 @@ export type EngineOptions = {
   overlayReplayBlockTimeoutMs?: number | undefined
   /** The most blocks one ots_searchTransactions* request may scan without an index (default 10,000). */
   otsSearchMaxBlocks?: number | undefined
+  /** Whether ots searches may ask the upstream's own index (ots_search*, trace_filter); default true. */
+  otsSearchIndex?: boolean | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */
@@ -52,6 +54,8 @@ export type Engine = {
   readonly persistent: PersistentBacking | undefined
   /** Whether the upstream answered eth_createAccessList (asked once; stops asking when it does not). */
   accessListSupported: boolean
+  /** Search indexes the upstream turned out not to offer (ots_search, trace_filter): not asked again. */
+  readonly searchIndexMissing: Set<string>
 }
 
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
@@ -92,5 +96,15 @@ export function createEngine({
   const source = opts.unverified
     ? createUnverifiedStateSource({ upstream, cache })
     : createVerifiedStateSource({ upstream, cache })
-  return { upstream, rules, headers, source, cache, options: opts, persistent, accessListSupported: true }
+  return {
+    upstream,
+    rules,
+    headers,
+    source,
+    cache,
+    options: opts,
+    persistent,
+    accessListSupported: true,
+    searchIndexMissing: new Set(),
+  }
 }

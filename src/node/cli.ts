@@ -61,6 +61,7 @@ async function main(argv: string[]): Promise<void> {
       overlayGetLogsTimeoutMs: opts.overlayGetLogsTimeoutMs,
       overlayReplayBlockTimeoutMs: opts.overlayReplayBlockTimeoutMs,
       otsSearchMaxBlocks: opts.otsSearchMaxBlocks,
+      otsSearchIndex: !opts.otsSearchScan,
     },
     checkpoint: opts.checkpoint,
     log: (line) => console.error(line),

@@ -14,6 +14,7 @@ export type CliOptions = {
   batchLimit: number
   returnDataLimit: number
   otsSearchMaxBlocks: number
+  otsSearchScan: boolean
   chain?: string | undefined
   hardfork?: string | undefined
   unverified: boolean
@@ -47,8 +48,10 @@ Usage: edgetrace [--upstream URL] [flags]
   --rpc.returndata.limit N  most bytes eth_call may return (default 100000; 0 = no limit)
   --rpc.overlay.getlogstimeout DUR      most time one overlay_getLogs may take (default 5m)
   --rpc.overlay.replayblocktimeout DUR  most time overlay_getLogs may replay one block (default 10s)
-  --ots.search.maxblocks N  most blocks one ots_searchTransactions* request may scan, replaying them,
-                          without an index (default 10000)
+  --ots.search.maxblocks N  most blocks one ots_searchTransactions* request may replay to find the
+                          address (default 10000)
+  --ots.search.scan       ots searches never ask the upstream's own index (ots_search*, trace_filter):
+                          they replay every verified block instead (bounded by --ots.search.maxblocks)
   --chain FILE            geth-style genesis file naming the chain's forks (for unknown chain ids)
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
@@ -105,6 +108,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     batchLimit: 100,
     returnDataLimit: 100_000,
     otsSearchMaxBlocks: 10_000,
+    otsSearchScan: false,
     unverified: false,
     traceCompat: false,
     overlayGetLogsTimeoutMs: 5 * 60_000,
@@ -170,6 +174,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--ots.search.maxblocks':
         opts.otsSearchMaxBlocks = integer(flag, takeValue(), 1)
+        break
+      case '--ots.search.scan':
+        opts.otsSearchScan = true
         break
       case '--chain':
         opts.chain = takeValue()

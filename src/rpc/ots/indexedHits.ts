@@ -1,0 +1,124 @@
+import type { Engine } from '../../exec/createEngine.js'
+import { ServerRpcError } from '../../errors/rpc.js'
+import type { Hex } from '../../types/hex.js'
+import type { CallContext } from '../../types/progress.js'
+import { type HitBlock, type ScanBudget, scanBlocks } from './scanBlocks.js'
+import { touchingTransactions } from './touchingTransactions.js'
+import type { Claims, ClaimSource } from './upstreamSearchClaims.js'
+
+/** Claimed blocks replayed at once while one is looked at. */
+const AHEAD = 4
+
+type Segment = { kind: 'gap'; from: bigint; to: bigint } | { kind: 'hit'; number: bigint; hashes: Set<Hex> }
+
+/**
+ * Whether the address's account (nonce, balance, code hash, storage root) is the same, by verified
+ * proofs, at the end of the block before `from`…`to` and at the end of its last block. A transaction
+ * the address sends bumps its nonce; one that runs its code and writes changes its storage root; one
+ * that pays it changes its balance — so a gap across which nothing changed is one an index may
+ * rightly leave out. The genesis state may not verify (a devnet's header need not commit to it):
+ * then the gap counts as changed and is scanned.
+ */
+async function accountUnchanged(engine: Engine, address: Hex, from: bigint, to: bigint): Promise<boolean> {
+  const [lo, hi] = from <= to ? [from, to] : [to, from]
+  const read = async (number: bigint) => {
+    const header = await engine.headers.resolve({ kind: 'number', number })
+    return engine.source.getAccount(header, address)
+  }
+  let before: Awaited<ReturnType<typeof read>>
+  let after: Awaited<ReturnType<typeof read>>
+  try {
+    ;[before, after] = await Promise.all([read(lo - 1n), read(hi)])
+  } catch (err) {
+    if (lo - 1n === 0n) return false
+    throw err
+  }
+  if (!before || !after) return before === after
+  return (
+    before.nonce === after.nonce &&
+    before.balance === after.balance &&
+    before.codeHash.every((b, i) => b === after.codeHash[i]) &&
+    before.storageRoot.every((b, i) => b === after.storageRoot[i])
+  )
+}
+
+/**
+ * The blocks in which the address is touched, in scan order, from an upstream's index checked
+ * block by block: every block it names is replayed, and every transaction it names there must be
+ * one the replay finds touching the address (else an error naming both: the index is wrong); the
+ * block's hits are the replay's own, so a transaction the index left out of a block it names is
+ * still there. Between the blocks it names, the address's verified account must not have changed
+ * (nonce, balance, code, storage); where it did, those blocks are scanned by replay (within the
+ * search's budget), so a block the index skipped is found, never silently left out.
+ */
+export async function* indexedHits(
+  engine: Engine,
+  address: Hex,
+  source: ClaimSource,
+  first: Claims,
+  start: bigint,
+  end: bigint,
+  budget: ScanBudget,
+  context: CallContext,
+): AsyncGenerator<HitBlock> {
+  const step = end >= start ? 1n : -1n
+  const within = (a: bigint, b: bigint) => (step > 0n ? a <= b : a >= b)
+  let cursor = start
+  let claims = first
+  for (;;) {
+    const segments: Segment[] = []
+    let pos = cursor
+    for (const block of claims.blocks) {
+      if (block.number !== pos) segments.push({ kind: 'gap', from: pos, to: block.number - step })
+      segments.push({ kind: 'hit', ...block })
+      pos = block.number + step
+    }
+    if (within(pos, claims.coveredTo)) segments.push({ kind: 'gap', from: pos, to: claims.coveredTo })
+
+    // Gap checks are proofs only: all asked at once (one batch). Claimed blocks are replayed a few ahead.
+    const checks = segments.map((s) => {
+      if (s.kind !== 'gap') return undefined
+      const check = accountUnchanged(engine, address, s.from, s.to)
+      check.catch(() => {})
+      return check
+    })
+    const confirms: Promise<HitBlock>[] = []
+    const confirm = (j: number) => {
+      const s = segments[j]!
+      if (s.kind !== 'hit' || confirms[j] !== undefined) return
+      confirms[j] = confirmClaim(engine, address, source, s.number, s.hashes, context)
+      confirms[j].catch(() => {})
+    }
+    for (const [j, s] of segments.entries()) {
+      for (let k = j; k < Math.min(segments.length, j + AHEAD); k++) confirm(k)
+      if (s.kind === 'hit') yield await confirms[j]!
+      else if (!(await checks[j]!)) yield* scanBlocks(engine, address, s.from, s.to, budget, context)
+    }
+    if (claims.coveredTo === end) return
+    cursor = claims.coveredTo + step
+    claims = await source.next(cursor, end)
+  }
+}
+
+/** A block the index names, replayed: its touching transactions, which must include every one named. */
+async function confirmClaim(
+  engine: Engine,
+  address: Hex,
+  source: ClaimSource,
+  number: bigint,
+  hashes: Set<Hex>,
+  context: CallContext,
+): Promise<HitBlock> {
+  const header = await engine.headers.resolve({ kind: 'number', number })
+  const hits = await touchingTransactions(engine, header, address, context)
+  const found = new Set(hits.map((h) => h.hash))
+  for (const hash of hashes) {
+    if (!found.has(hash)) {
+      throw new ServerRpcError(
+        `upstream's ${source.name} names transaction ${hash} in block ${number} for ${address}, ` +
+          `but the verified block has no such transaction touching ${address}`,
+      )
+    }
+  }
+  return { header, hits }
+}
