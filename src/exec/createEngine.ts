@@ -54,8 +54,11 @@ export type Engine = {
   readonly persistent: PersistentBacking | undefined
   /** Whether the upstream answered eth_createAccessList (asked once; stops asking when it does not). */
   accessListSupported: boolean
-  /** Search indexes the upstream turned out not to offer (ots_search, trace_filter): not asked again. */
-  readonly searchIndexMissing: Set<string>
+  /**
+   * What ots searches learned of the upstream's indexes: the ones it does not offer (ots_search,
+   * trace_filter; not asked again), and the most blocks its trace_filter takes at once.
+   */
+  readonly searchIndex: { missing: Set<string>; traceFilterBlocks?: bigint }
 }
 
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
@@ -105,6 +108,6 @@ export function createEngine({
     options: opts,
     persistent,
     accessListSupported: true,
-    searchIndexMissing: new Set(),
+    searchIndex: { missing: new Set() },
   }
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 
 export type StartAnvilParameters = {
@@ -20,6 +21,8 @@ export type AnvilInstance = {
   chainId: number
   process: ChildProcess
   stop(): Promise<void>
+  /** anvil's own $HOME (where it writes states it keeps on disk), removed once anvil has exited. */
+  home: string
 }
 
 const platformPackages: Record<string, string> = {
@@ -53,15 +56,26 @@ export async function startAnvil({
   chainId = 31337,
   port = 0,
 }: StartAnvilParameters = {}): Promise<AnvilInstance> {
+  // anvil writes the states it keeps off memory under $HOME/.foundry/anvil/tmp and never removes them
+  // (a few MB a run; gigabytes with --max-persisted-states): each anvil gets a home of its own,
+  // removed once it has exited, so runs do not fill the disk.
+  const home = mkdtempSync(join(tmpdir(), 'edgetrace-anvil-'))
+  const removeHome = () => rmSync(home, { recursive: true, force: true })
   const child = spawn(
     resolveAnvilBinary(),
     ['--host', '127.0.0.1', '--port', String(port), '--hardfork', hardfork, '--chain-id', String(chainId), ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: home } },
   )
   // Never outlive the process that started it (a test worker that is torn down, a killed CLI).
-  const killOnExit = () => child.kill('SIGKILL')
+  const killOnExit = () => {
+    child.kill('SIGKILL')
+    removeHome()
+  }
   process.once('exit', killOnExit)
-  child.once('exit', () => process.off('exit', killOnExit))
+  child.once('exit', () => {
+    process.off('exit', killOnExit)
+    removeHome()
+  })
   let output = ''
   const listening = new Promise<number>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -87,6 +101,7 @@ export async function startAnvil({
     hardfork,
     chainId,
     process: child,
+    home,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve()

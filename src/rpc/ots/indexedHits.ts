@@ -11,15 +11,17 @@ const AHEAD = 4
 
 type Segment = { kind: 'gap'; from: bigint; to: bigint } | { kind: 'hit'; number: bigint; hashes: Set<Hex> }
 
+/** What the address's proven account says of a gap: unchanged, changed, or (a gap from block 1) unknown. */
+type GapCheck = 'unchanged' | 'changed' | 'genesis unverified'
+
 /**
  * Whether the address's account (nonce, balance, code hash, storage root) is the same, by verified
  * proofs, at the end of the block before `from`…`to` and at the end of its last block. A transaction
  * the address sends bumps its nonce; one that runs its code and writes changes its storage root; one
  * that pays it changes its balance — so a gap across which nothing changed is one an index may
- * rightly leave out. The genesis state may not verify (a devnet's header need not commit to it):
- * then the gap counts as changed and is scanned.
+ * rightly leave out. The genesis state may not verify (a devnet's header need not commit to it).
  */
-async function accountUnchanged(engine: Engine, address: Hex, from: bigint, to: bigint): Promise<boolean> {
+async function checkGap(engine: Engine, address: Hex, from: bigint, to: bigint): Promise<GapCheck> {
   const [lo, hi] = from <= to ? [from, to] : [to, from]
   const read = async (number: bigint) => {
     const header = await engine.headers.resolve({ kind: 'number', number })
@@ -30,16 +32,44 @@ async function accountUnchanged(engine: Engine, address: Hex, from: bigint, to: 
   try {
     ;[before, after] = await Promise.all([read(lo - 1n), read(hi)])
   } catch (err) {
-    if (lo - 1n === 0n) return false
+    if (lo - 1n === 0n) return 'genesis unverified'
     throw err
   }
-  if (!before || !after) return before === after
-  return (
+  if (!before || !after) return before === after ? 'unchanged' : 'changed'
+  const same =
     before.nonce === after.nonce &&
     before.balance === after.balance &&
     before.codeHash.every((b, i) => b === after.codeHash[i]) &&
     before.storageRoot.every((b, i) => b === after.storageRoot[i])
-  )
+  return same ? 'unchanged' : 'changed'
+}
+
+/**
+ * The hits of a gap the index leaves out: none when the account did not change across it, else the
+ * gap scanned by replay. When the genesis state does not verify, block 1 is scanned alone (one
+ * block; skipped by its header when it holds no transactions) and the rest checked from its end.
+ */
+async function* gapHits(
+  engine: Engine,
+  address: Hex,
+  gap: { from: bigint; to: bigint },
+  check: Promise<GapCheck>,
+  budget: ScanBudget,
+  context: CallContext,
+): AsyncGenerator<HitBlock> {
+  const verdict = await check
+  if (verdict === 'unchanged') return
+  if (verdict === 'changed') {
+    yield* scanBlocks(engine, address, gap.from, gap.to, budget, context)
+    return
+  }
+  const rest = gap.from <= gap.to ? { from: 2n, to: gap.to } : { from: gap.from, to: 2n }
+  const restHasBlocks = gap.from <= gap.to ? rest.to >= 2n : rest.from >= 2n
+  if (gap.from <= gap.to) yield* scanBlocks(engine, address, 1n, 1n, budget, context)
+  if (restHasBlocks) {
+    yield* gapHits(engine, address, rest, checkGap(engine, address, rest.from, rest.to), budget, context)
+  }
+  if (gap.from > gap.to) yield* scanBlocks(engine, address, 1n, 1n, budget, context)
 }
 
 /**
@@ -78,7 +108,7 @@ export async function* indexedHits(
     // Gap checks are proofs only: all asked at once (one batch). Claimed blocks are replayed a few ahead.
     const checks = segments.map((s) => {
       if (s.kind !== 'gap') return undefined
-      const check = accountUnchanged(engine, address, s.from, s.to)
+      const check = checkGap(engine, address, s.from, s.to)
       check.catch(() => {})
       return check
     })
@@ -92,7 +122,7 @@ export async function* indexedHits(
     for (const [j, s] of segments.entries()) {
       for (let k = j; k < Math.min(segments.length, j + AHEAD); k++) confirm(k)
       if (s.kind === 'hit') yield await confirms[j]!
-      else if (!(await checks[j]!)) yield* scanBlocks(engine, address, s.from, s.to, budget, context)
+      else yield* gapHits(engine, address, s, checks[j]!, budget, context)
     }
     if (claims.coveredTo === end) return
     cursor = claims.coveredTo + step

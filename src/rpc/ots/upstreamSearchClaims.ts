@@ -17,8 +17,10 @@ export type ClaimSource = {
   next(cursor: bigint, end: bigint): Promise<Claims>
 }
 
-/** Blocks per trace_filter request (two requests a window: the address as from, then as to). */
-const TRACE_FILTER_WINDOW = 2048n
+/** Blocks per trace_filter request until the upstream says its limit (reth's default is 100, anvil's 300). */
+const TRACE_FILTER_BLOCKS = 2048n
+/** trace_filter windows asked at once (each twice: the address as from, then as to). */
+const TRACE_FILTER_PARALLEL = 4n
 
 /** An upstream answer that is not a list of hits the way the method promises it. */
 function malformed(method: string, why: string): ServerRpcError {
@@ -93,30 +95,63 @@ function otsClaims(engine: Engine, address: Hex, pageSize: bigint): ClaimSource 
 
 type TraceEntry = { blockNumber?: unknown; transactionHash?: unknown }
 
+/** The block limit an upstream's "range too large" error states (anvil: "limited to 300"), if it is one. */
+function rangeLimit(err: unknown): bigint | undefined {
+  if (!(err instanceof UpstreamRpcError) || !/range|blocks/i.test(err.message)) return undefined
+  if (!/too (large|many|big)|limit|exceed|max/i.test(err.message)) return undefined
+  const stated = /(\d+)/.exec(err.message)
+  return stated ? BigInt(stated[1]!) : 0n
+}
+
 /**
- * The upstream's trace_filter (OpenEthereum's shape: Erigon, reth, Nethermind, Besu, anvil) over a
- * window of blocks, asked twice — the address as a frame's from, then as its to — since the two
- * filters together mean both at once. Traces without a transaction (block and uncle rewards) name
- * no transaction to replay and are not hits of an ots search.
+ * The upstream's trace_filter (OpenEthereum's shape: Erigon, reth, Nethermind, Besu, anvil) over
+ * consecutive windows of blocks asked at once, each asked twice — the address as a frame's from,
+ * then as its to — since the two filters together mean both at once. A window the upstream finds too
+ * large is asked again at the size its error states (else half), and that size is kept. Traces
+ * without a transaction (block and uncle rewards) name no transaction to replay and are not hits.
  */
 function traceFilterClaims(engine: Engine, address: Hex): ClaimSource {
+  const filter = async (lo: bigint, hi: bigint): Promise<TraceEntry[]> => {
+    const range = { fromBlock: quantity(lo), toBlock: quantity(hi) }
+    const [asFrom, asTo] = await Promise.all([
+      engine.upstream.request<TraceEntry[]>('trace_filter', [{ ...range, fromAddress: [address] }]),
+      engine.upstream.request<TraceEntry[]>('trace_filter', [{ ...range, toAddress: [address] }]),
+    ])
+    if (!Array.isArray(asFrom) || !Array.isArray(asTo)) throw malformed('trace_filter', 'not a list of traces')
+    return [...asFrom, ...asTo]
+  }
   return {
     name: 'trace_filter',
     async next(cursor, end) {
       const step = end >= cursor ? 1n : -1n
-      const far = cursor + step * (TRACE_FILTER_WINDOW - 1n)
-      const last = step > 0n ? (far < end ? far : end) : far > end ? far : end
-      const [lo, hi] = step > 0n ? [cursor, last] : [last, cursor]
-      const range = { fromBlock: quantity(lo), toBlock: quantity(hi) }
-      const [asFrom, asTo] = await Promise.all([
-        engine.upstream.request<TraceEntry[]>('trace_filter', [{ ...range, fromAddress: [address] }]),
-        engine.upstream.request<TraceEntry[]>('trace_filter', [{ ...range, toAddress: [address] }]),
-      ])
-      if (!Array.isArray(asFrom) || !Array.isArray(asTo)) throw malformed('trace_filter', 'not a list of traces')
-      const pairs = [...asFrom, ...asTo]
-        .filter((t) => t.transactionHash !== undefined && t.transactionHash !== null)
-        .map((t): [bigint, Hex] => [blockOf('trace_filter', t.blockNumber), hashOf('trace_filter', t.transactionHash)])
-      return { blocks: group('trace_filter', pairs, cursor, last), coveredTo: last }
+      for (;;) {
+        const size = engine.searchIndex.traceFilterBlocks ?? TRACE_FILTER_BLOCKS
+        const far = cursor + step * (size * TRACE_FILTER_PARALLEL - 1n)
+        const last = step > 0n ? (far < end ? far : end) : far > end ? far : end
+        const windows: [bigint, bigint][] = []
+        for (let at = cursor; step > 0n ? at <= last : at >= last; at += step * size) {
+          const other = at + step * (size - 1n)
+          const edge = step > 0n ? (other < last ? other : last) : other > last ? other : last
+          windows.push(step > 0n ? [at, edge] : [edge, at])
+        }
+        let traces: TraceEntry[]
+        try {
+          traces = (await Promise.all(windows.map(([lo, hi]) => filter(lo, hi)))).flat()
+        } catch (err) {
+          const limit = rangeLimit(err)
+          if (limit === undefined || size <= 1n) throw err
+          // The upstream counts its limit as blocks (to − from + 1) or as the difference: stay under both.
+          engine.searchIndex.traceFilterBlocks = limit > 1n && limit < size ? limit - 1n : size / 2n
+          continue
+        }
+        const pairs = traces
+          .filter((t) => t.transactionHash !== undefined && t.transactionHash !== null)
+          .map((t): [bigint, Hex] => [
+            blockOf('trace_filter', t.blockNumber),
+            hashOf('trace_filter', t.transactionHash),
+          ])
+        return { blocks: group('trace_filter', pairs, cursor, last), coveredTo: last }
+      }
     },
   }
 }
@@ -143,12 +178,12 @@ export async function firstClaims(
 ): Promise<{ source: ClaimSource; claims: Claims } | undefined> {
   const sources = [otsClaims(engine, address, pageSize), traceFilterClaims(engine, address)]
   for (const source of sources) {
-    if (engine.searchIndexMissing.has(source.name)) continue
+    if (engine.searchIndex.missing.has(source.name)) continue
     try {
       return { source, claims: await source.next(cursor, end) }
     } catch (err) {
       if (!isMissingMethod(err)) throw err
-      engine.searchIndexMissing.add(source.name)
+      engine.searchIndex.missing.add(source.name)
     }
   }
   return undefined
