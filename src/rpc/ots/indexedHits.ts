@@ -92,18 +92,23 @@ export async function* indexedHits(
   context: CallContext,
 ): AsyncGenerator<HitBlock> {
   const step = end >= start ? 1n : -1n
-  const within = (a: bigint, b: bigint) => (step > 0n ? a <= b : a >= b)
-  let cursor = start
+  // The first block not yet accounted for: blocks before it are hits or checked gaps. A gap is checked
+  // only when the next named block (or the end) is reached, so windows with no hit cost no proofs.
+  let gapFrom = start
   let claims = first
   for (;;) {
+    // The next answer of the index is asked for while this one is checked (it depends only on where
+    // this one ends); when the page fills first, it is not waited for.
+    const next = claims.coveredTo === end ? undefined : source.next(claims.coveredTo + step, end)
+    next?.catch(() => {})
+    const last = claims.coveredTo === end
     const segments: Segment[] = []
-    let pos = cursor
     for (const block of claims.blocks) {
-      if (block.number !== pos) segments.push({ kind: 'gap', from: pos, to: block.number - step })
+      if (block.number !== gapFrom) segments.push({ kind: 'gap', from: gapFrom, to: block.number - step })
       segments.push({ kind: 'hit', ...block })
-      pos = block.number + step
+      gapFrom = block.number + step
     }
-    if (within(pos, claims.coveredTo)) segments.push({ kind: 'gap', from: pos, to: claims.coveredTo })
+    if (last && (step > 0n ? gapFrom <= end : gapFrom >= end)) segments.push({ kind: 'gap', from: gapFrom, to: end })
 
     // Gap checks are proofs only: all asked at once (one batch). Claimed blocks are replayed a few ahead.
     const checks = segments.map((s) => {
@@ -124,9 +129,8 @@ export async function* indexedHits(
       if (s.kind === 'hit') yield await confirms[j]!
       else yield* gapHits(engine, address, s, checks[j]!, budget, context)
     }
-    if (claims.coveredTo === end) return
-    cursor = claims.coveredTo + step
-    claims = await source.next(cursor, end)
+    if (!next) return
+    claims = await next
   }
 }
 
