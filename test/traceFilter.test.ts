@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevnet, type Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { TRACE_FILTER_MAX_BLOCKS } from '../src/rpc/trace/traceFilter.js'
+import { txByLabel } from './src/devnet.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
 // trace_filter's limits and progress: a range bound with a clear error, fromBlock > toBlock refused,
@@ -30,10 +31,14 @@ afterAll(async () => {
 
 describe('trace_filter', () => {
   it('reports progress while it traces a range, and applies after and count across blocks', async () => {
-    const all = await rpcResult(edge.url, 'trace_filter', [{ fromBlock: '0x2', toBlock: '0xb' }])
+    // The ten blocks from the devnet's first transaction on.
+    const first = txByLabel(devnet, 'deploy Token').blockNumber
+    const range = { fromBlock: `0x${first.toString(16)}`, toBlock: `0x${(first + 9).toString(16)}` }
+    const all = await rpcResult(edge.url, 'trace_filter', [range])
     expect(all.length).toBeGreaterThan(17)
-    expect(progress.some((l) => /^trace_filter 2…\d+: \d+ of \d+ blocks traced, \d+ traces sent/.test(l))).toBe(true)
-    const page = await rpcResult(edge.url, 'trace_filter', [{ fromBlock: '0x2', toBlock: '0xb', after: 10, count: 7 }])
+    const started = new RegExp(`^trace_filter ${first}…\\d+: \\d+ of \\d+ blocks traced, \\d+ traces sent`)
+    expect(progress.some((l) => started.test(l))).toBe(true)
+    const page = await rpcResult(edge.url, 'trace_filter', [{ ...range, after: 10, count: 7 }])
     expect(page).toEqual(all.slice(10, 17))
   })
   it('refuses a range above the limit and a reversed range, naming the problem', async () => {

@@ -54,8 +54,9 @@ const SECOND_DELEGATING_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d
  * contracts deployed and a set of labelled transactions covering what a tracer must handle —
  * nested calls of every kind, creations, self-destructs, logs in reverted frames, reverts of every
  * kind, transient storage, refunds, precompiles, an out-of-gas child, every transaction type,
- * several transactions in one block. Everything starts at block 2 (anvil's genesis state does not
- * verify, so block 1 — whose parent is genesis — is left empty).
+ * several transactions in one block. Everything starts at block 3: anvil's genesis state does not
+ * verify, so blocks 1 and 2 are left empty — state at the start of block 1 is genesis's, and
+ * explorers (Otterscan) ask for the state at the start of the block before a transaction's.
  */
 export async function startDevnet(
   opts: { anvil?: StartAnvilParameters; log?: (line: string) => void } = {},
@@ -67,6 +68,7 @@ export async function startDevnet(
     const accounts = await call<Hex[]>(url, 'eth_accounts')
     const [alice, bob, carol] = accounts as [Hex, Hex, Hex]
     const transactions: DevnetTransaction[] = []
+    await call(url, 'evm_mine')
     await call(url, 'evm_mine')
 
     type Receipt = { status: string; blockNumber: string; contractAddress: Hex | null; type: string }
