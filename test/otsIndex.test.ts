@@ -55,6 +55,18 @@ describe('ots_getTransactionBySenderAndNonce', () => {
     expect((await rpc(edge.url, 'ots_getTransactionBySenderAndNonce', [NOBODY, 0])).result).toBeNull()
   })
 
+  it('answers null for a nonce an EIP-7702 authorization used up (no transaction of that sender), as anvil', async () => {
+    // Dev accounts 4 and 5 only signed authorizations (carried by alice's type-4 transactions): each
+    // has nonce 1 and sent nothing. Their delegation code was never created either.
+    for (const account of devnet.accounts.slice(4, 6)) {
+      expect(Number(await rpcResult(devnet.anvil.url, 'eth_getTransactionCount', [account, 'latest']))).toBe(1)
+      const { ours, anvils } = await both('ots_getTransactionBySenderAndNonce', [account, 0])
+      expect([ours.result, anvils.result]).toEqual([null, null])
+      const creator = await both('ots_getContractCreator', [account])
+      expect([creator.ours.result, creator.anvils.result]).toEqual([null, null])
+    }
+  })
+
   it('names the bad argument', async () => {
     const bad = await rpc(edge.url, 'ots_getTransactionBySenderAndNonce', [DEV_ACCOUNT, '0x1'])
     expect(bad.error).toMatchObject({ code: -32602 })

@@ -67,6 +67,21 @@ describe('parity_listStorageKeys', () => {
     expect(await rpcResult(edge.url, 'parity_listStorageKeys', [TOKEN, 100, '0x00', 'latest'])).toEqual(expected)
   })
 
+  it('pages through every key, two a page, the next offset just past the last key', async () => {
+    const expected = await keysAtHead()
+    const seen: string[] = []
+    let offset: string | null = null
+    for (let page = 0; page <= expected.length; page++) {
+      const keys = (await rpcResult(edge.url, 'parity_listStorageKeys', [TOKEN, 2, offset, 'latest'])) as string[]
+      seen.push(...keys)
+      if (keys.length < 2) break
+      // The offset is inclusive: the next page starts at the key after the last one seen.
+      offset = `0x${(BigInt(keys[1]!) + 1n).toString(16).padStart(64, '0')}`
+    }
+    expect(seen).toEqual(expected)
+    expect(new Set(seen).size).toBe(seen.length)
+  })
+
   it('refuses a block other than latest, an unknown account and bad arguments in the reference words', async () => {
     const wrongTag = `listStorageKeys wrong block tag or number: must be '0x${'0'.repeat(52)}6c6174657374' ('latest')`
     for (const block of ['0x1', 'earliest', 'pending']) {
