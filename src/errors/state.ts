@@ -54,11 +54,29 @@ function where({ block, address, slot }: StateLocation): string[] {
   return lines
 }
 
+/** keccak256(rlp('')): the root of an empty trie. */
+const EMPTY_TRIE_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421'
+
+/**
+ * Why a proof at a genesis that claims an empty state fails: anvil (and other devnets) start from a
+ * genesis header whose stateRoot is the empty trie's while the node holds the funded accounts, so
+ * nothing at block 0 can be proven. Said so, with where verified state starts.
+ */
+function genesisHint({ block, expectedRoot }: StateLocation & VerificationFacts): string[] {
+  if (block.number !== 0n || expectedRoot?.toLowerCase() !== EMPTY_TRIE_ROOT) return []
+  return [
+    "block 0 is a genesis whose header commits to an empty state while the node holds accounts (anvil's genesis is such a one): state at block 0 cannot be proven. State verifies from block 1 on: calls at block 1 or later, traces of transactions in block 2 or later",
+  ]
+}
+
 /** An account or storage proof from the upstream does not verify against the block. Never a result. */
 export class ProofVerificationError extends BaseErrorWithData<VerificationData> {
   override name = 'ProofVerificationError'
   constructor(what: string, facts: StateLocation & VerificationFacts, args: BaseErrorParameters = {}) {
-    super(`state does not verify: ${what}`, toData(facts), { ...args, metaMessages: where(facts) })
+    super(`state does not verify: ${what}`, toData(facts), {
+      ...args,
+      metaMessages: [...where(facts), ...genesisHint(facts)],
+    })
   }
 }
 

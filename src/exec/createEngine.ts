@@ -11,6 +11,7 @@ import { createUnverifiedStateSource } from '../state/createUnverifiedStateSourc
 import { createVerifiedStateSource } from '../state/createVerifiedStateSource.js'
 import type { StateSource } from '../state/types.js'
 import type { Upstream } from '../upstream/types.js'
+import { type VerificationCounts, newVerificationCounts } from '../types/verificationCounts.js'
 
 export type EngineOptions = {
   /** `--rpc.gascap`: the most gas one call may use; 0 = no cap. Default 50,000,000. */
@@ -59,6 +60,8 @@ export type Engine = {
    * trace_filter; not asked again), and the most blocks its trace_filter takes at once.
    */
   readonly searchIndex: { missing: Set<string>; traceFilterBlocks?: bigint }
+  /** Items proven since start (see engineCounters). */
+  readonly verified: VerificationCounts
 }
 
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
@@ -96,9 +99,10 @@ export function createEngine({
       : undefined
   const cache = createLruCache(opts.cacheBytes, persistent)
   const headers = createHeaderStore({ upstream, rules, cache, checkpoint, log })
+  const verified = newVerificationCounts()
   const source = opts.unverified
     ? createUnverifiedStateSource({ upstream, cache })
-    : createVerifiedStateSource({ upstream, cache })
+    : createVerifiedStateSource({ upstream, cache, counts: verified })
   return {
     upstream,
     rules,
@@ -109,5 +113,6 @@ export function createEngine({
     persistent,
     accessListSupported: true,
     searchIndex: { missing: new Set() },
+    verified,
   }
 }

@@ -2,10 +2,42 @@ import { readFile } from 'node:fs/promises'
 import type { GethGenesis } from '@ethereumjs/common'
 import { CLIENT_VERSION } from '../rpc/web3/clientVersion.js'
 import { redactUrl } from '../upstream/redactUrl.js'
-import { CliError, USAGE, parseCliArgs } from './parseCliArgs.js'
+import { checkPortFree } from './checkPortFree.js'
+import { explorerDir } from './explorerDir.js'
+import { CliError, USAGE, defaultApi, isLoopback, parseCliArgs } from './parseCliArgs.js'
+import { probeUpstream } from './probeUpstream.js'
 import { startEdgetrace } from './startEdgetrace.js'
 import { startWarnings } from './startWarnings.js'
+import type { Devnet } from './devnet/startDevnet.js'
 import { installProcessGuard } from './installProcessGuard.js'
+
+/** The devnet's part of the banner: its contracts and transactions, and tracing to try at once. */
+function devnetBanner(devnet: Devnet, url: string, api: readonly string[]): string[] {
+  const nested = devnet.transactions.find((tx) => tx.label.startsWith('nested token calls')) ?? devnet.transactions[0]!
+  const curl = (method: string, params: unknown[]) =>
+    `    curl -s ${url} -H 'content-type: application/json' -d '${JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })}'`
+  const tries: string[] = []
+  if (api.includes('debug'))
+    tries.push(curl('debug_traceTransaction', [nested.hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]))
+  if (api.includes('trace')) tries.push(curl('trace_transaction', [nested.hash]))
+  if (tries.length === 0)
+    tries.push(
+      `    (tracing is off: --http.api ${api.join(',')} has neither debug nor trace)`,
+      curl('eth_getTransactionReceipt', [nested.hash]),
+    )
+  return [
+    '  demo contracts:',
+    ...Object.entries(devnet.contracts).map(([name, address]) => `    ${name.padEnd(18)} ${address}`),
+    `  dev accounts: ${devnet.accounts.slice(0, 3).join(', ')}, … (unlocked at the upstream)`,
+    '  demo transactions (block, status, what it does):',
+    ...devnet.transactions.map(
+      (tx) =>
+        `    ${tx.hash}  ${String(tx.blockNumber).padStart(3)} ${tx.status === 'success' ? '  ok    ' : 'reverted'}  ${tx.label}`,
+    ),
+    `  trace "${nested.label}":`,
+    ...tries,
+  ]
+}
 
 async function main(argv: string[]): Promise<void> {
   installProcessGuard((line) => console.error(line))
@@ -14,25 +46,27 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE)
     return
   }
+  // Said first, before a devnet or anything else starts: a port that is taken.
+  await checkPortFree(opts.host, opts.port)
   const cleanups: (() => Promise<void>)[] = []
   let upstreamUrl = opts.upstream
   let upstreamNote = ''
   let hardfork = opts.hardfork
-  let devnetLines: string[] = []
+  let devnet: Devnet | undefined
   if (upstreamUrl === undefined) {
     const { startDevnet } = await import('./devnet/startDevnet.js')
     console.log('no --upstream given: starting the embedded local devnet (anvil) …')
-    const devnet = await startDevnet()
-    cleanups.push(() => devnet.stop())
+    devnet = await startDevnet()
+    cleanups.push(() => (devnet as Devnet).stop())
     upstreamUrl = devnet.anvil.url
     hardfork ??= devnet.anvil.hardfork
     upstreamNote = ` (embedded devnet: anvil, ${Object.keys(devnet.contracts).length} demo contracts, ${devnet.transactions.length} demo transactions)`
-    devnetLines = [
-      '  demo contracts:',
-      ...Object.entries(devnet.contracts).map(([name, address]) => `    ${name.padEnd(10)} ${address}`),
-      `  dev accounts: ${devnet.accounts.slice(0, 3).join(', ')}, … (unlocked at the upstream)`,
-    ]
+  } else {
+    await probeUpstream(upstreamUrl)
   }
+  const api = opts.api ?? defaultApi(opts.host, devnet !== undefined)
+  const explorerWanted = opts.explorer ?? isLoopback(opts.host)
+  const explorer = explorerWanted ? explorerDir() : undefined
   let genesis: GethGenesis | undefined
   if (opts.chain !== undefined) {
     try {
@@ -45,7 +79,8 @@ async function main(argv: string[]): Promise<void> {
     upstream: upstreamUrl as string,
     host: opts.host,
     port: opts.port,
-    api: opts.api,
+    api,
+    explorerDir: explorer,
     corsDomains: opts.corsDomains,
     wsOrigins: opts.wsOrigins,
     vhosts: opts.vhosts,
@@ -82,8 +117,8 @@ async function main(argv: string[]): Promise<void> {
     opts.checkpoint
       ? `  trust:      blocks asked by number or tag must link by parent hashes to the checkpoint ${opts.checkpoint}${checkpoint ? ` (block ${checkpoint.number})` : ''}`
       : "  trust:      blocks asked by number or tag are the upstream's word (no --checkpoint given)",
-    `  namespaces: ${opts.api.join(', ')}`,
-    ...(opts.api.includes('trace')
+    `  namespaces: ${api.join(', ')}${opts.api ? '' : ' (the default here; --http.api to choose)'}`,
+    ...(api.includes('trace')
       ? [
           opts.traceCompat
             ? "  traces:     trace_* in OpenEthereum's shapes (--trace.compat)"
@@ -91,15 +126,13 @@ async function main(argv: string[]): Promise<void> {
         ]
       : []),
     `  listening:  ${server.url}  (WebSocket: ${server.wsUrl})`,
-    ...devnetLines,
+    ...(devnet ? devnetBanner(devnet, server.url, api) : []),
+    explorer
+      ? `\nopen ${server.url}/ — the trace explorer`
+      : explorerWanted
+        ? `\nJSON-RPC at ${server.url} (the explorer page is not built: run \`npm run build\`, which npm install runs)`
+        : `\nJSON-RPC at ${server.url} (the explorer page is off${opts.explorer === false ? '' : ' away from loopback: --http.explorer on'})`,
   ]
-  if (devnetLines.length > 0) {
-    const token = /Token +(0x[0-9a-f]+)/.exec(devnetLines.join('\n'))?.[1]
-    lines.push(
-      '  try:',
-      `    curl -s ${server.url} -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"${token}","data":"0x18160ddd"},"latest"]}'`,
-    )
-  }
   console.log(lines.join('\n'))
   for (const warning of startWarnings(opts.host, server.handler.enabled)) console.warn(warning)
   const stop = async () => {

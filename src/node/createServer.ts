@@ -6,6 +6,7 @@ import type { RpcHandler } from '../rpc/createRpcHandler.js'
 import { hostAllowed } from './hostAllowed.js'
 import { isJsonContentType } from './isJsonContentType.js'
 import { originAllowed } from './originAllowed.js'
+import { serveStatic } from './serveStatic.js'
 
 export type CreateServerParameters = {
   handler: RpcHandler
@@ -22,6 +23,13 @@ export type CreateServerParameters = {
   vhosts?: readonly string[]
   /** Largest request body accepted (geth: 5 MiB). */
   maxBodyBytes?: number
+  /**
+   * The trace explorer page: the directory of its build, served on GET (`/` is the page). Without
+   * it, GET / answers the health check as /health does.
+   */
+  explorerDir?: string | undefined
+  /** GET /stats: the daemon's running counters (the explorer shows what each answer cost). */
+  counters?: (() => unknown) | undefined
 }
 
 /** Responses up to this size are sent whole; bigger ones stream. */
@@ -58,6 +66,15 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string, message: 
   )
 }
 
+/** What a newcomer reads when the server cannot listen: the port taken, a privileged port, no such address. */
+export function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (err.code === 'EADDRINUSE') return new Error(`port ${port} is in use on ${host}: try --http.port 0 (any free port)`)
+  if (err.code === 'EACCES') return new Error(`port ${port} needs privileges on ${host}: try --http.port 0 or a port above 1023`)
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+    return new Error(`cannot listen on ${host}: no such address on this machine (see --http.addr)`)
+  return err
+}
+
 /**
  * The Node transport: JSON-RPC over HTTP POST on `/` and over WebSocket on the same port. Thin: all
  * behaviour (envelopes, batches, errors, gating) is the shared RPC handler's.
@@ -70,6 +87,8 @@ export async function createServer({
   wsOrigins = [],
   vhosts = ['localhost'],
   maxBodyBytes = 5 * 1024 * 1024,
+  explorerDir,
+  counters,
 }: CreateServerParameters): Promise<EdgetraceServer> {
   const originRules = [...wsOrigins, ...corsDomains]
 
@@ -111,8 +130,20 @@ export async function createServer({
       res.writeHead(204).end()
       return
     }
-    if (req.method === 'GET' && (req.url === '/' || req.url === '/health')) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const path = (req.url ?? '/').split('?')[0]
+      if (path === '/health' || (path === '/' && explorerDir === undefined)) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
+        return
+      }
+      if (path === '/stats' && counters) {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        res.end(JSON.stringify(counters()))
+        return
+      }
+      if (explorerDir !== undefined && (await serveStatic(explorerDir, req.url ?? '/', res, req.method === 'HEAD')))
+        return
+      plainError(res, 404, explorerDir === undefined ? 'not found (JSON-RPC is POST /)' : 'not found')
       return
     }
     if (req.method !== 'POST') {
@@ -209,7 +240,7 @@ export async function createServer({
     })
   })
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject)
+    http.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, host, port)))
     http.listen(port, host, () => resolve())
   })
   const address = http.address() as AddressInfo

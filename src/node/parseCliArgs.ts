@@ -1,11 +1,16 @@
 import { BaseError } from '../errors/base.js'
+import { NAMESPACES } from '../rpc/namespaces.js'
+import { NAMESPACE_ALIASES } from '../rpc/servedPrefixes.js'
 import type { Hex } from '../types/hex.js'
 
 export type CliOptions = {
   upstream?: string | undefined
   host: string
   port: number
-  api: string[]
+  /** `--http.api` as given; without it, `defaultApi` decides. */
+  api?: string[] | undefined
+  /** `--http.explorer`: the trace explorer page on GET /; without it, on when listening on loopback. */
+  explorer?: boolean | undefined
   corsDomains: string[]
   wsOrigins: string[]
   vhosts: string[]
@@ -25,6 +30,36 @@ export type CliOptions = {
   help: boolean
 }
 
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/
+
+/** Whether a listen address is loopback (only this machine can reach it). */
+export const isLoopback = (host: string): boolean => LOOPBACK.test(host)
+
+/** What a server open to others serves without `--http.api`: the reference daemon's default. */
+export const PUBLIC_API = ['eth', 'vendor'] as const
+/** What a server only this machine reaches (or the embedded devnet) serves without `--http.api`: tracing too. */
+export const LOCAL_API = ['eth', 'vendor', 'debug', 'trace', 'txpool', 'web3', 'net'] as const
+
+/** The namespaces served when `--http.api` is not given. */
+export function defaultApi(host: string, devnet: boolean): readonly string[] {
+  return devnet || isLoopback(host) ? LOCAL_API : PUBLIC_API
+}
+
+const aliasesOf = (name: string) =>
+  Object.entries(NAMESPACE_ALIASES)
+    .filter(([, to]) => to === name)
+    .map(([alias]) => alias)
+
+/** One line per namespace for --help, from the namespace registry. */
+const NAMESPACE_LINES = NAMESPACES.map((ns) => {
+  const aliases = aliasesOf(ns.name)
+  const label = `${ns.name}${aliases.length > 0 ? ` (${aliases.join(', ')})` : ''}`
+  return `    ${label.padEnd(18)}${ns.summary}`
+}).join('\n')
+
+/** Every name `--http.api` accepts, for its error message. */
+const KNOWN_API = NAMESPACES.flatMap((ns) => [ns.name, ...aliasesOf(ns.name)])
+
 export const USAGE = `edgetrace — a client-side Ethereum JSON-RPC daemon: trace and debug on verified state from any node
 
 Usage: edgetrace [--upstream URL] [flags]
@@ -33,9 +68,11 @@ Usage: edgetrace [--upstream URL] [flags]
                           local devnet (anvil, seeded with demo contracts) is started.
   --http.addr ADDR        listen address (default 127.0.0.1; loopback unless told otherwise)
   --http.port PORT        listen port (default 8545; 0 picks a free one)
-  --http.api LIST         namespaces served, comma-separated (default eth,vendor; also debug, trace,
-                          ots, parity, overlay, web3, net — tracing needs debug and/or trace)
-                          (erigon is another name of vendor, whose methods are erigon_*)
+  --http.api LIST         namespaces served, comma-separated. Default: ${LOCAL_API.join(',')} on a loopback
+                          address or the embedded devnet; ${PUBLIC_API.join(',')} (the reference daemon's) elsewhere.
+                          The namespaces:
+${NAMESPACE_LINES}
+  --http.explorer on|off  the trace explorer page on GET / (default: on when listening on loopback)
   --http.corsdomain LIST  origins allowed to call from a browser, comma-separated ('*' for any)
   --http.vhosts LIST      hostnames accepted in the Host header, comma-separated (default localhost;
                           '*' for any; IP addresses always), against DNS rebinding
@@ -99,7 +136,6 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   const opts: CliOptions = {
     host: '127.0.0.1',
     port: 8545,
-    api: ['eth', 'vendor'],
     corsDomains: [],
     wsOrigins: [],
     vhosts: ['localhost'],
@@ -142,9 +178,23 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--http.port':
         opts.port = integer(flag, takeValue(), 0, 65535)
         break
-      case '--http.api':
-        opts.api = list(takeValue())
+      case '--http.api': {
+        const api = list(takeValue())
+        const unknown = api.filter((name) => !KNOWN_API.includes(name))
+        if (unknown.length > 0)
+          throw new CliError(
+            `--http.api: unknown namespace${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')} (known: ${KNOWN_API.join(', ')})`,
+          )
+        if (api.length === 0) throw new CliError(`--http.api needs at least one namespace (known: ${KNOWN_API.join(', ')})`)
+        opts.api = api
         break
+      }
+      case '--http.explorer': {
+        const value = takeValue()
+        if (!/^(on|off|true|false)$/.test(value)) throw new CliError(`--http.explorer expects on or off, got "${value}"`)
+        opts.explorer = value === 'on' || value === 'true'
+        break
+      }
       case '--http.corsdomain':
         opts.corsDomains = list(takeValue())
         break

@@ -4,6 +4,7 @@ import { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from '../exec/createEngine
 import { type WebSocketConstructor, createUpstream } from '../upstream/createUpstream.js'
 import type { ProgressEvent } from '../types/progress.js'
 import type { Upstream } from '../upstream/types.js'
+import { engineCounters } from '../exec/engineCounters.js'
 import { type EdgetraceServer, createServer } from './createServer.js'
 
 export type StartEdgetraceParameters = {
@@ -23,6 +24,8 @@ export type StartEdgetraceParameters = {
   /** `--checkpoint`: the block hash blocks asked by number or tag must link to. */
   checkpoint?: string | undefined
   log?: (line: string) => void
+  /** The explorer page's build directory, served on GET / (see createServer); none by default. */
+  explorerDir?: string | undefined
   /** How often a long call's progress is logged, ms (default 5 s). */
   progressEveryMs?: number
 }
@@ -52,6 +55,7 @@ export async function startEdgetrace({
   checkpoint,
   log,
   progressEveryMs,
+  explorerDir,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
   const upstream = createUpstream({
     url: upstreamUrl,
@@ -87,6 +91,8 @@ export async function startEdgetrace({
       ...(corsDomains ? { corsDomains } : {}),
       ...(wsOrigins ? { wsOrigins } : {}),
       ...(vhosts ? { vhosts } : {}),
+      explorerDir,
+      counters: () => engineCounters(daemon.engine),
     })
     return {
       ...daemon,

@@ -1,11 +1,11 @@
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/
+import { isLoopback } from './parseCliArgs.js'
 
 /**
  * What the server must warn about when it starts: listening beyond loopback, and above all serving
  * the debug namespace there (its runtime controls and unbounded replays are for the machine's owner).
  */
 export function startWarnings(host: string, api: readonly string[]): string[] {
-  if (LOOPBACK.test(host)) return []
+  if (isLoopback(host)) return []
   const out = [
     `WARNING: listening on ${host}, which is not a loopback address: anyone who can reach it can use this daemon`,
   ]

@@ -5,6 +5,8 @@ import { type MethodDefinition, invokeMethod } from './defineMethod.js'
 /** A namespace (`eth`, `debug`, …): its methods, and what it does with `<name>_*` methods it does not declare. */
 export type NamespaceDefinition = {
   readonly name: string
+  /** One line for `--help`: what the namespace is for. */
+  readonly summary: string
   /**
    * Its methods' prefix where it is not the namespace's name: vendor's methods keep the reference
    * daemon's own names (`erigon_*`), so clients written for it call them unchanged.

@@ -37,7 +37,7 @@ describe('the namespace registry', () => {
 
   it('refuses a method declared under another namespace', () => {
     const stray = defineMethod({ name: 'eth_x', params: [], run: async () => 1 })
-    expect(() => defineNamespace({ name: 'txpool', methods: [stray] })).toThrow('eth_x is not a txpool_ method')
+    expect(() => defineNamespace({ name: 'txpool', summary: '', methods: [stray] })).toThrow('eth_x is not a txpool_ method')
   })
 
   it('serves a declared method with its parameters parsed (a new method is one file and one line)', async () => {
@@ -53,7 +53,7 @@ describe('the namespace registry', () => {
       params: [required(parseQuantity)],
       run: async (_engine, [n]) => `0x${(n * 2n).toString(16)}`,
     })
-    const txpool = bindNamespace(defineNamespace({ name: 'txpool', methods: [status] }), engine)
+    const txpool = bindNamespace(defineNamespace({ name: 'txpool', summary: '', methods: [status] }), engine)
     const handler = createRpcHandler({ namespaces: [txpool], enabled: ['txpool'] })
     const call = (params: unknown) => handler.handleMessage({ jsonrpc: '2.0', id: 1, method: 'txpool_double', params })
     expect(await call(['0x15'])).toEqual({ jsonrpc: '2.0', id: 1, result: '0x2a' })

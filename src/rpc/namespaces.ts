@@ -22,8 +22,16 @@ export const NAMESPACES: readonly NamespaceDefinition[] = [
   netNamespace,
   debugNamespace,
   traceNamespace,
-  defineNamespace({ name: 'txpool', methods: [] }),
-  defineNamespace({ name: 'sidechain', methods: [] }),
+  defineNamespace({
+    name: 'txpool',
+    summary: 'the transaction pool: pending and queued transactions (no methods yet)',
+    methods: [],
+  }),
+  defineNamespace({
+    name: 'sidechain',
+    summary: "Polygon Bor's consensus API: snapshots, signers, root hashes (no methods yet)",
+    methods: [],
+  }),
   otsNamespace,
   parityNamespace,
   overlayNamespace,

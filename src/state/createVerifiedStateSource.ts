@@ -13,6 +13,7 @@ import { requestProof } from './requestProof.js'
 import type { StateSource } from './types.js'
 import { verifyCode } from './verifyCode.js'
 import type { Hex } from '../types/hex.js'
+import type { VerificationCounts } from '../types/verificationCounts.js'
 
 // Its one home is bigIntToHex32.ts; still exported here, where it was first.
 export { bigIntToHex32 } from './bigIntToHex32.js'
@@ -27,17 +28,27 @@ export { bigIntToHex32 } from './bigIntToHex32.js'
  * reads of one item share one request; prefetch asks for an access list in one round trip
  * (createPrefetch).
  */
-export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstream; cache: LruCache }): StateSource {
+export function createVerifiedStateSource({
+  upstream,
+  cache,
+  counts,
+}: {
+  upstream: Upstream
+  cache: LruCache
+  /** Counted up as items are proven (the explorer shows them per answer). */
+  counts?: VerificationCounts
+}): StateSource {
   const proven = createProvenCache(cache)
   const read = createReadThrough(cache)
 
   async function fetchProof(block: VerifiedHeader, address: Hex, slots: readonly Hex[]) {
-    return ingestProof(proven, block, await requestProof(upstream, block, address, slots), { address, slots })
+    return ingestProof(proven, block, await requestProof(upstream, block, address, slots), { address, slots }, counts)
   }
 
   function storeCode(block: VerifiedHeader, address: Hex, codeHash: Uint8Array, raw: unknown): Uint8Array {
     const code = verifyCode(codeHash, raw, { block: { number: block.number, hash: block.hash }, address })
     proven.setCode(codeHash, code)
+    if (counts) counts.codes++
     return code
   }
 
@@ -68,7 +79,7 @@ export function createVerifiedStateSource({ upstream, cache }: { upstream: Upstr
     try {
       const proof = parseProofAnswer(raw)
       const slots = proof.storageProof.map((s) => bigIntToHex32(s.key as Hex))
-      await ingestProof(proven, block, raw, { address: proof.address, slots })
+      await ingestProof(proven, block, raw, { address: proof.address, slots }, counts)
       return true
     } catch {
       return false

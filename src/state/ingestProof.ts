@@ -6,6 +6,7 @@ import { parseProofAnswer } from './parseProofAnswer.js'
 import { verifyAccountProof } from './verifyAccountProof.js'
 import { verifyStorageProof } from './verifyStorageProof.js'
 import type { Hex } from '../types/hex.js'
+import type { VerificationCounts } from '../types/verificationCounts.js'
 
 /**
  * Verifies an eth_getProof answer against the block — the account against its stateRoot, each
@@ -18,12 +19,14 @@ export async function ingestProof(
   block: VerifiedHeader,
   raw: unknown,
   asked: { address: string; slots: readonly string[] },
+  counts?: VerificationCounts,
 ): Promise<{ account: Account | undefined; values: Uint8Array[] }> {
   const proof = parseProofAnswer(raw)
   const address = asked.address.toLowerCase() as Hex
   const where = { block: { number: block.number, hash: block.hash }, address }
   const account = await verifyAccountProof(block.header.stateRoot, proof, where)
   proven.setAccount(block, address, account)
+  if (counts) counts.accountProofs++
 
   if (proof.storageProof.length !== asked.slots.length) {
     const got = proof.storageProof.length
@@ -35,6 +38,7 @@ export async function ingestProof(
     const slot = asked.slots[i]!
     const value = await verifyStorageProof(storageRoot, proof.storageProof[i]!, { ...where, slot })
     proven.setSlot(storageRoot, slot, value)
+    if (counts) counts.storageProofs++
     values.push(value)
   }
   return { account, values }

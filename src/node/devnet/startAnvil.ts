@@ -42,7 +42,9 @@ export function resolveAnvilBinary(): string {
   try {
     dir = dirname(require.resolve(`${pkg}/package.json`))
   } catch {
-    throw new Error(`anvil is not installed (npm package ${pkg}); run npm install, or pass --upstream URL`)
+    throw new Error(
+      `the embedded devnet needs anvil, which is not installed here (npm package ${pkg}). Install it next to edgetrace with \`npm install @foundry-rs/anvil\` (in a clone of edgetrace, \`npm install\` does), or run against a node of yours: edgetrace --upstream URL`,
+    )
   }
   const bin = join(dir, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil')
   if (!existsSync(bin)) throw new Error(`anvil binary missing at ${bin}`)

@@ -24,6 +24,7 @@ import { traceTransaction } from './traceTransaction.js'
 /** The debug namespace: geth's tracing and state methods, computed locally on verified state. */
 export const debugNamespace = defineNamespace({
   name: 'debug',
+  summary: "geth's tracers: debug_traceTransaction/Call/Block with structLogs, callTracer, prestateTracer, 4byte…",
   methods: [
     traceCall,
     traceTransaction,

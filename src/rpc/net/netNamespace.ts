@@ -6,6 +6,7 @@ import { version } from './version.js'
 /** The net namespace: net_version and net_listening answered locally, the rest passed through. */
 export const netNamespace = defineNamespace({
   name: 'net',
+  summary: "the network id, listening; the rest is the upstream's answer",
   methods: [version, listening],
   fallback: (engine, method, params) => engine.upstream.request(method, passThroughParams(params)),
 })

@@ -19,6 +19,7 @@ import { traceTransaction } from './traceTransaction.js'
  */
 export const otsNamespace = defineNamespace({
   name: 'ots',
+  summary: "Otterscan's API (level 8): internal operations, block details, searches, contract creators",
   methods: [
     getApiLevel,
     getInternalOperations,

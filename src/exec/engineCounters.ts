@@ -1,0 +1,32 @@
+import type { Engine } from './createEngine.js'
+
+/**
+ * The engine's running totals since start: what it proved, what its cache answered, what it asked
+ * the upstream. The difference of two snapshots is what the work between them cost — the explorer
+ * shows it for each answer (exact when nothing else ran meanwhile).
+ */
+export type EngineCounters = {
+  accountProofs: number
+  storageProofs: number
+  codes: number
+  cacheHits: number
+  cacheMisses: number
+  upstreamRequests: number
+  upstreamCalls: number
+  upstreamRoundTrips: number
+}
+
+export function engineCounters(engine: Engine): EngineCounters {
+  const cache = engine.cache.stats()
+  const upstream = engine.upstream.stats()
+  return {
+    accountProofs: engine.verified.accountProofs,
+    storageProofs: engine.verified.storageProofs,
+    codes: engine.verified.codes,
+    cacheHits: cache.hits,
+    cacheMisses: cache.misses,
+    upstreamRequests: upstream.requests,
+    upstreamCalls: upstream.calls,
+    upstreamRoundTrips: upstream.roundTrips,
+  }
+}
