@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config'
 import { CHROMIUM_ARGS, resolveChromium } from './scripts/resolveChromium.js'
 import { browserCommands } from './test/browser/commands.js'
 
-// One config for the demo build (index.html + demo/) and for the tests.
+// One config for the trace explorer page (index.html + demo/; `vite build` writes dist/explorer,
+// which the Node server serves on GET /) and for the tests.
 // Node tests run against real nodes (anvil started by the tests), one file at a time per worker;
 // anvil processes are cheap but the machine has two cores. Browser tests run in headless Chromium
 // (CHROMIUM_PATH, else the system's /usr/bin/chromium, else the build the @sparticuz/chromium dev
@@ -13,9 +14,14 @@ import { browserCommands } from './test/browser/commands.js'
 const chromium = process.env.VITEST ? await resolveChromium() : undefined
 
 export default defineConfig({
+  // Relative asset URLs: the page works wherever it is served from.
+  base: './',
   build: {
-    outDir: 'dist-demo',
+    outDir: 'dist/explorer',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2048,
   },
+  worker: { format: 'es' },
   optimizeDeps: {
     // Pre-bundled up front, so the first browser test is not reloaded when Vite discovers them.
     include: [

@@ -1,65 +1,228 @@
-import { type EdgetraceClient, connectEdgetraceWorker } from '../src/browser/connectEdgetraceWorker.js'
-import { EXAMPLES, type Target, sendJsonRpc } from './sendJsonRpc.js'
+import { encodeStatic, parseAmount } from './abi/decodeAbi.js'
+import { parseSignature } from './abi/signatures.js'
+import { type Connection, createBrowserConnection, createServerConnection } from './connection.js'
+import { fill, h } from './dom.js'
+import { type CallRequest, type Names, exploreBlock, exploreCall, exploreTransaction } from './explore.js'
+import { big } from './format.js'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+
+// The trace explorer: a hash, a block number or a call the user writes → what it did, on state
+// verified against the block, answered by an edgetrace server (the one serving this page) or by
+// the daemon in this page's worker reading any node.
+
+type ExplorerInfo = {
+  devnet?: boolean
+  upstream?: string
+  hardfork?: string
+  accounts?: string[]
+  contracts?: Record<string, string>
+  transactions?: { label: string; hash: string; blockNumber: number; status: string }[]
+}
 
 const $ = <element extends HTMLElement>(id: string) => document.getElementById(id) as element
-const form = $<HTMLFormElement>('form')
+const content = $<HTMLElement>('content')
+const connStatus = $<HTMLElement>('conn-status')
+const mode = $<HTMLSelectElement>('mode')
 const url = $<HTMLInputElement>('url')
-const method = $<HTMLSelectElement>('method')
-const params = $<HTMLTextAreaElement>('params')
-const output = $<HTMLPreElement>('output')
-const status = $<HTMLParagraphElement>('status')
-const where = $<HTMLSelectElement>('where')
 const hardfork = $<HTMLInputElement>('hardfork')
+const search = $<HTMLInputElement>('search')
 
-// In-browser mode: the daemon in a Web Worker on this page, reading from the node at the URL.
-let worker: { key: string; client: Promise<EdgetraceClient> } | undefined
-function inBrowser(): Target {
-  const key = `${url.value}|${hardfork.value}`
-  if (!worker || worker.key !== key) {
-    void worker?.client.then((c) => c.close()).catch(() => undefined)
-    const client = connectEdgetraceWorker(
-      new Worker(new URL('../worker/edgetrace.worker.ts', import.meta.url), { type: 'module' }),
-      {
-        upstream: url.value,
-        api: ['eth', 'debug', 'trace', 'web3', 'net'],
-        ...(hardfork.value ? { hardfork: hardfork.value } : {}),
-      },
-    )
-    client.catch(() => (worker = undefined))
-    worker = { key, client }
+const names: Names = new Map()
+let info: ExplorerInfo = {}
+let connection: Promise<Connection> | undefined
+let connectionKey = ''
+let lastCall: CallRequest | undefined
+
+const saved = (key: string) => localStorage.getItem(`edgetrace.explorer.${key}`)
+const save = (key: string, value: string) => localStorage.setItem(`edgetrace.explorer.${key}`, value)
+
+function connect(): Promise<Connection> {
+  const key = `${mode.value}|${url.value}|${hardfork.value}`
+  if (connection && key === connectionKey) return connection
+  void connection?.then((c) => c.close()).catch(() => undefined)
+  connectionKey = key
+  save('mode', mode.value)
+  save(`url.${mode.value}`, url.value)
+  save('hardfork', hardfork.value)
+  fill(connStatus, mode.value === 'browser' ? 'starting edgetrace in this browser…' : '')
+  connection =
+    mode.value === 'browser'
+      ? createBrowserConnection(url.value.trim(), hardfork.value.trim() || undefined)
+      : Promise.resolve(createServerConnection(url.value.trim()))
+  connection.then(
+    (c) => fill(connStatus, `answered by ${c.label}`),
+    (err: Error) => {
+      fill(connStatus, h('span', { class: 'error' }, `could not start: ${err.message}`))
+      connection = undefined
+    },
+  )
+  return connection
+}
+
+function syncModeFields() {
+  const browser = mode.value === 'browser'
+  $('hardfork-field').hidden = !browser
+  $('url-label').textContent = browser ? 'node URL (any JSON-RPC node with eth_getProof)' : 'edgetrace server'
+}
+
+async function show(title: string, work: (c: Connection) => Promise<HTMLElement[]>) {
+  document.title = `${title} — edgetrace`
+  fill(content, h('p', { class: 'loading' }, `${title}: tracing…`))
+  try {
+    const c = await connect()
+    const parts = await work(c)
+    fill(content, parts)
+  } catch (err) {
+    fill(content, h('section', { class: 'panel' }, h('h2', {}, title), h('p', { class: 'error' }, (err as Error).message)))
   }
-  const pending = worker.client
-  return async (message) =>
-    (await pending).request(message, {
-      onProgress: (e) => (status.textContent = `${e.method}: ${e.done} of ${e.total} ${e.unit}…`),
-    })
 }
 
-for (const name of Object.keys(EXAMPLES)) method.add(new Option(name, name))
-const showExample = () => {
-  params.value = JSON.stringify(EXAMPLES[method.value], null, 2)
+function home() {
+  document.title = 'edgetrace — trace explorer'
+  const txs = info.transactions ?? []
+  fill(
+    content,
+    h(
+      'section',
+      { class: 'panel intro' },
+      h('h2', {}, 'Trace any transaction, on state proven against the block'),
+      h(
+        'p',
+        {},
+        'Paste a transaction hash or a block number above, or ',
+        h('a', { href: '#/call' }, 'simulate a call'),
+        ' as a wallet would before signing. Every account, slot and code the replay touches is checked with Merkle proofs against the block header.',
+      ),
+    ),
+    txs.length > 0
+      ? h(
+          'section',
+          { class: 'panel' },
+          h('h2', {}, 'Demo transactions on the embedded devnet'),
+          h(
+            'table',
+            { class: 'demo-txs' },
+            h('tbody', {}, txs.map((tx) =>
+              h(
+                'tr',
+                { class: tx.status === 'success' ? '' : 'failed' },
+                h('td', {}, h('a', { href: `#/tx/${tx.hash}`, class: 'demo-tx' }, tx.label)),
+                h('td', {}, h('a', { href: `#/block/${tx.blockNumber}` }, `block ${tx.blockNumber}`)),
+                h('td', {}, tx.status === 'success' ? '✔' : '✖ reverted'),
+              ),
+            )),
+          ),
+        )
+      : h('p', {}, h('a', { href: '#/block/latest' }, 'Show the latest block')),
+  )
 }
-method.addEventListener('change', showExample)
-showExample()
 
-form.addEventListener('submit', async (event) => {
-  event.preventDefault()
-  status.textContent = 'sending…'
-  output.className = ''
-  let target: Target = url.value
-  if (where.value === 'browser') {
+function callForm() {
+  document.title = 'Simulate a call — edgetrace'
+  const [alice, bob] = info.accounts ?? []
+  const token = info.contracts?.Token
+  const field = (id: string, label: string, value: string, placeholder = '') =>
+    h('label', { for: id }, label, h('input', { id, value, placeholder }))
+  const previous = lastCall
+  const form = h(
+    'form',
+    { id: 'call-form', class: 'panel' },
+    h('h2', {}, 'Simulate a call'),
+    h('p', { class: 'muted' }, 'Runs on the latest block without sending anything: the trace, and what it would move.'),
+    field('call-from', 'from', previous?.from ?? alice ?? '', '0x… (the signer)'),
+    field('call-to', 'to', previous?.to ?? token ?? '', '0x… (empty: create a contract)'),
+    field('call-value', 'value', previous?.value ? `${big(previous.value)} wei` : '0 ether', 'e.g. 0.5 ether'),
+    field('call-fn', 'function', previous ? '' : token ? 'transfer(address,uint256)' : '', 'e.g. transfer(address,uint256)'),
+    field('call-args', 'arguments (comma-separated; amounts may say ether or gwei)', previous ? '' : bob ? `${bob}, 5 ether` : ''),
+    field('call-data', 'or calldata (hex, used when no function is given)', previous?.data ?? '', '0x…'),
+    h('button', { type: 'submit' }, 'Simulate'),
+    h('p', { id: 'call-error', class: 'error' }),
+  )
+  const results = h('div', { id: 'call-results' })
+  form.addEventListener('submit', (e) => {
+    e.preventDefault()
+    const value = (id: string) => (document.getElementById(id) as HTMLInputElement).value.trim()
     try {
-      target = inBrowser()
-      await worker!.client
+      const call: CallRequest = {}
+      if (value('call-from')) call.from = value('call-from')
+      if (value('call-to')) call.to = value('call-to')
+      const wei = parseAmount(value('call-value') || '0')
+      if (wei > 0n) call.value = `0x${wei.toString(16)}`
+      if (value('call-fn')) {
+        const item = parseSignature(`function ${value('call-fn')}`)
+        const args = value('call-args') ? value('call-args').split(',') : []
+        const selector = Array.from(keccak_256(new TextEncoder().encode(item.signature)).slice(0, 4), (b) =>
+          b.toString(16).padStart(2, '0'),
+        ).join('')
+        call.data = `0x${selector}${encodeStatic(item.params.map((p) => p.type), args)}`
+      } else if (value('call-data')) call.data = value('call-data')
+      lastCall = call
+      fill($('call-error'))
+      fill(results, h('p', { class: 'loading' }, 'simulating…'))
+      connect()
+        .then((c) => exploreCall(c, call, names))
+        .then(
+          (parts) => fill(results, parts),
+          (err: Error) => fill(results, h('p', { class: 'error' }, err.message)),
+        )
     } catch (err) {
-      status.textContent = 'the in-browser daemon could not start'
-      output.className = 'error'
-      output.textContent = String(err)
-      return
+      fill($('call-error'), (err as Error).message)
     }
-  }
-  const outcome = await sendJsonRpc(target, method.value, params.value)
-  status.textContent = outcome.summary
-  output.className = outcome.ok ? '' : 'error'
-  output.textContent = outcome.text
+  })
+  fill(content, form, results)
+}
+
+function route() {
+  const hash = location.hash.replace(/^#\/?/, '')
+  const [kind, arg] = hash.split('/')
+  if (kind === 'tx' && arg) {
+    search.value = arg
+    void show(`Transaction ${arg.slice(0, 10)}…`, (c) => exploreTransaction(c, arg, names))
+  } else if (kind === 'block' && arg) {
+    search.value = arg
+    const tag = /^\d+$/.test(arg) ? `0x${BigInt(arg).toString(16)}` : arg
+    void show(`Block ${arg}`, (c) => exploreBlock(c, tag, names))
+  } else if (kind === 'call') callForm()
+  else home()
+}
+
+$<HTMLFormElement>('search-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  const q = search.value.trim()
+  if (/^0x[0-9a-fA-F]{64}$/.test(q)) location.hash = `#/tx/${q.toLowerCase()}`
+  else if (/^(\d+|0x[0-9a-fA-F]+|latest|safe|finalized|earliest)$/.test(q))
+    location.hash = `#/block/${/^0x/.test(q) ? BigInt(q).toString() : q}`
+  else fill(content, h('p', { class: 'error' }, `"${q}" is neither a transaction hash (0x and 64 hex digits) nor a block number`))
 })
+$<HTMLFormElement>('conn-form').addEventListener('submit', (e) => {
+  e.preventDefault()
+  connectionKey = ''
+  route()
+})
+mode.addEventListener('change', () => {
+  url.value =
+    saved(`url.${mode.value}`) ??
+    (mode.value === 'browser' ? (info.upstream ?? 'http://127.0.0.1:8545') : defaultServer())
+  if (mode.value === 'browser' && !hardfork.value && info.hardfork) hardfork.value = info.hardfork
+  syncModeFields()
+})
+window.addEventListener('hashchange', route)
+
+const defaultServer = () => (location.protocol.startsWith('http') ? location.origin : 'http://127.0.0.1:8545')
+
+async function start() {
+  // Served by an edgetrace server: it says what the devnet has (names for its contracts).
+  info = await fetch('explorer.json')
+    .then((r) => (r.ok && r.headers.get('content-type')?.includes('json') ? (r.json() as Promise<ExplorerInfo>) : {}))
+    .catch(() => ({}))
+  for (const [name, address] of Object.entries(info.contracts ?? {})) names.set(address.toLowerCase(), name)
+  for (const [i, account] of (info.accounts ?? []).entries())
+    names.set(account.toLowerCase(), ['alice', 'bob', 'carol'][i] ?? account)
+  mode.value = saved('mode') ?? 'server'
+  url.value =
+    saved(`url.${mode.value}`) ?? (mode.value === 'browser' ? (info.upstream ?? 'http://127.0.0.1:8545') : defaultServer())
+  hardfork.value = saved('hardfork') ?? info.hardfork ?? ''
+  syncModeFields()
+  route()
+}
+void start()

@@ -1,3 +1,4 @@
+import { type EngineCounters, engineCounters } from '../exec/engineCounters.js'
 import type { GethGenesis } from '@ethereumjs/common'
 import { createStore, get, set } from 'idb-keyval'
 import { DEFAULT_API, type Edgetrace, createEdgetrace } from '../createEdgetrace.js'
@@ -53,6 +54,8 @@ export type EdgetraceStatus = {
   /** Requests sent to the upstream so far (HTTP requests or WebSocket frames, retries included). */
   upstreamRequests: number
   persistent: (PersistentStoreStats & { database: string }) | null
+  /** Running totals: proofs checked, cache hits, upstream round trips (the explorer shows each answer's share). */
+  counters: EngineCounters
 }
 
 /** The transport-independent browser daemon: what the worker, the service worker and the provider talk to. */
@@ -170,6 +173,7 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
       startedOffline,
       upstreamRequests: upstream.stats().requests,
       persistent: daemon.engine.persistent ? { ...daemon.engine.persistent.store.stats(), database } : null,
+      counters: engineCounters(daemon.engine),
     }),
     onReachability(listener) {
       listeners.add(listener)

@@ -6,6 +6,8 @@ import type { Engine } from './createEngine.js'
  * shows it for each answer (exact when nothing else ran meanwhile).
  */
 export type EngineCounters = {
+  /** False in --unverified mode: nothing is proven. */
+  verified: boolean
   accountProofs: number
   storageProofs: number
   codes: number
@@ -20,6 +22,7 @@ export function engineCounters(engine: Engine): EngineCounters {
   const cache = engine.cache.stats()
   const upstream = engine.upstream.stats()
   return {
+    verified: !engine.options.unverified,
     accountProofs: engine.verified.accountProofs,
     storageProofs: engine.verified.storageProofs,
     codes: engine.verified.codes,

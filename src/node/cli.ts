@@ -81,6 +81,16 @@ async function main(argv: string[]): Promise<void> {
     port: opts.port,
     api,
     explorerDir: explorer,
+    explorerInfo: devnet
+      ? {
+          devnet: true,
+          upstream: devnet.anvil.url,
+          hardfork,
+          accounts: devnet.accounts.slice(0, 3),
+          contracts: devnet.contracts,
+          transactions: devnet.transactions,
+        }
+      : { devnet: false, hardfork },
     corsDomains: opts.corsDomains,
     wsOrigins: opts.wsOrigins,
     vhosts: opts.vhosts,

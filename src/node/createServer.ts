@@ -30,6 +30,8 @@ export type CreateServerParameters = {
   explorerDir?: string | undefined
   /** GET /stats: the daemon's running counters (the explorer shows what each answer cost). */
   counters?: (() => unknown) | undefined
+  /** GET /explorer.json: what the explorer page may show at home (the devnet's named contracts and transactions). */
+  explorerInfo?: unknown
 }
 
 /** Responses up to this size are sent whole; bigger ones stream. */
@@ -68,8 +70,10 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string, message: 
 
 /** What a newcomer reads when the server cannot listen: the port taken, a privileged port, no such address. */
 export function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (err.code === 'EADDRINUSE') return new Error(`port ${port} is in use on ${host}: try --http.port 0 (any free port)`)
-  if (err.code === 'EACCES') return new Error(`port ${port} needs privileges on ${host}: try --http.port 0 or a port above 1023`)
+  if (err.code === 'EADDRINUSE')
+    return new Error(`port ${port} is in use on ${host}: try --http.port 0 (any free port)`)
+  if (err.code === 'EACCES')
+    return new Error(`port ${port} needs privileges on ${host}: try --http.port 0 or a port above 1023`)
   if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
     return new Error(`cannot listen on ${host}: no such address on this machine (see --http.addr)`)
   return err
@@ -89,6 +93,7 @@ export async function createServer({
   maxBodyBytes = 5 * 1024 * 1024,
   explorerDir,
   counters,
+  explorerInfo,
 }: CreateServerParameters): Promise<EdgetraceServer> {
   const originRules = [...wsOrigins, ...corsDomains]
 
@@ -139,6 +144,11 @@ export async function createServer({
       if (path === '/stats' && counters) {
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
         res.end(JSON.stringify(counters()))
+        return
+      }
+      if (path === '/explorer.json' && explorerDir !== undefined) {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        res.end(JSON.stringify(explorerInfo ?? {}))
         return
       }
       if (explorerDir !== undefined && (await serveStatic(explorerDir, req.url ?? '/', res, req.method === 'HEAD')))

@@ -185,13 +185,15 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
           throw new CliError(
             `--http.api: unknown namespace${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')} (known: ${KNOWN_API.join(', ')})`,
           )
-        if (api.length === 0) throw new CliError(`--http.api needs at least one namespace (known: ${KNOWN_API.join(', ')})`)
+        if (api.length === 0)
+          throw new CliError(`--http.api needs at least one namespace (known: ${KNOWN_API.join(', ')})`)
         opts.api = api
         break
       }
       case '--http.explorer': {
         const value = takeValue()
-        if (!/^(on|off|true|false)$/.test(value)) throw new CliError(`--http.explorer expects on or off, got "${value}"`)
+        if (!/^(on|off|true|false)$/.test(value))
+          throw new CliError(`--http.explorer expects on or off, got "${value}"`)
         opts.explorer = value === 'on' || value === 'true'
         break
       }

@@ -26,6 +26,8 @@ export type StartEdgetraceParameters = {
   log?: (line: string) => void
   /** The explorer page's build directory, served on GET / (see createServer); none by default. */
   explorerDir?: string | undefined
+  /** What the explorer shows at home (GET /explorer.json). */
+  explorerInfo?: unknown
   /** How often a long call's progress is logged, ms (default 5 s). */
   progressEveryMs?: number
 }
@@ -56,6 +58,7 @@ export async function startEdgetrace({
   log,
   progressEveryMs,
   explorerDir,
+  explorerInfo,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
   const upstream = createUpstream({
     url: upstreamUrl,
@@ -92,6 +95,7 @@ export async function startEdgetrace({
       ...(wsOrigins ? { wsOrigins } : {}),
       ...(vhosts ? { vhosts } : {}),
       explorerDir,
+      explorerInfo,
       counters: () => engineCounters(daemon.engine),
     })
     return {

@@ -37,7 +37,9 @@ describe('the namespace registry', () => {
 
   it('refuses a method declared under another namespace', () => {
     const stray = defineMethod({ name: 'eth_x', params: [], run: async () => 1 })
-    expect(() => defineNamespace({ name: 'txpool', summary: '', methods: [stray] })).toThrow('eth_x is not a txpool_ method')
+    expect(() => defineNamespace({ name: 'txpool', summary: '', methods: [stray] })).toThrow(
+      'eth_x is not a txpool_ method',
+    )
   })
 
   it('serves a declared method with its parameters parsed (a new method is one file and one line)', async () => {

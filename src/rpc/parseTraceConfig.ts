@@ -38,6 +38,15 @@ export function parseTraceConfig(raw: unknown): TracePlan {
   if (limit !== undefined && limit !== null && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0)) {
     throw new ParamError('limit must be a non-negative integer')
   }
+  // edgetrace's paging of struct logs (geth ignores the key): see StructLoggerConfig.offset.
+  const offset = get('offset')
+  if (
+    offset !== undefined &&
+    offset !== null &&
+    (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0)
+  ) {
+    throw new ParamError('offset must be a non-negative integer')
+  }
   const txIndexRaw = get('txIndex')
   let txIndex: number | undefined
   if (txIndexRaw !== undefined && txIndexRaw !== null) {
@@ -68,6 +77,8 @@ export function parseTraceConfig(raw: unknown): TracePlan {
         disableStack: bool('disableStack') ?? false,
         disableStorage: bool('disableStorage') ?? false,
         limit: typeof limit === 'number' ? limit : 0,
+        offset: typeof offset === 'number' ? offset : 0,
+        stepIndex: bool('stepIndex') ?? false,
       },
       ...common,
     }

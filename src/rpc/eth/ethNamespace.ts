@@ -43,7 +43,8 @@ const UNSUPPORTED = new Set(['eth_subscribe', 'eth_unsubscribe'])
  */
 export const ethNamespace = defineNamespace({
   name: 'eth',
-  summary: 'the standard API: blocks, receipts, logs, balances; eth_call, estimateGas and simulateV1 run here on verified state',
+  summary:
+    'the standard API: blocks, receipts, logs, balances; eth_call, estimateGas and simulateV1 run here on verified state',
   methods: [
     chainId,
     config,

@@ -6,4 +6,5 @@ import { getLogs } from './getLogs.js'
 export const overlayNamespace = defineNamespace({
   name: 'overlay',
   summary: 'replays with replaced contract code: overlay_callConstructor, overlay_getLogs',
-  methods: [callConstructor, getLogs] })
+  methods: [callConstructor, getLogs],
+})

@@ -5,4 +5,5 @@ import { listStorageKeys } from './listStorageKeys.js'
 export const parityNamespace = defineNamespace({
   name: 'parity',
   summary: "parity_listStorageKeys: an account's storage keys, paged, from proven storage",
-  methods: [listStorageKeys] })
+  methods: [listStorageKeys],
+})

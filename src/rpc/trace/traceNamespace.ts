@@ -15,7 +15,8 @@ import { transaction } from './transaction.js'
  */
 export const traceNamespace = defineNamespace({
   name: 'trace',
-  summary: 'Parity-style traces: trace_transaction, trace_block, trace_call, trace_replay*, trace_filter (vmTrace, stateDiff)',
+  summary:
+    'Parity-style traces: trace_transaction, trace_block, trace_call, trace_replay*, trace_filter (vmTrace, stateDiff)',
   methods: [
     transaction,
     get,

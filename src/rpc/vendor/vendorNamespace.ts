@@ -19,7 +19,8 @@ import { nodeInfo } from './nodeInfo.js'
  */
 export const vendorNamespace = defineNamespace({
   name: 'vendor',
-  summary: "the reference daemon's own extensions (erigon_*: headers, logs, block by timestamp, balance changes, node info); also called erigon",
+  summary:
+    "the reference daemon's own extensions (erigon_*: headers, logs, block by timestamp, balance changes, node info); also called erigon",
   prefix: 'erigon',
   methods: [
     forks,

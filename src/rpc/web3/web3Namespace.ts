@@ -6,4 +6,5 @@ import { sha3 } from './sha3.js'
 export const web3Namespace = defineNamespace({
   name: 'web3',
   summary: "the client's version, keccak-256",
-  methods: [clientVersion, sha3] })
+  methods: [clientVersion, sha3],
+})

@@ -1,6 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import type { OpcodeStep } from '../../hooks.js'
 import { gethOpcodeName } from '../../gethOpcodeName.js'
+import type { Hex } from '../../../types/hex.js'
 
 /** The struct logger's options (geth's logger.Config; Erigon's disableMemory accepted as well). */
 export type StructLoggerConfig = {
@@ -10,6 +11,30 @@ export type StructLoggerConfig = {
   enableReturnData: boolean
   /** Most struct logs to emit (0 = all), counted in entries as Erigon does. */
   limit: number
+  /**
+   * An edgetrace extension (geth and Erigon ignore the key): steps left out before the first one
+   * emitted, so a client pages through a big trace (`offset` + `limit`) instead of loading it whole.
+   * Storage seen in skipped steps still accumulates, so each emitted step's `storage` is as in the
+   * whole trace.
+   */
+  offset: number
+  /**
+   * An edgetrace extension: instead of the steps, `stepIndex` — how many steps there are, where each
+   * frame's code starts (step, depth, storage context) and the steps that store, revert, log or fail —
+   * so a stepper can jump to them and then ask for just that page (`offset`).
+   */
+  stepIndex?: boolean | undefined
+}
+
+/** What `stepIndex` answers: step numbers are the struct logs' positions (0-based). */
+export type StepIndex = {
+  steps: number
+  /** [step, depth, address] for each step where execution entered a deeper frame. */
+  frames: [number, number, Hex][]
+  sstore: number[]
+  revert: number[]
+  log: number[]
+  error: number[]
 }
 
 /** How the transaction ended, for the result's tail. */
@@ -48,8 +73,13 @@ export function createStructLogWriter(
   config: StructLoggerConfig,
   write: (chunk: string) => void | Promise<void>,
 ): StructLogWriter {
-  let buffer = '{"structLogs":['
+  let buffer = config.stepIndex ? '{"structLogs":[],"stepIndex":' : '{"structLogs":['
+  const index: StepIndex | undefined = config.stepIndex
+    ? { steps: 0, frames: [], sstore: [], revert: [], log: [], error: [] }
+    : undefined
+  let lastDepth = 0
   let count = 0
+  let skipped = 0
   let pending: Promise<void> | undefined
   let closed = false
   let started = false
@@ -77,6 +107,14 @@ export function createStructLogWriter(
     }
   }
 
+  /** Adds an SLOAD's or SSTORE's slot to what its contract's storage has shown. */
+  function seeStorage(step: OpcodeStep): Map<string, string> {
+    let seen = storage.get(step.address)
+    if (!seen) storage.set(step.address, (seen = new Map()))
+    if (step.slot) seen.set(word(step.slot.key), word(step.slot.value))
+    return seen
+  }
+
   function render(step: OpcodeStep): string {
     let out = `{"pc":${step.pc},"op":"${opName(step)}","gas":${step.gas},"gasCost":${step.cost},"depth":${step.depth}`
     if (step.error) out += `,"error":${JSON.stringify(step.error)}`
@@ -96,9 +134,7 @@ export function createStructLogWriter(
       out += ']'
     }
     if (!config.disableStorage && step.slot && (step.op === 0x54 || step.op === 0x55)) {
-      let seen = storage.get(step.address)
-      if (!seen) storage.set(step.address, (seen = new Map()))
-      seen.set(word(step.slot.key), word(step.slot.value))
+      const seen = seeStorage(step)
       const keys = [...seen.keys()].sort()
       out += `,"storage":{${keys.map((k) => `"${k}":"${seen.get(k)}"`).join(',')}}`
     }
@@ -109,6 +145,21 @@ export function createStructLogWriter(
   return {
     onOpcode(step) {
       if (failure !== undefined) throw failure
+      if (index) {
+        const n = index.steps++
+        if (step.depth > lastDepth) index.frames.push([n, step.depth, step.address])
+        lastDepth = step.depth
+        if (step.op === 0x55) index.sstore.push(n)
+        else if (step.op === 0xfd) index.revert.push(n)
+        else if (step.op >= 0xa0 && step.op <= 0xa4) index.log.push(n)
+        if (step.error) index.error.push(n)
+        return
+      }
+      if (skipped < config.offset) {
+        skipped++
+        if (!config.disableStorage && step.slot && (step.op === 0x54 || step.op === 0x55)) seeStorage(step)
+        return
+      }
       if (config.limit > 0 && count >= config.limit) return
       buffer += (count++ === 0 ? '' : ',') + render(step)
       if (buffer.length >= CHUNK) flush()
@@ -116,7 +167,8 @@ export function createStructLogWriter(
     drain: () => pending,
     async finish(outcome) {
       closed = true
-      buffer += `],"gas":${outcome.gas},"failed":${outcome.failed},"returnValue":"${bytesToHex(outcome.returnValue)}"}`
+      buffer += index ? `${JSON.stringify(index)}` : ']'
+      buffer += `,"gas":${outcome.gas},"failed":${outcome.failed},"returnValue":"${bytesToHex(outcome.returnValue)}"}`
       flush()
       await pending
       if (failure !== undefined) throw failure

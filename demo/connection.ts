@@ -1,0 +1,80 @@
+import { connectEdgetraceWorker } from '../src/browser/connectEdgetraceWorker.js'
+import type { EngineCounters } from '../src/exec/engineCounters.js'
+
+export type Counters = EngineCounters
+
+/** A JSON-RPC error from edgetrace, shown as the page's error. */
+export class RpcError extends Error {
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Where answers come from: an edgetrace server, or the daemon in this page's worker. */
+export type Connection = {
+  readonly kind: 'server' | 'browser'
+  /** Said in the page: who answers, and from what. */
+  readonly label: string
+  call<result = any>(method: string, params: unknown[]): Promise<result>
+  /** The daemon's running totals (undefined when it does not say). */
+  counters(): Promise<Counters | undefined>
+  close(): Promise<void>
+}
+
+const unwrap = <result>(method: string, body: { result?: unknown; error?: { code: number; message: string } }) => {
+  if (body.error) throw new RpcError(method, body.error.code, body.error.message)
+  return body.result as result
+}
+
+/** An edgetrace server: JSON-RPC over POST, its counters at GET /stats. */
+export function createServerConnection(url: string): Connection {
+  const base = url.replace(/\/+$/, '')
+  let id = 0
+  return {
+    kind: 'server',
+    label: `the edgetrace server at ${base}`,
+    async call(method, params) {
+      const res = await fetch(base, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+      })
+      if (!res.ok) throw new RpcError(method, -32603, `HTTP ${res.status} from ${base}: ${await res.text()}`)
+      return unwrap(method, await res.json())
+    },
+    async counters() {
+      const res = await fetch(`${base}/stats`).catch(() => undefined)
+      return res?.ok ? ((await res.json()) as Counters) : undefined
+    },
+    close: async () => undefined,
+  }
+}
+
+/** The daemon in a Web Worker of this page, reading verified state from `upstream` (and its IndexedDB cache). */
+export async function createBrowserConnection(upstream: string, hardfork: string | undefined): Promise<Connection> {
+  const worker = new Worker(new URL('../worker/edgetrace.worker.ts', import.meta.url), { type: 'module' })
+  const client = await connectEdgetraceWorker(worker, {
+    upstream,
+    api: ['eth', 'vendor', 'debug', 'trace', 'web3', 'net'],
+    ...(hardfork ? { hardfork } : {}),
+  }).catch((err: unknown) => {
+    worker.terminate()
+    throw err
+  })
+  const started = client.started
+  return {
+    kind: 'browser',
+    label: `edgetrace in this browser, reading ${upstream}${started.startedOffline ? ' (started offline, from its IndexedDB cache)' : ''}`,
+    async call(method, params) {
+      return unwrap(method, await client.call(method, params))
+    },
+    async counters() {
+      return (await client.status())?.counters
+    },
+    close: () => client.close(),
+  }
+}

@@ -1,0 +1,323 @@
+import { describeRevert, decodeCallData } from './abi/signatures.js'
+import type { Connection, Counters } from './connection.js'
+import { h } from './dom.js'
+import { big, eth, grouped, gwei, short } from './format.js'
+import type { CallFrame, StateDiff, StepIndex, StructLog } from './traceTypes.js'
+import { callLabel, renderCallTree } from './views/callTree.js'
+import { type LogEntry, renderEvents } from './views/events.js'
+import { renderFlameGraph } from './views/flameGraph.js'
+import { renderStateDiff } from './views/stateDiff.js'
+import { renderStepper } from './views/stepper.js'
+import { renderVerification } from './views/verification.js'
+import { type TokenInfo, collectMovements, renderWalletPreview } from './views/walletPreview.js'
+
+type Block = {
+  number: string
+  hash: string
+  parentHash: string
+  stateRoot: string
+  timestamp: string
+  gasUsed: string
+  gasLimit: string
+  baseFeePerGas?: string
+  miner: string
+  transactions: (string | Tx)[]
+}
+type Tx = {
+  hash: string
+  from: string
+  to: string | null
+  value: string
+  input: string
+  gas: string
+  nonce: string
+  type: string
+  blockNumber: string
+  transactionIndex: string
+}
+type Receipt = {
+  status: string
+  gasUsed: string
+  effectiveGasPrice: string
+  contractAddress: string | null
+  logs: LogEntry[]
+  transactionHash: string
+}
+
+export type CallRequest = { from?: string; to?: string; value?: string; data?: string; gas?: string }
+
+/** Names for addresses the page knows: tokens it looked up, and what the user called. */
+export type Names = Map<string, string>
+
+const section = (title: string, id: string, ...body: (Node | string | null)[]) =>
+  h('section', { id, class: 'panel' }, h('h2', {}, title), ...body)
+
+async function measure<result>(conn: Connection, work: () => Promise<result>) {
+  const before = await conn.counters()
+  const started = performance.now()
+  const result = await work()
+  const elapsedMs = performance.now() - started
+  const after = await conn.counters()
+  return { result, before, after, elapsedMs }
+}
+
+/** symbol() and decimals() of each token the movements name, at the block (failures leave them unknown). */
+async function tokenInfo(conn: Connection, tokens: string[], block: string): Promise<Map<string, TokenInfo>> {
+  const out = new Map<string, TokenInfo>()
+  await Promise.all(
+    tokens.map(async (token) => {
+      const info: TokenInfo = {}
+      const call = (data: string) => conn.call<string>('eth_call', [{ to: token, data }, block]).catch(() => undefined)
+      const [symbol, decimals] = await Promise.all([call('0x95d89b41'), call('0x313ce567')])
+      if (symbol && symbol.length >= 130) {
+        const len = Number(BigInt(`0x${symbol.slice(66, 130)}`))
+        const bytes = symbol.slice(130, 130 + len * 2).match(/../g) ?? []
+        info.symbol = new TextDecoder().decode(Uint8Array.from(bytes, (b) => Number.parseInt(b, 16)))
+      }
+      if (decimals && decimals.length === 66) info.decimals = Number(BigInt(decimals))
+      out.set(token.toLowerCase(), info)
+    }),
+  )
+  return out
+}
+
+/** The trace views shared by a transaction and a call: call tree, flame graph, events, state diff, stepper, preview. */
+async function traceViews(opts: {
+  conn: Connection
+  trace: CallFrame
+  diff: StateDiff
+  logs: LogEntry[]
+  block: string
+  you: string | undefined
+  names: Names
+  steps: (config: Record<string, unknown>) => Promise<{ structLogs: StructLog[]; stepIndex?: StepIndex }>
+  previewFirst: boolean
+}): Promise<HTMLElement[]> {
+  const nameOf = (a: string) => opts.names.get(a.toLowerCase())
+  const movements = collectMovements(opts.trace)
+  const tokens = [...new Set(movements.flatMap((m) => ('token' in m ? [m.token.toLowerCase()] : [])))]
+  const info = await tokenInfo(opts.conn, tokens, opts.block)
+  for (const [token, i] of info) if (i.symbol && !opts.names.has(token)) opts.names.set(token, i.symbol)
+  const preview = section(
+    opts.previewFirst ? 'Wallet preview: what this call would do' : 'What it moved',
+    'preview',
+    renderWalletPreview(movements, info, nameOf, opts.you),
+  )
+  const stepperHost = h('div', {}, h('p', { class: 'muted' }, 'loading the step index…'))
+  opts
+    .steps({ stepIndex: true, disableStack: true, disableStorage: true })
+    .then((r) => {
+      if (!r.stepIndex) throw new Error('this daemon gives no stepIndex (an edgetrace extension)')
+      stepperHost.replaceChildren(
+        renderStepper(r.stepIndex, async (offset, limit) =>
+          (await opts.steps({ offset, limit, enableMemory: true })).structLogs,
+        ),
+      )
+    })
+    .catch((err: Error) => stepperHost.replaceChildren(h('p', { class: 'error' }, `opcode stepper: ${err.message}`)))
+  return [
+    ...(opts.previewFirst ? [preview] : []),
+    section('Call tree', 'calls', renderCallTree(opts.trace, { nameOf })),
+    section('Gas flame graph', 'flame', renderFlameGraph(opts.trace)),
+    section(`Events (${opts.logs.length})`, 'events', renderEvents(opts.logs, nameOf)),
+    section('State diff', 'state', renderStateDiff(opts.diff, nameOf)),
+    ...(opts.previewFirst ? [] : [preview]),
+    section('Opcode stepper', 'stepper', stepperHost),
+  ]
+}
+
+const kv = (rows: [string, Node | string][]) =>
+  h('dl', { class: 'kv' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))
+
+const addr = (a: string | null | undefined, names: Names) =>
+  a ? h('span', { title: a }, names.get(a.toLowerCase()) ? `${names.get(a.toLowerCase())} ` : '', h('code', {}, a)) : '—'
+
+/** A mined transaction: everything the page shows for it. */
+export async function exploreTransaction(conn: Connection, hash: string, names: Names): Promise<HTMLElement[]> {
+  const measured = await measure(conn, async () => {
+    const [tx, receipt] = await Promise.all([
+      conn.call<Tx | null>('eth_getTransactionByHash', [hash]),
+      conn.call<Receipt | null>('eth_getTransactionReceipt', [hash]),
+    ])
+    if (!tx || !receipt || tx.blockNumber === null) throw new Error(`no mined transaction ${hash} at this node`)
+    const number = big(tx.blockNumber)
+    const [trace, diff, block, parent] = await Promise.all([
+      conn.call<CallFrame>('debug_traceTransaction', [hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]),
+      conn.call<StateDiff>('debug_traceTransaction', [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]),
+      conn.call<Block>('eth_getBlockByNumber', [tx.blockNumber, false]),
+      conn.call<Block>('eth_getBlockByNumber', [`0x${(number - 1n).toString(16)}`, false]),
+    ])
+    return { tx, receipt, trace, diff, block, parent }
+  })
+  const { tx, receipt, trace, diff, block, parent } = measured.result
+  if (!names.has(block.miner.toLowerCase())) names.set(block.miner.toLowerCase(), 'fee recipient')
+  const ok = receipt.status === '0x1'
+  const fee = big(receipt.gasUsed) * big(receipt.effectiveGasPrice)
+  const reason = ok ? undefined : (trace.revertReason ?? describeRevert(trace.output) ?? trace.error)
+  const decoded = tx.to ? decodeCallData(tx.input) : undefined
+  const summary = section(
+    'Transaction',
+    'summary',
+    h('p', { class: `status ${ok ? 'ok' : 'failed'}` }, ok ? '✔ success' : `✖ reverted${reason ? `: ${reason}` : ''}`),
+    kv([
+      ['hash', h('code', {}, tx.hash)],
+      ['block', h('span', {}, h('a', { href: `#/block/${big(tx.blockNumber)}` }, String(big(tx.blockNumber))), `, position ${big(tx.transactionIndex)}`)],
+      ['from', addr(tx.from, names)],
+      ['to', tx.to ? addr(tx.to, names) : h('span', {}, 'new contract ', addr(receipt.contractAddress, names))],
+      ['function', tx.to ? callLabel(decoded, tx.input, (a) => names.get(a)) : 'contract creation'],
+      ['value', eth(big(tx.value))],
+      ['gas used', `${grouped(big(receipt.gasUsed))} of ${grouped(big(tx.gas))} (${((Number(big(receipt.gasUsed)) / Number(big(tx.gas))) * 100).toFixed(1)}%)`],
+      ['fee', `${eth(fee)} (${grouped(fee)} wei at ${gwei(big(receipt.effectiveGasPrice))})`],
+      ['type', `${big(tx.type)}, nonce ${big(tx.nonce)}`],
+    ]),
+  )
+  const verification = renderVerification({
+    block: { number: big(parent.number), hash: parent.hash, stateRoot: parent.stateRoot },
+    what: `the state block ${big(block.number)} started from, replayed up to this transaction`,
+    before: measured.before,
+    after: measured.after,
+    elapsedMs: measured.elapsedMs,
+    source: conn.label,
+  })
+  const views = await traceViews({
+    conn,
+    trace,
+    diff,
+    logs: receipt.logs,
+    block: tx.blockNumber,
+    you: tx.from,
+    names,
+    steps: (config) => conn.call('debug_traceTransaction', [hash, config]),
+    previewFirst: false,
+  })
+  return [summary, verification, ...views]
+}
+
+/** A call the user writes, simulated on the latest block: the wallet preview first. */
+export async function exploreCall(conn: Connection, call: CallRequest, names: Names): Promise<HTMLElement[]> {
+  const measured = await measure(conn, async () => {
+    const head = await conn.call<Block>('eth_getBlockByNumber', ['latest', false])
+    const at = head.number
+    const [trace, diff] = await Promise.all([
+      conn.call<CallFrame>('debug_traceCall', [call, at, { tracer: 'callTracer', tracerConfig: { withLog: true } }]),
+      conn.call<StateDiff>('debug_traceCall', [call, at, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]),
+    ])
+    return { head, trace, diff }
+  })
+  const { head, trace, diff } = measured.result
+  const ok = trace.error === undefined
+  const reason = ok ? undefined : (trace.revertReason ?? describeRevert(trace.output) ?? trace.error)
+  const logs: LogEntry[] = []
+  const collect = (f: CallFrame) => {
+    if (f.error) return
+    for (const log of f.logs ?? []) logs.push(log)
+    for (const c of f.calls ?? []) collect(c)
+  }
+  collect(trace)
+  const summary = section(
+    'Simulated call',
+    'summary',
+    h('p', { class: `status ${ok ? 'ok' : 'failed'}` }, ok ? '✔ would succeed' : `✖ would revert${reason ? `: ${reason}` : ''}`),
+    kv([
+      ['on top of', h('span', {}, 'block ', h('a', { href: `#/block/${big(head.number)}` }, String(big(head.number))), ' (latest)')],
+      ['from', addr(call.from, names)],
+      ['to', addr(call.to, names)],
+      [
+        'function',
+        call.to ? callLabel(decodeCallData(call.data ?? '0x'), call.data ?? '0x', (a) => names.get(a)) : 'contract creation',
+      ],
+      ['value', eth(big(call.value))],
+      ['gas used', grouped(big(trace.gasUsed))],
+    ]),
+  )
+  const verification = renderVerification({
+    block: { number: big(head.number), hash: head.hash, stateRoot: head.stateRoot },
+    what: 'the call ran on the state after that block',
+    before: measured.before,
+    after: measured.after,
+    elapsedMs: measured.elapsedMs,
+    source: conn.label,
+  })
+  const views = await traceViews({
+    conn,
+    trace,
+    diff,
+    logs,
+    block: head.number,
+    you: call.from,
+    names,
+    steps: (config) => conn.call('debug_traceCall', [call, head.number, config]),
+    previewFirst: true,
+  })
+  return [views[0]!, summary, verification, ...views.slice(1)]
+}
+
+/** A block: its header and each transaction with status, gas and a link to its trace. */
+export async function exploreBlock(conn: Connection, tag: string, names: Names): Promise<HTMLElement[]> {
+  const measured = await measure(conn, async () => {
+    const block = await conn.call<Block | null>('eth_getBlockByNumber', [tag, true])
+    if (!block) throw new Error(`no block ${tag} at this node`)
+    const receipts = await conn.call<Receipt[]>('eth_getBlockReceipts', [block.number])
+    return { block, receipts }
+  })
+  const { block, receipts } = measured.result
+  const number = big(block.number)
+  const txs = block.transactions as Tx[]
+  const header = section(
+    `Block ${number}`,
+    'block',
+    h(
+      'p',
+      { class: 'nav' },
+      number > 0n ? h('a', { href: `#/block/${number - 1n}` }, `◀ block ${number - 1n}`) : null,
+      ' ',
+      h('a', { href: `#/block/${number + 1n}` }, `block ${number + 1n} ▶`),
+    ),
+    kv([
+      ['hash', h('code', {}, block.hash)],
+      ['time', new Date(Number(big(block.timestamp)) * 1000).toISOString()],
+      ['gas used', `${grouped(big(block.gasUsed))} of ${grouped(big(block.gasLimit))}`],
+      ['base fee', block.baseFeePerGas ? gwei(big(block.baseFeePerGas)) : '—'],
+      ['state root', h('code', {}, block.stateRoot)],
+      ['fee recipient', addr(block.miner, names)],
+    ]),
+    txs.length === 0
+      ? h('p', { class: 'muted' }, 'No transactions.')
+      : h(
+          'table',
+          { class: 'block-txs' },
+          h('thead', {}, h('tr', {}, ['#', 'transaction', 'from', 'to', 'function', 'value', 'gas used', 'status'].map((t) => h('th', {}, t)))),
+          h(
+            'tbody',
+            {},
+            txs.map((tx, i) => {
+              const r = receipts[i]
+              const ok = r?.status === '0x1'
+              return h(
+                'tr',
+                { class: ok ? '' : 'failed' },
+                h('td', {}, i),
+                h('td', {}, h('a', { href: `#/tx/${tx.hash}`, class: 'tx-link' }, short(tx.hash, 8))),
+                h('td', { title: tx.from }, names.get(tx.from.toLowerCase()) ?? short(tx.from)),
+                h('td', { title: tx.to ?? '' }, tx.to ? (names.get(tx.to.toLowerCase()) ?? short(tx.to)) : 'new contract'),
+                h('td', {}, tx.to ? (decodeCallData(tx.input)?.name ?? (tx.input === '0x' ? 'transfer' : tx.input.slice(0, 10))) : 'create'),
+                h('td', {}, eth(big(tx.value))),
+                h('td', {}, r ? grouped(big(r.gasUsed)) : '?'),
+                h('td', { class: ok ? 'ok' : 'failed' }, r ? (ok ? '✔ success' : '✖ reverted') : '?'),
+              )
+            }),
+          ),
+        ),
+  )
+  const verification = renderVerification({
+    block: { number, hash: block.hash, stateRoot: block.stateRoot },
+    what: `header hash checked; ${txs.length} transactions and their receipts checked against the header's roots`,
+    before: measured.before,
+    after: measured.after,
+    elapsedMs: measured.elapsedMs,
+    source: conn.label,
+  })
+  return [header, verification]
+}
+
+export type { Counters }

@@ -1,0 +1,86 @@
+import { type Decoded, decodeCallData, describeRevert } from '../abi/signatures.js'
+import { h } from '../dom.js'
+import { big, eth, grouped, short } from '../format.js'
+import type { CallFrame } from '../traceTypes.js'
+
+/** A decoded call as one line: `transfer(to: bob, amount: 1000)` (known addresses by name). */
+export function callLabel(
+  decoded: Decoded | undefined,
+  input: string,
+  nameOf: (a: string) => string | undefined = () => undefined,
+): string {
+  if (!decoded) return input.length >= 10 ? `${input.slice(0, 10)}(…)` : input === '0x' ? '(no calldata)' : input
+  const show = (value: unknown): string =>
+    Array.isArray(value)
+      ? `[${value.map(show).join(', ')}]`
+      : typeof value === 'string' && /^0x[0-9a-f]{40}$/.test(value)
+        ? (nameOf(value) ?? value)
+        : String(value)
+  return `${decoded.name}(${decoded.args.map((a) => `${a.name ? `${a.name}: ` : ''}${show(a.value)}`).join(', ')})`
+}
+
+export type CallTreeOptions = {
+  /** A name for known addresses (the devnet's contracts, tokens seen). */
+  nameOf?: (address: string) => string | undefined
+}
+
+/**
+ * The call tree: each frame a collapsible row with its kind, target, decoded function and
+ * arguments, value, gas used as a bar (against the whole transaction's) and its error.
+ */
+export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTMLElement {
+  const total = big(root.gasUsed) || 1n
+  let count = 0
+  const frame = (f: CallFrame, depth: number): HTMLElement => {
+    count++
+    const creates = f.type === 'CREATE' || f.type === 'CREATE2'
+    const decoded = creates ? undefined : decodeCallData(f.input)
+    const used = big(f.gasUsed)
+    const pct = Number((used * 10000n) / total) / 100
+    const name = f.to ? opts.nameOf?.(f.to) : undefined
+    const reason = f.error ? (f.revertReason ?? describeRevert(f.output)) : undefined
+    const row = h(
+      'span',
+      { class: `frame-row${f.error ? ' failed' : ''}` },
+      h('span', { class: `kind kind-${f.type.toLowerCase()}` }, f.type),
+      ' ',
+      h('span', { class: 'target', title: f.to ?? '' }, name ? `${name} ` : '', h('code', {}, short(f.to ?? '?', 8))),
+      ' ',
+      h('span', { class: 'fn' }, creates ? `new contract (${(f.input.length - 2) / 2} bytes of init code)` : callLabel(decoded, f.input, opts.nameOf)),
+      big(f.value) > 0n ? h('span', { class: 'value' }, ` ${eth(big(f.value))}`) : null,
+      h(
+        'span',
+        { class: 'gas', title: `${grouped(used)} gas, ${pct}% of the transaction's` },
+        h('span', { class: 'bar', style: `width:${Math.max(pct, 0.5)}%` }),
+        h('span', { class: 'gas-text' }, `${grouped(used)} gas`),
+      ),
+      f.error ? h('span', { class: 'error' }, ` ✖ ${f.error}${reason ? `: ${reason}` : ''}`) : null,
+    )
+    const children = f.calls ?? []
+    if (children.length === 0) return h('div', { class: 'frame leaf', 'data-depth': depth }, row)
+    return h(
+      'details',
+      { class: 'frame', open: depth < 3, 'data-depth': depth },
+      h('summary', {}, row, h('span', { class: 'count' }, ` (${children.length} call${children.length > 1 ? 's' : ''})`)),
+      h('div', { class: 'children' }, children.map((c) => frame(c, depth + 1))),
+    )
+  }
+  const tree = frame(root, 0)
+  return h(
+    'div',
+    { class: 'call-tree' },
+    h(
+      'div',
+      { class: 'tools' },
+      `${count} frame${count > 1 ? 's' : ''} · `,
+      h('button', { type: 'button', onclick: () => setOpen(tree, true) }, 'expand all'),
+      ' ',
+      h('button', { type: 'button', onclick: () => setOpen(tree, false) }, 'collapse all'),
+    ),
+    tree,
+  )
+}
+
+function setOpen(root: HTMLElement, open: boolean) {
+  for (const d of [root, ...Array.from(root.querySelectorAll('details'))]) if (d instanceof HTMLDetailsElement) d.open = open
+}

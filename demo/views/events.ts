@@ -1,0 +1,52 @@
+import { decodeLog } from '../abi/signatures.js'
+import { h } from '../dom.js'
+import { short } from '../format.js'
+
+export type LogEntry = { address: string; topics: string[]; data: string }
+
+
+/** The events, in order, decoded where the signature is known; raw topics and data otherwise. */
+export function renderEvents(logs: readonly LogEntry[], nameOf: (a: string) => string | undefined): HTMLElement {
+  if (logs.length === 0) return h('p', { class: 'muted' }, 'No events.')
+  const show = (value: unknown): string =>
+    Array.isArray(value)
+      ? `[${value.map(show).join(', ')}]`
+      : typeof value === 'string' && /^0x[0-9a-f]{40}$/.test(value) && nameOf(value)
+        ? `${value} (${nameOf(value)})`
+        : String(value)
+  return h(
+    'ol',
+    { class: 'events', start: 0 },
+    logs.map((log) => {
+      const decoded = decodeLog(log.topics, log.data)
+      const name = nameOf(log.address)
+      return h(
+        'li',
+        {},
+        h('span', { class: 'target', title: log.address }, name ? `${name} ` : '', h('code', {}, short(log.address, 8))),
+        ' ',
+        decoded
+          ? h(
+              'span',
+              { class: 'event' },
+              h('b', {}, decoded.name),
+              h(
+                'dl',
+                { class: 'args' },
+                decoded.args.map((a) => [h('dt', {}, `${a.name || '?'} (${a.type})`), h('dd', {}, show(a.value))]),
+              ),
+            )
+          : h(
+              'span',
+              { class: 'event raw' },
+              h('b', {}, `unknown event ${short(log.topics[0] ?? 'anonymous', 8)}`),
+              h('dl', { class: 'args' }, [
+                ...log.topics.slice(1).map((t, i) => [h('dt', {}, `topic ${i + 1}`), h('dd', {}, t)]),
+                h('dt', {}, 'data'),
+                h('dd', {}, log.data),
+              ]),
+            ),
+      )
+    }),
+  )
+}

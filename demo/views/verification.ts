@@ -1,0 +1,41 @@
+import type { Counters } from '../connection.js'
+import { h } from '../dom.js'
+import { grouped, ms, short } from '../format.js'
+
+/** What this answer cost and rests on: the block whose state root the state was proven against, and the counts. */
+export function renderVerification(opts: {
+  block: { number: bigint; hash: string; stateRoot: string } | undefined
+  what: string
+  before: Counters | undefined
+  after: Counters | undefined
+  elapsedMs: number
+  source: string
+}): HTMLElement {
+  const { before, after } = opts
+  const d = (key: keyof Counters) => (before && after ? Number(after[key]) - Number(before[key]) : undefined)
+  const proofs = (d('accountProofs') ?? 0) + (d('storageProofs') ?? 0) + (d('codes') ?? 0)
+  const verified = after?.verified !== false
+  return h(
+    'div',
+    { class: `verification${verified ? '' : ' unverified'}` },
+    h(
+      'p',
+      { class: 'verified-line' },
+      verified ? '✔ verified against block ' : '⚠ UNVERIFIED (the daemon runs with --unverified) — state read at block ',
+      opts.block ? h('a', { href: `#/block/${opts.block.number}` }, String(opts.block.number)) : '?',
+      opts.block ? [' (state root ', h('code', { title: opts.block.stateRoot }, short(opts.block.stateRoot, 8)), ')'] : null,
+      `: ${opts.what}`,
+    ),
+    before && after
+      ? h(
+          'p',
+          { class: 'counts' },
+          verified
+            ? `${grouped(proofs)} proofs checked (${d('accountProofs')} accounts, ${d('storageProofs')} storage slots, ${d('codes')} code hashes) · `
+            : '',
+          `${grouped(d('cacheHits') ?? 0)} cache hits · ${grouped(d('upstreamRoundTrips') ?? 0)} upstream round trips (${grouped(d('upstreamRequests') ?? 0)} requests) · ${ms(opts.elapsedMs)}`,
+        )
+      : h('p', { class: 'counts' }, `${ms(opts.elapsedMs)} (this daemon does not report its counters)`),
+    h('p', { class: 'muted source' }, `answered by ${opts.source}`),
+  )
+}
