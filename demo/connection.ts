@@ -22,6 +22,8 @@ export type Connection = {
   call<result = any>(method: string, params: unknown[]): Promise<result>
   /** The daemon's running totals (undefined when it does not say). */
   counters(): Promise<Counters | undefined>
+  /** Waits until what the answers cached is stored (the in-browser daemon's IndexedDB), so a reload works offline. */
+  flush(): Promise<void>
   close(): Promise<void>
 }
 
@@ -50,6 +52,7 @@ export function createServerConnection(url: string): Connection {
       const res = await fetch(`${base}/stats`).catch(() => undefined)
       return res?.ok ? ((await res.json()) as Counters) : undefined
     },
+    flush: async () => undefined,
     close: async () => undefined,
   }
 }
@@ -75,6 +78,7 @@ export async function createBrowserConnection(upstream: string, hardfork: string
     async counters() {
       return (await client.status())?.counters
     },
+    flush: () => client.flush(),
     close: () => client.close(),
   }
 }

@@ -34,6 +34,7 @@ type Tx = {
   type: string
   blockNumber: string
   transactionIndex: string
+  blockHash: string
 }
 type Receipt = {
   status: string
@@ -62,7 +63,7 @@ async function measure<result>(conn: Connection, work: () => Promise<result>) {
 }
 
 /** symbol() and decimals() of each token the movements name, at the block (failures leave them unknown). */
-async function tokenInfo(conn: Connection, tokens: string[], block: string): Promise<Map<string, TokenInfo>> {
+async function tokenInfo(conn: Connection, tokens: string[], block: string | { blockHash: string }): Promise<Map<string, TokenInfo>> {
   const out = new Map<string, TokenInfo>()
   await Promise.all(
     tokens.map(async (token) => {
@@ -87,7 +88,7 @@ async function traceViews(opts: {
   trace: CallFrame
   diff: StateDiff
   logs: LogEntry[]
-  block: string
+  block: string | { blockHash: string }
   you: string | undefined
   names: Names
   steps: (config: Record<string, unknown>) => Promise<{ structLogs: StructLog[]; stepIndex?: StepIndex }>
@@ -140,13 +141,17 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
       conn.call<Receipt | null>('eth_getTransactionReceipt', [hash]),
     ])
     if (!tx || !receipt || tx.blockNumber === null) throw new Error(`no mined transaction ${hash} at this node`)
-    const number = big(tx.blockNumber)
-    const [trace, diff, block, parent] = await Promise.all([
+    // Blocks by hash: what the daemon verified once it can answer again offline, from its cache.
+    const [trace, diff, block] = await Promise.all([
       conn.call<CallFrame>('debug_traceTransaction', [hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]),
       conn.call<StateDiff>('debug_traceTransaction', [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]),
-      conn.call<Block>('eth_getBlockByNumber', [tx.blockNumber, false]),
-      conn.call<Block>('eth_getBlockByNumber', [`0x${(number - 1n).toString(16)}`, false]),
+      conn.call<Block>('eth_getBlockByHash', [tx.blockHash, false]),
     ])
+    // The parent's header only (its state root): erigon_getHeaderByHash needs no body, which a
+    // browser offline may not have; eth_getBlockByHash where the vendor namespace is not served.
+    const parent = await conn
+      .call<Block>('erigon_getHeaderByHash', [block.parentHash])
+      .catch(() => conn.call<Block>('eth_getBlockByHash', [block.parentHash, false]))
     return { tx, receipt, trace, diff, block, parent }
   })
   const { tx, receipt, trace, diff, block, parent } = measured.result
@@ -184,7 +189,7 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
     trace,
     diff,
     logs: receipt.logs,
-    block: tx.blockNumber,
+    block: { blockHash: tx.blockHash },
     you: tx.from,
     names,
     steps: (config) => conn.call('debug_traceTransaction', [hash, config]),

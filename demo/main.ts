@@ -1,6 +1,6 @@
 import { encodeStatic, parseAmount } from './abi/decodeAbi.js'
 import { parseSignature } from './abi/signatures.js'
-import { type Connection, createBrowserConnection, createServerConnection } from './connection.js'
+import { type Connection, RpcError, createBrowserConnection, createServerConnection } from './connection.js'
 import { fill, h } from './dom.js'
 import { type CallRequest, type Names, exploreBlock, exploreCall, exploreTransaction } from './explore.js'
 import { big } from './format.js'
@@ -72,8 +72,10 @@ async function show(title: string, work: (c: Connection) => Promise<HTMLElement[
     const c = await connect()
     const parts = await work(c)
     fill(content, parts)
+    await c.flush().catch(() => undefined)
   } catch (err) {
-    fill(content, h('section', { class: 'panel' }, h('h2', {}, title), h('p', { class: 'error' }, (err as Error).message)))
+    const message = err instanceof RpcError ? `${err.method}: ${err.message}` : (err as Error).message
+    fill(content, h('section', { class: 'panel' }, h('h2', {}, title), h('p', { class: 'error' }, message)))
   }
 }
 
@@ -163,7 +165,8 @@ function callForm() {
         .then((c) => exploreCall(c, call, names))
         .then(
           (parts) => fill(results, parts),
-          (err: Error) => fill(results, h('p', { class: 'error' }, err.message)),
+          (err: Error) =>
+            fill(results, h('p', { class: 'error' }, err instanceof RpcError ? `${err.method}: ${err.message}` : err.message)),
         )
     } catch (err) {
       fill($('call-error'), (err as Error).message)
@@ -225,4 +228,6 @@ async function start() {
   syncModeFields()
   route()
 }
+// For the console (and tests): the page's connection, to send any JSON-RPC call the same way.
+;(globalThis as { edgetraceExplorer?: unknown }).edgetraceExplorer = { connect }
 void start()

@@ -49,8 +49,24 @@ export async function fetchVerifiedBlock(engine: Engine, header: VerifiedHeader)
   return verified
 }
 
+/**
+ * The block's JSON as a replay kept it in the persistent cache (loadBlock's raw block: the same
+ * eth_getBlockByHash answer), checked below like a fresh one — so a browser offline still answers
+ * for the blocks it traced. Undefined without a persistent cache or an entry.
+ */
+async function keptJson(engine: Engine, hash: string): Promise<Record<string, unknown> | undefined> {
+  if (!engine.persistent) return undefined
+  const key = cacheKeys.rawBlock(hash)
+  const kept = (await engine.persistent.load([key])).get(key)?.value as { json?: Record<string, unknown> } | undefined
+  const json = kept?.json
+  // Uncles are asked for one by one: a kept block with uncles is fetched whole, as before.
+  return json && (!Array.isArray(json.uncles) || json.uncles.length === 0) ? json : undefined
+}
+
 async function fetchAndVerify(engine: Engine, header: VerifiedHeader): Promise<VerifiedBlock> {
-  const json = await engine.upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [header.hash, true])
+  const json =
+    (await keptJson(engine, header.hash)) ??
+    (await engine.upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [header.hash, true]))
   if (json === null) throw new BlockNotFoundError(header.hash)
   const block = { number: header.number, hash: header.hash }
   const where = `block ${header.number} ${header.hash}`

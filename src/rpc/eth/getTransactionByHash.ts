@@ -1,6 +1,8 @@
 import { type TypedTransaction, createTxFromRPC } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
+import { UpstreamUnavailableError } from '../../errors/upstream.js'
 import { withoutBlobSidecar } from '../../exec/fetchVerifiedBlock.js'
+import { locateTransaction } from '../../exec/locateTransaction.js'
 import type { Hex } from '../../types/hex.js'
 import { defineMethod } from '../defineMethod.js'
 import { required } from '../params.js'
@@ -24,7 +26,17 @@ export const getTransactionByHash = defineMethod({
   name: 'eth_getTransactionByHash',
   params: [required(parseHash)],
   async run(engine, [hash]) {
-    const claimed = await engine.upstream.request<Claimed | null>('eth_getTransactionByHash', [hash])
+    let claimed: Claimed | null
+    try {
+      claimed = await engine.upstream.request<Claimed | null>('eth_getTransactionByHash', [hash])
+    } catch (err) {
+      // Offline (a browser without its upstream): where the transaction is, if a trace or receipt
+      // remembered it; the transaction itself then comes from its cached, verified block.
+      if (!(err instanceof UpstreamUnavailableError)) throw err
+      const at = await locateTransaction(engine, hash)
+      if (!at) throw err
+      claimed = { blockHash: at.blockHash, transactionIndex: `0x${at.index.toString(16)}` }
+    }
     if (!claimed) return null
     if (!claimed.blockHash || claimed.transactionIndex == null) {
       // Decoded under the chain's newest rules: a pending transaction is for the next block.
