@@ -3,10 +3,11 @@
 //   dist/browser/edgetrace.worker.js — the dedicated Web Worker, one IIFE file: `new Worker(url)`
 //   dist/browser/edgetrace.sw.js     — the service worker, one IIFE (classic) file:
 //                                      `navigator.serviceWorker.register(url)`
-//   dist/browser/edgetrace.browser.js — the browser library as one ES module (for pages without a
-//                                      bundler); its npm dependencies stay imports. Apps with a bundler
-//                                      import 'edgetrace/browser': tsc's per-file dist/browser/index.js,
-//                                      which tree-shakes down to what they use.
+//   dist/browser/edgetrace.browser.js — the browser library as one self-contained ES module, its npm
+//                                      dependencies inside (for pages without a bundler: one <script
+//                                      type="module"> import). Apps with a bundler import
+//                                      'edgetrace/browser': tsc's per-file dist/browser/index.js, which
+//                                      tree-shakes down to what they use.
 // Run directly: `tsx scripts/buildBrowser.ts [--out DIR]`.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -34,7 +35,6 @@ export const BROWSER_BUNDLES = {
     entry: 'src/browser/index.ts',
     fileName: 'edgetrace.browser.js',
     format: 'es',
-    externalDependencies: true,
   },
 } as const satisfies Record<string, BrowserBundle>
 
