@@ -77,11 +77,15 @@ async function main() {
     const frames = await tab.locator('#calls .frame-row').count()
     const warm: number[] = []
     for (let i = 0; i < 7; i++) warm.push(await open())
-    console.log(`\nedgetrace trace explorer — the page, and a transaction of ${frames} frames opened in headless Chromium\n`)
+    console.log(
+      `\nedgetrace trace explorer — the page, and a transaction of ${frames} frames opened in headless Chromium\n`,
+    )
     console.log('| what | figure |')
     console.log('|---|---:|')
     console.log(`| page weight: index.html + script, gzipped (raw) | ${kb(page.gz)} (${kb(page.raw)}) |`)
-    console.log(`| in-browser mode's worker, gzipped (raw), fetched only in that mode | ${kb(worker.gz)} (${kb(worker.raw)}) |`)
+    console.log(
+      `| in-browser mode's worker, gzipped (raw), fetched only in that mode | ${kb(worker.gz)} (${kb(worker.raw)}) |`,
+    )
     console.log(`| open → call tree drawn, server cold (${frames} frames) | ${Math.round(cold)} ms |`)
     console.log(`| open → call tree drawn, server warm, median of ${warm.length} | ${Math.round(median(warm))} ms |`)
   } finally {

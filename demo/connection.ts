@@ -19,7 +19,7 @@ export type Connection = {
   readonly kind: 'server' | 'browser'
   /** Said in the page: who answers, and from what. */
   readonly label: string
-  call<result = any>(method: string, params: unknown[]): Promise<result>
+  call<result = unknown>(method: string, params: unknown[]): Promise<result>
   /** The daemon's running totals (undefined when it does not say). */
   counters(): Promise<Counters | undefined>
   /** Waits until what the answers cached is stored (the in-browser daemon's IndexedDB), so a reload works offline. */

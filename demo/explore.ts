@@ -45,6 +45,9 @@ type Receipt = {
   transactionHash: string
 }
 
+/** The struct logger's answer: steps, or (with `stepIndex: true`) the index. */
+type StepsAnswer = { structLogs: StructLog[]; stepIndex?: StepIndex }
+
 export type CallRequest = { from?: string; to?: string; value?: string; data?: string; gas?: string }
 
 /** Names for addresses the page knows: tokens it looked up, and what the user called. */
@@ -63,7 +66,11 @@ async function measure<result>(conn: Connection, work: () => Promise<result>) {
 }
 
 /** symbol() and decimals() of each token the movements name, at the block (failures leave them unknown). */
-async function tokenInfo(conn: Connection, tokens: string[], block: string | { blockHash: string }): Promise<Map<string, TokenInfo>> {
+async function tokenInfo(
+  conn: Connection,
+  tokens: string[],
+  block: string | { blockHash: string },
+): Promise<Map<string, TokenInfo>> {
   const out = new Map<string, TokenInfo>()
   await Promise.all(
     tokens.map(async (token) => {
@@ -91,7 +98,7 @@ async function traceViews(opts: {
   block: string | { blockHash: string }
   you: string | undefined
   names: Names
-  steps: (config: Record<string, unknown>) => Promise<{ structLogs: StructLog[]; stepIndex?: StepIndex }>
+  steps: (config: Record<string, unknown>) => Promise<StepsAnswer>
   previewFirst: boolean
 }): Promise<HTMLElement[]> {
   const nameOf = (a: string) => opts.names.get(a.toLowerCase())
@@ -110,8 +117,9 @@ async function traceViews(opts: {
     .then((r) => {
       if (!r.stepIndex) throw new Error('this daemon gives no stepIndex (an edgetrace extension)')
       stepperHost.replaceChildren(
-        renderStepper(r.stepIndex, async (offset, limit) =>
-          (await opts.steps({ offset, limit, enableMemory: true })).structLogs,
+        renderStepper(
+          r.stepIndex,
+          async (offset, limit) => (await opts.steps({ offset, limit, enableMemory: true })).structLogs,
         ),
       )
     })
@@ -128,10 +136,16 @@ async function traceViews(opts: {
 }
 
 const kv = (rows: [string, Node | string][]) =>
-  h('dl', { class: 'kv' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))
+  h(
+    'dl',
+    { class: 'kv' },
+    rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
+  )
 
 const addr = (a: string | null | undefined, names: Names) =>
-  a ? h('span', { title: a }, names.get(a.toLowerCase()) ? `${names.get(a.toLowerCase())} ` : '', h('code', {}, a)) : '—'
+  a
+    ? h('span', { title: a }, names.get(a.toLowerCase()) ? `${names.get(a.toLowerCase())} ` : '', h('code', {}, a))
+    : '—'
 
 /** A mined transaction: everything the page shows for it. */
 export async function exploreTransaction(conn: Connection, hash: string, names: Names): Promise<HTMLElement[]> {
@@ -144,7 +158,10 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
     // Blocks by hash: what the daemon verified once it can answer again offline, from its cache.
     const [trace, diff, block] = await Promise.all([
       conn.call<CallFrame>('debug_traceTransaction', [hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]),
-      conn.call<StateDiff>('debug_traceTransaction', [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]),
+      conn.call<StateDiff>('debug_traceTransaction', [
+        hash,
+        { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+      ]),
       conn.call<Block>('eth_getBlockByHash', [tx.blockHash, false]),
     ])
     // The parent's header only (its state root): erigon_getHeaderByHash needs no body, which a
@@ -166,12 +183,23 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
     h('p', { class: `status ${ok ? 'ok' : 'failed'}` }, ok ? '✔ success' : `✖ reverted${reason ? `: ${reason}` : ''}`),
     kv([
       ['hash', h('code', {}, tx.hash)],
-      ['block', h('span', {}, h('a', { href: `#/block/${big(tx.blockNumber)}` }, String(big(tx.blockNumber))), `, position ${big(tx.transactionIndex)}`)],
+      [
+        'block',
+        h(
+          'span',
+          {},
+          h('a', { href: `#/block/${big(tx.blockNumber)}` }, String(big(tx.blockNumber))),
+          `, position ${big(tx.transactionIndex)}`,
+        ),
+      ],
       ['from', addr(tx.from, names)],
       ['to', tx.to ? addr(tx.to, names) : h('span', {}, 'new contract ', addr(receipt.contractAddress, names))],
       ['function', tx.to ? callLabel(decoded, tx.input, (a) => names.get(a)) : 'contract creation'],
       ['value', eth(big(tx.value))],
-      ['gas used', `${grouped(big(receipt.gasUsed))} of ${grouped(big(tx.gas))} (${((Number(big(receipt.gasUsed)) / Number(big(tx.gas))) * 100).toFixed(1)}%)`],
+      [
+        'gas used',
+        `${grouped(big(receipt.gasUsed))} of ${grouped(big(tx.gas))} (${((Number(big(receipt.gasUsed)) / Number(big(tx.gas))) * 100).toFixed(1)}%)`,
+      ],
       ['fee', `${eth(fee)} (${grouped(fee)} wei at ${gwei(big(receipt.effectiveGasPrice))})`],
       ['type', `${big(tx.type)}, nonce ${big(tx.nonce)}`],
     ]),
@@ -192,7 +220,7 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
     block: { blockHash: tx.blockHash },
     you: tx.from,
     names,
-    steps: (config) => conn.call('debug_traceTransaction', [hash, config]),
+    steps: (config) => conn.call<StepsAnswer>('debug_traceTransaction', [hash, config]),
     previewFirst: false,
   })
   return [summary, verification, ...views]
@@ -205,7 +233,11 @@ export async function exploreCall(conn: Connection, call: CallRequest, names: Na
     const at = head.number
     const [trace, diff] = await Promise.all([
       conn.call<CallFrame>('debug_traceCall', [call, at, { tracer: 'callTracer', tracerConfig: { withLog: true } }]),
-      conn.call<StateDiff>('debug_traceCall', [call, at, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]),
+      conn.call<StateDiff>('debug_traceCall', [
+        call,
+        at,
+        { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+      ]),
     ])
     return { head, trace, diff }
   })
@@ -222,14 +254,23 @@ export async function exploreCall(conn: Connection, call: CallRequest, names: Na
   const summary = section(
     'Simulated call',
     'summary',
-    h('p', { class: `status ${ok ? 'ok' : 'failed'}` }, ok ? '✔ would succeed' : `✖ would revert${reason ? `: ${reason}` : ''}`),
+    h(
+      'p',
+      { class: `status ${ok ? 'ok' : 'failed'}` },
+      ok ? '✔ would succeed' : `✖ would revert${reason ? `: ${reason}` : ''}`,
+    ),
     kv([
-      ['on top of', h('span', {}, 'block ', h('a', { href: `#/block/${big(head.number)}` }, String(big(head.number))), ' (latest)')],
+      [
+        'on top of',
+        h('span', {}, 'block ', h('a', { href: `#/block/${big(head.number)}` }, String(big(head.number))), ' (latest)'),
+      ],
       ['from', addr(call.from, names)],
       ['to', addr(call.to, names)],
       [
         'function',
-        call.to ? callLabel(decodeCallData(call.data ?? '0x'), call.data ?? '0x', (a) => names.get(a)) : 'contract creation',
+        call.to
+          ? callLabel(decodeCallData(call.data ?? '0x'), call.data ?? '0x', (a) => names.get(a))
+          : 'contract creation',
       ],
       ['value', eth(big(call.value))],
       ['gas used', grouped(big(trace.gasUsed))],
@@ -251,7 +292,7 @@ export async function exploreCall(conn: Connection, call: CallRequest, names: Na
     block: head.number,
     you: call.from,
     names,
-    steps: (config) => conn.call('debug_traceCall', [call, head.number, config]),
+    steps: (config) => conn.call<StepsAnswer>('debug_traceCall', [call, head.number, config]),
     previewFirst: true,
   })
   return [views[0]!, summary, verification, ...views.slice(1)]
@@ -291,7 +332,15 @@ export async function exploreBlock(conn: Connection, tag: string, names: Names):
       : h(
           'table',
           { class: 'block-txs' },
-          h('thead', {}, h('tr', {}, ['#', 'transaction', 'from', 'to', 'function', 'value', 'gas used', 'status'].map((t) => h('th', {}, t)))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ['#', 'transaction', 'from', 'to', 'function', 'value', 'gas used', 'status'].map((t) => h('th', {}, t)),
+            ),
+          ),
           h(
             'tbody',
             {},
@@ -304,8 +353,18 @@ export async function exploreBlock(conn: Connection, tag: string, names: Names):
                 h('td', {}, i),
                 h('td', {}, h('a', { href: `#/tx/${tx.hash}`, class: 'tx-link' }, short(tx.hash, 8))),
                 h('td', { title: tx.from }, names.get(tx.from.toLowerCase()) ?? short(tx.from)),
-                h('td', { title: tx.to ?? '' }, tx.to ? (names.get(tx.to.toLowerCase()) ?? short(tx.to)) : 'new contract'),
-                h('td', {}, tx.to ? (decodeCallData(tx.input)?.name ?? (tx.input === '0x' ? 'transfer' : tx.input.slice(0, 10))) : 'create'),
+                h(
+                  'td',
+                  { title: tx.to ?? '' },
+                  tx.to ? (names.get(tx.to.toLowerCase()) ?? short(tx.to)) : 'new contract',
+                ),
+                h(
+                  'td',
+                  {},
+                  tx.to
+                    ? (decodeCallData(tx.input)?.name ?? (tx.input === '0x' ? 'transfer' : tx.input.slice(0, 10)))
+                    : 'create',
+                ),
                 h('td', {}, eth(big(tx.value))),
                 h('td', {}, r ? grouped(big(r.gasUsed)) : '?'),
                 h('td', { class: ok ? 'ok' : 'failed' }, r ? (ok ? '✔ success' : '✖ reverted') : '?'),

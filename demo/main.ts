@@ -104,15 +104,19 @@ function home() {
           h(
             'table',
             { class: 'demo-txs' },
-            h('tbody', {}, txs.map((tx) =>
-              h(
-                'tr',
-                { class: tx.status === 'success' ? '' : 'failed' },
-                h('td', {}, h('a', { href: `#/tx/${tx.hash}`, class: 'demo-tx' }, tx.label)),
-                h('td', {}, h('a', { href: `#/block/${tx.blockNumber}` }, `block ${tx.blockNumber}`)),
-                h('td', {}, tx.status === 'success' ? '✔' : '✖ reverted'),
+            h(
+              'tbody',
+              {},
+              txs.map((tx) =>
+                h(
+                  'tr',
+                  { class: tx.status === 'success' ? '' : 'failed' },
+                  h('td', {}, h('a', { href: `#/tx/${tx.hash}`, class: 'demo-tx' }, tx.label)),
+                  h('td', {}, h('a', { href: `#/block/${tx.blockNumber}` }, `block ${tx.blockNumber}`)),
+                  h('td', {}, tx.status === 'success' ? '✔' : '✖ reverted'),
+                ),
               ),
-            )),
+            ),
           ),
         )
       : h('p', {}, h('a', { href: '#/block/latest' }, 'Show the latest block')),
@@ -134,8 +138,17 @@ function callForm() {
     field('call-from', 'from', previous?.from ?? alice ?? '', '0x… (the signer)'),
     field('call-to', 'to', previous?.to ?? token ?? '', '0x… (empty: create a contract)'),
     field('call-value', 'value', previous?.value ? `${big(previous.value)} wei` : '0 ether', 'e.g. 0.5 ether'),
-    field('call-fn', 'function', previous ? '' : token ? 'transfer(address,uint256)' : '', 'e.g. transfer(address,uint256)'),
-    field('call-args', 'arguments (comma-separated; amounts may say ether or gwei)', previous ? '' : bob ? `${bob}, 5 ether` : ''),
+    field(
+      'call-fn',
+      'function',
+      previous ? '' : token ? 'transfer(address,uint256)' : '',
+      'e.g. transfer(address,uint256)',
+    ),
+    field(
+      'call-args',
+      'arguments (comma-separated; amounts may say ether or gwei)',
+      previous ? '' : bob ? `${bob}, 5 ether` : '',
+    ),
     field('call-data', 'or calldata (hex, used when no function is given)', previous?.data ?? '', '0x…'),
     h('button', { type: 'submit' }, 'Simulate'),
     h('p', { id: 'call-error', class: 'error' }),
@@ -156,7 +169,10 @@ function callForm() {
         const selector = Array.from(keccak_256(new TextEncoder().encode(item.signature)).slice(0, 4), (b) =>
           b.toString(16).padStart(2, '0'),
         ).join('')
-        call.data = `0x${selector}${encodeStatic(item.params.map((p) => p.type), args)}`
+        call.data = `0x${selector}${encodeStatic(
+          item.params.map((p) => p.type),
+          args,
+        )}`
       } else if (value('call-data')) call.data = value('call-data')
       lastCall = call
       fill($('call-error'))
@@ -166,7 +182,10 @@ function callForm() {
         .then(
           (parts) => fill(results, parts),
           (err: Error) =>
-            fill(results, h('p', { class: 'error' }, err instanceof RpcError ? `${err.method}: ${err.message}` : err.message)),
+            fill(
+              results,
+              h('p', { class: 'error' }, err instanceof RpcError ? `${err.method}: ${err.message}` : err.message),
+            ),
         )
     } catch (err) {
       fill($('call-error'), (err as Error).message)
@@ -195,7 +214,11 @@ $<HTMLFormElement>('search-form').addEventListener('submit', (e) => {
   if (/^0x[0-9a-fA-F]{64}$/.test(q)) location.hash = `#/tx/${q.toLowerCase()}`
   else if (/^(\d+|0x[0-9a-fA-F]+|latest|safe|finalized|earliest)$/.test(q))
     location.hash = `#/block/${/^0x/.test(q) ? BigInt(q).toString() : q}`
-  else fill(content, h('p', { class: 'error' }, `"${q}" is neither a transaction hash (0x and 64 hex digits) nor a block number`))
+  else
+    fill(
+      content,
+      h('p', { class: 'error' }, `"${q}" is neither a transaction hash (0x and 64 hex digits) nor a block number`),
+    )
 })
 $<HTMLFormElement>('conn-form').addEventListener('submit', (e) => {
   e.preventDefault()
@@ -223,7 +246,8 @@ async function start() {
     names.set(account.toLowerCase(), ['alice', 'bob', 'carol'][i] ?? account)
   mode.value = saved('mode') ?? 'server'
   url.value =
-    saved(`url.${mode.value}`) ?? (mode.value === 'browser' ? (info.upstream ?? 'http://127.0.0.1:8545') : defaultServer())
+    saved(`url.${mode.value}`) ??
+    (mode.value === 'browser' ? (info.upstream ?? 'http://127.0.0.1:8545') : defaultServer())
   hardfork.value = saved('hardfork') ?? info.hardfork ?? ''
   syncModeFields()
   route()

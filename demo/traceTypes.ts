@@ -50,5 +50,5 @@ export function walk(
 ): void {
   visit(root, path, failedAbove)
   const failed = failedAbove || root.error !== undefined
-  root.calls?.forEach((child, i) => walk(child, visit, [...path, i], failed))
+  for (const [i, child] of (root.calls ?? []).entries()) walk(child, visit, [...path, i], failed)
 }

@@ -10,7 +10,10 @@ import artifacts from '../src/node/devnet/artifacts.json' with { type: 'json' }
 type AbiParam = { type: string; name: string; indexed?: boolean }
 type AbiEntry = { type: string; name?: string; inputs?: AbiParam[] }
 
-export const DEVNET_SIGNATURES_FILE = resolve(fileURLToPath(new URL('..', import.meta.url)), 'demo/abi/devnetSignatures.ts')
+export const DEVNET_SIGNATURES_FILE = resolve(
+  fileURLToPath(new URL('..', import.meta.url)),
+  'demo/abi/devnetSignatures.ts',
+)
 
 /** The devnet ABIs as `function f(uint256 n)`, `event E(address indexed a, …)`, `error X(…)` lines, sorted. */
 export function devnetSignatures(): string[] {

@@ -133,7 +133,9 @@ describe('the trace explorer, served by the edgetrace server', () => {
     await openTransaction('panic: division by zero')
     expect(await text('#summary')).toContain('✖ reverted: division or modulo by zero')
     await openTransaction('revert with a custom error')
-    expect(await text('#summary')).toMatch(/reverted: Custom\(code: 7, who: (alice|0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266)\)/)
+    expect(await text('#summary')).toMatch(
+      /reverted: Custom\(code: 7, who: (alice|0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266)\)/,
+    )
   })
 
   it('steps through opcodes to an SSTORE, a page at a time', async () => {

@@ -29,6 +29,8 @@ export const COMMON_SIGNATURES: readonly string[] = [
   'function getApproved(uint256 tokenId)',
   'function isApprovedForAll(address owner, address operator)',
   'function tokenURI(uint256 tokenId)',
+  'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
+  'event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)',
   'event ApprovalForAll(address indexed owner, address indexed operator, bool approved)',
   // ERC-1155
   'function safeTransferFrom(address from, address to, uint256 id, uint256 amount, bytes data)',

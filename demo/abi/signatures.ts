@@ -41,13 +41,15 @@ export function createSignatureTable(lines: readonly string[]): SignatureTable {
     const hash = hex(keccak_256(new TextEncoder().encode(item.signature)))
     const [map, key] = item.kind === 'event' ? [topics, hash] : [selectors, hash.slice(0, 10)]
     const list = map.get(key) ?? []
-    if (!list.some((other) => other.signature === item.signature && sameNames(other, item))) list.push(item)
+    if (!list.some((other) => other.signature === item.signature && sameParams(other, item))) list.push(item)
     map.set(key, list)
   }
   return { selectors, topics }
 }
 
-const sameNames = (a: AbiItem, b: AbiItem) => a.params.map((p) => p.name).join() === b.params.map((p) => p.name).join()
+/** Same names and same indexed parameters (ERC-20's and ERC-721's Transfer differ only there). */
+const sameParams = (a: AbiItem, b: AbiItem) =>
+  a.params.map((p) => `${p.name}${p.indexed}`).join() === b.params.map((p) => `${p.name}${p.indexed}`).join()
 
 let defaultTable: SignatureTable | undefined
 /** The bundled list and the devnet's ABIs. */

@@ -46,7 +46,13 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
       ' ',
       h('span', { class: 'target', title: f.to ?? '' }, name ? `${name} ` : '', h('code', {}, short(f.to ?? '?', 8))),
       ' ',
-      h('span', { class: 'fn' }, creates ? `new contract (${(f.input.length - 2) / 2} bytes of init code)` : callLabel(decoded, f.input, opts.nameOf)),
+      h(
+        'span',
+        { class: 'fn' },
+        creates
+          ? `new contract (${(f.input.length - 2) / 2} bytes of init code)`
+          : callLabel(decoded, f.input, opts.nameOf),
+      ),
       big(f.value) > 0n ? h('span', { class: 'value' }, ` ${eth(big(f.value))}`) : null,
       h(
         'span',
@@ -61,8 +67,17 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
     return h(
       'details',
       { class: 'frame', open: depth < 3, 'data-depth': depth },
-      h('summary', {}, row, h('span', { class: 'count' }, ` (${children.length} call${children.length > 1 ? 's' : ''})`)),
-      h('div', { class: 'children' }, children.map((c) => frame(c, depth + 1))),
+      h(
+        'summary',
+        {},
+        row,
+        h('span', { class: 'count' }, ` (${children.length} call${children.length > 1 ? 's' : ''})`),
+      ),
+      h(
+        'div',
+        { class: 'children' },
+        children.map((c) => frame(c, depth + 1)),
+      ),
     )
   }
   const tree = frame(root, 0)
@@ -82,5 +97,6 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
 }
 
 function setOpen(root: HTMLElement, open: boolean) {
-  for (const d of [root, ...Array.from(root.querySelectorAll('details'))]) if (d instanceof HTMLDetailsElement) d.open = open
+  for (const d of [root, ...Array.from(root.querySelectorAll('details'))])
+    if (d instanceof HTMLDetailsElement) d.open = open
 }

@@ -4,7 +4,6 @@ import { short } from '../format.js'
 
 export type LogEntry = { address: string; topics: string[]; data: string }
 
-
 /** The events, in order, decoded where the signature is known; raw topics and data otherwise. */
 export function renderEvents(logs: readonly LogEntry[], nameOf: (a: string) => string | undefined): HTMLElement {
   if (logs.length === 0) return h('p', { class: 'muted' }, 'No events.')
@@ -23,7 +22,12 @@ export function renderEvents(logs: readonly LogEntry[], nameOf: (a: string) => s
       return h(
         'li',
         {},
-        h('span', { class: 'target', title: log.address }, name ? `${name} ` : '', h('code', {}, short(log.address, 8))),
+        h(
+          'span',
+          { class: 'target', title: log.address },
+          name ? `${name} ` : '',
+          h('code', {}, short(log.address, 8)),
+        ),
         ' ',
         decoded
           ? h(

@@ -14,7 +14,9 @@ export function renderFlameGraph(root: CallFrame): HTMLElement {
   const place = (f: CallFrame, left: number, depth: number, width: number) => {
     rows = Math.max(rows, depth + 1)
     const used = Number(big(f.gasUsed))
-    const name = f.type.startsWith('CREATE') ? f.type : (decodeCallData(f.input)?.name ?? (f.input.slice(0, 10) || f.type))
+    const name = f.type.startsWith('CREATE')
+      ? f.type
+      : (decodeCallData(f.input)?.name ?? (f.input.slice(0, 10) || f.type))
     boxes.push(
       h(
         'div',

@@ -28,7 +28,9 @@ export function renderStateDiff(diff: StateDiff, nameOf: (a: string) => string |
       ),
     )
     const row = (what: string, before: string | Node, after: string | Node, delta = '') =>
-      rows.push(h('tr', { class: 'change' }, h('td', {}, what), h('td', {}, before), h('td', {}, after), h('td', {}, delta)))
+      rows.push(
+        h('tr', { class: 'change' }, h('td', {}, what), h('td', {}, before), h('td', {}, after), h('td', {}, delta)),
+      )
     if (post.balance !== undefined || (gone && pre.balance !== undefined)) {
       const b = big(pre.balance)
       const a = big(post.balance)

@@ -24,7 +24,14 @@ export function renderStepper(index: StepIndex, fetchPage: (offset: number, limi
   const status = h('span', { class: 'step-status' })
   const table = h('div', { class: 'step-table' })
   const detail = h('div', { class: 'step-detail' })
-  const goInput = h('input', { type: 'number', min: 0, max: Math.max(index.steps - 1, 0), value: 0, class: 'go', 'aria-label': 'step number' })
+  const goInput = h('input', {
+    type: 'number',
+    min: 0,
+    max: Math.max(index.steps - 1, 0),
+    value: 0,
+    class: 'go',
+    'aria-label': 'step number',
+  })
 
   async function show(step: number) {
     if (index.steps === 0) return
@@ -40,13 +47,24 @@ export function renderStepper(index: StepIndex, fetchPage: (offset: number, limi
       return
     }
     if (Math.floor(current / PAGE_STEPS) !== n) return // moved on meanwhile
-    fill(status, `step ${grouped(current)} of ${grouped(index.steps)} · page ${n + 1} of ${Math.ceil(index.steps / PAGE_STEPS)}`)
+    fill(
+      status,
+      `step ${grouped(current)} of ${grouped(index.steps)} · page ${n + 1} of ${Math.ceil(index.steps / PAGE_STEPS)}`,
+    )
     fill(
       table,
       h(
         'table',
         { class: 'steps' },
-        h('thead', {}, h('tr', {}, ['#', 'pc', 'op', 'gas', 'cost', 'depth'].map((t) => h('th', {}, t)))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['#', 'pc', 'op', 'gas', 'cost', 'depth'].map((t) => h('th', {}, t)),
+          ),
+        ),
         h(
           'tbody',
           {},
@@ -77,15 +95,30 @@ export function renderStepper(index: StepIndex, fetchPage: (offset: number, limi
       detail,
       h('h4', {}, `step ${current}: `, h('span', { class: 'op' }, log.op), ` at pc ${log.pc}, depth ${log.depth}`),
       log.error ? h('p', { class: 'error' }, `✖ ${log.error}`) : null,
-      h('p', {}, `gas left ${grouped(log.gas)}, this step costs ${log.gasCost}${log.refund ? `, refund counter ${log.refund}` : ''}`),
+      h(
+        'p',
+        {},
+        `gas left ${grouped(log.gas)}, this step costs ${log.gasCost}${log.refund ? `, refund counter ${log.refund}` : ''}`,
+      ),
       h('h5', {}, `stack (${log.stack?.length ?? 0}, top first)`),
-      h('ol', { class: 'stack', start: 0 }, [...(log.stack ?? [])].reverse().map((v) => h('li', {}, h('code', {}, v)))),
+      h(
+        'ol',
+        { class: 'stack', start: 0 },
+        [...(log.stack ?? [])].reverse().map((v) => h('li', {}, h('code', {}, v))),
+      ),
       h('h5', {}, `memory (${(log.memory?.length ?? 0) * 32} bytes)`),
       log.memory?.length
         ? h(
             'div',
             { class: 'memory' },
-            log.memory.map((w, i) => h('div', {}, h('span', { class: 'muted' }, `0x${(i * 32).toString(16).padStart(4, '0')} `), h('code', {}, w))),
+            log.memory.map((w, i) =>
+              h(
+                'div',
+                {},
+                h('span', { class: 'muted' }, `0x${(i * 32).toString(16).padStart(4, '0')} `),
+                h('code', {}, w),
+              ),
+            ),
           )
         : h('p', { class: 'muted' }, 'empty'),
       h('h5', {}, 'storage (slots this contract has read or written so far)'),
@@ -93,7 +126,9 @@ export function renderStepper(index: StepIndex, fetchPage: (offset: number, limi
         ? h(
             'table',
             { class: 'storage' },
-            Object.entries(log.storage).map(([k, v]) => h('tr', {}, h('td', {}, h('code', { title: k }, short(k, 10))), h('td', {}, h('code', {}, v)))),
+            Object.entries(log.storage).map(([k, v]) =>
+              h('tr', {}, h('td', {}, h('code', { title: k }, short(k, 10))), h('td', {}, h('code', {}, v))),
+            ),
           )
         : h('p', { class: 'muted' }, 'none yet'),
     )
@@ -107,12 +142,17 @@ export function renderStepper(index: StepIndex, fetchPage: (offset: number, limi
     h('button', { type: 'button', disabled: list.length === 0, onclick: next(list) }, `${label} (${list.length})`)
   const frames = h(
     'select',
-    { 'aria-label': 'jump to a frame', onchange: (e: Event) => void show(Number((e.target as HTMLSelectElement).value)) },
+    {
+      'aria-label': 'jump to a frame',
+      onchange: (e: Event) => void show(Number((e.target as HTMLSelectElement).value)),
+    },
     h('option', { value: 0 }, `jump to a frame start (${index.frames.length + 1})…`),
     h('option', { value: 0 }, 'step 0: the transaction starts (depth 1)'),
     index.frames
       .filter(([, depth]) => depth > 1)
-      .map(([step, depth, address]) => h('option', { value: step }, `step ${step}: depth ${depth}, ${short(address, 6)}`)),
+      .map(([step, depth, address]) =>
+        h('option', { value: step }, `step ${step}: depth ${depth}, ${short(address, 6)}`),
+      ),
   )
   const controls = h(
     'div',

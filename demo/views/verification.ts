@@ -21,9 +21,13 @@ export function renderVerification(opts: {
     h(
       'p',
       { class: 'verified-line' },
-      verified ? '✔ verified against block ' : '⚠ UNVERIFIED (the daemon runs with --unverified) — state read at block ',
+      verified
+        ? '✔ verified against block '
+        : '⚠ UNVERIFIED (the daemon runs with --unverified) — state read at block ',
       opts.block ? h('a', { href: `#/block/${opts.block.number}` }, String(opts.block.number)) : '?',
-      opts.block ? [' (state root ', h('code', { title: opts.block.stateRoot }, short(opts.block.stateRoot, 8)), ')'] : null,
+      opts.block
+        ? [' (state root ', h('code', { title: opts.block.stateRoot }, short(opts.block.stateRoot, 8)), ')']
+        : null,
       `: ${opts.what}`,
     ),
     before && after

@@ -41,15 +41,34 @@ export function collectMovements(root: CallFrame): Movement[] {
       else if (sig === 'Approval(address,address,uint256)' && log.topics.length === 4)
         out.push({ kind: 'approval721', token, owner: arg(a, 0), spender: arg(a, 1), tokenId: BigInt(arg(a, 2)) })
       else if (sig === 'ApprovalForAll(address,address,bool)')
-        out.push({ kind: 'approvalForAll', token, owner: arg(a, 0), operator: arg(a, 1), approved: arg(a, 2) === 'true' })
+        out.push({
+          kind: 'approvalForAll',
+          token,
+          owner: arg(a, 0),
+          operator: arg(a, 1),
+          approved: arg(a, 2) === 'true',
+        })
       else if (sig === 'TransferSingle(address,address,address,uint256,uint256)')
-        out.push({ kind: 'erc1155', token, from: arg(a, 1), to: arg(a, 2), id: BigInt(arg(a, 3)), amount: BigInt(arg(a, 4)) })
+        out.push({
+          kind: 'erc1155',
+          token,
+          from: arg(a, 1),
+          to: arg(a, 2),
+          id: BigInt(arg(a, 3)),
+          amount: BigInt(arg(a, 4)),
+        })
       else if (sig === 'TransferBatch(address,address,address,uint256[],uint256[])') {
         const ids = a[3]!.value as string[]
         const amounts = a[4]!.value as string[]
-        ids.forEach((id, i) =>
-          out.push({ kind: 'erc1155', token, from: arg(a, 1), to: arg(a, 2), id: BigInt(id), amount: BigInt(amounts[i] ?? '0') }),
-        )
+        for (const [i, id] of ids.entries())
+          out.push({
+            kind: 'erc1155',
+            token,
+            from: arg(a, 1),
+            to: arg(a, 2),
+            id: BigInt(id),
+            amount: BigInt(amounts[i] ?? '0'),
+          })
       }
     }
   })
@@ -84,17 +103,57 @@ export function renderWalletPreview(
       case 'ether':
         return [who(m.from), verb(m.from, 'send'), h('b', {}, eth(m.amount)), ' to ', who(m.to)]
       case 'erc20':
-        return [who(m.from), verb(m.from, 'send'), h('b', {}, amount(m.token, m.amount)), ' to ', who(m.to), ' (ERC-20)']
+        return [
+          who(m.from),
+          verb(m.from, 'send'),
+          h('b', {}, amount(m.token, m.amount)),
+          ' to ',
+          who(m.to),
+          ' (ERC-20)',
+        ]
       case 'erc721':
-        return [who(m.from), verb(m.from, 'send'), h('b', {}, `NFT #${m.tokenId}`), ` of ${short(m.token, 6)} to `, who(m.to), ' (ERC-721)']
+        return [
+          who(m.from),
+          verb(m.from, 'send'),
+          h('b', {}, `NFT #${m.tokenId}`),
+          ` of ${short(m.token, 6)} to `,
+          who(m.to),
+          ' (ERC-721)',
+        ]
       case 'erc1155':
-        return [who(m.from), verb(m.from, 'send'), h('b', {}, `${m.amount} × id ${m.id}`), ` of ${short(m.token, 6)} to `, who(m.to), ' (ERC-1155)']
+        return [
+          who(m.from),
+          verb(m.from, 'send'),
+          h('b', {}, `${m.amount} × id ${m.id}`),
+          ` of ${short(m.token, 6)} to `,
+          who(m.to),
+          ' (ERC-1155)',
+        ]
       case 'approval':
-        return [who(m.owner), verb(m.owner, 'let'), who(m.spender), ' spend ', h('b', {}, amount(m.token, m.amount)), ' (approval)']
+        return [
+          who(m.owner),
+          verb(m.owner, 'let'),
+          who(m.spender),
+          ' spend ',
+          h('b', {}, amount(m.token, m.amount)),
+          ' (approval)',
+        ]
       case 'approval721':
-        return [who(m.owner), verb(m.owner, 'let'), who(m.spender), ' take ', h('b', {}, `NFT #${m.tokenId}`), ` of ${short(m.token, 6)} (approval)`]
+        return [
+          who(m.owner),
+          verb(m.owner, 'let'),
+          who(m.spender),
+          ' take ',
+          h('b', {}, `NFT #${m.tokenId}`),
+          ` of ${short(m.token, 6)} (approval)`,
+        ]
       case 'approvalForAll':
-        return [who(m.owner), m.approved ? verb(m.owner, 'let') : ` no longer ${isYou(m.owner) ? 'let' : 'lets'} `, who(m.operator), ` move all of ${short(m.token, 6)} (approval for all)`]
+        return [
+          who(m.owner),
+          m.approved ? verb(m.owner, 'let') : ` no longer ${isYou(m.owner) ? 'let' : 'lets'} `,
+          who(m.operator),
+          ` move all of ${short(m.token, 6)} (approval for all)`,
+        ]
     }
   }
   return h(
