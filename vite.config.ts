@@ -64,7 +64,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'browser',
-          include: ['src/**/*.browser.test.ts', 'test/**/*.browser.test.ts', 'worker/**/*.browser.test.ts'],
+          include: [
+            'src/**/*.browser.test.ts',
+            'test/**/*.browser.test.ts',
+            'worker/**/*.browser.test.ts',
+            'demo/**/*.browser.test.ts',
+          ],
           globalSetup: ['test/browser/globalSetup.ts'],
           fileParallelism: false,
           browser: {

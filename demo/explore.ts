@@ -48,6 +48,13 @@ type Receipt = {
 /** The struct logger's answer: steps, or (with `stepIndex: true`) the index. */
 type StepsAnswer = { structLogs: StructLog[]; stepIndex?: StepIndex }
 
+/** The call tree (with logs) and the state diff from one replay: geth's muxTracer runs both. */
+const BOTH_TRACERS = {
+  tracer: 'muxTracer',
+  tracerConfig: { callTracer: { withLog: true }, prestateTracer: { diffMode: true } },
+}
+type Traces = { callTracer: CallFrame; prestateTracer: StateDiff }
+
 export type CallRequest = { from?: string; to?: string; value?: string; data?: string; gas?: string }
 
 /** Names for addresses the page knows: tokens it looked up, and what the user called. */
@@ -112,8 +119,9 @@ async function traceViews(opts: {
     renderWalletPreview(movements, info, nameOf, opts.you),
   )
   const stepperHost = h('div', {}, h('p', { class: 'muted' }, 'loading the step index…'))
-  opts
-    .steps({ stepIndex: true, disableStack: true, disableStorage: true })
+  // After the views are drawn: the step index is a replay of its own, not to hold up the call tree.
+  new Promise((drawn) => requestAnimationFrame(() => setTimeout(drawn)))
+    .then(() => opts.steps({ stepIndex: true, disableStack: true, disableStorage: true }))
     .then((r) => {
       if (!r.stepIndex) throw new Error('this daemon gives no stepIndex (an edgetrace extension)')
       stepperHost.replaceChildren(
@@ -150,25 +158,24 @@ const addr = (a: string | null | undefined, names: Names) =>
 /** A mined transaction: everything the page shows for it. */
 export async function exploreTransaction(conn: Connection, hash: string, names: Names): Promise<HTMLElement[]> {
   const measured = await measure(conn, async () => {
+    // The trace needs only the hash: asked at once, beside the transaction and its receipt.
+    const traced = conn.call<Traces>('debug_traceTransaction', [hash, BOTH_TRACERS])
+    traced.catch(() => undefined) // a missing transaction is said below, not as the trace's error
     const [tx, receipt] = await Promise.all([
       conn.call<Tx | null>('eth_getTransactionByHash', [hash]),
       conn.call<Receipt | null>('eth_getTransactionReceipt', [hash]),
     ])
     if (!tx || !receipt || tx.blockNumber === null) throw new Error(`no mined transaction ${hash} at this node`)
     // Blocks by hash: what the daemon verified once it can answer again offline, from its cache.
-    const [trace, diff, block] = await Promise.all([
-      conn.call<CallFrame>('debug_traceTransaction', [hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]),
-      conn.call<StateDiff>('debug_traceTransaction', [
-        hash,
-        { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
-      ]),
-      conn.call<Block>('eth_getBlockByHash', [tx.blockHash, false]),
-    ])
     // The parent's header only (its state root): erigon_getHeaderByHash needs no body, which a
     // browser offline may not have; eth_getBlockByHash where the vendor namespace is not served.
-    const parent = await conn
-      .call<Block>('erigon_getHeaderByHash', [block.parentHash])
-      .catch(() => conn.call<Block>('eth_getBlockByHash', [block.parentHash, false]))
+    const blocks = conn.call<Block>('eth_getBlockByHash', [tx.blockHash, false]).then(async (block) => {
+      const parent = await conn
+        .call<Block>('erigon_getHeaderByHash', [block.parentHash])
+        .catch(() => conn.call<Block>('eth_getBlockByHash', [block.parentHash, false]))
+      return { block, parent }
+    })
+    const [{ callTracer: trace, prestateTracer: diff }, { block, parent }] = await Promise.all([traced, blocks])
     return { tx, receipt, trace, diff, block, parent }
   })
   const { tx, receipt, trace, diff, block, parent } = measured.result
@@ -207,9 +214,7 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
   const verification = renderVerification({
     block: { number: big(parent.number), hash: parent.hash, stateRoot: parent.stateRoot },
     what: `the state block ${big(block.number)} started from, replayed up to this transaction`,
-    before: measured.before,
-    after: measured.after,
-    elapsedMs: measured.elapsedMs,
+    measured,
     source: conn.label,
   })
   const views = await traceViews({
@@ -231,13 +236,10 @@ export async function exploreCall(conn: Connection, call: CallRequest, names: Na
   const measured = await measure(conn, async () => {
     const head = await conn.call<Block>('eth_getBlockByNumber', ['latest', false])
     const at = head.number
-    const [trace, diff] = await Promise.all([
-      conn.call<CallFrame>('debug_traceCall', [call, at, { tracer: 'callTracer', tracerConfig: { withLog: true } }]),
-      conn.call<StateDiff>('debug_traceCall', [
-        call,
-        at,
-        { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
-      ]),
+    const { callTracer: trace, prestateTracer: diff } = await conn.call<Traces>('debug_traceCall', [
+      call,
+      at,
+      BOTH_TRACERS,
     ])
     return { head, trace, diff }
   })
@@ -279,9 +281,7 @@ export async function exploreCall(conn: Connection, call: CallRequest, names: Na
   const verification = renderVerification({
     block: { number: big(head.number), hash: head.hash, stateRoot: head.stateRoot },
     what: 'the call ran on the state after that block',
-    before: measured.before,
-    after: measured.after,
-    elapsedMs: measured.elapsedMs,
+    measured,
     source: conn.label,
   })
   const views = await traceViews({
@@ -376,9 +376,7 @@ export async function exploreBlock(conn: Connection, tag: string, names: Names):
   const verification = renderVerification({
     block: { number, hash: block.hash, stateRoot: block.stateRoot },
     what: `header hash checked; ${txs.length} transactions and their receipts checked against the header's roots`,
-    before: measured.before,
-    after: measured.after,
-    elapsedMs: measured.elapsedMs,
+    measured,
     source: conn.label,
   })
   return [header, verification]

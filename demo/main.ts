@@ -32,6 +32,7 @@ let info: ExplorerInfo = {}
 let connection: Promise<Connection> | undefined
 let connectionKey = ''
 let lastCall: CallRequest | undefined
+const timings: { last?: { answersAndBuildMs: number; drawMs: number } } = {}
 
 const saved = (key: string) => localStorage.getItem(`edgetrace.explorer.${key}`)
 const save = (key: string, value: string) => localStorage.setItem(`edgetrace.explorer.${key}`, value)
@@ -70,8 +71,17 @@ async function show(title: string, work: (c: Connection) => Promise<HTMLElement[
   fill(content, h('p', { class: 'loading' }, `${title}: tracing…`))
   try {
     const c = await connect()
+    const started = performance.now()
     const parts = await work(c)
+    const built = performance.now()
     fill(content, parts)
+    // Where the time went (for the console and the benchmark): answers and building, then drawing.
+    // (a task queued from the next animation frame runs once that frame is laid out and painted)
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        timings.last = { answersAndBuildMs: built - started, drawMs: performance.now() - built }
+      }),
+    )
     await c.flush().catch(() => undefined)
   } catch (err) {
     const message = err instanceof RpcError ? `${err.method}: ${err.message}` : (err as Error).message
@@ -252,6 +262,7 @@ async function start() {
   syncModeFields()
   route()
 }
-// For the console (and tests): the page's connection, to send any JSON-RPC call the same way.
-;(globalThis as { edgetraceExplorer?: unknown }).edgetraceExplorer = { connect }
+// For the console (and tests): the page's connection, to send any JSON-RPC call the same way, and
+// the last view's timings.
+;(globalThis as { edgetraceExplorer?: unknown }).edgetraceExplorer = { connect, timings }
 void start()

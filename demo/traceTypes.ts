@@ -18,15 +18,8 @@ export type CallFrame = {
 export type AccountState = { balance?: string; nonce?: number; code?: string; storage?: Record<string, string> }
 export type StateDiff = { pre: Record<string, AccountState>; post: Record<string, AccountState> }
 
-/** The struct logger's stepIndex (an edgetrace extension). */
-export type StepIndex = {
-  steps: number
-  frames: [number, number, string][]
-  sstore: number[]
-  revert: number[]
-  log: number[]
-  error: number[]
-}
+/** The struct logger's stepIndex (an edgetrace extension), as the daemon writes it. */
+export type { StepIndex } from '../src/tracing/render/geth/createStructLogWriter.js'
 
 export type StructLog = {
   pc: number

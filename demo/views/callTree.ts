@@ -19,6 +19,9 @@ export function callLabel(
   return `${decoded.name}(${decoded.args.map((a) => `${a.name ? `${a.name}: ` : ''}${show(a.value)}`).join(', ')})`
 }
 
+/** Callees drawn at once under one frame. */
+export const CHILDREN_SHOWN = 100
+
 export type CallTreeOptions = {
   /** A name for known addresses (the devnet's contracts, tokens seen). */
   nameOf?: (address: string) => string | undefined
@@ -30,9 +33,9 @@ export type CallTreeOptions = {
  */
 export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTMLElement {
   const total = big(root.gasUsed) || 1n
-  let count = 0
+  const countFrames = (f: CallFrame): number => 1 + (f.calls ?? []).reduce((n, c) => n + countFrames(c), 0)
+  const count = countFrames(root)
   const frame = (f: CallFrame, depth: number): HTMLElement => {
-    count++
     const creates = f.type === 'CREATE' || f.type === 'CREATE2'
     const decoded = creates ? undefined : decodeCallData(f.input)
     const used = big(f.gasUsed)
@@ -73,12 +76,30 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
         row,
         h('span', { class: 'count' }, ` (${children.length} call${children.length > 1 ? 's' : ''})`),
       ),
-      h(
-        'div',
-        { class: 'children' },
-        children.map((c) => frame(c, depth + 1)),
-      ),
+      childList(children, depth + 1),
     )
+  }
+  /** A frame's callees: the first CHILDREN_SHOWN drawn, the rest on a click (a loop of 2,000 calls stays quick). */
+  const childList = (children: CallFrame[], depth: number): HTMLElement => {
+    const list = h(
+      'div',
+      { class: 'children' },
+      children.slice(0, CHILDREN_SHOWN).map((c) => frame(c, depth)),
+    )
+    const rest = children.length - CHILDREN_SHOWN
+    if (rest > 0) {
+      const more: HTMLButtonElement = h(
+        'button',
+        {
+          type: 'button',
+          class: 'more',
+          onclick: () => more.replaceWith(...children.slice(CHILDREN_SHOWN).map((c) => frame(c, depth))),
+        },
+        `show ${grouped(rest)} more call${rest > 1 ? 's' : ''}`,
+      )
+      list.append(more)
+    }
+    return list
   }
   const tree = frame(root, 0)
   return h(
@@ -87,7 +108,7 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
     h(
       'div',
       { class: 'tools' },
-      `${count} frame${count > 1 ? 's' : ''} · `,
+      `${grouped(count)} frame${count > 1 ? 's' : ''} · `,
       h('button', { type: 'button', onclick: () => setOpen(tree, true) }, 'expand all'),
       ' ',
       h('button', { type: 'button', onclick: () => setOpen(tree, false) }, 'collapse all'),

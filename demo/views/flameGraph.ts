@@ -29,12 +29,38 @@ export function renderFlameGraph(root: CallFrame): HTMLElement {
       ),
     )
     let at = left
+    // Callees too narrow to see (under 0.2% of the width) are drawn as one box per run of them.
+    let run = { from: at, calls: 0, gas: 0 }
+    const flush = () => {
+      if (run.calls === 0) return
+      boxes.push(
+        h(
+          'div',
+          {
+            class: 'flame-box group',
+            style: `left:${(run.from / total) * 100}%;width:${((at - run.from) / total) * 100}%;top:${(depth + 1) * 22}px`,
+            title: `${grouped(run.calls)} calls too narrow to draw apart: ${grouped(run.gas)} gas`,
+          },
+          (at - run.from) / total > 0.04 ? `${grouped(run.calls)} calls` : '',
+        ),
+      )
+      rows = Math.max(rows, depth + 2)
+    }
     for (const child of f.calls ?? []) {
       const w = Math.min(Number(big(child.gasUsed)), left + width - at)
       if (w <= 0) continue
-      place(child, at, depth + 1, w)
+      if (w / total < 0.002) {
+        if (run.calls === 0) run = { from: at, calls: 0, gas: 0 }
+        run.calls++
+        run.gas += w
+      } else {
+        flush()
+        run = { from: at, calls: 0, gas: 0 }
+        place(child, at, depth + 1, w)
+      }
       at += w
     }
+    flush()
   }
   place(root, 0, 0, Number(big(root.gasUsed)))
   return h('div', { class: 'flame', style: `height:${rows * 22}px` }, boxes)

@@ -6,12 +6,11 @@ import { grouped, ms, short } from '../format.js'
 export function renderVerification(opts: {
   block: { number: bigint; hash: string; stateRoot: string } | undefined
   what: string
-  before: Counters | undefined
-  after: Counters | undefined
-  elapsedMs: number
+  /** Counters before and after the answer, and its time (explore.ts's measure). */
+  measured: { before: Counters | undefined; after: Counters | undefined; elapsedMs: number }
   source: string
 }): HTMLElement {
-  const { before, after } = opts
+  const { before, after, elapsedMs } = opts.measured
   const d = (key: keyof Counters) => (before && after ? Number(after[key]) - Number(before[key]) : undefined)
   const proofs = (d('accountProofs') ?? 0) + (d('storageProofs') ?? 0) + (d('codes') ?? 0)
   const verified = after?.verified !== false
@@ -37,9 +36,9 @@ export function renderVerification(opts: {
           verified
             ? `${grouped(proofs)} proofs checked (${d('accountProofs')} accounts, ${d('storageProofs')} storage slots, ${d('codes')} code hashes) · `
             : '',
-          `${grouped(d('cacheHits') ?? 0)} cache hits · ${grouped(d('upstreamRoundTrips') ?? 0)} upstream round trips (${grouped(d('upstreamRequests') ?? 0)} requests) · ${ms(opts.elapsedMs)}`,
+          `${grouped(d('cacheHits') ?? 0)} cache hits · ${grouped(d('upstreamRoundTrips') ?? 0)} upstream round trips (${grouped(d('upstreamRequests') ?? 0)} requests) · ${ms(elapsedMs)}`,
         )
-      : h('p', { class: 'counts' }, `${ms(opts.elapsedMs)} (this daemon does not report its counters)`),
+      : h('p', { class: 'counts' }, `${ms(elapsedMs)} (this daemon does not report its counters)`),
     h('p', { class: 'muted source' }, `answered by ${opts.source}`),
   )
 }

@@ -98,37 +98,26 @@ export function renderWalletPreview(
   }
   const isYou = (a: string) => a.toLowerCase() === you?.toLowerCase()
   const verb = (a: string, v: string) => (isYou(a) ? ` ${v} ` : ` ${v === 'let' ? 'lets' : `${v}s`} `)
+  /** `<from> send(s) <what>[ of <token>] to <to>[ (<standard>)]` */
+  const sends = (from: string, what: string, to: string, token?: string, standard?: string) => [
+    who(from),
+    verb(from, 'send'),
+    h('b', {}, what),
+    token ? ` of ${short(token, 6)}` : '',
+    ' to ',
+    who(to),
+    standard ? ` (${standard})` : '',
+  ]
   const line = (m: Movement): (HTMLElement | string)[] => {
     switch (m.kind) {
       case 'ether':
-        return [who(m.from), verb(m.from, 'send'), h('b', {}, eth(m.amount)), ' to ', who(m.to)]
+        return sends(m.from, eth(m.amount), m.to)
       case 'erc20':
-        return [
-          who(m.from),
-          verb(m.from, 'send'),
-          h('b', {}, amount(m.token, m.amount)),
-          ' to ',
-          who(m.to),
-          ' (ERC-20)',
-        ]
+        return sends(m.from, amount(m.token, m.amount), m.to, undefined, 'ERC-20')
       case 'erc721':
-        return [
-          who(m.from),
-          verb(m.from, 'send'),
-          h('b', {}, `NFT #${m.tokenId}`),
-          ` of ${short(m.token, 6)} to `,
-          who(m.to),
-          ' (ERC-721)',
-        ]
+        return sends(m.from, `NFT #${m.tokenId}`, m.to, m.token, 'ERC-721')
       case 'erc1155':
-        return [
-          who(m.from),
-          verb(m.from, 'send'),
-          h('b', {}, `${m.amount} × id ${m.id}`),
-          ` of ${short(m.token, 6)} to `,
-          who(m.to),
-          ' (ERC-1155)',
-        ]
+        return sends(m.from, `${m.amount} × id ${m.id}`, m.to, m.token, 'ERC-1155')
       case 'approval':
         return [
           who(m.owner),

@@ -28,25 +28,6 @@ export const browserCommands: Record<string, BrowserCommand<any[]>> = {
    * The demo console (index.html) in a new tab, in in-browser mode against `upstream`: sends
    * `method` with its example params by clicking Send; returns the status line and the output.
    */
-  runDemoInBrowser: async (ctx, origin: string, upstream: string, method: string) => {
-    const page = await (ctx as unknown as { context: { newPage(): Promise<any> } }).context.newPage()
-    try {
-      await page.goto(`${origin}/index.html`)
-      await page.selectOption('#where', 'browser')
-      await page.fill('#url', upstream)
-      await page.fill('#hardfork', 'prague')
-      await page.selectOption('#method', method)
-      await page.click('button[type=submit]')
-      await page.waitForFunction(
-        () => /answered in|error in|could not start|failed/.test(document.getElementById('status')?.textContent ?? ''),
-        undefined,
-        { timeout: 60_000 },
-      )
-      return { status: await page.textContent('#status'), output: await page.textContent('#output') }
-    } finally {
-      await page.close()
-    }
-  },
   /**
    * Opens the harness page in a new tab of the test's browser context, runs `calls` through a fresh
    * edgetrace worker started with `config`, reloads the page and runs them again. Returns both runs.
