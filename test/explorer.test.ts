@@ -220,6 +220,7 @@ describe('the same page in in-browser mode', () => {
     expect(await text('#calls')).toContain('transferFrom(from: alice, to: Scenarios, amount: 100000000000000000000)')
     expect(await text('#summary')).toContain('✔ success')
     expect(await text('.verification')).toContain(' 0 upstream round trips')
+    expect(await text('.verification')).toContain('no new proofs: all state from the cache')
     await shot('in-browser-offline')
   }, 240_000)
 })

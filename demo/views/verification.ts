@@ -33,9 +33,11 @@ export function renderVerification(opts: {
       ? h(
           'p',
           { class: 'counts' },
-          verified
-            ? `${grouped(proofs)} proofs checked (${d('accountProofs')} accounts, ${d('storageProofs')} storage slots, ${d('codes')} code hashes) · `
-            : '',
+          !verified
+            ? ''
+            : proofs > 0
+              ? `${grouped(proofs)} proofs checked (${d('accountProofs')} accounts, ${d('storageProofs')} storage slots, ${d('codes')} code hashes) · `
+              : 'no new proofs: all state from the cache, each item proven when it was first fetched · ',
           `${grouped(d('cacheHits') ?? 0)} cache hits · ${grouped(d('upstreamRoundTrips') ?? 0)} upstream round trips (${grouped(d('upstreamRequests') ?? 0)} requests) · ${ms(elapsedMs)}`,
         )
       : h('p', { class: 'counts' }, `${ms(elapsedMs)} (this daemon does not report its counters)`),
