@@ -80,8 +80,9 @@ async function main() {
           .map((e) => e.duration),
       )
       slowest.push(Math.max(...fetches))
-      await tab.waitForFunction(() => (globalThis as any).edgetraceExplorer?.timings?.last !== undefined)
-      const t = await tab.evaluate(() => (globalThis as any).edgetraceExplorer.timings.last)
+      type Explorer = { edgetraceExplorer?: { timings: { last?: { answersAndBuildMs: number; drawMs: number } } } }
+      await tab.waitForFunction(() => (globalThis as Explorer).edgetraceExplorer?.timings.last !== undefined)
+      const t = await tab.evaluate(() => (globalThis as Explorer).edgetraceExplorer!.timings.last!)
       answers.push(t.answersAndBuildMs)
       draws.push(t.drawMs)
       return total
