@@ -12,6 +12,7 @@ import { createVerifiedStateSource } from '../state/createVerifiedStateSource.js
 import type { StateSource } from '../state/types.js'
 import type { Upstream } from '../upstream/types.js'
 import { type VerificationCounts, newVerificationCounts } from '../types/verificationCounts.js'
+import { DEFAULT_TXPOOL_LIMITS, type TxPool, type TxPoolLimits, createTxPool } from './txpool/createTxPool.js'
 
 export type EngineOptions = {
   /** `--rpc.gascap`: the most gas one call may use; 0 = no cap. Default 50,000,000. */
@@ -41,6 +42,8 @@ export type EngineOptions = {
   otsSearchMaxBlocks?: number | undefined
   /** Whether ots searches may ask the upstream's own index (ots_search*, trace_filter); default true. */
   otsSearchIndex?: boolean | undefined
+  /** The transaction pool's limits (`--txpool.*`). */
+  txpool?: TxPoolLimits | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */
@@ -62,6 +65,10 @@ export type Engine = {
   readonly searchIndex: { missing: Set<string>; traceFilterBlocks?: bigint }
   /** Items proven since start (see engineCounters). */
   readonly verified: VerificationCounts
+  /** The local transaction pool (txpool namespace, eth_sendRawTransaction, the pending tag). */
+  readonly txpool: TxPool
+  /** What the pool learned from the upstream's own pool: when it was last read, what was dropped. */
+  readonly upstreamPool: { readAt: number; headHash: string | undefined; dropped: number; offered: boolean }
 }
 
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
@@ -114,5 +121,7 @@ export function createEngine({
     accessListSupported: true,
     searchIndex: { missing: new Set() },
     verified,
+    txpool: createTxPool(opts.txpool ?? DEFAULT_TXPOOL_LIMITS),
+    upstreamPool: { readAt: 0, headHash: undefined, dropped: 0, offered: true },
   }
 }

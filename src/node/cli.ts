@@ -107,6 +107,7 @@ async function main(argv: string[]): Promise<void> {
       overlayReplayBlockTimeoutMs: opts.overlayReplayBlockTimeoutMs,
       otsSearchMaxBlocks: opts.otsSearchMaxBlocks,
       otsSearchIndex: !opts.otsSearchScan,
+      txpool: opts.txpool,
     },
     checkpoint: opts.checkpoint,
     log: (line) => console.error(line),

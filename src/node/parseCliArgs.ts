@@ -2,6 +2,7 @@ import { BaseError } from '../errors/base.js'
 import { NAMESPACES } from '../rpc/namespaces.js'
 import { NAMESPACE_ALIASES } from '../rpc/servedPrefixes.js'
 import type { Hex } from '../types/hex.js'
+import { DEFAULT_TXPOOL_LIMITS, type TxPoolLimits } from '../exec/txpool/createTxPool.js'
 
 export type CliOptions = {
   upstream?: string | undefined
@@ -20,6 +21,8 @@ export type CliOptions = {
   returnDataLimit: number
   otsSearchMaxBlocks: number
   otsSearchScan: boolean
+  /** `--txpool.*`: the local pool's limits. */
+  txpool: TxPoolLimits
   chain?: string | undefined
   hardfork?: string | undefined
   unverified: boolean
@@ -89,6 +92,11 @@ ${NAMESPACE_LINES}
                           address (default 10000)
   --ots.search.scan       ots searches never ask the upstream's own index (ots_search*, trace_filter):
                           they replay every verified block instead (bounded by --ots.search.maxblocks)
+  --txpool.globalslots N  most transactions in the pending sub-pool (default ${DEFAULT_TXPOOL_LIMITS.pendingSlots})
+  --txpool.globalbasefeeslots N  most in the baseFee sub-pool (default ${DEFAULT_TXPOOL_LIMITS.baseFeeSlots})
+  --txpool.globalqueue N  most in the queued sub-pool (default ${DEFAULT_TXPOOL_LIMITS.queuedSlots})
+  --txpool.accountslots N most transactions of one sender from the upstream's pool (default ${DEFAULT_TXPOOL_LIMITS.accountSlots})
+  --txpool.pricebump N    percent more tip and fee cap a replacement must pay (default ${DEFAULT_TXPOOL_LIMITS.priceBump})
   --chain FILE            geth-style genesis file naming the chain's forks (for unknown chain ids)
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
@@ -145,6 +153,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     returnDataLimit: 100_000,
     otsSearchMaxBlocks: 10_000,
     otsSearchScan: false,
+    txpool: { ...DEFAULT_TXPOOL_LIMITS },
     unverified: false,
     traceCompat: false,
     overlayGetLogsTimeoutMs: 5 * 60_000,
@@ -229,6 +238,21 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--ots.search.scan':
         opts.otsSearchScan = true
+        break
+      case '--txpool.globalslots':
+        opts.txpool.pendingSlots = integer(flag, takeValue(), 1)
+        break
+      case '--txpool.globalbasefeeslots':
+        opts.txpool.baseFeeSlots = integer(flag, takeValue(), 1)
+        break
+      case '--txpool.globalqueue':
+        opts.txpool.queuedSlots = integer(flag, takeValue(), 1)
+        break
+      case '--txpool.accountslots':
+        opts.txpool.accountSlots = integer(flag, takeValue(), 1)
+        break
+      case '--txpool.pricebump':
+        opts.txpool.priceBump = integer(flag, takeValue(), 0, 1000)
         break
       case '--chain':
         opts.chain = takeValue()

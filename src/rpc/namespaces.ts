@@ -7,6 +7,7 @@ import { overlayNamespace } from './overlay/overlayNamespace.js'
 import { parityNamespace } from './parity/parityNamespace.js'
 import { traceNamespace } from './trace/traceNamespace.js'
 import { vendorNamespace } from './vendor/vendorNamespace.js'
+import { txpoolNamespace } from './txpool/txpoolNamespace.js'
 import { web3Namespace } from './web3/web3Namespace.js'
 
 /**
@@ -22,11 +23,7 @@ export const NAMESPACES: readonly NamespaceDefinition[] = [
   netNamespace,
   debugNamespace,
   traceNamespace,
-  defineNamespace({
-    name: 'txpool',
-    summary: 'the transaction pool: pending and queued transactions (no methods yet)',
-    methods: [],
-  }),
+  txpoolNamespace,
   defineNamespace({
     name: 'sidechain',
     summary: "Polygon Bor's consensus API: snapshots, signers, root hashes (no methods yet)",

@@ -30,6 +30,7 @@ import { getStorageAt } from './getStorageAt.js'
 import { getStorageValues } from './getStorageValues.js'
 import { getTransactionCount } from './getTransactionCount.js'
 import { passThroughWhenUnverified } from './passThroughWhenUnverified.js'
+import { sendRawTransaction } from './sendRawTransaction.js'
 import { simulateV1 } from './simulateV1.js'
 
 /** Subscriptions need a push channel to the upstream that edgetrace does not keep. */
@@ -52,6 +53,7 @@ export const ethNamespace = defineNamespace({
     estimateGas,
     createAccessList,
     simulateV1,
+    sendRawTransaction,
     passThroughWhenUnverified(getBalance),
     passThroughWhenUnverified(getTransactionCount),
     passThroughWhenUnverified(getCode),
