@@ -1,6 +1,7 @@
 import { type TypedTransaction, createTxFromRLP } from '@ethereumjs/tx'
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToBigInt, hexToBytes, toChecksumAddress } from '@ethereumjs/util'
+import { bytesToBigInt, bytesToHex, equalsBytes, hexToBytes, toChecksumAddress } from '@ethereumjs/util'
+import { sha256 } from '@noble/hashes/sha2.js'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import { TxPoolError } from '../../errors/txpool.js'
 import type { Engine } from '../createEngine.js'
@@ -10,7 +11,8 @@ import { type PoolTransaction, toPoolTransaction } from './poolTransaction.js'
 export function decodeRawTransaction(engine: Engine, head: VerifiedHeader, raw: string): TypedTransaction {
   const common = engine.rules.commonFor(head.number + 1n, head.header.timestamp + 1n)
   let tx: TypedTransaction
-  const bytes = hexToBytes(raw as `0x${string}`)
+  const wrapped = hexToBytes(raw as `0x${string}`)
+  const bytes = unwrapBlobSidecar(wrapped)
   try {
     tx = createTxFromRLP(bytes, { common })
   } catch (err) {
@@ -27,6 +29,53 @@ export function decodeRawTransaction(engine: Engine, head: VerifiedHeader, raw: 
   }
   if (!tx.isSigned()) throw new TxPoolError('invalid sender: the transaction is not signed')
   return tx
+}
+
+/**
+ * A blob transaction as eth_sendRawTransaction carries it (EIP-4844's network form:
+ * 0x03 || rlp([body, blobs, commitments, proofs])): its body as a block holds it, once the sidecar
+ * matches the body — as many blobs, commitments and proofs as versioned hashes, each hash the
+ * commitment's (0x01 || sha256(commitment)[1:]). The blobs' KZG proofs are not checked here (the
+ * upstream checks them before it takes the transaction). Anything else is returned as it is.
+ */
+function unwrapBlobSidecar(bytes: Uint8Array): Uint8Array {
+  if (bytes[0] !== 3) return bytes
+  let fields: unknown[]
+  try {
+    fields = RLP.decode(bytes.subarray(1)) as unknown[]
+  } catch {
+    return bytes
+  }
+  if (!Array.isArray(fields[0])) return bytes
+  // EIP-7594 (Osaka) puts a wrapper version before the lists, and 128 cell proofs per blob.
+  const versioned = fields[1] instanceof Uint8Array
+  const [body, blobs, commitments, proofs] = (versioned ? [fields[0], ...fields.slice(2)] : fields) as [
+    Uint8Array[],
+    Uint8Array[],
+    Uint8Array[],
+    Uint8Array[],
+  ]
+  const hashes = (body[10] as unknown as Uint8Array[] | undefined) ?? []
+  if (!Array.isArray(blobs) || !Array.isArray(commitments) || !Array.isArray(proofs))
+    throw new TxPoolError('transaction could not be decoded: a blob sidecar must list blobs, commitments and proofs')
+  const proofsPerBlob = versioned ? 128 : 1
+  if (
+    blobs.length !== hashes.length ||
+    commitments.length !== hashes.length ||
+    proofs.length !== hashes.length * proofsPerBlob
+  )
+    throw new TxPoolError(
+      `invalid blob sidecar: ${hashes.length} versioned hashes, ${blobs.length} blobs, ${commitments.length} commitments, ${proofs.length} proofs`,
+    )
+  commitments.forEach((commitment, i) => {
+    const hash = sha256(commitment)
+    hash[0] = 1
+    if (!equalsBytes(hash, hashes[i]!))
+      throw new TxPoolError(
+        `invalid blob sidecar: commitment ${i} does not hash to versioned hash ${bytesToHex(hashes[i]!)}`,
+      )
+  })
+  return Uint8Array.from([3, ...RLP.encode(body as never)])
 }
 
 /** The chain id a raw transaction names (a typed one's first field; a legacy one's from v), if it can be read. */
