@@ -38,6 +38,7 @@ export default defineConfig({
       '@ethereumjs/vm',
       '@noble/hashes/sha3.js',
       'viem',
+      'viem/accounts',
       'ethers',
     ],
   },

@@ -79,7 +79,9 @@ describe('EIP-1193 provider', () => {
     expect(await viem.request({ method: 'debug_traceCall' as never, params: params as never })).toEqual(
       (await nodeAnswer('debug_traceCall', params)).result,
     )
-    const err = await viem.request({ method: 'txpool_content' as never, params: [] as never }).catch((e: unknown) => e)
+    const err = await viem
+      .request({ method: 'sidechain_getSnapshot' as never, params: [] as never })
+      .catch((e: unknown) => e)
     expect((err as { code?: number }).code).toBe(-32601)
   })
 
@@ -92,7 +94,7 @@ describe('EIP-1193 provider', () => {
     )
     const params = traceCallParams()
     expect(await ethers.send('debug_traceCall', params)).toEqual((await nodeAnswer('debug_traceCall', params)).result)
-    const err = await ethers.send('txpool_content', []).catch((e: unknown) => e)
+    const err = await ethers.send('sidechain_getSnapshot', []).catch((e: unknown) => e)
     expect(JSON.stringify((err as { error?: unknown }).error ?? err)).toContain('-32601')
     ethers.destroy()
   })

@@ -39,7 +39,7 @@ export default async function setup(project: TestProject) {
   }
 }
 
-const BROWSER_TEST_API = ['eth', 'debug', 'trace', 'web3', 'net', 'vendor', 'ots', 'parity', 'overlay']
+const BROWSER_TEST_API = ['eth', 'debug', 'trace', 'txpool', 'web3', 'net', 'vendor', 'ots', 'parity', 'overlay']
 
 export type BrowserEnv = {
   anvilUrl: string

@@ -85,7 +85,7 @@ describe('service-worker HTTP shim', () => {
   })
 
   it('refuses a disabled namespace as the Node server does', async () => {
-    const body = { jsonrpc: '2.0', id: 3, method: 'txpool_content', params: [] }
+    const body = { jsonrpc: '2.0', id: 3, method: 'sidechain_getSnapshot', params: [] }
     expect(JSON.parse((await post(body)).text)).toEqual(await nodePost(body))
     expect(JSON.parse((await post(body)).text)).toHaveProperty('error.code', -32601)
   })
