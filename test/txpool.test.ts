@@ -64,7 +64,12 @@ beforeAll(async () => {
   await rpcResult(anvil.url, 'evm_mine', []) // state from block 1 on verifies
   chainId = Number(await rpcResult(anvil.url, 'eth_chainId', []))
   proxy = await createProxy(anvil.url)
-  edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', api: ['eth', 'txpool'] })
+  edge = await startEdgetrace({
+    upstream: proxy.url,
+    port: 0,
+    hardfork: 'prague',
+    api: ['eth', 'txpool', 'debug', 'trace'],
+  })
 }, 60_000)
 
 afterAll(async () => {
@@ -153,6 +158,33 @@ describe('txpool on anvil with automine off', () => {
     expect(await rpcResult(edge.url, 'txpool_status', [])).toEqual({ pending: '0x1', baseFee: '0x0', queued: '0x0' })
     await rpcResult(anvil.url, 'evm_mine', [])
     expect(await rpcResult(edge.url, 'txpool_status', [])).toEqual({ pending: '0x0', baseFee: '0x0', queued: '0x0' })
+  })
+})
+
+describe('the pending tag', () => {
+  it('runs eth_call, eth_estimateGas, debug_traceCall and trace_call on the head with the pool applied, as anvil does', async () => {
+    const fresh = '0x00000000000000000000000000000000000abcde'
+    const nonce = Number(await rpcResult(edge.url, 'eth_getTransactionCount', [alice!.address, 'latest']))
+    const funding = await send(
+      await sign(alice, nonce, { to: fresh, value: 5n * 10n ** 18n, maxFeePerGas: 1000n * GWEI }),
+    )
+    expect(funding.error).toBeUndefined()
+    const spend = { from: fresh, to: TO, value: `0x${(10n ** 18n).toString(16)}` }
+    // On the head, the fresh account has nothing; with the pool applied, 5 ether.
+    const latest = await rpc(edge.url, 'eth_call', [spend, 'latest'])
+    expect(latest.error?.message).toMatch(/^insufficient funds for gas \* price \+ value/)
+    expect(await rpc(edge.url, 'eth_call', [spend, 'pending'])).toEqual(
+      await rpc(anvil.url, 'eth_call', [spend, 'pending']),
+    )
+    expect(await rpcResult(edge.url, 'eth_call', [spend, 'pending'])).toBe('0x')
+    expect(await rpcResult(edge.url, 'eth_estimateGas', [spend, 'pending'])).toBe(
+      await rpcResult(anvil.url, 'eth_estimateGas', [spend, 'pending']),
+    )
+    const prestate = await rpcResult(edge.url, 'debug_traceCall', [spend, 'pending', { tracer: 'prestateTracer' }])
+    expect(BigInt(prestate[fresh].balance)).toBe(5n * 10n ** 18n)
+    const traced = await rpcResult(edge.url, 'trace_call', [spend, ['trace'], 'pending'])
+    expect(traced.trace[0]).toMatchObject({ action: { from: fresh, to: TO, value: spend.value }, type: 'call' })
+    await rpcResult(anvil.url, 'evm_mine', [])
   })
 })
 

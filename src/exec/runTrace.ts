@@ -1,3 +1,4 @@
+import { pendingState } from './txpool/pendingState.js'
 import type { RunTxResult } from '@ethereumjs/vm'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { GenesisNotTraceableError, TransactionNotFoundError } from '../errors/replay.js'
@@ -268,6 +269,9 @@ async function traceCalls(
   if (before === undefined) {
     // The state at the end of the block: what the first call will read is fetched up front.
     header = await prepareCall(engine, calls[0]!.args, selector)
+    // `pending`: the head's state with the pool's pending transactions applied first.
+    if (selector.kind === 'tag' && selector.tag === 'pending')
+      state = (await pendingState(engine, header, deadline))?.state
   } else {
     header = await engine.headers.resolve(selector)
     state = await stateBefore(engine, header, before.count, { pastEnd: before.pastEnd, deadline })

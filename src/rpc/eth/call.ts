@@ -1,3 +1,5 @@
+import { pendingState } from '../../exec/txpool/pendingState.js'
+import type { BlockSelector } from '../../types/blockSelector.js'
 import { bytesToHex } from '@ethereumjs/util'
 import { type CallResult, executeCall } from '../../exec/executeCall.js'
 import { prepareCall } from '../../exec/prepareCall.js'
@@ -22,6 +24,10 @@ export function throwIfFailed(result: CallResult): void {
  * eth_call(call, block = latest, stateOverrides?, blockOverrides?): executed locally on the verified
  * state of that block.
  */
+/** The `pending` tag: the head's state with the pool's pending transactions applied (pendingState). */
+export const isPending = (selector: BlockSelector | undefined): boolean =>
+  selector?.kind === 'tag' && selector.tag === 'pending'
+
 export const call = defineMethod({
   name: 'eth_call',
   params: [
@@ -32,7 +38,8 @@ export const call = defineMethod({
   ],
   async run(engine, [args, selector, stateOverrides, blockOverrides]): Promise<Hex> {
     const block = await prepareCall(engine, args, selector ?? { kind: 'tag', tag: 'latest' })
-    const result = await executeCall(engine, { args, block, stateOverrides, blockOverrides })
+    const pending = isPending(selector) ? await pendingState(engine, block) : undefined
+    const result = await executeCall(engine, { args, block, stateOverrides, blockOverrides, baseState: pending?.state })
     throwIfFailed(result)
     const limit = engine.options.returnDataLimit
     if (limit > 0 && result.returnValue.length > limit) {

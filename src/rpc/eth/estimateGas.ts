@@ -1,3 +1,5 @@
+import { pendingState } from '../../exec/txpool/pendingState.js'
+import { isPending } from './call.js'
 import { createAddressFromString } from '@ethereumjs/util'
 import { applyStateOverrides } from '../../exec/applyStateOverrides.js'
 import { callGasLimit, executeCall } from '../../exec/executeCall.js'
@@ -37,7 +39,17 @@ export const estimateGas = defineMethod({
   params: [required(parseCallArgs), optional(parseBlockParameter), optional(parseStateOverrides)],
   async run(engine, [args, selector, stateOverrides]): Promise<Hex> {
     const block = await prepareCall(engine, args, selector ?? { kind: 'tag', tag: 'latest' })
-    const run = (gasLimit: bigint) => executeCall(engine, { args, block, gasLimit, stateOverrides })
+    // `pending`: every probe runs on the pool's pending state, each undone after it.
+    const pending = isPending(selector) ? (await pendingState(engine, block))?.state : undefined
+    const run = async (gasLimit: bigint) => {
+      if (!pending) return executeCall(engine, { args, block, gasLimit, stateOverrides })
+      await pending.checkpoint()
+      try {
+        return await executeCall(engine, { args, block, gasLimit, stateOverrides, baseState: pending })
+      } finally {
+        await pending.revert()
+      }
+    }
     const succeeds = (gasLimit: bigint) =>
       run(gasLimit).then(
         (r) => r.outcome.status === 'success',

@@ -1,0 +1,103 @@
+import type { VerifiedHeader } from '../../chain/parseHeader.js'
+import { MessageRejectedError } from '../../errors/execution.js'
+import type { OverlayStateManager } from '../../state/createOverlayStateManager.js'
+import type { Hex } from '../../types/hex.js'
+import type { Deadline } from '../../types/deadline.js'
+import type { Engine } from '../createEngine.js'
+import { executeCall } from '../executeCall.js'
+import type { CallArgs } from '../types.js'
+import { poolEnvironment } from './poolEnvironment.js'
+import type { PoolTransaction } from './poolTransaction.js'
+import { readUpstreamPool } from './readUpstreamPool.js'
+
+/** A pool transaction as the call it makes (its sender recovered, its nonce and fees as signed). */
+function callArgsOf(p: PoolTransaction): CallArgs {
+  const j = p.tx.toJSON() as Record<string, unknown>
+  const big = (v: unknown) => (v === undefined ? undefined : BigInt(v as string))
+  const args: CallArgs = {
+    from: p.sender,
+    to: (j.to as Hex | undefined) ?? undefined,
+    gas: p.gas,
+    value: p.tx.value,
+    data: j.data as Hex,
+    nonce: p.nonce,
+  }
+  if (j.maxFeePerGas !== undefined) {
+    args.maxFeePerGas = big(j.maxFeePerGas)
+    args.maxPriorityFeePerGas = big(j.maxPriorityFeePerGas)
+  } else args.gasPrice = big(j.gasPrice)
+  if (Array.isArray(j.accessList))
+    args.accessList = (j.accessList as { address: Hex; storageKeys: Hex[] }[]).map((e) => ({
+      address: e.address,
+      storageKeys: e.storageKeys,
+    }))
+  if (Array.isArray(j.authorizationList))
+    args.authorizationList = (j.authorizationList as Record<string, string>[]).map((a) => ({
+      chainId: BigInt(a.chainId!),
+      address: a.address as Hex,
+      nonce: BigInt(a.nonce!),
+      yParity: BigInt(a.yParity!),
+      r: BigInt(a.r!),
+      s: BigInt(a.s!),
+    }))
+  if (Array.isArray(j.blobVersionedHashes)) {
+    args.blobVersionedHashes = j.blobVersionedHashes as Hex[]
+    args.maxFeePerBlobGas = big(j.maxFeePerBlobGas)
+  }
+  return args
+}
+
+/**
+ * The pending transactions in the order a block builder takes them: each sender's in nonce order,
+ * the next one always the best-paying (effective tip over the base fee) among the senders' next.
+ */
+export function feeOrder(pending: ReadonlyMap<Hex, PoolTransaction[]>, baseFee: bigint): PoolTransaction[] {
+  const tipOf = (p: PoolTransaction) => {
+    const room = p.feeCap - baseFee
+    return p.tip < room ? p.tip : room
+  }
+  const queues = [...pending.values()].map((list) => [...list])
+  const out: PoolTransaction[] = []
+  for (;;) {
+    let best: PoolTransaction[] | undefined
+    for (const q of queues)
+      if (
+        q.length > 0 &&
+        (!best ||
+          tipOf(q[0]!) > tipOf(best[0]!) ||
+          (tipOf(q[0]!) === tipOf(best[0]!) && q[0]!.addedAt < best[0]!.addedAt))
+      )
+        best = q
+    if (!best) return out
+    out.push(best.shift()!)
+  }
+}
+
+/**
+ * The `pending` state: the head's, with the pool's pending transactions (sorted on proven state at
+ * the head) applied in fee order, each as its sender signed it; one that cannot run there (the
+ * head's base fee above its cap, funds spent by an earlier one) is left out, as a builder would.
+ * Undefined when nothing is pending: the head's state is the pending one.
+ */
+export async function pendingState(
+  engine: Engine,
+  head: VerifiedHeader,
+  deadline?: Deadline,
+): Promise<{ state: OverlayStateManager | undefined; applied: number } | undefined> {
+  await readUpstreamPool(engine, head)
+  const env = await poolEnvironment(engine, head, engine.txpool.senders())
+  const ordered = feeOrder(engine.txpool.classify(env).pending, env.baseFee)
+  if (ordered.length === 0) return undefined
+  let state: OverlayStateManager | undefined
+  let applied = 0
+  for (const p of ordered) {
+    try {
+      const ran = await executeCall(engine, { args: callArgsOf(p), block: head, baseState: state, deadline })
+      state = ran.state
+      applied++
+    } catch (err) {
+      if (!(err instanceof MessageRejectedError)) throw err
+    }
+  }
+  return { state, applied }
+}
