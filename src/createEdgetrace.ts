@@ -2,7 +2,7 @@ import type { GethGenesis } from '@ethereumjs/common'
 import { createChainRules } from './chain/createChainRules.js'
 import { type Engine, type EngineOptions, createEngine } from './exec/createEngine.js'
 import { type RpcHandler, createRpcHandler } from './rpc/createRpcHandler.js'
-import { bindNamespace } from './rpc/defineNamespace.js'
+import { bindNamespace, methodPrefix } from './rpc/defineNamespace.js'
 import { NAMESPACES } from './rpc/namespaces.js'
 import { servedPrefixes } from './rpc/servedPrefixes.js'
 import type { ProgressSink } from './types/progress.js'
@@ -74,10 +74,13 @@ export async function createEdgetrace({
   await engine.headers.checkpoint().catch((err: unknown) => {
     if (!(err instanceof UpstreamUnavailableError)) throw err
   })
+  const enabled = servedPrefixes(api, NAMESPACES)
   const handler = createRpcHandler({
-    namespaces: NAMESPACES.map((namespace) => bindNamespace(namespace, engine)),
+    namespaces: NAMESPACES.map((namespace) =>
+      bindNamespace(namespace, engine, enabled.includes(methodPrefix(namespace))),
+    ),
     // `vendor` (or its alias `erigon`) serves the erigon_* methods: the core gates by method prefix.
-    enabled: servedPrefixes(api, NAMESPACES),
+    enabled,
     batchLimit,
     ...(onInternalError ? { onInternalError } : {}),
     ...(onProgress ? { onProgress } : {}),

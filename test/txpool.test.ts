@@ -188,6 +188,35 @@ describe('the pending tag', () => {
   })
 })
 
+describe('the upstream’s pending feed (WebSocket)', () => {
+  it('takes in each transaction the feed announces, checked, with the upstream’s txpool_content out of the way', async () => {
+    const ws = await startEdgetrace({
+      upstream: anvil.url.replace(/^http/, 'ws'),
+      port: 0,
+      hardfork: 'prague',
+      api: ['eth', 'txpool'],
+    })
+    try {
+      ws.engine.upstreamPool.offered = false // only the feed can tell it of what others send
+      await new Promise((done) => setTimeout(done, 300)) // the subscription is made as the namespace is served
+      const nonce = Number(await rpcResult(anvil.url, 'eth_getTransactionCount', [bob!.address, 'latest']))
+      // Sent to anvil, not through edgetrace (anvil announces executable transactions only).
+      const raw = await sign(bob, nonce, { maxFeePerGas: 1000n * GWEI })
+      const hash = await rpcResult(anvil.url, 'eth_sendRawTransaction', [raw])
+      let pending: Record<string, Record<string, { hash: string }>> = {}
+      for (let i = 0; i < 50 && !JSON.stringify(pending).includes(hash); i++) {
+        await new Promise((done) => setTimeout(done, 100))
+        pending = (await rpcResult(ws.url, 'txpool_content', [])).pending
+      }
+      expect(hashes(pending)[bob!.address.toLowerCase()]).toEqual({ [nonce]: hash })
+      expect(ws.engine.upstreamPool.dropped).toBe(0)
+    } finally {
+      await ws.close()
+      await rpcResult(anvil.url, 'evm_mine', [])
+    }
+  })
+})
+
 describe('bad raw transactions: a clear error, and nothing forwarded', () => {
   const forwarded = () => proxy.log.filter((c) => c.method === 'eth_sendRawTransaction').length
 

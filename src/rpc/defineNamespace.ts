@@ -15,7 +15,7 @@ export type NamespaceDefinition = {
   readonly methods: readonly MethodDefinition[]
   /** Undeclared `<name>_*` methods: eth and net pass them through to the upstream. Without it: −32601. */
   readonly fallback?: ((engine: Engine, method: string, params: unknown) => Promise<unknown>) | undefined
-  /** Called once when the namespace is served with an engine (to start what its methods observe). */
+  /** Called once when the namespace is bound to an engine and enabled (to start what its methods observe). */
   readonly serve?: ((engine: Engine) => void) | undefined
 }
 
@@ -35,8 +35,8 @@ export const methodPrefix = (namespace: NamespaceDefinition): string => namespac
  * A declared namespace bound to an engine, as the JSON-RPC core dispatches to it: by its methods'
  * prefix (the core finds a namespace by what a method's name starts with).
  */
-export function bindNamespace(namespace: NamespaceDefinition, engine: Engine): RpcNamespace {
-  namespace.serve?.(engine)
+export function bindNamespace(namespace: NamespaceDefinition, engine: Engine, enabled = true): RpcNamespace {
+  if (enabled) namespace.serve?.(engine)
   const methods = Object.fromEntries(
     namespace.methods.map((method) => [
       method.name,

@@ -173,8 +173,38 @@ export function createUpstream({
     }
   }
 
-  return {
+  async function subscribe(params: readonly unknown[], onData: (result: unknown) => void): Promise<() => void> {
+    let id: string | undefined
+    let active = true
+    const start = async () => {
+      id = String(await upstream.request<string>('eth_subscribe', params))
+    }
+    const stopNotes = transport.onNotification!(({ method, params: p }) => {
+      const note = p as { subscription?: unknown; result?: unknown } | undefined
+      if (active && method === 'eth_subscription' && note?.subscription === id) onData(note?.result)
+    })
+    const stopReopen = transport.onReopen!(() => {
+      if (active)
+        start().catch((err: unknown) => onLog?.(`upstream ${safeUrl}: subscription not renewed: ${String(err)}`))
+    })
+    try {
+      await start()
+    } catch (err) {
+      stopNotes()
+      stopReopen()
+      throw err
+    }
+    return () => {
+      active = false
+      stopNotes()
+      stopReopen()
+      if (id !== undefined) upstream.request('eth_unsubscribe', [id]).catch(() => undefined)
+    }
+  }
+
+  const upstream: Upstream = {
     url: safeUrl,
+    ...(transport.onNotification ? { subscribe } : {}),
     request<result>(method: string, params: readonly unknown[] = []): Promise<result> {
       if (closed) return Promise.reject(new UpstreamUnavailableError(safeUrl, 'client closed'))
       const refusal = reachability.refusal()
@@ -222,6 +252,7 @@ export function createUpstream({
       await transport.close()
     },
   }
+  return upstream
 }
 
 /** Resolves after `ms`, or at once when `signal` fires. */

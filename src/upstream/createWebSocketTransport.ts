@@ -39,6 +39,9 @@ export function createWebSocketTransport({
   new URL(url)
   let socket: Promise<Socket> | undefined
   const waiters = new Map<number, Waiter>()
+  const notificationListeners = new Set<(message: { method: string; params: unknown }) => void>()
+  const reopenListeners = new Set<() => void>()
+  let opened = 0
 
   function failWaiters(reason: string) {
     for (const waiter of waiters.values()) waiter.reject(new RetryableError(reason))
@@ -58,6 +61,7 @@ export function createWebSocketTransport({
       ws.onopen = () => {
         clearTimeout(timer)
         resolve(ws)
+        if (opened++ > 0) for (const listener of reopenListeners) listener()
       }
       ws.onerror = () => {
         clearTimeout(timer)
@@ -73,6 +77,11 @@ export function createWebSocketTransport({
         try {
           json = JSON.parse(String(event.data))
         } catch {
+          return
+        }
+        const note = json as { id?: unknown; method?: unknown; params?: unknown }
+        if (!Array.isArray(json) && typeof note?.method === 'string' && note.id === undefined) {
+          for (const listener of notificationListeners) listener({ method: note.method, params: note.params })
           return
         }
         const first = Array.isArray(json) ? (json[0] as JsonRpcReply | undefined) : (json as JsonRpcReply)
@@ -128,6 +137,14 @@ export function createWebSocketTransport({
           waiter.reject(new RetryableError('WebSocket send failed'))
         }
       })
+    },
+    onNotification(listener) {
+      notificationListeners.add(listener)
+      return () => notificationListeners.delete(listener)
+    },
+    onReopen(listener) {
+      reopenListeners.add(listener)
+      return () => reopenListeners.delete(listener)
     },
     async close() {
       const s = socket

@@ -21,6 +21,12 @@ export type Upstream = {
   stats(): UpstreamStats
   resetStats(): void
   close(): Promise<void>
+  /**
+   * WebSocket upstreams only: `eth_subscribe(params)`, `onData` getting each notification's result,
+   * subscribed again whenever the socket reopens. Resolves with the unsubscribe; rejects as the
+   * upstream refuses the subscription.
+   */
+  subscribe?(params: readonly unknown[], onData: (result: unknown) => void): Promise<() => void>
 }
 
 // The types below are used only inside the client (src/upstream): its transports and bookkeeping.
@@ -39,4 +45,8 @@ export type Reply = { status: number; retryAfter?: string | null; json: unknown 
 export type Transport = {
   send(body: string, ids: readonly number[], signal: AbortSignal): Promise<Reply>
   close(): Promise<void>
+  /** WebSocket only: messages that answer no request (eth_subscription notifications). */
+  onNotification?(listener: (message: { method: string; params: unknown }) => void): () => void
+  /** WebSocket only: told each time a socket opens after an earlier one dropped (subscriptions are gone). */
+  onReopen?(listener: () => void): () => void
 }

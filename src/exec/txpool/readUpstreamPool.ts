@@ -1,3 +1,4 @@
+import type { Common } from '@ethereumjs/common'
 import { createTxFromRPC } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
@@ -7,6 +8,38 @@ import { withoutBlobSidecar } from '../fetchVerifiedBlock.js'
 import { toPoolTransaction } from './poolTransaction.js'
 
 type Content = Record<string, Record<string, Record<string, Record<string, unknown>>> | undefined>
+
+/**
+ * One transaction the upstream says is pending (its `txpool_content` or its pending feed): decoded
+ * from its fields under `common`, re-hashed, its sender recovered — and kept only when both are what
+ * the upstream says (`sender` too, when the pool keyed it by one). Returns its hash when it checks
+ * (kept, or already known); otherwise counts it dropped and returns undefined.
+ */
+export async function takeUpstreamTransaction(
+  engine: Engine,
+  json: Record<string, unknown>,
+  common: Common,
+  sender?: string,
+): Promise<string | undefined> {
+  let hash: string
+  try {
+    const tx = await createTxFromRPC(withoutBlobSidecar(json) as never, { common })
+    hash = bytesToHex(tx.hash())
+    const from = tx.getSenderAddress().toString()
+    if (
+      hash !== String(json.hash).toLowerCase() ||
+      from !== String(json.from).toLowerCase() ||
+      (sender !== undefined && from !== sender.toLowerCase())
+    )
+      throw new Error('hash or sender does not check')
+    if (!engine.txpool.get(hash)) engine.txpool.add(toPoolTransaction(tx, false))
+  } catch (err) {
+    if (err instanceof Error && /already known|underpriced|txpool is full/.test(err.message)) return undefined
+    engine.upstreamPool.dropped++
+    return undefined
+  }
+  return hash
+}
 
 /** How often the upstream's pool is read again while the head stays the same. */
 const REREAD_MS = 1000
@@ -44,23 +77,8 @@ export async function readUpstreamPool(engine: Engine, head: VerifiedHeader): Pr
     for (const [sender, byNonce] of Object.entries(bySender)) {
       if (typeof byNonce !== 'object' || byNonce === null) continue
       for (const json of Object.values(byNonce)) {
-        try {
-          const tx = await createTxFromRPC(withoutBlobSidecar(json) as never, { common })
-          const hash = bytesToHex(tx.hash())
-          const from = tx.getSenderAddress().toString()
-          if (
-            hash !== String(json.hash).toLowerCase() ||
-            from !== sender.toLowerCase() ||
-            from !== String(json.from).toLowerCase()
-          )
-            throw new Error('hash or sender does not check')
-          seen.add(hash)
-          if (engine.txpool.get(hash)) continue
-          engine.txpool.add(toPoolTransaction(tx, false))
-        } catch (err) {
-          if (err instanceof Error && /already known|underpriced|txpool is full/.test(err.message)) continue
-          state.dropped++
-        }
+        const hash = await takeUpstreamTransaction(engine, json, common, sender)
+        if (hash) seen.add(hash)
       }
     }
   }

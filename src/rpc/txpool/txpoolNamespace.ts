@@ -1,3 +1,4 @@
+import { followPendingFeed } from '../../exec/txpool/followPendingFeed.js'
 import { defineNamespace } from '../defineNamespace.js'
 import { content } from './content.js'
 import { contentFrom } from './contentFrom.js'
@@ -8,4 +9,6 @@ export const txpoolNamespace = defineNamespace({
   name: 'txpool',
   summary: 'the transaction pool: pending, baseFee and queued sub-pools, sorted on verified state at the head',
   methods: [content, contentFrom, status],
+  // The upstream's pending feed, where it has one (WebSocket), fills the pool between reads.
+  serve: (engine) => void followPendingFeed(engine).catch(() => undefined),
 })
