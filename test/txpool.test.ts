@@ -104,6 +104,11 @@ describe('txpool on anvil with automine off', () => {
     })
     expect(tx).not.toHaveProperty('gasPrice')
     expect(await rpcResult(edge.url, 'txpool_status', [])).toEqual({ pending: '0x2', baseFee: '0x0', queued: '0x1' })
+    // The reference has no txpool_inspect (commented out there): method not found.
+    expect((await rpc(edge.url, 'txpool_inspect', [])).error).toEqual({
+      code: -32601,
+      message: 'the method txpool_inspect does not exist/is not available',
+    })
     expect(hashes({ x: (await rpcResult(edge.url, 'txpool_contentFrom', [alice!.address])).queued })).toEqual({
       x: { 3: sent[2] },
     })
