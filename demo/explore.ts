@@ -376,6 +376,7 @@ export async function exploreBlock(conn: Connection, tag: string, names: Names):
   const verification = renderVerification({
     block: { number, hash: block.hash, stateRoot: block.stateRoot },
     what: `header hash checked; ${txs.length} transactions and their receipts checked against the header's roots`,
+    readsState: false,
     measured,
     source: conn.label,
   })

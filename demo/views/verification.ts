@@ -9,6 +9,8 @@ export function renderVerification(opts: {
   /** Counters before and after the answer, and its time (explore.ts's measure). */
   measured: { before: Counters | undefined; after: Counters | undefined; elapsedMs: number }
   source: string
+  /** Whether the answer read state (a block view reads headers and bodies only: no proofs to count). */
+  readsState?: boolean
 }): HTMLElement {
   const { before, after, elapsedMs } = opts.measured
   const d = (key: keyof Counters) => (before && after ? Number(after[key]) - Number(before[key]) : undefined)
@@ -33,7 +35,7 @@ export function renderVerification(opts: {
       ? h(
           'p',
           { class: 'counts' },
-          !verified
+          !verified || opts.readsState === false
             ? ''
             : proofs > 0
               ? `${grouped(proofs)} proofs checked (${d('accountProofs')} accounts, ${d('storageProofs')} storage slots, ${d('codes')} code hashes) · `
