@@ -75,8 +75,9 @@ export function feeOrder(pending: ReadonlyMap<Hex, PoolTransaction[]>, baseFee: 
 
 /**
  * The `pending` state: the head's, with the pool's pending transactions (sorted on proven state at
- * the head) applied in fee order, each as its sender signed it; one that cannot run there (the
- * head's base fee above its cap, funds spent by an earlier one) is left out, as a builder would.
+ * the head) applied in fee order, each as its sender signed it, up to one block's gas; one that
+ * cannot run there (the head's base fee above its cap, funds spent by an earlier one, no gas left
+ * in the block) is left out, as a builder would.
  * Undefined when nothing is pending: the head's state is the pending one.
  */
 export async function pendingState(
@@ -90,13 +91,25 @@ export async function pendingState(
   if (ordered.length === 0) return undefined
   let state: OverlayStateManager | undefined
   let applied = 0
+  // One block's worth, as a builder fills the next block: a transaction whose gas limit no longer
+  // fits what is left of the head's gas limit waits for a later block.
+  let gasLeft = head.header.gasLimit
+  // A sender whose transaction was left out has a nonce gap: its later ones wait too.
+  const stopped = new Set<string>()
   for (const p of ordered) {
+    if (stopped.has(p.sender)) continue
+    if (p.gas > gasLeft) {
+      stopped.add(p.sender)
+      continue
+    }
     try {
       const ran = await executeCall(engine, { args: callArgsOf(p), block: head, baseState: state, deadline })
       state = ran.state
+      gasLeft -= ran.gasUsed
       applied++
     } catch (err) {
       if (!(err instanceof MessageRejectedError)) throw err
+      stopped.add(p.sender)
     }
   }
   return { state, applied }
