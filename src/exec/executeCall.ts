@@ -1,3 +1,4 @@
+import { GAS_PER_BLOB } from '../utils/gasPerBlob.js'
 import { createBlock } from '@ethereumjs/block'
 import { type RunTxResult, createVM } from '@ethereumjs/vm'
 import { createAddressFromString, toChecksumAddress } from '@ethereumjs/util'
@@ -44,9 +45,6 @@ export type ExecuteCallParameters = {
 }
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b)
-
-/** EIP-4844's blob gas per blob. */
-const GAS_PER_BLOB = 131_072n
 
 export type CallResult = {
   outcome: ExecutionOutcome

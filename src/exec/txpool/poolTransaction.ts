@@ -1,9 +1,7 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
 import type { Hex } from '../../types/hex.js'
-
-/** Gas of one blob (EIP-4844). */
-export const GAS_PER_BLOB = 131_072n
+import { GAS_PER_BLOB } from '../../utils/gasPerBlob.js'
 
 /** A transaction the pool holds: decoded, re-hashed, its sender recovered, its fees read once. */
 export type PoolTransaction = {

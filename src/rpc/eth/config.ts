@@ -1,3 +1,4 @@
+import { GAS_PER_BLOB } from '../../utils/gasPerBlob.js'
 import { paramsBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { getActivePrecompiles } from '@ethereumjs/evm'
@@ -11,7 +12,6 @@ import { defineMethod } from '../defineMethod.js'
 
 /** The timestamp-activated forks in geth's order (its forks.Fork enum from Shanghai on). */
 const TIME_FORKS = ['shanghai', 'cancun', 'prague', 'osaka', 'bpo1', 'bpo2', 'bpo3', 'bpo4', 'bpo5', 'amsterdam']
-const BLOB_GAS_PER_BLOB = 131_072n
 const MAX_UINT64 = 2n ** 64n - 1n
 
 /** EIP-7002/7251/2935/4788's system contracts, at their fixed addresses. */
@@ -36,8 +36,8 @@ function blobSchedule(common: Common): Record<string, number> | null {
   const c = common.copy()
   c.updateParams(paramsBlock)
   // A BPO fork carries its counts directly (what ethereumjs' blob gas reads from bpo1 on).
-  const target = tryParam(c, 'target') ?? c.param('targetBlobGasPerBlock') / BLOB_GAS_PER_BLOB
-  const max = tryParam(c, 'max') ?? c.param('maxBlobGasPerBlock') / BLOB_GAS_PER_BLOB
+  const target = tryParam(c, 'target') ?? c.param('targetBlobGasPerBlock') / GAS_PER_BLOB
+  const max = tryParam(c, 'max') ?? c.param('maxBlobGasPerBlock') / GAS_PER_BLOB
   return {
     target: Number(target),
     max: Number(max),

@@ -1,3 +1,4 @@
+import { GAS_PER_BLOB } from '../../utils/gasPerBlob.js'
 import { pendingState } from '../../exec/txpool/pendingState.js'
 import { isPending } from './call.js'
 import { createAddressFromString } from '@ethereumjs/util'
@@ -19,8 +20,6 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 
 const CALL_STIPEND = 2300n
 const TX_GAS = 21000n
-/** EIP-4844's blob gas per blob. */
-const GAS_PER_BLOB = 131_072n
 /** EIP-7825's cap on a transaction's gas (2^24), from Osaka on. */
 const EIP7825_MAX_TX_GAS = 16_777_216n
 /** geth's estimator stops when the window is within 1.5% of the answer. */

@@ -1,3 +1,4 @@
+import { GAS_PER_BLOB } from '../../utils/gasPerBlob.js'
 import type { Block } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
 import { isBlob4844Tx } from '@ethereumjs/tx'
@@ -6,9 +7,6 @@ import type { Hex } from '../../types/hex.js'
 import { goMapOrder } from '../../utils/goMapOrder.js'
 import { quantity } from '../../utils/hex.js'
 import { effectiveGasPrice } from './formatTransaction.js'
-
-/** geth's GAS_PER_BLOB (EIP-4844). */
-const GAS_PER_BLOB = 131_072n
 
 type DecodedReceipt = {
   /** Pre-Byzantium: the post-state root; otherwise undefined. */

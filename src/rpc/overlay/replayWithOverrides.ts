@@ -1,3 +1,4 @@
+import { GAS_PER_BLOB } from '../../utils/gasPerBlob.js'
 import { Account, bytesToHex, createAddressFromString } from '@ethereumjs/util'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
@@ -89,7 +90,7 @@ async function runsNoCode(engine: Engine, loaded: LoadedBlock, overridden: Set<s
 async function affordableGas(state: OverlayStateManager, args: CallArgs, gasCap: bigint, own: bigint): Promise<bigint> {
   const feeCap = args.maxFeePerGas ?? args.gasPrice ?? 0n
   if (feeCap === 0n) return gasCap
-  const blobCost = BigInt(args.blobVersionedHashes?.length ?? 0) * 131_072n * (args.maxFeePerBlobGas ?? 0n)
+  const blobCost = BigInt(args.blobVersionedHashes?.length ?? 0) * GAS_PER_BLOB * (args.maxFeePerBlobGas ?? 0n)
   const balance = (await state.getAccount(createAddressFromString(args.from!)))?.balance ?? 0n
   const spare = balance - (args.value ?? 0n) - blobCost
   const affordable = spare > 0n ? spare / feeCap : 0n
