@@ -45,6 +45,7 @@ async function main() {
         maxCost: 21_000n * feeCap + 1n,
         local: true,
         addedAt: n,
+        authorities: [],
       } satisfies PoolTransaction)
     }
   engine.upstreamPool.offered = false // the pool above is the whole pool

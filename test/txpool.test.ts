@@ -1,10 +1,12 @@
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, bytesToHex } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { sha256 } from '@noble/hashes/sha2.js'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { type Proxy, createProxy } from './src/createProxy.js'
+import { readKzgCase } from './src/kzgVectors.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
 // The txpool namespace against anvil with automine off: transactions sent through edgetrace's own
@@ -16,8 +18,10 @@ const KEYS = [
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80', // dev account 0
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', // dev account 1
   '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a', // dev account 2
+  '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6', // dev account 3
+  '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a', // dev account 4
 ] as const
-const [alice, bob, carol] = KEYS.map((k) => privateKeyToAccount(k))
+const [alice, bob, carol, dave, erin] = KEYS.map((k) => privateKeyToAccount(k))
 const TO = '0x00000000000000000000000000000000000000ee'
 const GWEI = 1_000_000_000n
 
@@ -185,8 +189,16 @@ describe('the pending tag', () => {
     expect(await rpcResult(edge.url, 'eth_estimateGas', [spend, 'pending'])).toBe(
       await rpcResult(anvil.url, 'eth_estimateGas', [spend, 'pending']),
     )
+    // The calls above ran on forks of one pending state: none of their transfers is seen here.
     const prestate = await rpcResult(edge.url, 'debug_traceCall', [spend, 'pending', { tracer: 'prestateTracer' }])
     expect(BigInt(prestate[fresh].balance)).toBe(5n * 10n ** 18n)
+    // The pool changed: the pending state is built again, with the new transaction.
+    const more = await send(
+      await sign(alice, nonce + 1, { to: fresh, value: 2n * 10n ** 18n, maxFeePerGas: 1000n * GWEI }),
+    )
+    expect(more.error).toBeUndefined()
+    const again = await rpcResult(edge.url, 'debug_traceCall', [spend, 'pending', { tracer: 'prestateTracer' }])
+    expect(BigInt(again[fresh].balance)).toBe(7n * 10n ** 18n)
     const traced = await rpcResult(edge.url, 'trace_call', [spend, ['trace'], 'pending'])
     expect(traced.trace[0]).toMatchObject({ action: { from: fresh, to: TO, value: spend.value }, type: 'call' })
     await rpcResult(anvil.url, 'evm_mine', [])
@@ -283,5 +295,183 @@ describe('a tampering upstream', () => {
     await new Promise((done) => setTimeout(done, 1100))
     const honest = await rpcResult(edge.url, 'txpool_content', [])
     expect(hashes(honest.pending)[carol!.address.toLowerCase()]).toMatchObject({ [nonce]: hash })
+  })
+})
+
+/**
+ * A blob transaction in its network form, signed by `account`: the body viem signs, wrapped with the
+ * sidecar (version 0: one proof per blob; version 1, Osaka: 128 cell proofs per blob, EIP-7594).
+ */
+async function blobTransaction(
+  url: string,
+  account: typeof alice,
+  sidecar: { version: 0 | 1; blob: string; commitment: string; proofs: string[] },
+) {
+  const id = Number(await rpcResult(url, 'eth_chainId', []))
+  const nonce = Number(await rpcResult(url, 'eth_getTransactionCount', [account!.address, 'pending']))
+  const hash = sha256(hexToBytes(sidecar.commitment as `0x${string}`))
+  hash[0] = 1
+  const body = await account!.signTransaction({
+    chainId: id,
+    type: 'eip4844',
+    to: TO,
+    nonce,
+    gas: 21_000n,
+    maxFeePerGas: 1000n * GWEI, // above what an earlier test pushed the base fee to
+    maxPriorityFeePerGas: GWEI,
+    maxFeePerBlobGas: GWEI,
+    blobVersionedHashes: [bytesToHex(hash)],
+  } as never)
+  const fields = RLP.decode(hexToBytes(body as `0x${string}`).subarray(1))
+  const lists = [[sidecar.blob], [sidecar.commitment], sidecar.proofs].map((l) =>
+    l.map((h) => hexToBytes(h as `0x${string}`)),
+  )
+  const parts = sidecar.version === 1 ? [fields, Uint8Array.of(1), ...lists] : [fields, ...lists]
+  return bytesToHex(Uint8Array.from([3, ...RLP.encode(parts as never)]))
+}
+
+/**
+ * After anvil mined a blob transaction: it left the pool (the sender's nonce, proven at the new head,
+ * passed it). Its block does not verify — anvil's documented deviation (README): its
+ * `transactionsRoot` is over the network form, blobs included — so edgetrace refuses to read it.
+ */
+async function expectMinedOnAnvil(url: string, sender: string, hash: string) {
+  expect(await rpcResult(url, 'txpool_contentFrom', [sender])).toEqual({ pending: {}, baseFee: {}, queued: {} })
+  expect((await rpc(url, 'eth_getTransactionReceipt', [hash])).error?.message).toMatch(
+    /^header does not verify: block \d+ 0x[0-9a-f]{64}: the upstream's transactions hash to 0x[0-9a-f]{64}, not to the header's/,
+  )
+}
+
+describe('blob transactions: the sidecar’s KZG proofs checked before the upstream hears of it', () => {
+  const forwarded = (p: Proxy) => p.log.filter((c) => c.method === 'eth_sendRawTransaction').length
+  // The consensus-spec reference vectors (test/fixtures/c-kzg-4844): a blob with its commitment and proof.
+  const v0 = readKzgCase('verify_blob_kzg_proof/kzg-mainnet/verify_blob_kzg_proof_case_correct_proof_3')
+    .input as Record<string, string>
+  const wrong = readKzgCase('verify_blob_kzg_proof/kzg-mainnet/verify_blob_kzg_proof_case_correct_proof_4').input
+    .proof as string
+
+  it('version 0 (Prague): a good sidecar is forwarded and pooled; a wrong proof is refused, as anvil refuses it', async () => {
+    const before = forwarded(proxy)
+    const bad = await blobTransaction(anvil.url, bob, {
+      version: 0,
+      blob: v0.blob!,
+      commitment: v0.commitment!,
+      proofs: [wrong],
+    })
+    const refused = await send(bad)
+    expect(refused.error).toEqual({
+      code: -32000,
+      message: 'KZG verification error: invalid blob proof: blob 0: the proof does not verify',
+    })
+    expect(forwarded(proxy)).toBe(before)
+    expect((await rpc(anvil.url, 'eth_sendRawTransaction', [bad])).error?.message).toMatch(/KZG/)
+    // A version-1 sidecar before Osaka: geth's words.
+    const early = await blobTransaction(anvil.url, bob, {
+      version: 1,
+      blob: v0.blob!,
+      commitment: v0.commitment!,
+      proofs: [v0.proof!],
+    })
+    expect((await send(early)).error?.message).toBe('invalid sidecar version pre-osaka: 1')
+
+    const good = await send(await blobTransaction(anvil.url, bob, { version: 0, ...v0, proofs: [v0.proof!] } as never))
+    expect(good.error).toBeUndefined()
+    expect(forwarded(proxy)).toBe(before + 1)
+    const pool = await rpcResult(edge.url, 'txpool_contentFrom', [bob!.address])
+    expect(Object.values(pool.pending).map((tx) => (tx as { hash: string; type: string }).type)).toEqual(['0x3'])
+    expect(JSON.stringify(await rpcResult(anvil.url, 'txpool_content', []))).toContain(good.result.slice(2))
+    await rpcResult(anvil.url, 'evm_mine', [])
+    await expectMinedOnAnvil(edge.url, bob!.address, good.result)
+  }, 60_000)
+
+  it('version 1 (Osaka): 128 cell proofs per blob, checked in one batch; one out of place is refused', async () => {
+    const osaka = await startAnvil({ args: ['--no-mining'], hardfork: 'osaka' })
+    const osakaProxy = await createProxy(osaka.url)
+    const node = await startEdgetrace({ upstream: osakaProxy.url, port: 0, hardfork: 'osaka', api: ['eth', 'txpool'] })
+    try {
+      await rpcResult(osaka.url, 'evm_mine', [])
+      const cells = readKzgCase('compute_cells_and_kzg_proofs/kzg-mainnet/compute_cells_and_kzg_proofs_case_valid_3')
+      const commitment = readKzgCase('blob_to_kzg_commitment/kzg-mainnet/blob_to_kzg_commitment_case_valid_blob_3')
+      const sidecar = {
+        version: 1 as const,
+        blob: cells.input.blob as string,
+        commitment: commitment.output as string,
+        proofs: (cells.output as string[][])[1]!,
+      }
+      const swapped = [sidecar.proofs[1]!, sidecar.proofs[0]!, ...sidecar.proofs.slice(2)]
+      const bad = await blobTransaction(osaka.url, carol, { ...sidecar, proofs: swapped })
+      expect((await rpc(node.url, 'eth_sendRawTransaction', [bad])).error).toEqual({
+        code: -32000,
+        message: 'KZG verification error: blob 0: its cell proofs do not verify',
+      })
+      expect(forwarded(osakaProxy)).toBe(0)
+      expect((await rpc(osaka.url, 'eth_sendRawTransaction', [bad])).error?.message).toBe('invalid KZG proof')
+      const legacy = await blobTransaction(osaka.url, carol, { ...sidecar, version: 0, proofs: [sidecar.proofs[0]!] })
+      expect((await rpc(node.url, 'eth_sendRawTransaction', [legacy])).error?.message).toBe(
+        'invalid sidecar version post-osaka: 0',
+      )
+
+      const good = await rpc(node.url, 'eth_sendRawTransaction', [await blobTransaction(osaka.url, carol, sidecar)])
+      expect(good.error).toBeUndefined()
+      expect(forwarded(osakaProxy)).toBe(1)
+      expect(await rpcResult(node.url, 'txpool_status', [])).toEqual({ pending: '0x1', baseFee: '0x0', queued: '0x0' })
+      await rpcResult(osaka.url, 'evm_mine', [])
+      await expectMinedOnAnvil(node.url, carol!.address, good.result)
+    } finally {
+      await node.close()
+      await osakaProxy.stop()
+      await osaka.stop()
+    }
+  }, 90_000)
+})
+
+describe('EIP-7702: geth’s limits on delegated accounts and authorities', () => {
+  // Fee caps above what an earlier test pushed the base fee to.
+  const RICH = { maxFeePerGas: 1000n * GWEI }
+  const forwarded = () => proxy.log.filter((c) => c.method === 'eth_sendRawTransaction').length
+  const nonceOf = async (who: typeof alice, tag = 'latest') =>
+    Number(await rpcResult(edge.url, 'eth_getTransactionCount', [who!.address, tag]))
+  async function setCode(authority: typeof alice, nonce: number) {
+    const authorization = await authority!.signAuthorization!({ chainId, address: TO, nonce: await nonceOf(authority) })
+    return sign(alice, nonce, { ...RICH, type: 'eip7702', gas: 100_000n, authorizationList: [authorization] })
+  }
+
+  it('one executable transaction for an account delegated or authorizing; no authority with two pooled', async () => {
+    const aliceNonce = await nonceOf(alice)
+    const daveNonce = await nonceOf(dave)
+    // dave authorizes a delegation in alice's set-code transaction: from then on, one in flight for dave.
+    expect((await send(await setCode(dave, aliceNonce))).error).toBeUndefined()
+    const before = forwarded()
+    expect((await send(await sign(dave, daveNonce + 1, RICH))).error).toEqual({
+      code: -32000,
+      message: 'gapped-nonce tx from delegated accounts',
+    })
+    // erin has two transactions pooled: her authorization is refused.
+    const erinNonce = await nonceOf(erin)
+    expect((await send(await sign(erin, erinNonce, RICH))).error).toBeUndefined()
+    expect((await send(await sign(erin, erinNonce + 1, RICH))).error).toBeUndefined()
+    const afterErin = forwarded()
+    expect((await send(await setCode(erin, aliceNonce + 1))).error).toEqual({
+      code: -32000,
+      message: 'authority already reserved',
+    })
+    expect(forwarded()).toBe(afterErin)
+    expect(afterErin).toBe(before + 2)
+
+    // Mined: dave's account now holds the delegation (0xef0100 ‖ address), proven at the head.
+    await rpcResult(anvil.url, 'evm_mine', [])
+    expect(await rpcResult(edge.url, 'eth_getCode', [dave!.address, 'latest'])).toBe(`0xef0100${TO.slice(2)}`)
+    const next = await nonceOf(dave)
+    expect(next).toBe(daveNonce + 1) // the authorization used dave's nonce
+    expect((await send(await sign(dave, next, RICH))).error).toBeUndefined()
+    expect((await send(await sign(dave, next + 1, RICH))).error).toEqual({
+      code: -32000,
+      message: 'in-flight transaction limit reached for delegated accounts',
+    })
+    // A replacement of the one in flight is still welcome.
+    const bumped = await send(await sign(dave, next, { maxFeePerGas: 2000n * GWEI, maxPriorityFeePerGas: 2n * GWEI }))
+    expect(bumped.error).toBeUndefined()
+    await rpcResult(anvil.url, 'evm_mine', [])
+    expect(await rpcResult(edge.url, 'txpool_status', [])).toEqual({ pending: '0x0', baseFee: '0x0', queued: '0x0' })
   })
 })

@@ -36,6 +36,20 @@ export type OverlayStateManager = StateManagerInterface & {
   isDeleted(address: Hex): boolean
   /** Code of an account in the base state (not the overlay). */
   baseCode(address: Hex): Promise<Uint8Array>
+  /**
+   * A new overlay over the same base that starts where this one is (its writes, and its base reads
+   * as first seen), reading under `signal`: what is done in either is not seen by the other. Only
+   * between executions (no open checkpoint).
+   */
+  fork(signal?: AbortCheck): OverlayStateManager
+}
+
+/** Where a fork starts: the writes and base reads of the overlay it is taken from. */
+type OverlaySeed = {
+  accounts: Map<Hex, Account | null>
+  storage: Map<Hex, StorageOverlay>
+  code: Map<Hex, Uint8Array>
+  baseReads: BaseReads
 }
 
 export type CreateOverlayStateManagerParameters = {
@@ -44,6 +58,8 @@ export type CreateOverlayStateManagerParameters = {
   block: VerifiedHeader
   /** Aborts reads once set (execution timeout). */
   signal?: AbortCheck | undefined
+  /** Start from another overlay's writes and reads (fork). */
+  seed?: OverlaySeed | undefined
 }
 
 const copyAccount = (a: Account) => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash, a.codeSize, a.version)
@@ -57,12 +73,19 @@ export function createOverlayStateManager({
   source,
   block,
   signal,
+  seed,
 }: CreateOverlayStateManagerParameters): OverlayStateManager {
-  const accounts = new Map<Hex, Account | null>()
-  const storage = new Map<Hex, StorageOverlay>()
-  const code = new Map<Hex, Uint8Array>()
+  // Entries are never changed in place (a write replaces the account, slot map or code), so a fork
+  // can share them; the maps themselves are copied.
+  const accounts = new Map<Hex, Account | null>(seed?.accounts)
+  const storage = new Map<Hex, StorageOverlay>(seed?.storage)
+  const code = new Map<Hex, Uint8Array>(seed?.code)
   const journal: Undo[][] = []
-  const baseReads: BaseReads = { accounts: new Map(), storage: new Map(), code: new Map() }
+  const baseReads: BaseReads = {
+    accounts: new Map(seed?.baseReads.accounts),
+    storage: new Map([...(seed?.baseReads.storage ?? [])].map(([a, slots]) => [a, new Map(slots)])),
+    code: new Map(seed?.baseReads.code),
+  }
   let scopeReads: BaseReads = { accounts: new Map(), storage: new Map(), code: new Map() }
   const scopeSlot = (addr: Hex, slot: Hex, value: Uint8Array) => {
     let reads = scopeReads.storage.get(addr)
@@ -248,6 +271,15 @@ export function createOverlayStateManager({
     clearCaches() {},
     shallowCopy() {
       return createOverlayStateManager({ source, block, signal })
+    },
+    fork(forkSignal) {
+      if (journal.length > 0) throw new Error('an overlay is forked between executions, not inside one')
+      return createOverlayStateManager({
+        source,
+        block,
+        signal: forkSignal,
+        seed: { accounts, storage, code, baseReads },
+      })
     },
   }
   return manager

@@ -24,6 +24,7 @@ function entry(sender: Hex, nonce: number, over: Partial<PoolTransaction> = {}):
     maxCost: gas * feeCap,
     local: true,
     addedAt: counter,
+    authorities: [],
     ...over,
   }
 }

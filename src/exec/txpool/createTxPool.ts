@@ -56,6 +56,10 @@ export type TxPool = {
   senders(): Hex[]
   /** One sender's transactions, by nonce. */
   of(sender: Hex): PoolTransaction[]
+  /** Whether a pooled set-code transaction carries an authorization signed by `address` (EIP-7702). */
+  hasAuthority(address: Hex): boolean
+  /** Grows with every change to the pool's transactions: what was computed from the pool at one version holds until it changes. */
+  version(): number
   remove(hash: string): boolean
   size(): number
   /**
@@ -74,11 +78,23 @@ const bumped = (old: bigint, percent: number) => old + (old * BigInt(percent)) /
 export function createTxPool(limits: TxPoolLimits = DEFAULT_TXPOOL_LIMITS): TxPool {
   const byHash = new Map<Hex, PoolTransaction>()
   const bySender = new Map<Hex, Map<bigint, PoolTransaction>>()
+  /** authority → how many pooled transactions carry its authorization. */
+  const authorities = new Map<Hex, number>()
+  let changes = 0
+  const count = (tx: PoolTransaction, by: 1 | -1) => {
+    changes++
+    for (const a of tx.authorities) {
+      const n = (authorities.get(a) ?? 0) + by
+      if (n > 0) authorities.set(a, n)
+      else authorities.delete(a)
+    }
+  }
 
   function remove(hash: string): boolean {
     const tx = byHash.get(hash.toLowerCase() as Hex)
     if (!tx) return false
     byHash.delete(tx.hash)
+    count(tx, -1)
     const nonces = bySender.get(tx.sender)
     nonces?.delete(tx.nonce)
     if (nonces?.size === 0) bySender.delete(tx.sender)
@@ -101,17 +117,21 @@ export function createTxPool(limits: TxPoolLimits = DEFAULT_TXPOOL_LIMITS): TxPo
           (old.blobGas === 0n || tx.blobFeeCap >= bumped(old.blobFeeCap, bump))
         if (!enough) throw new TxPoolError('replacement transaction underpriced')
         byHash.delete(old.hash)
+        count(old, -1)
       } else if (nonces.size >= limits.accountSlots && !tx.local) {
         throw new TxPoolError(`txpool is full: ${tx.sender} has ${nonces.size} transactions (--txpool.accountslots)`)
       }
       nonces.set(tx.nonce, tx)
       bySender.set(tx.sender, nonces)
       byHash.set(tx.hash, tx)
+      count(tx, 1)
       return old
     },
     get: (hash) => byHash.get(hash.toLowerCase() as Hex),
     senders: () => [...bySender.keys()],
     of,
+    hasAuthority: (address) => authorities.has(address.toLowerCase() as Hex),
+    version: () => changes,
     remove,
     size: () => byHash.size,
     classify(env) {

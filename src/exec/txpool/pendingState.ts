@@ -73,11 +73,15 @@ export function feeOrder(pending: ReadonlyMap<Hex, PoolTransaction[]>, baseFee: 
   }
 }
 
+/** The last pending state built, per engine: reused (forked) while the head and the pool stay the same. */
+const built = new WeakMap<Engine, { key: string; state: OverlayStateManager | undefined; applied: number }>()
+
 /**
  * The `pending` state: the head's, with the pool's pending transactions (sorted on proven state at
  * the head) applied in fee order, each as its sender signed it, up to one block's gas; one that
  * cannot run there (the head's base fee above its cap, funds spent by an earlier one, no gas left
- * in the block) is left out, as a builder would.
+ * in the block) is left out, as a builder would. Built once per head and pool version; each caller
+ * gets its own fork of it, reading under its own deadline.
  * Undefined when nothing is pending: the head's state is the pending one.
  */
 export async function pendingState(
@@ -89,6 +93,21 @@ export async function pendingState(
   const env = await poolEnvironment(engine, head, engine.txpool.senders())
   const ordered = feeOrder(engine.txpool.classify(env).pending, env.baseFee)
   if (ordered.length === 0) return undefined
+  const key = `${head.hash}:${engine.txpool.version()}`
+  let last = built.get(engine)
+  if (last?.key !== key) {
+    last = { key, ...(await applyPending(engine, head, ordered, deadline)) }
+    built.set(engine, last)
+  }
+  return { state: last.state?.fork(deadline), applied: last.applied }
+}
+
+async function applyPending(
+  engine: Engine,
+  head: VerifiedHeader,
+  ordered: PoolTransaction[],
+  deadline: Deadline | undefined,
+): Promise<{ state: OverlayStateManager | undefined; applied: number }> {
   let state: OverlayStateManager | undefined
   let applied = 0
   // One block's worth, as a builder fills the next block: a transaction whose gas limit no longer

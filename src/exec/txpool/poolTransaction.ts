@@ -1,5 +1,5 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { bytesToHex } from '@ethereumjs/util'
+import { type EOACode7702AuthorizationListBytesItem, bytesToHex, eoaCode7702RecoverAuthority } from '@ethereumjs/util'
 import type { Hex } from '../../types/hex.js'
 import { GAS_PER_BLOB } from '../../utils/gasPerBlob.js'
 
@@ -23,6 +23,23 @@ export type PoolTransaction = {
   local: boolean
   /** When it entered the pool (ms), the last tie-break. */
   addedAt: number
+  /** EIP-7702: the accounts whose authorizations it carries (those whose signature recovers). */
+  authorities: Hex[]
+}
+
+/** The signers of a set-code transaction's authorizations; one whose signature does not recover is left out (as geth's SetCodeAuthorities). */
+function authoritiesOf(tx: TypedTransaction): Hex[] {
+  const list = (tx as TypedTransaction & { authorizationList?: EOACode7702AuthorizationListBytesItem[] })
+    .authorizationList
+  const out: Hex[] = []
+  for (const item of list ?? []) {
+    try {
+      out.push(eoaCode7702RecoverAuthority(item).toString() as Hex)
+    } catch {
+      // not a valid signature: no authority
+    }
+  }
+  return out
 }
 
 /** Reads a decoded, signed transaction's pool fields. Throws (geth's "invalid sender") when the signature recovers nobody. */
@@ -51,5 +68,6 @@ export function toPoolTransaction(tx: TypedTransaction, local: boolean, now = Da
     maxCost: tx.gasLimit * feeCap + tx.value + blobGas * blobFeeCap,
     local,
     addedAt: now,
+    authorities: tx.type === 4 ? authoritiesOf(tx) : [],
   }
 }

@@ -15,8 +15,8 @@ export const sendRawTransaction = defineMethod({
   params: [required(parseData)],
   async run(engine, [raw]) {
     const head = await engine.headers.resolve({ kind: 'tag', tag: 'latest' })
-    const tx = decodeRawTransaction(engine, head, raw)
-    const pooled = await checkTransaction(engine, head, tx, true)
+    const decoded = decodeRawTransaction(engine, head, raw)
+    const pooled = await checkTransaction(engine, head, decoded, true)
     if (engine.txpool.get(pooled.hash)) throw new TxPoolError('already known')
     const replaced = engine.txpool.add(pooled)
     try {
