@@ -125,3 +125,20 @@ describe('add', () => {
     expect(() => pool.add(entry(A, 2))).not.toThrow()
   })
 })
+
+describe('a full pool between heads', () => {
+  it('lets a better-paying remote transaction displace the cheapest remote one, refuses a cheaper one, keeps locals', () => {
+    const pool = createTxPool({ ...DEFAULT_TXPOOL_LIMITS, pendingSlots: 1, baseFeeSlots: 1, queuedSlots: 1 })
+    const cheap = entry(A, 0, { local: false, feeCap: 50n })
+    pool.add(cheap)
+    pool.add(entry(A, 1, { local: false, feeCap: 200n }))
+    pool.add(entry(B, 0, { local: false, feeCap: 100n }))
+    expect(() => pool.add(entry(B, 1, { local: false, feeCap: 60n }))).toThrow('txpool is full')
+    // A's last nonce is the cheapest sender-tail (A1 pays 200; B0 100): B0 goes for a 150 payer.
+    pool.add(entry(B, 5, { local: false, feeCap: 150n }))
+    expect(pool.size()).toBe(3)
+    pool.add(entry(A, 7, { local: true, feeCap: 1n }))
+    expect(pool.size()).toBe(4)
+    expect(pool.get(cheap.hash)).toBeDefined()
+  })
+})

@@ -48,7 +48,9 @@ export type TxPool = {
   /**
    * Adds a checked transaction. The same hash again: "already known". The same sender and nonce:
    * a replacement, which must pay `priceBump` % more tip and fee cap (blob: `blobPriceBump` %, and
-   * the blob fee cap too), else "replacement transaction underpriced". Returns the transaction replaced.
+   * the blob fee cap too), else "replacement transaction underpriced". A remote transaction that
+   * finds the pool full (all sub-pools' limits together) displaces the cheapest remote one if it
+   * pays more, else "txpool is full". Returns the transaction replaced.
    */
   add(tx: PoolTransaction): PoolTransaction | undefined
   get(hash: string): PoolTransaction | undefined
@@ -101,6 +103,21 @@ export function createTxPool(limits: TxPoolLimits = DEFAULT_TXPOOL_LIMITS): TxPo
     return true
   }
 
+  /** The remote transaction that pays least (fee cap), the newest among equals, its sender's last nonce. */
+  function cheapestRemote(): PoolTransaction | undefined {
+    let worst: PoolTransaction | undefined
+    for (const nonces of bySender.values()) {
+      let last: PoolTransaction | undefined
+      for (const tx of nonces.values()) if (!tx.local && (!last || tx.nonce > last.nonce)) last = tx
+      if (
+        last &&
+        (!worst || last.feeCap < worst.feeCap || (last.feeCap === worst.feeCap && last.addedAt > worst.addedAt))
+      )
+        worst = last
+    }
+    return worst
+  }
+
   const of = (sender: Hex) => [...(bySender.get(sender)?.values() ?? [])].sort((a, b) => (a.nonce < b.nonce ? -1 : 1))
 
   return {
@@ -120,6 +137,12 @@ export function createTxPool(limits: TxPoolLimits = DEFAULT_TXPOOL_LIMITS): TxPo
         count(old, -1)
       } else if (nonces.size >= limits.accountSlots && !tx.local) {
         throw new TxPoolError(`txpool is full: ${tx.sender} has ${nonces.size} transactions (--txpool.accountslots)`)
+      } else if (!tx.local && byHash.size >= limits.pendingSlots + limits.baseFeeSlots + limits.queuedSlots) {
+        // Full between heads (a feed keeps announcing): the cheapest remote transaction makes room
+        // for a better-paying one, or the new one is refused — memory stays bounded.
+        const cheapest = cheapestRemote()
+        if (!cheapest || tx.feeCap <= cheapest.feeCap) throw new TxPoolError('txpool is full')
+        remove(cheapest.hash)
       }
       nonces.set(tx.nonce, tx)
       bySender.set(tx.sender, nonces)
