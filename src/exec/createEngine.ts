@@ -44,6 +44,8 @@ export type EngineOptions = {
   otsSearchIndex?: boolean | undefined
   /** The transaction pool's limits (`--txpool.*`). */
   txpool?: TxPoolLimits | undefined
+  /** How often subscriptions read the head when the upstream cannot announce it, ms (default 1000). */
+  subscriptionPollMs?: number | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */

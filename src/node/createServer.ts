@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import type { RpcHandler } from '../rpc/createRpcHandler.js'
+import { createPushSession } from './createPushSession.js'
 import { hostAllowed } from './hostAllowed.js'
 import { isJsonContentType } from './isJsonContentType.js'
 import { originAllowed } from './originAllowed.js'
@@ -23,6 +24,8 @@ export type CreateServerParameters = {
   vhosts?: readonly string[]
   /** Largest request body accepted (geth: 5 MiB). */
   maxBodyBytes?: number
+  /** Notifications left unread by one WebSocket client before it is dropped (default 16 MiB). */
+  maxQueuedBytes?: number
   /**
    * The trace explorer page: the directory of its build, served on GET (`/` is the page). Without
    * it, GET / answers the health check as /health does.
@@ -91,6 +94,7 @@ export async function createServer({
   wsOrigins = [],
   vhosts = ['localhost'],
   maxBodyBytes = 5 * 1024 * 1024,
+  maxQueuedBytes = 16 * 1024 * 1024,
   explorerDir,
   counters,
   explorerInfo,
@@ -240,9 +244,20 @@ export async function createServer({
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
   })
   wss.on('connection', (socket) => {
+    const session = createPushSession({
+      send: (text) => socket.send(text),
+      queuedBytes: () => socket.bufferedAmount,
+      maxQueuedBytes,
+      drop: (reason) => {
+        socket.close(1008, reason)
+        // A client that does not read will not read the close either.
+        setTimeout(() => socket.terminate(), 5000).unref()
+      },
+    })
+    socket.on('close', () => session.end())
     socket.on('message', (data) => {
       handler
-        .handleText(data.toString())
+        .handleText(data.toString(), { session })
         .then((out) => {
           if (out !== undefined && socket.readyState === socket.OPEN) socket.send(out)
         })

@@ -30,6 +30,8 @@ export type StartEdgetraceParameters = {
   explorerInfo?: unknown
   /** How often a long call's progress is logged, ms (default 5 s). */
   progressEveryMs?: number
+  /** Notifications one WebSocket client may leave unread before it is dropped (see createServer). */
+  maxQueuedBytes?: number
 }
 
 export type RunningEdgetrace = Edgetrace & EdgetraceServer & { upstream: Upstream }
@@ -59,6 +61,7 @@ export async function startEdgetrace({
   progressEveryMs,
   explorerDir,
   explorerInfo,
+  maxQueuedBytes,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
   const upstream = createUpstream({
     url: upstreamUrl,
@@ -94,6 +97,7 @@ export async function startEdgetrace({
       ...(corsDomains ? { corsDomains } : {}),
       ...(wsOrigins ? { wsOrigins } : {}),
       ...(vhosts ? { vhosts } : {}),
+      ...(maxQueuedBytes !== undefined ? { maxQueuedBytes } : {}),
       explorerDir,
       explorerInfo,
       counters: () => engineCounters(daemon.engine),

@@ -11,6 +11,7 @@ import { type JsonTextScan, type ScannedRequest, scanJsonText } from './scanJson
 import type { ChunkWriter } from '../types/chunkWriter.js'
 import type { JsonRpcId, JsonRpcResponse } from '../types/jsonRpc.js'
 import type { CallContext, ProgressSink } from '../types/progress.js'
+import type { RpcSession } from '../types/rpcSession.js'
 
 /** One JSON-RPC method: receives the raw `params` (and the call's context) and returns the `result`. */
 export type RpcMethod = (params: unknown, context: CallContext) => Promise<unknown>
@@ -24,7 +25,11 @@ export type RpcNamespace = {
 }
 
 /** Per message: who hears the progress of its long calls (a transport's client), besides the handler's own sink. */
-export type HandleOptions = { onProgress?: ProgressSink | undefined }
+export type HandleOptions = {
+  onProgress?: ProgressSink | undefined
+  /** The connection the message came on, when the transport can push to it (subscriptions). */
+  session?: RpcSession | undefined
+}
 
 export type CreateRpcHandlerParameters = {
   /** Every namespace known (src/rpc/namespaces.ts), served or not: a method of another is −32601 plainly. */
@@ -148,7 +153,8 @@ export function createRpcHandler({
         { id: id ?? undefined, method },
         progressEveryMs,
       )
-      const context = withDeadline(progress, deadline, requestTimeoutMs)
+      const timed = withDeadline(progress, deadline, requestTimeoutMs)
+      const context: CallContext = options?.session ? { ...timed, session: options.session } : timed
       const result = await beforeDeadline(deadline, () => dispatch(method, params, context))
       if (result instanceof JsonStream) outcome = { result: disposedAfter(result, deadline) }
       else {

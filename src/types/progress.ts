@@ -1,4 +1,5 @@
 import type { Deadline } from './deadline.js'
+import type { RpcSession } from './rpcSession.js'
 import type { JsonRpcId } from './jsonRpc.js'
 
 /** What a method reports while it works: `done` of `total` units. */
@@ -33,4 +34,6 @@ export type CallContext = {
    * executions under one budget; absent when the method is called outside the JSON-RPC core.
    */
   readonly deadline?: Deadline | undefined
+  /** The connection the call came on, when it can be pushed to (eth_subscribe); none over HTTP. */
+  readonly session?: RpcSession | undefined
 }

@@ -60,6 +60,8 @@ export type TxPool = {
   of(sender: Hex): PoolTransaction[]
   /** Whether a pooled set-code transaction carries an authorization signed by `address` (EIP-7702). */
   hasAuthority(address: Hex): boolean
+  /** Calls `listener` with every transaction the pool takes in (a replacement too); returns the unsubscribe. */
+  onAdd(listener: (tx: PoolTransaction) => void): () => void
   /** Grows with every change to the pool's transactions: what was computed from the pool at one version holds until it changes. */
   version(): number
   remove(hash: string): boolean
@@ -83,6 +85,7 @@ export function createTxPool(limits: TxPoolLimits = DEFAULT_TXPOOL_LIMITS): TxPo
   /** authority → how many pooled transactions carry its authorization. */
   const authorities = new Map<Hex, number>()
   let changes = 0
+  const listeners = new Set<(tx: PoolTransaction) => void>()
   const count = (tx: PoolTransaction, by: 1 | -1) => {
     changes++
     for (const a of tx.authorities) {
@@ -148,6 +151,13 @@ export function createTxPool(limits: TxPoolLimits = DEFAULT_TXPOOL_LIMITS): TxPo
       bySender.set(tx.sender, nonces)
       byHash.set(tx.hash, tx)
       count(tx, 1)
+      for (const listener of listeners) {
+        try {
+          listener(tx)
+        } catch {
+          // A listener's failure is not the pool's.
+        }
+      }
       return old
     },
     get: (hash) => byHash.get(hash.toLowerCase() as Hex),
@@ -155,6 +165,10 @@ export function createTxPool(limits: TxPoolLimits = DEFAULT_TXPOOL_LIMITS): TxPo
     of,
     hasAuthority: (address) => authorities.has(address.toLowerCase() as Hex),
     version: () => changes,
+    onAdd(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
     remove,
     size: () => byHash.size,
     classify(env) {

@@ -8,6 +8,18 @@ import { takeUpstreamTransaction } from './readUpstreamPool.js'
  * before it is kept. Renewed when the socket reopens. Resolves with the unsubscribe, or undefined
  * when the upstream has no feed (an HTTP upstream, or one that refuses the subscription).
  */
+const following = new WeakSet<Engine>()
+
+/**
+ * Starts following the upstream's pending feed for this engine once (the txpool namespace and
+ * newPendingTransactions subscriptions both want it); later calls do nothing.
+ */
+export function ensurePendingFeed(engine: Engine): void {
+  if (following.has(engine)) return
+  following.add(engine)
+  void followPendingFeed(engine).catch(() => undefined)
+}
+
 export async function followPendingFeed(engine: Engine): Promise<(() => void) | undefined> {
   const subscribe = engine.upstream.subscribe
   if (!subscribe) return undefined

@@ -1,4 +1,3 @@
-import { ServerRpcError } from '../../errors/rpc.js'
 import { defineNamespace } from '../defineNamespace.js'
 import { passThroughParams } from '../passThroughParams.js'
 import { baseFee } from './baseFee.js'
@@ -32,9 +31,10 @@ import { getTransactionCount } from './getTransactionCount.js'
 import { passThroughWhenUnverified } from './passThroughWhenUnverified.js'
 import { sendRawTransaction } from './sendRawTransaction.js'
 import { simulateV1 } from './simulateV1.js'
+import { subscribe } from './subscriptions/subscribe.js'
+import { unsubscribe } from './subscriptions/unsubscribe.js'
 
 /** Subscriptions need a push channel to the upstream that edgetrace does not keep. */
-const UNSUPPORTED = new Set(['eth_subscribe', 'eth_unsubscribe'])
 
 /**
  * The eth namespace: eth_call, eth_estimateGas, eth_createAccessList and eth_simulateV1 computed locally on
@@ -77,9 +77,10 @@ export const ethNamespace = defineNamespace({
     passThroughWhenUnverified(feeHistory),
     passThroughWhenUnverified(blobBaseFee),
     passThroughWhenUnverified(baseFee),
+    subscribe,
+    unsubscribe,
   ],
   fallback: async (engine, method, params) => {
-    if (UNSUPPORTED.has(method)) throw new ServerRpcError('notifications not supported')
     return engine.upstream.request(method, passThroughParams(params))
   },
 })

@@ -1,15 +1,13 @@
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import type { Engine } from '../../exec/createEngine.js'
-import { fetchVerifiedBlock } from '../../exec/fetchVerifiedBlock.js'
 import { InvalidParamsRpcError, ServerRpcError } from '../../errors/rpc.js'
 import { BlockNotFoundError } from '../../errors/state.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
-import { fetchVerifiedReceipts } from '../debug/fetchVerifiedReceipts.js'
 import { defineMethod } from '../defineMethod.js'
 import { required } from '../params.js'
-import { formatReceipts } from './formatReceipts.js'
 import { bloomMayMatch, logMatches } from './matchLogFilter.js'
 import { type LogFilter, parseLogFilter } from './parseLogFilter.js'
+import { type BlockLog, blockLogs } from './blockLogs.js'
 import { verifiedHeaderRange } from './verifiedHeaderRange.js'
 
 /**
@@ -21,8 +19,6 @@ export const GET_LOGS_MAX_BLOCKS = 10_000
 
 /** Blocks whose receipts are fetched at once (each is a block and its receipts; the client batches them). */
 const RECEIPT_WAVE = 100
-
-type Log = { address: string; topics: string[] } & Record<string, unknown>
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 
@@ -64,17 +60,6 @@ export async function headersOf(engine: Engine, filter: LogFilter): Promise<Veri
   return verifiedHeaderRange(engine, begin, last)
 }
 
-/** The logs of one block the filter matches, from its receipts verified against receiptsRoot. */
-async function blockLogs(engine: Engine, header: VerifiedHeader, filter: LogFilter): Promise<Log[]> {
-  const [verified, receipts] = await Promise.all([
-    fetchVerifiedBlock(engine, header),
-    fetchVerifiedReceipts(engine, header),
-  ])
-  return formatReceipts(verified.block, receipts)
-    .flatMap((r) => r.logs as Log[])
-    .filter((log) => logMatches(log, filter))
-}
-
 /**
  * eth_getLogs(filter): every log of the covered blocks that matches, built only from receipts
  * verified against their block's receiptsRoot (and transactions against transactionsRoot). Which
@@ -89,10 +74,11 @@ export const getLogs = defineMethod({
   async run(engine, [filter]) {
     const headers = await headersOf(engine, filter)
     const candidates = headers.filter((h) => bloomMayMatch(h.header.logsBloom, filter))
-    const logs: Log[] = []
+    const logs: BlockLog[] = []
     for (let start = 0; start < candidates.length; start += RECEIPT_WAVE) {
       const wave = candidates.slice(start, start + RECEIPT_WAVE)
-      for (const found of await Promise.all(wave.map((h) => blockLogs(engine, h, filter)))) logs.push(...found)
+      for (const found of await Promise.all(wave.map((h) => blockLogs(engine, h, [filter]))))
+        logs.push(...found.filter((log) => logMatches(log, filter)))
     }
     return logs
   },

@@ -1,4 +1,4 @@
-import { followPendingFeed } from '../../exec/txpool/followPendingFeed.js'
+import { ensurePendingFeed } from '../../exec/txpool/followPendingFeed.js'
 import { defineNamespace } from '../defineNamespace.js'
 import { content } from './content.js'
 import { contentFrom } from './contentFrom.js'
@@ -10,5 +10,5 @@ export const txpoolNamespace = defineNamespace({
   summary: 'the transaction pool: pending, baseFee and queued sub-pools, sorted on verified state at the head',
   methods: [content, contentFrom, status],
   // The upstream's pending feed, where it has one (WebSocket), fills the pool between reads.
-  serve: (engine) => void followPendingFeed(engine).catch(() => undefined),
+  serve: ensurePendingFeed,
 })
