@@ -189,7 +189,9 @@ function createSubscriptionHub(engine: Engine, pollMs: number): SubscriptionHub 
     const numbers: bigint[] = []
     for (let n = from.number + 1n; n < head.number; n++) numbers.push(n)
     const byNumber = new Map<bigint, VerifiedHeader>()
-    const fetched = await Promise.allSettled(numbers.map((number) => engine.headers.resolve({ kind: 'number', number })))
+    const fetched = await Promise.allSettled(
+      numbers.map((number) => engine.headers.resolve({ kind: 'number', number })),
+    )
     for (const outcome of fetched) if (outcome.status === 'fulfilled') byNumber.set(outcome.value.number, outcome.value)
     const parentOf = async (header: VerifiedHeader) => {
       const parent = bytesToHex(header.header.parentHash)
