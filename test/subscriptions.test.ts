@@ -1,3 +1,6 @@
+import { WebSocketProvider } from 'ethers'
+import { createPublicClient, webSocket } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
@@ -217,6 +220,74 @@ describe('eth_subscribe over WebSocket', () => {
       await small.close()
     }
   }, 120_000)
+
+  it('newPendingTransactions: hashes, or whole transactions with true, as the pool takes them in', async () => {
+    const node = await startEdgetrace({
+      upstream: anvil.url,
+      port: 0,
+      hardfork: 'prague',
+      api: ['eth'],
+      engine: { subscriptionPollMs: 50 },
+    })
+    const client = await connect(node.wsUrl)
+    try {
+      const hashes = (await client.call('eth_subscribe', ['newPendingTransactions'])).result
+      const full = (await client.call('eth_subscribe', ['newPendingTransactions', true])).result
+      const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
+      const nonce = Number(await rpcResult(anvil.url, 'eth_getTransactionCount', [account.address, 'pending']))
+      const raw = await account.signTransaction({
+        chainId: Number(await rpcResult(anvil.url, 'eth_chainId', [])),
+        type: 'eip1559',
+        to: '0x00000000000000000000000000000000000000ee',
+        value: 1n,
+        gas: 21_000n,
+        nonce,
+        maxFeePerGas: 10n ** 12n,
+        maxPriorityFeePerGas: 10n ** 9n,
+      })
+      const sent = await rpcResult(node.url, 'eth_sendRawTransaction', [raw])
+      expect(await client.until(hashes, 1)).toEqual([sent])
+      const [tx] = (await client.until(full, 1)) as Record<string, unknown>[]
+      expect(tx).toMatchObject({
+        hash: sent,
+        from: account.address.toLowerCase(),
+        nonce: `0x${nonce.toString(16)}`,
+        blockHash: null,
+      })
+      await rpcResult(anvil.url, 'evm_mine', [])
+    } finally {
+      client.close()
+      await node.close()
+    }
+  })
+
+  it('viem’s watchBlocks and watchEvent and ethers’ on("block") work unchanged over it', async () => {
+    const client = createPublicClient({ transport: webSocket(edge.wsUrl) })
+    const provider = new WebSocketProvider(edge.wsUrl)
+    const blocks: bigint[] = []
+    const events: string[] = []
+    const ethersBlocks: number[] = []
+    const stopBlocks = client.watchBlocks({ onBlock: (b) => blocks.push(b.number) })
+    const stopEvents = client.watchEvent({ onLogs: (logs) => events.push(...logs.map((l) => l.topics[0]!)) })
+    await provider.on('block', (n: number) => ethersBlocks.push(n))
+    try {
+      await new Promise((r) => setTimeout(r, 500)) // the subscriptions are made
+      const start = BigInt(await rpcResult(anvil.url, 'eth_blockNumber', []))
+      await rpcResult(anvil.url, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, data: initCode, gas: '0x30000' }])
+      await rpcResult(anvil.url, 'evm_mine', [])
+      await rpcResult(anvil.url, 'evm_mine', [])
+      const until = Date.now() + 5000
+      while ((blocks.length < 2 || events.length < 1 || ethersBlocks.length < 2) && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 50))
+      expect(blocks).toEqual([start + 1n, start + 2n])
+      expect(events).toEqual([TOPIC])
+      expect(ethersBlocks).toEqual([Number(start) + 1, Number(start) + 2])
+    } finally {
+      stopBlocks()
+      stopEvents()
+      await provider.destroy()
+    }
+  })
 
   it('over HTTP: the reference daemon’s "notifications not supported"; an unknown name: geth’s words', async () => {
     expect((await rpc(edge.url, 'eth_subscribe', ['newHeads'])).error).toEqual({
