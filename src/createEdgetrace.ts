@@ -42,6 +42,8 @@ export type CreateEdgetraceParameters = {
 export type Edgetrace = {
   engine: Engine
   handler: RpcHandler
+  /** Another handler on the same engine serving other namespaces (`--ws.api`). */
+  handlerFor(api: readonly string[]): RpcHandler
 }
 
 export const DEFAULT_API = ['eth', 'vendor'] as const
@@ -74,18 +76,20 @@ export async function createEdgetrace({
   await engine.headers.checkpoint().catch((err: unknown) => {
     if (!(err instanceof UpstreamUnavailableError)) throw err
   })
-  const enabled = servedPrefixes(api, NAMESPACES)
-  const handler = createRpcHandler({
-    namespaces: NAMESPACES.map((namespace) =>
-      bindNamespace(namespace, engine, enabled.includes(methodPrefix(namespace))),
-    ),
-    // `vendor` (or its alias `erigon`) serves the erigon_* methods: the core gates by method prefix.
-    enabled,
-    batchLimit,
-    ...(onInternalError ? { onInternalError } : {}),
-    ...(onProgress ? { onProgress } : {}),
-    ...(progressEveryMs !== undefined ? { progressEveryMs } : {}),
-    requestTimeoutMs: engine.options.evmTimeoutMs,
-  })
-  return { engine, handler }
+  const handlerFor = (served: readonly string[]) => {
+    const enabled = servedPrefixes(served, NAMESPACES)
+    return createRpcHandler({
+      namespaces: NAMESPACES.map((namespace) =>
+        bindNamespace(namespace, engine, enabled.includes(methodPrefix(namespace))),
+      ),
+      // `vendor` (or its alias `erigon`) serves the erigon_* methods: the core gates by method prefix.
+      enabled,
+      batchLimit,
+      ...(onInternalError ? { onInternalError } : {}),
+      ...(onProgress ? { onProgress } : {}),
+      ...(progressEveryMs !== undefined ? { progressEveryMs } : {}),
+      requestTimeoutMs: engine.options.evmTimeoutMs,
+    })
+  }
+  return { engine, handler: handlerFor(api), handlerFor }
 }

@@ -75,8 +75,27 @@ async function main(argv: string[]): Promise<void> {
       throw new CliError(`--chain ${opts.chain}: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
+  let https: { host?: string | undefined; port: number; key: Buffer; cert: Buffer } | undefined
+  if (opts.https) {
+    const read = async (flag: string, file: string) => {
+      try {
+        return await readFile(file)
+      } catch (err) {
+        throw new CliError(`${flag} ${file}: ${err instanceof Error ? err.message : String(err)}`)
+      }
+    }
+    https = {
+      host: opts.https.host,
+      port: opts.https.port,
+      cert: await read('--https.cert', opts.https.certFile as string),
+      key: await read('--https.key', opts.https.keyFile as string),
+    }
+  }
   const server = await startEdgetrace({
     upstream: upstreamUrl as string,
+    ws: { port: opts.wsPort, api: opts.wsApi },
+    https,
+    socketUrl: opts.socketUrl,
     host: opts.host,
     port: opts.port,
     api,
@@ -108,6 +127,7 @@ async function main(argv: string[]): Promise<void> {
       otsSearchMaxBlocks: opts.otsSearchMaxBlocks,
       otsSearchIndex: !opts.otsSearchScan,
       txpool: opts.txpool,
+      subscriptionPollMs: opts.subscriptionPollMs,
     },
     checkpoint: opts.checkpoint,
     log: (line) => console.error(line),
@@ -136,7 +156,13 @@ async function main(argv: string[]): Promise<void> {
             : "  traces:     trace_* in the reference daemon's (Erigon's) shapes",
         ]
       : []),
-    `  listening:  ${server.url}  (WebSocket: ${server.wsUrl})`,
+    `  listening:  ${server.url}  (WebSocket: ${server.wsUrl}${opts.wsApi ? `, namespaces ${opts.wsApi.join(', ')}` : ''})`,
+    ...(server.httpsUrl
+      ? [
+          `  https:      ${server.httpsUrl}  (HTTP/2 and HTTP/1.1; WebSocket: ${server.httpsUrl.replace(/^https/, 'wss')})`,
+        ]
+      : []),
+    ...(server.socketUrl ? [`  socket:     ${server.socketUrl}  (JSON-RPC, subscriptions included)`] : []),
     ...(devnet ? devnetBanner(devnet, server.url, api) : []),
     explorer
       ? `\nopen ${server.url}/ — the trace explorer`
@@ -146,6 +172,10 @@ async function main(argv: string[]): Promise<void> {
   ]
   console.log(lines.join('\n'))
   for (const warning of startWarnings(opts.host, server.handler.enabled)) console.warn(warning)
+  if (opts.https?.host !== undefined)
+    for (const warning of startWarnings(opts.https.host, server.handler.enabled)) console.warn(warning)
+  const tcpHost = opts.socketUrl?.match(/^tcp:\/\/(\[[^\]]+\]|[^:/]+):/)?.[1]
+  if (tcpHost !== undefined) for (const warning of startWarnings(tcpHost, server.handler.enabled)) console.warn(warning)
   const stop = async () => {
     for (const c of cleanups) await c().catch(() => {})
     process.exit(0)

@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse, createServer as createHttpServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type Http2ServerRequest, type Http2ServerResponse, createSecureServer } from 'node:http2'
+import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import type { RpcHandler } from '../rpc/createRpcHandler.js'
@@ -11,6 +12,15 @@ import { serveStatic } from './serveStatic.js'
 
 export type CreateServerParameters = {
   handler: RpcHandler
+  /** The handler WebSocket connections use (`--ws.api`); the HTTP one by default. */
+  wsHandler?: RpcHandler | undefined
+  /** Whether WebSocket upgrades are served on this listener (default true). */
+  websocket?: boolean
+  /**
+   * TLS (`--https.*`): HTTPS with HTTP/2 and HTTP/1.1 on the same port (ALPN), WebSocket over TLS
+   * on HTTP/1.1. Without it, plain HTTP/1.1.
+   */
+  tls?: { key: Buffer | string; cert: Buffer | string } | undefined
   host: string
   port: number
   /** `--http.corsdomain`: allowed origins (`*` for any); none by default. */
@@ -42,11 +52,19 @@ const STREAM_THRESHOLD = 256 * 1024
 
 export type EdgetraceServer = {
   url: string
+  /** Where WebSocket clients connect on this listener (empty when it serves none). */
   wsUrl: string
   close(): Promise<void>
 }
 
-function corsOrigin(req: IncomingMessage, domains: readonly string[]): string | undefined {
+type Request = IncomingMessage | Http2ServerRequest
+type Response = ServerResponse | Http2ServerResponse
+
+/** The Host a request names: HTTP/1.1's Host header, HTTP/2's :authority. */
+const hostOf = (req: Request): string | undefined =>
+  req.headers.host ?? (req.headers[':authority'] as string | undefined)
+
+function corsOrigin(req: Request, domains: readonly string[]): string | undefined {
   const origin = req.headers.origin
   if (!origin || domains.length === 0) return undefined
   if (domains.includes('*')) return '*'
@@ -54,7 +72,7 @@ function corsOrigin(req: IncomingMessage, domains: readonly string[]): string | 
 }
 
 /** A plain-text HTTP error, as Go's http.Error writes it. */
-function plainError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+function plainError(res: Response, status: number, message: string, headers: Record<string, string> = {}) {
   res
     .writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers })
     .end(`${message}\n`)
@@ -69,6 +87,20 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string, message: 
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
       `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   )
+}
+
+/** The TLS listener, or a start-up error that names the flags: a key that does not match, a file that is not PEM. */
+function secureServer(
+  tls: { key: Buffer | string; cert: Buffer | string },
+  onHttp: (req: Http2ServerRequest, res: Http2ServerResponse) => void,
+) {
+  try {
+    return createSecureServer({ allowHTTP1: true, key: tls.key, cert: tls.cert }, onHttp)
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err)
+    if (/key values mismatch/.test(message)) throw new Error('--https.key does not match --https.cert')
+    throw new Error(`--https.cert / --https.key: not a usable certificate and key (${message})`)
+  }
 }
 
 /** What a newcomer reads when the server cannot listen: the port taken, a privileged port, no such address. */
@@ -88,6 +120,9 @@ export function listenError(err: NodeJS.ErrnoException, host: string, port: numb
  */
 export async function createServer({
   handler,
+  wsHandler = handler,
+  websocket = true,
+  tls,
   host,
   port,
   corsDomains = [],
@@ -119,9 +154,9 @@ export async function createServer({
     }
   }
 
-  async function onRequest(req: IncomingMessage, res: ServerResponse) {
+  async function onRequest(req: Request, res: Response) {
     // Before anything else, CORS included, as geth's handler stack does.
-    if (!hostAllowed(req.headers.host, vhosts)) {
+    if (!hostAllowed(hostOf(req), vhosts)) {
       plainError(res, 403, 'invalid host specified')
       return
     }
@@ -209,7 +244,7 @@ export async function createServer({
         chunk = held.join('')
         held = []
       }
-      if (!res.write(chunk))
+      if (!(res as ServerResponse).write(chunk))
         await new Promise<void>((resolve) => {
           const done = () => {
             res.off('drain', done)
@@ -228,15 +263,26 @@ export async function createServer({
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) }).end(out)
   }
 
-  const http = createHttpServer((req, res) => {
+  const onHttp = (req: Request, res: Response) => {
     onRequest(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500).end()
       else res.destroy()
     })
+  }
+  const http = tls ? secureServer(tls, onHttp) : createHttpServer(onHttp)
+  // Every connection, to end them all on close (an HTTP/2 server has no closeAllConnections).
+  const sockets = new Set<Socket>()
+  http.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
   })
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxBodyBytes })
   // Upgrades are checked here, before ws answers 101: a refused one gets 403 and nothing runs.
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!websocket) {
+      refuseUpgrade(socket, 400, 'Bad Request', 'WebSocket is served on its own port here (see --ws.port)')
+      return
+    }
     if (!wsOriginAllowed(req)) {
       refuseUpgrade(socket, 403, 'Forbidden', 'origin not allowed (see --ws.origins)')
       return
@@ -256,7 +302,7 @@ export async function createServer({
     })
     socket.on('close', () => session.end())
     socket.on('message', (data) => {
-      handler
+      wsHandler
         .handleText(data.toString(), { session })
         .then((out) => {
           if (out !== undefined && socket.readyState === socket.OPEN) socket.send(out)
@@ -271,13 +317,13 @@ export async function createServer({
   const address = http.address() as AddressInfo
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
-    url: `http://${hostPart}:${address.port}`,
-    wsUrl: `ws://${hostPart}:${address.port}`,
+    url: `${tls ? 'https' : 'http'}://${hostPart}:${address.port}`,
+    wsUrl: websocket ? `${tls ? 'wss' : 'ws'}://${hostPart}:${address.port}` : '',
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of wss.clients) client.terminate()
         wss.close()
-        http.closeAllConnections()
+        for (const socket of sockets) socket.destroy()
         http.close(() => resolve())
       }),
   }

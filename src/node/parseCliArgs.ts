@@ -1,4 +1,7 @@
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { BaseError } from '../errors/base.js'
+import { parseSocketUrl } from './createSocketServer.js'
 import { NAMESPACES } from '../rpc/namespaces.js'
 import { NAMESPACE_ALIASES } from '../rpc/servedPrefixes.js'
 import type { Hex } from '../types/hex.js'
@@ -14,6 +17,18 @@ export type CliOptions = {
   explorer?: boolean | undefined
   corsDomains: string[]
   wsOrigins: string[]
+  /** `--ws.port`: WebSocket on a listener of its own (else on the HTTP port). */
+  wsPort?: number | undefined
+  /** `--ws.api`: the namespaces WebSocket, IPC and TCP clients get (else `--http.api`'s). */
+  wsApi?: string[] | undefined
+  /** `--https.*`: an HTTPS listener (HTTP/2, HTTP/1.1, WebSocket over TLS). */
+  https?:
+    | { host?: string | undefined; port: number; certFile?: string | undefined; keyFile?: string | undefined }
+    | undefined
+  /** `--socket.enabled` / `--socket.url`: an IPC or raw TCP listener. */
+  socketUrl?: string | undefined
+  /** `--subscription.interval`: how often subscriptions read the head of an upstream that cannot announce it. */
+  subscriptionPollMs: number
   vhosts: string[]
   gasCap: bigint
   evmTimeoutMs: number
@@ -79,8 +94,21 @@ ${NAMESPACE_LINES}
   --http.corsdomain LIST  origins allowed to call from a browser, comma-separated ('*' for any)
   --http.vhosts LIST      hostnames accepted in the Host header, comma-separated (default localhost;
                           '*' for any; IP addresses always), against DNS rebinding
+  --ws                    WebSocket on the HTTP port (on by default, as with the reference daemon's --ws)
+  --ws.port PORT          WebSocket on a listener of its own instead (geth's 8546, say)
+  --ws.api LIST           namespaces WebSocket, IPC and TCP clients get (default: --http.api's)
   --ws.origins LIST       browser origins allowed to open a WebSocket, comma-separated ('*' for any);
                           the server's own origin and --http.corsdomain's are always allowed
+  --subscription.interval DUR  how often eth_subscribe reads the head when the upstream cannot
+                          announce new heads (an HTTP upstream; default 1s)
+  --https.enabled         an HTTPS listener too: HTTP/2 and HTTP/1.1 on one port, WebSocket over TLS
+  --https.addr ADDR       its address (default --http.addr's)
+  --https.port PORT       its port (default 8443)
+  --https.cert FILE       its certificate (PEM)
+  --https.key FILE        its private key (PEM)
+  --socket.enabled        a socket listener too, newline-separated JSON-RPC with subscriptions
+  --socket.url URL        unix:///path/edgetrace.ipc (IPC, owner-only; default in the temp directory)
+                          or tcp://host:port (a raw TCP socket)
   --rpc.gascap N          most gas one call may use (default 50000000; 0 = no cap)
   --rpc.evmtimeout DUR    most time one request may take, its execution and its upstream calls
                           (default 5m; e.g. 30s, 1m30s)
@@ -139,6 +167,18 @@ const list = (value: string) =>
     .map((s) => s.trim())
     .filter(Boolean)
 
+/** A namespace list (`--http.api`, `--ws.api`): every name known, at least one. */
+function apiList(flag: string, value: string): string[] {
+  const api = list(value)
+  const unknown = api.filter((name) => !KNOWN_API.includes(name))
+  if (unknown.length > 0)
+    throw new CliError(
+      `${flag}: unknown namespace${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')} (known: ${KNOWN_API.join(', ')})`,
+    )
+  if (api.length === 0) throw new CliError(`${flag} needs at least one namespace (known: ${KNOWN_API.join(', ')})`)
+  return api
+}
+
 /** Parses the reference daemon's flag names (`--flag value` or `--flag=value`). */
 export function parseCliArgs(argv: readonly string[]): CliOptions {
   const opts: CliOptions = {
@@ -146,6 +186,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     port: 8545,
     corsDomains: [],
     wsOrigins: [],
+    subscriptionPollMs: 1000,
     vhosts: ['localhost'],
     gasCap: 50_000_000n,
     evmTimeoutMs: 5 * 60_000,
@@ -187,18 +228,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--http.port':
         opts.port = integer(flag, takeValue(), 0, 65535)
         break
-      case '--http.api': {
-        const api = list(takeValue())
-        const unknown = api.filter((name) => !KNOWN_API.includes(name))
-        if (unknown.length > 0)
-          throw new CliError(
-            `--http.api: unknown namespace${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')} (known: ${KNOWN_API.join(', ')})`,
-          )
-        if (api.length === 0)
-          throw new CliError(`--http.api needs at least one namespace (known: ${KNOWN_API.join(', ')})`)
-        opts.api = api
+      case '--http.api':
+        opts.api = apiList(flag, takeValue())
         break
-      }
       case '--http.explorer': {
         const value = takeValue()
         if (!/^(on|off|true|false)$/.test(value))
@@ -214,6 +246,46 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--ws.origins':
         opts.wsOrigins = list(takeValue())
+        break
+      case '--ws':
+        if (eq > 0 && !/^(true|on)$/.test(arg.slice(eq + 1)))
+          throw new CliError('--ws: WebSocket is always served (on the HTTP port, or on --ws.port)')
+        break
+      case '--ws.port':
+        opts.wsPort = integer(flag, takeValue(), 0, 65535)
+        break
+      case '--ws.api':
+        opts.wsApi = apiList(flag, takeValue())
+        break
+      case '--subscription.interval':
+        opts.subscriptionPollMs = parseDuration(takeValue())
+        if (opts.subscriptionPollMs < 10) throw new CliError('--subscription.interval must be at least 10ms')
+        break
+      case '--https.enabled':
+        opts.https = { port: 8443, ...opts.https }
+        break
+      case '--https.addr':
+        opts.https = { port: 8443, ...opts.https, host: takeValue() }
+        break
+      case '--https.port':
+        opts.https = { ...opts.https, port: integer(flag, takeValue(), 0, 65535) }
+        break
+      case '--https.cert':
+        opts.https = { port: 8443, ...opts.https, certFile: takeValue() }
+        break
+      case '--https.key':
+        opts.https = { port: 8443, ...opts.https, keyFile: takeValue() }
+        break
+      case '--socket.enabled':
+        opts.socketUrl ??= `unix://${join(tmpdir(), 'edgetrace.ipc')}`
+        break
+      case '--socket.url':
+        opts.socketUrl = takeValue()
+        try {
+          parseSocketUrl(opts.socketUrl)
+        } catch (err) {
+          throw new CliError((err as Error).message)
+        }
         break
       case '--rpc.gascap':
         opts.gasCap = BigInt(integer(flag, takeValue(), 0))
@@ -277,5 +349,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         throw new CliError(`unknown flag ${flag} (see --help)`)
     }
   }
+  if (opts.https && (opts.https.certFile === undefined || opts.https.keyFile === undefined))
+    throw new CliError('--https.enabled needs --https.cert FILE and --https.key FILE')
   return opts
 }

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
+import type { Http2ServerResponse } from 'node:http2'
 import { extname, resolve, sep } from 'node:path'
 
 const TYPES: Record<string, string> = {
@@ -20,7 +21,12 @@ const TYPES: Record<string, string> = {
  * the directory, hidden or missing is 404. Hashed assets (Vite's `assets/`) are cached for a year,
  * the page itself never. Returns false when the path names no file (the caller answers).
  */
-export async function serveStatic(dir: string, urlPath: string, res: ServerResponse, head = false): Promise<boolean> {
+export async function serveStatic(
+  dir: string,
+  urlPath: string,
+  res: Pick<ServerResponse, 'writeHead' | 'end'> | Http2ServerResponse,
+  head = false,
+): Promise<boolean> {
   let path: string
   try {
     path = decodeURIComponent(urlPath.split('?')[0]!)
@@ -43,6 +49,7 @@ export async function serveStatic(dir: string, urlPath: string, res: ServerRespo
     // The in-browser mode's worker and the page fetch only from their own origin and the node the user names.
     'referrer-policy': 'no-referrer',
   })
-  res.end(head ? undefined : body)
+  if (head) res.end()
+  else res.end(body)
   return true
 }

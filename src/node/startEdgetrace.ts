@@ -6,6 +6,7 @@ import type { ProgressEvent } from '../types/progress.js'
 import type { Upstream } from '../upstream/types.js'
 import { engineCounters } from '../exec/engineCounters.js'
 import { type EdgetraceServer, createServer } from './createServer.js'
+import { createSocketServer } from './createSocketServer.js'
 
 export type StartEdgetraceParameters = {
   upstream: string
@@ -32,9 +33,28 @@ export type StartEdgetraceParameters = {
   progressEveryMs?: number
   /** Notifications one WebSocket client may leave unread before it is dropped (see createServer). */
   maxQueuedBytes?: number
+  /**
+   * WebSocket: `port` (`--ws.port`) for a listener of its own on `host` (else on the HTTP port, as
+   * the reference daemon does), `api` (`--ws.api`) its namespaces (else `api`'s).
+   */
+  ws?: { port?: number | undefined; api?: readonly string[] | undefined } | undefined
+  /** `--https.*`: an HTTPS listener (HTTP/2 and HTTP/1.1, WebSocket over TLS) besides HTTP. */
+  https?: { host?: string | undefined; port: number; key: Buffer | string; cert: Buffer | string } | undefined
+  /** `--socket.url`: an IPC (`unix://…`) or raw TCP (`tcp://host:port`) listener. */
+  socketUrl?: string | undefined
 }
 
-export type RunningEdgetrace = Edgetrace & EdgetraceServer & { upstream: Upstream }
+/** The listeners besides HTTP, where they are on. */
+export type ExtraListeners = {
+  /** The WebSocket listener's URL when it has its own port. */
+  wsListenerUrl?: string | undefined
+  /** The HTTPS listener's URL. */
+  httpsUrl?: string | undefined
+  /** The IPC or TCP socket's URL. */
+  socketUrl?: string | undefined
+}
+
+export type RunningEdgetrace = Edgetrace & EdgetraceServer & ExtraListeners & { upstream: Upstream }
 
 /** Node 20 has no global WebSocket: a ws(s):// upstream gets the `ws` package's class. */
 async function nodeWebSocket(url: string): Promise<WebSocketConstructor | undefined> {
@@ -62,6 +82,9 @@ export async function startEdgetrace({
   explorerDir,
   explorerInfo,
   maxQueuedBytes,
+  ws,
+  https,
+  socketUrl,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
   const upstream = createUpstream({
     url: upstreamUrl,
@@ -90,10 +113,8 @@ export async function startEdgetrace({
       onInternalError: (err, method) =>
         log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
     })
-    const server = await createServer({
-      handler: daemon.handler,
-      host,
-      port,
+    const wsHandler = ws?.api ? daemon.handlerFor(ws.api) : daemon.handler
+    const shared = {
       ...(corsDomains ? { corsDomains } : {}),
       ...(wsOrigins ? { wsOrigins } : {}),
       ...(vhosts ? { vhosts } : {}),
@@ -101,15 +122,63 @@ export async function startEdgetrace({
       explorerDir,
       explorerInfo,
       counters: () => engineCounters(daemon.engine),
-    })
-    return {
-      ...daemon,
-      ...server,
-      upstream,
-      close: async () => {
-        await server.close()
-        await upstream.close()
-      },
+    }
+    const ownWsPort = ws?.port !== undefined
+    const listeners: { close(): Promise<void> }[] = []
+    const closeAll = async () => {
+      for (const listener of listeners.splice(0).reverse()) await listener.close().catch(() => undefined)
+    }
+    try {
+      const server = await createServer({
+        handler: daemon.handler,
+        wsHandler,
+        websocket: !ownWsPort,
+        host,
+        port,
+        ...shared,
+      })
+      listeners.push(server)
+      const extra: ExtraListeners = {}
+      if (ownWsPort) {
+        const wsServer = await createServer({ handler: wsHandler, host, port: ws.port as number, ...shared })
+        listeners.push(wsServer)
+        extra.wsListenerUrl = wsServer.wsUrl
+      }
+      if (https) {
+        const secure = await createServer({
+          handler: daemon.handler,
+          wsHandler,
+          host: https.host ?? host,
+          port: https.port,
+          tls: { key: https.key, cert: https.cert },
+          ...shared,
+        })
+        listeners.push(secure)
+        extra.httpsUrl = secure.url
+      }
+      if (socketUrl) {
+        const socket = await createSocketServer({
+          handler: wsHandler,
+          url: socketUrl,
+          ...(maxQueuedBytes !== undefined ? { maxQueuedBytes } : {}),
+        })
+        listeners.push(socket)
+        extra.socketUrl = socket.url
+      }
+      return {
+        ...daemon,
+        ...server,
+        ...extra,
+        wsUrl: extra.wsListenerUrl ?? server.wsUrl,
+        upstream,
+        close: async () => {
+          await closeAll()
+          await upstream.close()
+        },
+      }
+    } catch (err) {
+      await closeAll()
+      throw err
     }
   } catch (err) {
     await upstream.close()
