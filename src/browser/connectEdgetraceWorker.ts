@@ -30,6 +30,8 @@ export type EdgetraceClient = {
   /** Listens to every request's progress, or to the upstream's reachability; returns the unsubscribe. */
   on(type: 'progress', listener: (event: ProgressEvent) => void): () => void
   on(type: 'reachability', listener: (reachable: boolean, reason?: string) => void): () => void
+  /** eth_subscription notifications of the subscriptions made with eth_subscribe through this client. */
+  on(type: 'notification', listener: (params: { subscription: string; result: unknown }) => void): () => void
   status(): Promise<EdgetraceStatus | undefined>
   flush(): Promise<void>
   clearCache(): Promise<void>
@@ -50,6 +52,7 @@ export async function connectEdgetraceWorker(
 ): Promise<EdgetraceClient> {
   const remote: Remote<EdgetraceRemote> = wrap<EdgetraceRemote>(target)
   const progressListeners = new Set<(event: ProgressEvent) => void>()
+  const notificationListeners = new Set<(params: { subscription: string; result: unknown }) => void>()
   const reachabilityListeners = new Set<(reachable: boolean, reason?: string) => void>()
   const perTicket = new Map<number, (event: ProgressEvent) => void>()
   let nextTicket = 1
@@ -78,6 +81,8 @@ export async function connectEdgetraceWorker(
         if (event.type === 'progress') {
           if (event.ticket !== undefined) perTicket.get(event.ticket)?.(event.progress)
           for (const l of progressListeners) l(event.progress)
+        } else if (event.type === 'notification') {
+          for (const l of notificationListeners) l(event.params)
         } else {
           for (const l of reachabilityListeners) l(event.reachable, event.reason)
         }
@@ -126,8 +131,10 @@ export async function connectEdgetraceWorker(
       const res = await request({ jsonrpc: '2.0', id, method, params }, options)
       return (res ?? disconnected({ id })) as JsonRpcResponse
     },
-    on(type: 'progress' | 'reachability', listener: never) {
-      const set = (type === 'progress' ? progressListeners : reachabilityListeners) as Set<unknown>
+    on(type: 'progress' | 'reachability' | 'notification', listener: never) {
+      const set = (
+        type === 'progress' ? progressListeners : type === 'notification' ? notificationListeners : reachabilityListeners
+      ) as Set<unknown>
       set.add(listener)
       return () => void set.delete(listener)
     },

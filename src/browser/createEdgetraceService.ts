@@ -7,6 +7,7 @@ import { UpstreamUnavailableError } from '../errors/upstream.js'
 import { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from '../exec/createEngine.js'
 import { cutTooDeepRequests } from '../rpc/jsonDepth.js'
 import type { ProgressSink } from '../types/progress.js'
+import type { RpcSession } from '../types/rpcSession.js'
 import type { JsonRpcResponse } from '../types/jsonRpc.js'
 import type { ChunkWriter } from '../types/chunkWriter.js'
 import type { PersistentStoreStats } from '../state/createPersistentBacking.js'
@@ -61,7 +62,11 @@ export type EdgetraceStatus = {
 /** The transport-independent browser daemon: what the worker, the service worker and the provider talk to. */
 export type EdgetraceService = {
   /** One JSON-RPC message (single or batch) → its response(s), exactly as the Node server would write them. */
-  request(message: unknown, onProgress?: ProgressSink): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>
+  request(
+    message: unknown,
+    onProgress?: ProgressSink,
+    session?: RpcSession,
+  ): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>
   /** JSON-RPC text in, response text out in chunks (big traces stream); false when nothing is owed. */
   requestStreaming(text: string, write: ChunkWriter, onProgress?: ProgressSink): Promise<boolean>
   status(): EdgetraceStatus
@@ -159,9 +164,9 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
 
   return {
     daemon,
-    async request(message, onProgress) {
+    async request(message, onProgress, session) {
       // JSON.stringify recurses: an over-deep request is swapped for a stand-in the handler refuses alike.
-      const text = await daemon.handler.handleText(JSON.stringify(cutTooDeepRequests(message)), { onProgress })
+      const text = await daemon.handler.handleText(JSON.stringify(cutTooDeepRequests(message)), { onProgress, session })
       return text === undefined ? undefined : JSON.parse(text)
     },
     requestStreaming: (text, write, onProgress) => daemon.handler.handleTextStreaming(text, write, { onProgress }),

@@ -22,7 +22,10 @@ type Events = {
   disconnect: (error: ProviderRpcError) => void
   chainChanged: (chainId: string) => void
   accountsChanged: (accounts: string[]) => void
-  /** EIP-1193 messages; edgetrace sends `{ type: 'edgetrace_progress', data: ProgressEvent }` for long requests. */
+  /**
+   * EIP-1193 messages: `{ type: 'eth_subscription', data: { subscription, result } }` for
+   * eth_subscribe's notifications, `{ type: 'edgetrace_progress', data: ProgressEvent }` for long requests.
+   */
   message: (message: { type: string; data: unknown }) => void
 }
 
@@ -71,6 +74,8 @@ export function createEip1193Provider(client: EdgetraceClient): EdgetraceEip1193
       )
   })
   client.on('progress', (event: ProgressEvent) => emit('message', { type: 'edgetrace_progress', data: event }))
+  // EIP-1193's subscriptions: each notification of an eth_subscribe made through the provider.
+  client.on('notification', (params) => emit('message', { type: 'eth_subscription', data: params }))
   // EIP-1193: `connect` once the provider can serve (listeners added right after creation hear it).
   if (connected) queueMicrotask(() => emit('connect', { chainId }))
 

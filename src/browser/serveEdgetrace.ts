@@ -1,6 +1,7 @@
 import { type Endpoint, expose } from 'comlink'
 import { toRpcError } from '../errors/toRpcError.js'
 import { errorResponseFor } from '../rpc/errorResponseFor.js'
+import { createPushSession } from '../rpc/createPushSession.js'
 import { type EdgetraceService, createEdgetraceService } from './createEdgetraceService.js'
 import type { EdgetraceEvent, EdgetraceRemote } from './workerProtocol.js'
 
@@ -12,6 +13,9 @@ export type ServeEdgetraceOptions = {
    */
   allowedOrigins?: readonly (string | RegExp)[]
 }
+
+/** Notifications the page may leave unanswered before its subscriptions are ended. */
+const MAX_UNREAD = 10_000
 
 /**
  * Serves edgetrace on a comlink endpoint (a worker's global scope, a MessagePort, a window): the
@@ -30,6 +34,36 @@ export function serveEdgetrace(endpoint: Endpoint, options: ServeEdgetraceOption
     }
   }
   const notStarted = { code: -32603, message: 'edgetrace is not started: call start(config) first' }
+
+  /**
+   * The page's session, for eth_subscribe: notifications go to its listener as events. Each event is
+   * a call the page answers once its listener ran: a page that leaves more than MAX_UNREAD
+   * unanswered has its subscriptions ended, so the worker’s memory stays bounded.
+   */
+  let unread = 0
+  let pageSession = newPageSession()
+  function newPageSession() {
+    return createPushSession({
+      send(text) {
+        const { params } = JSON.parse(text) as { params: { subscription: string; result: unknown } }
+        unread++
+        try {
+          void Promise.resolve(listener?.({ type: 'notification', params }))
+            .catch(() => undefined)
+            .finally(() => {
+              unread--
+            })
+        } catch {
+          unread--
+        }
+      },
+      queuedBytes: () => unread,
+      maxQueuedBytes: MAX_UNREAD,
+      drop: () => {
+        pageSession = newPageSession()
+      },
+    })
+  }
 
   const remote: EdgetraceRemote = {
     async start(config) {
@@ -55,6 +89,7 @@ export function serveEdgetrace(endpoint: Endpoint, options: ServeEdgetraceOption
         return await s.request(
           message,
           listener ? (progress) => emit({ type: 'progress', ticket, progress }) : undefined,
+          pageSession,
         )
       } catch (err) {
         return errorResponseFor(message, toRpcError(err))
@@ -75,6 +110,8 @@ export function serveEdgetrace(endpoint: Endpoint, options: ServeEdgetraceOption
     async close() {
       const s = await service?.catch(() => undefined)
       service = undefined
+      pageSession.end()
+      pageSession = newPageSession()
       await s?.close()
     },
   }

@@ -6,6 +6,8 @@ import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.
 export type EdgetraceEvent =
   | { type: 'progress'; ticket: number | undefined; progress: ProgressEvent }
   | { type: 'reachability'; reachable: boolean; reason?: string | undefined }
+  /** An eth_subscription notification for the page: `{ subscription, result }`. */
+  | { type: 'notification'; params: { subscription: string; result: unknown } }
 
 /**
  * What a worker (or any endpoint serving edgetrace) offers over comlink. Nothing throws across the

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, lstatSync, unlinkSync } from 'node:fs'
 import { type AddressInfo, type Server, type Socket, connect, createServer as createNetServer } from 'node:net'
 import type { RpcHandler } from '../rpc/createRpcHandler.js'
 import { createJsonFramer } from './createJsonFramer.js'
-import { createPushSession } from './createPushSession.js'
+import { createPushSession } from '../rpc/createPushSession.js'
 
 export type CreateSocketServerParameters = {
   handler: RpcHandler
