@@ -133,7 +133,11 @@ export async function connectEdgetraceWorker(
     },
     on(type: 'progress' | 'reachability' | 'notification', listener: never) {
       const set = (
-        type === 'progress' ? progressListeners : type === 'notification' ? notificationListeners : reachabilityListeners
+        type === 'progress'
+          ? progressListeners
+          : type === 'notification'
+            ? notificationListeners
+            : reachabilityListeners
       ) as Set<unknown>
       set.add(listener)
       return () => void set.delete(listener)
