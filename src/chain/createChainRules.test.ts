@@ -224,6 +224,19 @@ describe('createChainRules', () => {
     })
     expect(besu.commonFor(4n, 0n).hardfork()).toBe('constantinople')
     expect(besu.commonFor(5n, 0n).hardfork()).toBe('petersburg')
+    // Besu's (and hive's) frontierBlock: 0 is accepted (Frontier starts there), any other is refused.
+    const frontier = (at: number) =>
+      createChainRules({
+        chainId: 7n,
+        genesis: {
+          config: { chainId: 7, frontierBlock: at, homesteadBlock: 3 },
+          alloc: {},
+          difficulty: '0x1',
+          gasLimit: '0x1000000',
+        } as never,
+      })
+    expect(frontier(0).commonFor(2n, 0n).hardfork()).toBe('chainstart')
+    expect(() => frontier(5)).toThrow('genesis config.frontierBlock: Frontier starts at block 0')
     // daoForkSupport false: no DAO fork (geth moves the DAO's balances only on a supporting chain).
     expect(
       rules

@@ -64,6 +64,8 @@ const KNOWN_CONFIG_KEYS = [
   'blobSchedule',
   // Besu's older name for petersburgBlock.
   'constantinopleFixBlock',
+  // Besu's (and hive's genesis files'): Frontier from block 0, the only place it can start.
+  'frontierBlock',
   ...NON_EXECUTION_KEYS,
   ...Object.keys(UNSUPPORTED_FORKS),
 ]
@@ -193,6 +195,9 @@ export function normalizeGethGenesis(input: Record<string, unknown>): GethGenesi
     if (config[key] !== undefined && config[key] !== null) config[key] = asNumber(config[key])
     else delete config[key]
   }
+  if (config.frontierBlock !== undefined && config.frontierBlock !== null && asNumber(config.frontierBlock) !== 0)
+    throw new GenesisConfigError('genesis config.frontierBlock: Frontier starts at block 0')
+  delete config.frontierBlock
   // geth moves the DAO's balances at daoForkBlock only on a chain that supports the fork (daoForkSupport).
   if (config.daoForkBlock !== undefined && config.daoForkSupport !== true) delete config.daoForkBlock
   if (config.constantinopleFixBlock !== undefined && config.constantinopleFixBlock !== null) {
