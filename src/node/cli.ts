@@ -96,6 +96,7 @@ async function main(argv: string[]): Promise<void> {
     ws: { port: opts.wsPort, api: opts.wsApi },
     https,
     socketUrl: opts.socketUrl,
+    graphql: opts.graphql,
     host: opts.host,
     port: opts.port,
     api,
@@ -161,6 +162,9 @@ async function main(argv: string[]): Promise<void> {
       ? [
           `  https:      ${server.httpsUrl}  (HTTP/2 and HTTP/1.1; WebSocket: ${server.httpsUrl.replace(/^https/, 'wss')})`,
         ]
+      : []),
+    ...(opts.graphql
+      ? [`  graphql:    ${server.url}/graphql${server.httpsUrl ? ` and ${server.httpsUrl}/graphql` : ''}`]
       : []),
     ...(server.socketUrl ? [`  socket:     ${server.socketUrl}  (JSON-RPC, subscriptions included)`] : []),
     ...(devnet ? devnetBanner(devnet, server.url, api) : []),

@@ -3,6 +3,7 @@ import { type Http2ServerRequest, type Http2ServerResponse, createSecureServer }
 import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
+import type { GraphqlHandler, GraphqlRequest } from '../graphql/createGraphqlHandler.js'
 import type { RpcHandler } from '../rpc/createRpcHandler.js'
 import { createPushSession } from '../rpc/createPushSession.js'
 import { hostAllowed } from './hostAllowed.js'
@@ -45,6 +46,8 @@ export type CreateServerParameters = {
   counters?: (() => unknown) | undefined
   /** GET /explorer.json: what the explorer page may show at home (the devnet's named contracts and transactions). */
   explorerInfo?: unknown
+  /** `--graphql`: GraphQL on /graphql (POST with a JSON body, or GET with the query string). */
+  graphql?: GraphqlHandler | undefined
 }
 
 /** Responses up to this size are sent whole; bigger ones stream. */
@@ -133,6 +136,7 @@ export async function createServer({
   explorerDir,
   counters,
   explorerInfo,
+  graphql,
 }: CreateServerParameters): Promise<EdgetraceServer> {
   const originRules = [...wsOrigins, ...corsDomains]
 
@@ -174,8 +178,13 @@ export async function createServer({
       res.writeHead(204).end()
       return
     }
+    const route = (req.url ?? '/').split('?')[0]
+    if (route === '/graphql' && graphql) {
+      await onGraphql(req, res, graphql)
+      return
+    }
     if (req.method === 'GET' || req.method === 'HEAD') {
-      const path = (req.url ?? '/').split('?')[0]
+      const path = route
       if (path === '/health' || (path === '/' && explorerDir === undefined)) {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
         return
@@ -261,6 +270,55 @@ export async function createServer({
     }
     const out = owed ? held.join('') : ''
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) }).end(out)
+  }
+
+  /** /graphql: POST { query, variables, operationName } as JSON, or GET ?query=…&variables=…. */
+  async function onGraphql(req: Request, res: Response, handle: GraphqlHandler) {
+    let request: GraphqlRequest
+    if (req.method === 'GET') {
+      const params = new URL(req.url ?? '/', 'http://x').searchParams
+      const variables = params.get('variables')
+      try {
+        request = {
+          query: params.get('query') ?? undefined,
+          variables: variables ? JSON.parse(variables) : undefined,
+          operationName: params.get('operationName') ?? undefined,
+        }
+      } catch {
+        plainError(res, 400, 'variables is not JSON')
+        return
+      }
+    } else if (req.method === 'POST') {
+      if (!isJsonContentType(req.headers['content-type'])) {
+        plainError(res, 415, 'invalid content type, only application/json is supported')
+        return
+      }
+      const chunks: Buffer[] = []
+      let size = 0
+      for await (const chunk of req) {
+        size += (chunk as Buffer).length
+        if (size > maxBodyBytes) {
+          plainError(res, 413, `content length too large (${size}>${maxBodyBytes})`, { connection: 'close' })
+          return
+        }
+        chunks.push(chunk as Buffer)
+      }
+      try {
+        request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as GraphqlRequest
+      } catch {
+        plainError(res, 400, 'the body is not JSON')
+        return
+      }
+      if (typeof request !== 'object' || request === null) {
+        plainError(res, 400, 'the body must be a JSON object { query, variables, operationName }')
+        return
+      }
+    } else {
+      res.writeHead(405, { allow: 'POST, GET, OPTIONS' }).end('method not allowed\n')
+      return
+    }
+    const { status, body } = await handle(request)
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body)
   }
 
   const onHttp = (req: Request, res: Response) => {

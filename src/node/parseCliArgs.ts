@@ -27,6 +27,8 @@ export type CliOptions = {
     | undefined
   /** `--socket.enabled` / `--socket.url`: an IPC or raw TCP listener. */
   socketUrl?: string | undefined
+  /** `--graphql`: GraphQL (the execution-apis schema) on /graphql. */
+  graphql: boolean
   /** `--subscription.interval`: how often subscriptions read the head of an upstream that cannot announce it. */
   subscriptionPollMs: number
   vhosts: string[]
@@ -101,6 +103,8 @@ ${NAMESPACE_LINES}
                           the server's own origin and --http.corsdomain's are always allowed
   --subscription.interval DUR  how often eth_subscribe reads the head when the upstream cannot
                           announce new heads (an HTTP upstream; default 1s)
+  --graphql               GraphQL on /graphql (POST, or GET with ?query=): the execution-apis schema,
+                          every field from the same verified sources as the JSON-RPC methods
   --https.enabled         an HTTPS listener too: HTTP/2 and HTTP/1.1 on one port, WebSocket over TLS
   --https.addr ADDR       its address (default --http.addr's)
   --https.port PORT       its port (default 8443)
@@ -187,6 +191,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     corsDomains: [],
     wsOrigins: [],
     subscriptionPollMs: 1000,
+    graphql: false,
     vhosts: ['localhost'],
     gasCap: 50_000_000n,
     evmTimeoutMs: 5 * 60_000,
@@ -246,6 +251,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--ws.origins':
         opts.wsOrigins = list(takeValue())
+        break
+      case '--graphql':
+        opts.graphql = true
         break
       case '--ws':
         if (eq > 0 && !/^(true|on)$/.test(arg.slice(eq + 1)))

@@ -7,6 +7,7 @@ import type { Upstream } from '../upstream/types.js'
 import { engineCounters } from '../exec/engineCounters.js'
 import { type EdgetraceServer, createServer } from './createServer.js'
 import { createSocketServer } from './createSocketServer.js'
+import { createGraphqlHandler } from '../graphql/createGraphqlHandler.js'
 
 export type StartEdgetraceParameters = {
   upstream: string
@@ -42,6 +43,8 @@ export type StartEdgetraceParameters = {
   https?: { host?: string | undefined; port: number; key: Buffer | string; cert: Buffer | string } | undefined
   /** `--socket.url`: an IPC (`unix://…`) or raw TCP (`tcp://host:port`) listener. */
   socketUrl?: string | undefined
+  /** `--graphql`: GraphQL on /graphql of the HTTP (and HTTPS) listener. */
+  graphql?: boolean | undefined
 }
 
 /** The listeners besides HTTP, where they are on. */
@@ -85,6 +88,7 @@ export async function startEdgetrace({
   ws,
   https,
   socketUrl,
+  graphql,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
   const upstream = createUpstream({
     url: upstreamUrl,
@@ -122,6 +126,8 @@ export async function startEdgetrace({
       explorerDir,
       explorerInfo,
       counters: () => engineCounters(daemon.engine),
+      // GraphQL resolves every field with the verified eth_* and debug_* methods (an internal handler).
+      graphql: graphql ? createGraphqlHandler(daemon.handlerFor(['eth', 'debug', 'txpool'])) : undefined,
     }
     const ownWsPort = ws?.port !== undefined
     const listeners: { close(): Promise<void> }[] = []
