@@ -1,3 +1,4 @@
+import { allowSenderWithCode } from './allowSenderWithCode.js'
 import { GAS_PER_BLOB } from '../utils/gasPerBlob.js'
 import { createBlock } from '@ethereumjs/block'
 import { type RunTxResult, createVM } from '@ethereumjs/vm'
@@ -165,10 +166,15 @@ async function run(
       reportAccessList: reportAccessList === true,
     }
     if (trace) state.beginReadScope()
-    result = await runTracedTransaction(vm, tx, context, trace?.hooks ?? {}, opts, {
-      signal: anyAborted(signal, trace?.signal),
-      scheduler: COOPERATIVE,
-    })
+    const restoreSenderCheck = await allowSenderWithCode(state, from)
+    try {
+      result = await runTracedTransaction(vm, tx, context, trace?.hooks ?? {}, opts, {
+        signal: anyAborted(signal, trace?.signal),
+        scheduler: COOPERATIVE,
+      })
+    } finally {
+      restoreSenderCheck()
+    }
   } catch (err) {
     if (signal.aborted) throw signal.reason
     // A timeout is itself; anything else that stopped the run rejected the message.

@@ -1,3 +1,4 @@
+import { allowSenderWithCode } from './allowSenderWithCode.js'
 import {
   type BlockHeader,
   createBlock,
@@ -511,7 +512,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
       context.header.getBlobGasPrice = () => blobBaseFee
     }
     recorder.reset()
-    const restoreSenderCheck = await allowSenderWithCode(state, from, common)
+    const restoreSenderCheck = await allowSenderWithCode(state, from)
     let result: RunTxResult
     try {
       result = await runTracedTransaction(
@@ -674,33 +675,6 @@ function baseFeeOpcode(baseFee: bigint): NonNullable<EVMOpts['customOpcodes']>[n
       runState.stack.push(baseFee)
     },
   } as never
-}
-
-const DELEGATION_PREFIX = new Uint8Array([0xef, 0x01, 0x00])
-
-/**
- * geth runs simulated calls without its transaction checks (SkipTransactionChecks), so a contract may
- * be the sender; ethereumjs refuses a sender with code (EIP-3607) unless the code is an EIP-7702
- * delegation, which it tells by reading the sender's code once, right before running. That one read
- * is answered with a delegation prefix; every other read sees the real code. Returns the undo.
- * Before EIP-7702 the check cannot be passed this way: the run fails as ethereumjs refuses it.
- */
-async function allowSenderWithCode(state: OverlayStateManager, sender: Address, common: Common): Promise<() => void> {
-  if (!common.isActivatedEIP(7702)) return () => {}
-  const code = await state.getCode(sender)
-  if (code.length === 0) return () => {}
-  const original = state.getCode
-  const restore = () => {
-    state.getCode = original
-  }
-  state.getCode = async (address: Address) => {
-    if (address.equals(sender)) {
-      restore()
-      return DELEGATION_PREFIX
-    }
-    return original.call(state, address)
-  }
-  return restore
 }
 
 function calldataFloorGas(data: Uint8Array): bigint {

@@ -53,8 +53,16 @@ export function createGraphqlHandler(rpcHandler: RpcHandler): GraphqlHandler {
       async block({ number, hash }: { number?: unknown; hash?: string }) {
         if (number != null && hash != null)
           throw new GraphqlFieldError(-32602, 'only one of number or hash may be given')
-        if (hash != null) return blockOf(hash.toLowerCase())
-        return byNumber(number != null ? hexQuantity(toQuantity(number, 'number')) : 'latest')
+        // A block that is not there is an error, as geth's resolver (its header lookup) makes it.
+        if (hash != null) {
+          const block = await blockOf(hash.toLowerCase())
+          if (!block) throw new GraphqlFieldError(-32000, `header for hash not found: ${hash}`)
+          return block
+        }
+        const tag = number != null ? hexQuantity(toQuantity(number, 'number')) : 'latest'
+        const block = await byNumber(tag)
+        if (!block) throw new GraphqlFieldError(-32000, `header not found: block ${BigInt(tag)}`)
+        return block
       },
       async blocks({ from, to }: { from?: unknown; to?: unknown }) {
         const latest = BigInt(await rpc<string>('eth_blockNumber', []))
