@@ -68,7 +68,7 @@ beforeAll(async () => {
     JSON.parse(readFileSync(new URL('init/testGenesis.json', DIR), 'utf8')) as Genesis,
     blocks,
   )
-  expect((genesis.config as { mergeNetsplitBlock: number }).mergeNetsplitBlock).toBe(33)
+  expect(genesis.config.mergeNetsplitBlock).toBe(33)
   node = await startFixtureNode({ genesis, blocks })
   edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth'], genesis: genesis as never, graphql: true })
 }, 120_000)
