@@ -14,6 +14,7 @@ import { nestsDeeperThan } from '../src/rpc/jsonDepth.js'
 const SEED = Number(process.env.FUZZ_SEED ?? 20_251_212)
 const HTTP_COUNT = 2000
 const WS_COUNT = 300
+const IPC_COUNT = 300
 
 let target: Awaited<ReturnType<typeof startFuzzTarget>>
 const processErrors: string[] = []
@@ -125,7 +126,7 @@ describe('the fuzzer itself', () => {
 })
 
 describe('fuzz', () => {
-  it(`${HTTP_COUNT} requests over HTTP and ${WS_COUNT} over WebSocket (seed ${SEED}): every answer well-formed, the right id and code`, async () => {
+  it(`${HTTP_COUNT} requests over HTTP, ${WS_COUNT} over WebSocket and ${IPC_COUNT} over IPC (seed ${SEED}): every answer well-formed, the right id and code`, async () => {
     console.log(`fuzz seed ${SEED} (set FUZZ_SEED to change it)`)
     const report = await runFuzz({
       url: target.url,
@@ -133,6 +134,8 @@ describe('fuzz', () => {
       seed: SEED,
       count: HTTP_COUNT,
       wsCount: WS_COUNT,
+      socketPath: target.socketPath,
+      socketCount: IPC_COUNT,
       context: target.context,
     })
     console.log(formatFuzzReport(report))

@@ -1,4 +1,6 @@
+import { type Socket, connect } from 'node:net'
 import { WebSocket } from 'ws'
+import { createJsonFramer } from '../../src/node/createJsonFramer.js'
 import { type FuzzContext, type FuzzRequest, checkAnswer, createFuzzer, createPrng } from './fuzzRequests.js'
 
 export type FuzzFinding = { key: string; count: number; examples: { problem: string; request: string }[] }
@@ -7,6 +9,8 @@ export type FuzzReport = {
   seed: number
   http: number
   ws: number
+  /** Requests over the IPC socket. */
+  socket: number
   findings: FuzzFinding[]
   /** Problems by request label: how often each kind of request went wrong. */
   ms: number
@@ -20,6 +24,9 @@ export type RunFuzzParameters = {
   count: number
   /** Requests over WebSocket (after the HTTP ones). */
   wsCount: number
+  /** The IPC socket's path, and how many requests go over it (after the WebSocket ones). */
+  socketPath?: string | undefined
+  socketCount?: number
   context: FuzzContext
   /** HTTP requests in flight at once. */
   concurrency?: number
@@ -43,6 +50,8 @@ export async function runFuzz({
   seed,
   count,
   wsCount,
+  socketPath,
+  socketCount = 0,
   context,
   concurrency = 4,
   timeoutMs = 30_000,
@@ -162,10 +171,89 @@ export async function runFuzz({
     socket.close()
   }
 
+  // The IPC socket: a stream of JSON texts. A text that does not close a JSON value would wait for
+  // the rest (a partial frame, as any stream reader would); those are left to the framing tests.
+  // One that cannot start one is answered with a parse error and its connection closed: the next
+  // request opens another.
+  let socketSent = 0
+  if (socketPath && socketCount > 0) {
+    const socketRequests: { request: FuzzRequest; endsConnection: boolean }[] = []
+    while (socketRequests.length < socketCount) {
+      const r = fuzzer.request()
+      if (r.httpOnly) continue
+      const framed = createJsonFramer(context.maxBodyBytes).push(new TextEncoder().encode(r.text))
+      if (framed.texts.length === 1 || framed.error) socketRequests.push({ request: r, endsConnection: !!framed.error })
+    }
+    let socket: Socket | undefined
+    let buffered = ''
+    const lines: string[] = []
+    let closed = true
+    let wake: (() => void) | undefined
+    const open = async () => {
+      socket = connect(socketPath)
+      closed = false
+      buffered = ''
+      lines.length = 0
+      socket.on('data', (d) => {
+        buffered += d
+        const parts = buffered.split('\n')
+        buffered = parts.pop()!
+        lines.push(...parts)
+        wake?.()
+      })
+      socket.on('close', () => {
+        closed = true
+        wake?.()
+      })
+      socket.on('error', () => undefined)
+      await new Promise((resolve) => socket!.once('connect', resolve))
+    }
+    const nextLine = async () => {
+      const deadline = Date.now() + timeoutMs
+      while (lines.length === 0 && !closed && Date.now() < deadline)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, deadline - Date.now())
+          wake = () => {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+      wake = undefined
+      return lines.shift()
+    }
+    let sentinel = 0
+    for (const { request, endsConnection } of socketRequests) {
+      if (closed) await open()
+      socket!.write(request.text)
+      const owesNothing =
+        request.expect.kind === 'nothing' ||
+        (request.expect.kind === 'batch' && request.expect.entries.every((e) => e.optional))
+      const sentinelId = `sentinel-${++sentinel}`
+      if (owesNothing)
+        socket!.write(JSON.stringify({ jsonrpc: '2.0', id: sentinelId, method: 'web3_clientVersion', params: [] }))
+      const line = await nextLine()
+      if (line === undefined) record(request, [`${request.label}: no IPC answer within ${timeoutMs} ms — over IPC`])
+      else if (owesNothing && line.includes(`"${sentinelId}"`)) record(request, checkAnswer(request, 200, ''))
+      else {
+        record(
+          request,
+          checkAnswer(request, 200, line).map((p) => `${p} (over IPC)`),
+        )
+        if (owesNothing) await nextLine()
+      }
+      // A framing error is answered and the connection closed: wait for the close before the next.
+      if (endsConnection) while (!closed && (await nextLine()) !== undefined);
+      socketSent++
+      onProgress?.(++done, count + wsCount + socketCount)
+    }
+    socket?.destroy()
+  }
+
   return {
     seed,
     http: count,
     ws: wsRequests.length,
+    socket: socketSent,
     findings: [...findings.values()].sort((a, b) => b.count - a.count),
     ms: Math.round(performance.now() - started),
   }
@@ -174,7 +262,7 @@ export async function runFuzz({
 /** A readable summary of a run: the seed, and each finding with its count and first example. */
 export function formatFuzzReport(report: FuzzReport): string {
   const lines = [
-    `fuzz: seed ${report.seed}, ${report.http} requests over HTTP and ${report.ws} over WebSocket in ${(report.ms / 1000).toFixed(1)} s: ${report.findings.length === 0 ? 'no findings' : `${report.findings.length} findings`}`,
+    `fuzz: seed ${report.seed}, ${report.http} requests over HTTP, ${report.ws} over WebSocket and ${report.socket} over IPC in ${(report.ms / 1000).toFixed(1)} s: ${report.findings.length === 0 ? 'no findings' : `${report.findings.length} findings`}`,
   ]
   for (const f of report.findings) {
     lines.push(`  ${f.count}× ${f.key}`)

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startAnvil } from '../../src/node/devnet/startAnvil.js'
 import { startEdgetrace } from '../../src/node/startEdgetrace.js'
 import { createProxy } from './createProxy.js'
@@ -25,6 +27,7 @@ export async function startFuzzTarget() {
       hardfork: 'prague',
       api: ['eth', 'debug', 'trace', 'web3', 'net'],
       engine: { evmTimeoutMs: 5000 },
+      socketUrl: `unix://${join(tmpdir(), `edgetrace-fuzz-${process.pid}.ipc`)}`,
       log: (line) => {
         if (line.startsWith('internal error')) internalErrors.push(line.split('\n').slice(0, 3).join(' | '))
       },
@@ -71,6 +74,7 @@ export async function startFuzzTarget() {
     return {
       url: edge.url,
       wsUrl: edge.wsUrl,
+      socketPath: edge.socketUrl!.slice('unix://'.length),
       context,
       proxy,
       internalErrors,

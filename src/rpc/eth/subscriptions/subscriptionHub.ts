@@ -227,8 +227,10 @@ function createSubscriptionHub(engine: Engine, pollMs: number): SubscriptionHub 
     const status = await engine.upstream.request<unknown>('eth_syncing', [])
     const result = status === false ? false : { syncing: true, status }
     const text = JSON.stringify(result)
-    if (text === syncing) return
+    const before = syncing
     syncing = text
+    // As geth's: changes are pushed, not the state found at subscription.
+    if (before === undefined || text === before) return
     for (const entry of of('syncing')) push(entry, result)
   }
 
