@@ -172,6 +172,41 @@ describe('eth_subscribe over WebSocket', () => {
     }
   })
 
+  it('pushes no log that does not verify, and no head twice: a tampered receipt holds the block back until it checks', async () => {
+    const client = await connect(edge.wsUrl)
+    try {
+      const heads = (await client.call('eth_subscribe', ['newHeads'])).result
+      const logs = (await client.call('eth_subscribe', ['logs', { topics: [TOPIC] }])).result
+      proxy.hooks.transform = (call, result) => {
+        if (!/Receipt/.test(call.method) || result === null) return result
+        const tamper = (r: { logs?: { data: string }[] }) => {
+          for (const log of r.logs ?? []) log.data = `0x${'00'.repeat(31)}2b` // 43 instead of 42
+          return r
+        }
+        const copy = structuredClone(result) as { logs?: { data: string }[] } | { logs?: { data: string }[] }[]
+        return Array.isArray(copy) ? copy.map(tamper) : tamper(copy)
+      }
+      const hash = await rpcResult(anvil.url, 'eth_sendTransaction', [
+        { from: DEV_ACCOUNT, data: initCode, gas: '0x30000' },
+      ])
+      await rpcResult(anvil.url, 'evm_mine', [])
+      await waitForReceipt(anvil.url, hash)
+      await new Promise((r) => setTimeout(r, 400))
+      expect(client.of(logs)).toEqual([])
+      expect(client.of(heads)).toEqual([])
+      delete proxy.hooks.transform
+      const pushed = (await client.until(logs, 1)) as { data: string; transactionHash: string }[]
+      expect(pushed).toHaveLength(1)
+      expect(pushed[0]!.data).toBe(`0x${'00'.repeat(31)}2a`)
+      expect(pushed[0]!.transactionHash).toBe(hash)
+      await new Promise((r) => setTimeout(r, 200))
+      expect(client.of(heads)).toHaveLength(1)
+    } finally {
+      delete proxy.hooks.transform
+      client.close()
+    }
+  })
+
   it('drops a client that never reads, with a reason, while another keeps receiving', async () => {
     const small = await startEdgetrace({
       upstream: anvil.url,

@@ -153,6 +153,12 @@ function createSubscriptionHub(engine: Engine, pollMs: number): SubscriptionHub 
     }
     if (head.hash === last.hash) return
     const { added, removed } = await linkTo(head, last)
+    // Everything read and verified first (the new blocks' logs), then pushed: a read that fails
+    // pushes nothing, and the next step starts again from the same block — no notification twice.
+    const logSubs = of('logs').map((e) => (e as { filter: LogFilter }).filter)
+    const addedLogs = await Promise.all(
+      added.map((header) => (logSubs.length > 0 ? blockLogs(engine, header, logSubs) : Promise.resolve(undefined))),
+    )
     for (const old of removed) {
       const logs = recent.get(old.hash)?.logs ?? []
       for (const entry of of('logs'))
@@ -160,21 +166,15 @@ function createSubscriptionHub(engine: Engine, pollMs: number): SubscriptionHub 
           for (const log of logs) if (logMatches(log, entry.filter)) push(entry, { ...log, removed: true })
       recent.delete(old.hash)
     }
-    for (const header of added) {
+    added.forEach((header, i) => {
+      const logs = addedLogs[i]
       for (const entry of of('newHeads')) push(entry, formatHeader(header.header))
-      const logSubs = of('logs')
-      if (logSubs.length > 0) {
-        const logs = await blockLogs(
-          engine,
-          header,
-          logSubs.map((e) => (e as { filter: LogFilter }).filter),
-        )
-        remember(header, logs)
+      if (logs)
         for (const entry of of('logs'))
           if (entry.kind === 'logs') for (const log of logs) if (logMatches(log, entry.filter)) push(entry, log)
-      } else remember(header)
+      remember(header, logs)
       last = header
-    }
+    })
   }
 
   /**
