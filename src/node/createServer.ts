@@ -3,7 +3,7 @@ import { type Http2ServerRequest, type Http2ServerResponse, createSecureServer }
 import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
-import type { GraphqlHandler, GraphqlRequest } from '../graphql/createGraphqlHandler.js'
+import type { GraphqlHandler, GraphqlRequest } from '../rpc/graphql/createGraphqlHandler.js'
 import type { RpcHandler } from '../rpc/createRpcHandler.js'
 import { createPushSession } from '../rpc/createPushSession.js'
 import { hostAllowed } from './hostAllowed.js'

@@ -7,7 +7,7 @@ import type { Upstream } from '../upstream/types.js'
 import { engineCounters } from '../exec/engineCounters.js'
 import { type EdgetraceServer, createServer } from './createServer.js'
 import { createSocketServer } from './createSocketServer.js'
-import { createGraphqlHandler } from '../graphql/createGraphqlHandler.js'
+import { createGraphqlHandler } from '../rpc/graphql/createGraphqlHandler.js'
 
 export type StartEdgetraceParameters = {
   upstream: string

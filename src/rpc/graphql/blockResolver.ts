@@ -1,9 +1,8 @@
 import type { RpcJson } from './rpcJson.js'
 import { AccountResolver } from './accountResolver.js'
 import { callArgs } from './callArgs.js'
-import { LogResolver } from './logResolver.js'
+import type { GraphqlContext } from './graphqlContext.js'
 import { type RpcCaller, hexQuantity, toQuantity } from './rpcCaller.js'
-import { TransactionResolver } from './transactionResolver.js'
 
 type Json = RpcJson
 
@@ -27,13 +26,15 @@ export function nextBaseFee(block: Json): bigint | null {
  * accounts, calls, gas estimates — by local execution, as the JSON-RPC methods do.
  */
 export class BlockResolver {
+  private readonly rpc: RpcCaller
   constructor(
-    private readonly rpc: RpcCaller,
+    private readonly ctx: GraphqlContext,
     private readonly json: Json,
-    private readonly blockOf: (hash: string) => Promise<BlockResolver | null>,
     /** An uncle: its transactions are not known. */
     private readonly ommer = false,
-  ) {}
+  ) {
+    this.rpc = ctx.rpc
+  }
   number() {
     return this.json.number
   }
@@ -41,7 +42,7 @@ export class BlockResolver {
     return this.json.hash
   }
   parent() {
-    return BigInt(this.json.number) === 0n ? null : this.blockOf(this.json.parentHash)
+    return BigInt(this.json.number) === 0n ? null : this.ctx.block(this.json.parentHash)
   }
   nonce() {
     return this.json.nonce
@@ -105,25 +106,25 @@ export class BlockResolver {
     const i = toQuantity(index, 'index')
     if (i >= BigInt(this.json.uncles.length)) return null
     const uncle = await this.rpc<Json | null>('eth_getUncleByBlockHashAndIndex', [this.json.hash, hexQuantity(i)])
-    return uncle ? new BlockResolver(this.rpc, uncle, this.blockOf, true) : null
+    return uncle ? new BlockResolver(this.ctx, uncle, true) : null
   }
   ommerHash() {
     return this.json.sha3Uncles
   }
   transactions() {
     if (this.ommer) return null
-    return (this.json.transactions as Json[]).map((tx) => new TransactionResolver(this.rpc, tx, this.blockOf))
+    return (this.json.transactions as Json[]).map((tx) => this.ctx.transaction(tx))
   }
   transactionAt({ index }: { index: unknown }) {
     if (this.ommer) return null
     const tx = (this.json.transactions as Json[])[Number(toQuantity(index, 'index'))]
-    return tx ? new TransactionResolver(this.rpc, tx, this.blockOf) : null
+    return tx ? this.ctx.transaction(tx) : null
   }
   async logs({ filter }: { filter: { addresses?: string[] | null; topics?: string[][] | null } }) {
     const logs = await this.rpc<Json[]>('eth_getLogs', [
       { blockHash: this.json.hash, address: filter.addresses ?? [], topics: filter.topics ?? [] },
     ])
-    return logs.map((log) => new LogResolver(this.rpc, log, this.blockOf))
+    return logs.map((log) => this.ctx.log(log))
   }
   account({ address }: { address: string }) {
     return new AccountResolver(this.rpc, address, this.json.number)

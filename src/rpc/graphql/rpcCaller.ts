@@ -1,4 +1,4 @@
-import type { RpcHandler } from '../rpc/createRpcHandler.js'
+import type { RpcHandler } from '../createRpcHandler.js'
 
 /** A JSON-RPC error met while resolving a field: its message, and its code in the GraphQL error's extensions. */
 export class GraphqlFieldError extends Error {

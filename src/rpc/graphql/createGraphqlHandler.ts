@@ -1,9 +1,10 @@
 import type { RpcJson } from './rpcJson.js'
 import { type GraphQLError, buildSchema, graphql } from 'graphql'
-import type { RpcHandler } from '../rpc/createRpcHandler.js'
+import type { RpcHandler } from '../createRpcHandler.js'
 import { AccountResolver } from './accountResolver.js'
 import { BlockResolver, callResult } from './blockResolver.js'
 import { callArgs } from './callArgs.js'
+import type { GraphqlContext } from './graphqlContext.js'
 import { LogResolver } from './logResolver.js'
 import { GraphqlFieldError, createRpcCaller, hexQuantity, toQuantity } from './rpcCaller.js'
 import { SCHEMA_TEXT } from './schemaText.js'
@@ -39,7 +40,6 @@ export function createGraphqlHandler(rpcHandler: RpcHandler): GraphqlHandler {
       return { status: 400, body: JSON.stringify({ errors: [{ message: 'a GraphQL query is required (query)' }] }) }
     const rpc = createRpcCaller(rpcHandler)
     const blocks = new Map<string, Promise<BlockResolver | null>>()
-    const adopt = (json: Json | null) => (json ? new BlockResolver(rpc, json, blockOf) : null)
     const blockOf = (hash: string): Promise<BlockResolver | null> => {
       let block = blocks.get(hash)
       if (!block) {
@@ -48,6 +48,13 @@ export function createGraphqlHandler(rpcHandler: RpcHandler): GraphqlHandler {
       }
       return block
     }
+    const ctx: GraphqlContext = {
+      rpc,
+      block: blockOf,
+      transaction: (json) => new TransactionResolver(ctx, json),
+      log: (json) => new LogResolver(ctx, json),
+    }
+    const adopt = (json: Json | null) => (json ? new BlockResolver(ctx, json) : null)
     const byNumber = (tag: string) => rpc<Json | null>('eth_getBlockByNumber', [tag, true]).then(adopt)
     const root = {
       async block({ number, hash }: { number?: unknown; hash?: string }) {
@@ -82,7 +89,7 @@ export function createGraphqlHandler(rpcHandler: RpcHandler): GraphqlHandler {
             return hexQuantity((await pendingTransactions()).length)
           },
           async transactions() {
-            return (await pendingTransactions()).map((tx) => new TransactionResolver(rpc, tx, blockOf))
+            return (await pendingTransactions()).map((tx) => new TransactionResolver(ctx, tx))
           },
           account: ({ address }: { address: string }) => new AccountResolver(rpc, address, 'pending'),
           call: ({ data }: { data: Record<string, unknown> }) => callResult(rpc, data, 'pending'),
@@ -92,7 +99,7 @@ export function createGraphqlHandler(rpcHandler: RpcHandler): GraphqlHandler {
       },
       async transaction({ hash }: { hash: string }) {
         const tx = await rpc<Json | null>('eth_getTransactionByHash', [hash])
-        return tx ? new TransactionResolver(rpc, tx, blockOf) : null
+        return tx ? new TransactionResolver(ctx, tx) : null
       },
       async logs({ filter }: { filter: Json }) {
         const logs = await rpc<Json[]>('eth_getLogs', [
@@ -103,7 +110,7 @@ export function createGraphqlHandler(rpcHandler: RpcHandler): GraphqlHandler {
             topics: filter.topics ?? [],
           },
         ])
-        return logs.map((log) => new LogResolver(rpc, log, blockOf))
+        return logs.map((log) => new LogResolver(ctx, log))
       },
       gasPrice: () => rpc('eth_gasPrice', []),
       maxPriorityFeePerGas: () => rpc('eth_maxPriorityFeePerGas', []),

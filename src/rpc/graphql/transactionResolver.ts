@@ -1,8 +1,7 @@
 import type { RpcJson } from './rpcJson.js'
 import { AccountResolver } from './accountResolver.js'
-import type { BlockResolver } from './blockResolver.js'
-import { LogResolver } from './logResolver.js'
-import { type RpcCaller, hexQuantity, toQuantity } from './rpcCaller.js'
+import type { GraphqlContext } from './graphqlContext.js'
+import { hexQuantity, toQuantity } from './rpcCaller.js'
 
 type Json = RpcJson
 
@@ -13,11 +12,13 @@ type Json = RpcJson
  */
 export class TransactionResolver {
   private receipt?: Promise<Json | null>
+  private readonly rpc: GraphqlContext['rpc']
   constructor(
-    private readonly rpc: RpcCaller,
+    private readonly ctx: GraphqlContext,
     private readonly tx: Json,
-    private readonly blockOf: (hash: string) => Promise<BlockResolver | null>,
-  ) {}
+  ) {
+    this.rpc = ctx.rpc
+  }
   private receiptOf() {
     if (this.tx.blockHash == null) return Promise.resolve(null)
     this.receipt ??= this.rpc<Json | null>('eth_getTransactionReceipt', [this.tx.hash])
@@ -59,7 +60,7 @@ export class TransactionResolver {
   async effectiveTip() {
     const receipt = await this.receiptOf()
     if (!receipt) return null
-    const block = await this.blockOf(this.tx.blockHash)
+    const block = await this.ctx.block(this.tx.blockHash)
     const baseFee = block ? await block.baseFeePerGas() : null
     if (baseFee == null) return null
     return hexQuantity(BigInt(receipt.effectiveGasPrice) - BigInt(baseFee))
@@ -71,7 +72,7 @@ export class TransactionResolver {
     return this.tx.input
   }
   block() {
-    return this.tx.blockHash ? this.blockOf(this.tx.blockHash) : null
+    return this.tx.blockHash ? this.ctx.block(this.tx.blockHash) : null
   }
   async status() {
     return (await this.receiptOf())?.status ?? null
@@ -97,7 +98,7 @@ export class TransactionResolver {
   }
   async logs() {
     const receipt = await this.receiptOf()
-    return receipt ? (receipt.logs as Json[]).map((log) => new LogResolver(this.rpc, log, this.blockOf)) : null
+    return receipt ? (receipt.logs as Json[]).map((log) => this.ctx.log(log)) : null
   }
   r() {
     return this.tx.r
