@@ -6,7 +6,7 @@ import { DEV_ACCOUNT, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
 // A contract as the sender of a call — a smart account simulating from its own address: geth and the
 // reference daemon run calls without the transaction checks, so EIP-3607 does not refuse it. Against
 // anvil, before EIP-7702 (cancun) and after (prague); the sender's code stays what it is meanwhile.
-const RUNTIME = '60076000526020' + '6000f3' // returns 7
+const RUNTIME = '600760005260206000f3' // returns 7
 const INIT = `0x600a600c600039600a6000f3${RUNTIME}`
 
 for (const hardfork of ['cancun', 'prague']) {

@@ -10,8 +10,8 @@ let anvil: AnvilInstance
 let edge: RunningEdgetrace
 const TOPIC = `0x${'ab'.repeat(32)}`
 /** Init code: LOG1(TOPIC) over 32 bytes (42), then deploys runtime code that returns 7 for any call. */
-const RUNTIME = '60076000526020' + '6000f3' // PUSH1 7 PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN
-const INIT = `0x602a600052${`7f${TOPIC.slice(2)}`}60206000a1` + `600a6037600039600a6000f3` + RUNTIME
+const RUNTIME = '600760005260206000f3' // PUSH1 7 PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN
+const INIT = `0x602a6000527f${TOPIC.slice(2)}60206000a1600a6037600039600a6000f3${RUNTIME}`
 let deployed: { blockNumber: string; contractAddress: string; transactionHash: string; blockHash: string }
 
 async function gql(query: string, variables?: Record<string, unknown>) {

@@ -109,6 +109,9 @@ export function createOverlayStateManager({
 
   async function baseAccount(addr: Hex): Promise<Account | undefined> {
     checkAbort()
+    // The base state is one block's and never changes: what was read once is answered again here,
+    // without going back to the source (a loop reading the same slots pays a map lookup per read).
+    if (baseReads.accounts.has(addr)) return baseReads.accounts.get(addr)
     const account = await source.getAccount(block, addr)
     if (!baseReads.accounts.has(addr)) baseReads.accounts.set(addr, account)
     return account
@@ -217,6 +220,8 @@ export function createOverlayStateManager({
         return scopeSlot(addr, slot, new Uint8Array(0))
       }
       checkAbort()
+      const known = baseReads.storage.get(addr)?.get(slot)
+      if (known !== undefined) return scopeSlot(addr, slot, known)
       await baseAccount(addr)
       const value = await source.getStorage(block, addr, slot)
       recordSlot(addr, slot, value)

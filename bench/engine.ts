@@ -1,0 +1,122 @@
+// Part of `npm run bench`: execution speed against the interpreter itself. One compute-heavy call
+// (a loop of ≈ 335k steps reading 82 storage slots) run (1) by plain @ethereumjs/evm on its own
+// in-memory state (the floor: the interpreter and nothing around it), and (2) by edgetrace, warm
+// (every slot proven and cached), untraced and with each tracer — through the JSON-RPC core as the
+// server streams an answer, without the HTTP socket. Medians of interleaved rounds; steps per second; each figure over the plain EVM's.
+import { createEVM } from '@ethereumjs/evm'
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
+import { SimpleStateManager } from '@ethereumjs/statemanager'
+import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util'
+import { startAnvil } from '../src/node/devnet/startAnvil.js'
+import type { startEdgetrace as StartEdgetrace } from '../src/node/startEdgetrace.js'
+import { DEV_ACCOUNT, deploy, rpcResult } from '../test/src/rpc.js'
+
+const hex = (n: number, bytes: number) => n.toString(16).padStart(bytes * 2, '0')
+const ITERATIONS = 25_800
+/** n down to 0: SLOAD(n mod 82), 13 ops an iteration. */
+const RUNTIME = `62${hex(ITERATIONS, 3)}5b80605290065450600190038060045700`
+const withInit = (code: string) => `0x61${hex(code.length / 2, 2)}80600c6000396000f3${code}`
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const ROUNDS = 15
+
+async function plainEvm() {
+  const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague })
+  const stateManager = new SimpleStateManager()
+  const evm = await createEVM({ common, stateManager })
+  const to = createAddressFromString(`0x${'ab'.repeat(20)}`)
+  const caller = createAddressFromString(DEV_ACCOUNT)
+  await stateManager.putAccount(to, new Account())
+  await stateManager.putCode(to, hexToBytes(`0x${RUNTIME}`))
+  await stateManager.putAccount(caller, new Account(0n, 10n ** 20n))
+  let steps = 0
+  const run = async () => {
+    const result = await evm.runCall({ caller, to, gasLimit: 50_000_000n })
+    if (result.execResult.exceptionError) throw result.execResult.exceptionError
+    steps = Number(result.execResult.executionGasUsed) // replaced below by a counted run
+    return result
+  }
+  let counted = 0
+  const count = (_: unknown, next?: () => void) => {
+    counted++
+    next?.()
+  }
+  evm.events!.on('step', count)
+  await run()
+  evm.events!.off('step', count)
+  steps = counted
+  return { run, steps }
+}
+
+/**
+ * edgetrace as `npx edgetrace` runs it: the compiled build (dist/, which npm install builds), not
+ * the sources through tsx, whose transform adds a helper call per closure that would be measured too.
+ */
+async function compiledStartEdgetrace(): Promise<typeof StartEdgetrace> {
+  const url = new URL('../dist/node/startEdgetrace.js', import.meta.url)
+  try {
+    return ((await import(url.href)) as { startEdgetrace: typeof StartEdgetrace }).startEdgetrace
+  } catch {
+    throw new Error('bench/engine.ts measures the compiled build: run `npm run build` first')
+  }
+}
+
+async function main() {
+  const startEdgetrace = await compiledStartEdgetrace()
+  const plain = await plainEvm()
+  const anvil = await startAnvil()
+  const contract = await deploy(anvil.url, withInit(RUNTIME))
+  await rpcResult(anvil.url, 'evm_mine', [])
+  const edge = await startEdgetrace({ upstream: anvil.url, port: 0, hardfork: 'prague', api: ['eth', 'debug'] })
+  const head = await rpcResult(anvil.url, 'eth_blockNumber', [])
+  const call = { from: DEV_ACCOUNT, to: contract, data: '0x', gas: '0x2faf080' }
+  // As the server answers: the response streamed in chunks (big traces leave while they are made).
+  const rpc = async (method: string, params: unknown[]) => {
+    let bytes = 0
+    let tail = ''
+    await edge.handler.handleTextStreaming(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), async (chunk) => {
+      bytes += chunk.length
+      tail = (tail + chunk).slice(-200)
+    })
+    if (tail.includes('"error"')) throw new Error(`${method} failed: …${tail}`)
+    return bytes
+  }
+  const cases: [string, () => Promise<unknown>][] = [
+    ['plain @ethereumjs/evm, in-memory state', plain.run],
+    ['edgetrace eth_call (untraced)', () => rpc('eth_call', [call, head])],
+    ['edgetrace debug_traceCall callTracer', () => rpc('debug_traceCall', [call, head, { tracer: 'callTracer' }])],
+    [
+      'edgetrace debug_traceCall prestateTracer',
+      () => rpc('debug_traceCall', [call, head, { tracer: 'prestateTracer' }]),
+    ],
+    [
+      'edgetrace debug_traceCall struct logger (no storage)',
+      () => rpc('debug_traceCall', [call, head, { disableStorage: true }]),
+    ],
+  ]
+  for (const [, run] of cases) await run() // warm
+  const samples = cases.map(() => [] as number[])
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [i, [, run]] of cases.entries()) {
+      const t = performance.now()
+      await run()
+      samples[i]!.push(performance.now() - t)
+    }
+  const base = median(samples[0]!)
+  console.log(
+    `\nedgetrace engine — a call of ${plain.steps.toLocaleString('en')} steps over 82 slots, warm, median of ${ROUNDS} interleaved rounds\n`,
+  )
+  console.log('| run | ms | M steps/s | × plain EVM |')
+  console.log('|---|---:|---:|---:|')
+  for (const [i, [name]] of cases.entries()) {
+    const ms = median(samples[i]!)
+    console.log(`| ${name} | ${ms.toFixed(0)} | ${(plain.steps / ms / 1000).toFixed(2)} | ${(ms / base).toFixed(2)} |`)
+  }
+  console.log('\ntargets (issue 20): callTracer ≤ 1.3× plain and ≥ 3 M steps/s; struct logger ≤ 3× untraced')
+  await edge.close()
+  await anvil.stop()
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})
