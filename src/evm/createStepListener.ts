@@ -59,8 +59,15 @@ export function createStepListener(hooks: TracerHooks, frames: readonly Frame[])
     hooks.onOpcode!(step)
   }
 
+  // A frame's steps carry the same Address object: its hex is made once per frame, not per step.
+  let addressObject: StepEvent['address'] | undefined
+  let addressHex = '' as Hex
   const onStep = (step: StepEvent) => {
     flush(step.stack)
+    if (step.address !== addressObject) {
+      addressObject = step.address
+      addressHex = step.address.toString() as Hex
+    }
     const op = step.opcode.code
     const stack = step.stack
     const next: OpcodeStep = {
@@ -72,7 +79,7 @@ export function createStepListener(hooks: TracerHooks, frames: readonly Frame[])
       depth: step.depth + 1,
       stack,
       memory: step.memory,
-      address: step.address.toString() as Hex,
+      address: addressHex,
       refund: step.gasRefund,
       returnData: frames[frames.length - 1]?.returnData ?? new Uint8Array(0),
     }
