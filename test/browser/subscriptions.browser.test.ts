@@ -1,3 +1,4 @@
+import { BrowserProvider } from 'ethers'
 import { createPublicClient, custom } from 'viem'
 import { commands } from 'vitest/browser'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -63,5 +64,22 @@ it('viem’s watchBlocks over the provider sees the blocks mined', async () => {
     expect(seen).toContain(start + 1n)
   } finally {
     stop()
+  }
+})
+
+it('ethers’ BrowserProvider on("block") over the provider sees the blocks mined', async () => {
+  const ethers = new BrowserProvider(provider as never)
+  ethers.pollingInterval = 100
+  const seen: number[] = []
+  await ethers.on('block', (n: number) => seen.push(n))
+  try {
+    await new Promise((r) => setTimeout(r, 500))
+    const start = Number(await anvil('eth_blockNumber'))
+    await anvil('evm_mine')
+    const until = Date.now() + 10_000
+    while (!seen.includes(start + 1) && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+    expect(seen).toContain(start + 1)
+  } finally {
+    await ethers.removeAllListeners()
   }
 })
