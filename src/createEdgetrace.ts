@@ -42,8 +42,12 @@ export type CreateEdgetraceParameters = {
 export type Edgetrace = {
   engine: Engine
   handler: RpcHandler
-  /** Another handler on the same engine serving other namespaces (`--ws.api`). */
-  handlerFor(api: readonly string[]): RpcHandler
+  /**
+   * Another handler on the same engine serving other namespaces (`--ws.api`). `internal`: for the
+   * daemon's own use (GraphQL's resolvers) — its namespaces start nothing they observe (the txpool's
+   * upstream feed), since no client was offered them.
+   */
+  handlerFor(api: readonly string[], options?: { internal?: boolean }): RpcHandler
 }
 
 export const DEFAULT_API = ['eth', 'vendor'] as const
@@ -76,11 +80,11 @@ export async function createEdgetrace({
   await engine.headers.checkpoint().catch((err: unknown) => {
     if (!(err instanceof UpstreamUnavailableError)) throw err
   })
-  const handlerFor = (served: readonly string[]) => {
+  const handlerFor = (served: readonly string[], options: { internal?: boolean } = {}) => {
     const enabled = servedPrefixes(served, NAMESPACES)
     return createRpcHandler({
       namespaces: NAMESPACES.map((namespace) =>
-        bindNamespace(namespace, engine, enabled.includes(methodPrefix(namespace))),
+        bindNamespace(namespace, engine, !options.internal && enabled.includes(methodPrefix(namespace))),
       ),
       // `vendor` (or its alias `erigon`) serves the erigon_* methods: the core gates by method prefix.
       enabled,

@@ -1,3 +1,5 @@
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE, isSpace } from '../rpc/jsonCodes.js'
+
 /**
  * Splits a byte stream into JSON texts, as geth's IPC and the reference daemon's socket transports
  * read them (a stream of JSON values, whitespace or newlines between them or none): each complete
@@ -10,13 +12,6 @@ export type JsonFramer = {
   push(chunk: Uint8Array): { texts: string[]; error?: string }
 }
 
-const OPEN_OBJECT = 0x7b
-const OPEN_ARRAY = 0x5b
-const CLOSE_OBJECT = 0x7d
-const CLOSE_ARRAY = 0x5d
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09
 /** Bytes a number or a literal (true, false, null) is made of. */
 const isBare = (b: number) =>
   (b >= 0x30 && b <= 0x39) ||
@@ -73,7 +68,7 @@ export function createJsonFramer(maxBytes: number): JsonFramer {
         if (mode === 'between') {
           if (isSpace(b)) continue
           start = i
-          if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+          if (b === OPEN_BRACE || b === OPEN_BRACKET) {
             mode = 'nested'
             depth = 1
             inString = false
@@ -99,8 +94,8 @@ export function createJsonFramer(maxBytes: number): JsonFramer {
           continue
         }
         if (b === QUOTE) inString = true
-        else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++
-        else if ((b === CLOSE_OBJECT || b === CLOSE_ARRAY) && --depth === 0 && !finish(i + 1))
+        else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++
+        else if ((b === CLOSE_BRACE || b === CLOSE_BRACKET) && --depth === 0 && !finish(i + 1))
           return { texts, error: 'request too large' }
       }
       if (mode !== 'between') {

@@ -127,7 +127,9 @@ export async function startEdgetrace({
       explorerInfo,
       counters: () => engineCounters(daemon.engine),
       // GraphQL resolves every field with the verified eth_* and debug_* methods (an internal handler).
-      graphql: graphql ? createGraphqlHandler(daemon.handlerFor(['eth', 'debug', 'txpool'])) : undefined,
+      graphql: graphql
+        ? createGraphqlHandler(daemon.handlerFor(['eth', 'debug', 'txpool'], { internal: true }))
+        : undefined,
     }
     const ownWsPort = ws?.port !== undefined
     const listeners: { close(): Promise<void> }[] = []

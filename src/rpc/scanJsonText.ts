@@ -1,3 +1,15 @@
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  isSpace,
+} from './jsonCodes.js'
+
 /** What a scan found of one request of a message. */
 export type ScannedRequest = {
   /** Its text is `text.slice(start, end)` (exact for arrays and objects; the start only for scalars). */
@@ -27,17 +39,6 @@ export type JsonTextScan = {
    */
   complete: boolean
 }
-
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const OPEN_BRACE = 0x7b
-const CLOSE_BRACE = 0x7d
-const OPEN_BRACKET = 0x5b
-const CLOSE_BRACKET = 0x5d
-const COMMA = 0x2c
-const COLON = 0x3a
-
-const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 
 function trimmed(text: string, start: number, end: number): string {
   while (start < end && isSpace(text.charCodeAt(start))) start++
