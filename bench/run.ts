@@ -5,26 +5,10 @@ import { startAnvil } from '../src/node/devnet/startAnvil.js'
 import { startEdgetrace } from '../src/node/startEdgetrace.js'
 import { createProxy } from '../test/src/createProxy.js'
 import { DEV_ACCOUNT, deploy, rpcResult, storageContractInitCode } from '../test/src/rpc.js'
+import { wideReaderInitCode } from '../test/src/wideReader.js'
 
 const latencyArg = process.argv.indexOf('--latency')
 const LATENCY = latencyArg > 0 ? Number(process.argv[latencyArg + 1]) : 50
-
-const hex = (n: number, bytes: number) => n.toString(16).padStart(bytes * 2, '0')
-
-/**
- * Runtime code that reads `slots` storage slots, the balances of `accounts` addresses, and calls
- * `callee` (which reads its own slot): a call whose state footprint is known up front.
- */
-function wideReaderInitCode(slots: number, accounts: number, callee: string): string {
-  let code = ''
-  for (let i = 0; i < slots; i++) code += `61${hex(i, 2)}5450` // PUSH2 i SLOAD POP
-  for (let i = 0; i < accounts; i++) code += `73${hex(0xbe000 + i, 20)}3150` // PUSH20 a BALANCE POP
-  code += `6020600060006000600073${callee.slice(2)}5af150` // CALL(gas, callee, 0, 0, 0, 0, 32) POP
-  code += '60206000f3' // RETURN its word
-  const len = code.length / 2
-  const init = `61${hex(len, 2)}80600c6000396000f3`
-  return `0x${init}${code}`
-}
 
 type Row = { scenario: string; roundTrips: number; requests: number; calls: number; ms: number }
 
@@ -90,6 +74,22 @@ async function main() {
       await edge.close()
     }
   }
+  // The same function called again at a new block: its remembered footprint is asked for with the header.
+  for (const reader of readers) {
+    const edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
+    const call = { from: DEV_ACCOUNT, to: reader.address, data: '0x' }
+    await rpcResult(edge.url, 'eth_call', [call, 'latest'])
+    await rpcResult(anvil.url, 'evm_mine', [])
+    let got: unknown
+    await measure(
+      `repeated eth_call @ a new block (latest), ${reader.label}`,
+      async () => (got = await rpcResult(edge.url, 'eth_call', [call, 'latest'])),
+      edge.upstream,
+    )
+    const expected = await rpcResult(anvil.url, 'eth_call', [call, 'latest'])
+    if (got !== expected) throw new Error(`edgetrace answered ${String(got)}, anvil ${expected}`)
+    await edge.close()
+  }
   // An upstream without eth_createAccessList: state is found on demand, one round trip per miss.
   proxy.hooks.refuseMethods = ['eth_createAccessList']
   const edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
@@ -114,6 +114,8 @@ async function main() {
   console.log(
     `\ncold calls with eth_createAccessList: round trips max ${cold.at(-1)}, median ${median} (target: at most 3, median 2)`,
   )
+  const repeated = rows.filter((r) => r.scenario.startsWith('repeated')).map((r) => r.roundTrips)
+  console.log(`repeated calls at a new block: round trips max ${Math.max(...repeated)} (target: 1)`)
   const warmPinned = rows.filter((r) => r.scenario.startsWith('warm') && r.scenario.includes('block hash'))
   const warmMax = Math.max(...warmPinned.map((r) => r.requests))
   console.log(`warm calls at a block hash: at most ${warmMax} upstream requests (target: 0)`)

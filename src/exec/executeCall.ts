@@ -1,4 +1,5 @@
 import { allowSenderWithCode } from './allowSenderWithCode.js'
+import { rememberFootprint } from './callFootprint.js'
 import { GAS_PER_BLOB } from '../utils/gasPerBlob.js'
 import { createBlock } from '@ethereumjs/block'
 import { type RunTxResult, createVM } from '@ethereumjs/vm'
@@ -186,6 +187,8 @@ async function run(
       throw err
     throw new MessageRejectedError(err instanceof Error ? err.message : String(err), { cause: err })
   }
+  // A call on a block's own state tells the next call of the same function what to fetch up front.
+  if (!baseState) rememberFootprint(engine, args, state)
   const exec = result.execResult
   let outcome: ExecutionOutcome = { status: 'success' }
   if (exec.exceptionError) {

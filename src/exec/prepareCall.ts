@@ -4,6 +4,7 @@ import { UpstreamRpcError } from '../errors/upstream.js'
 import type { BlockSelector } from '../types/blockSelector.js'
 import type { AccessListEntry } from '../state/types.js'
 import type { Engine } from './createEngine.js'
+import { type FootprintEntry, predictFootprint } from './callFootprint.js'
 import type { CallArgs } from './types.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
 import { toRpcCallArgs } from './callArgs.js'
@@ -38,8 +39,11 @@ export function parseAccessList(raw: unknown): AccessListEntry[] | undefined {
  * Resolves the call's block and fetches, verified, the state the call will read — in as few
  * sequential round trips as the upstream allows:
  *  1. the header, together with (speculatively, at the same block parameter) the upstream's
- *     eth_createAccessList of the call and the proofs of sender and recipient and the recipient's code;
- *  2. every account, slot and code the access list names, plus the coinbase, in one batch.
+ *     eth_createAccessList of the call and the proofs of sender and recipient and the recipient's code,
+ *     and — when a call of the same function of the same code ran before — the proofs and code of
+ *     everything that call read (its remembered footprint);
+ *  2. whatever the access list names that step 1 did not prove, plus the coinbase, in one batch
+ *     (nothing, when the footprint predicted it all: one round trip).
  * Speculative answers are kept only if they verify against the header; what the list missed is
  * fetched on demand during execution. A second identical call finds everything cached: 0 requests.
  * The access list only steers prefetching — it is never trusted as state.
@@ -56,6 +60,15 @@ export async function prepareCall(engine: Engine, args: CallArgs, selector: Bloc
   if (known && listed) {
     block = known
   } else {
+    // What the last call of this function read, asked for now rather than after the access list
+    // (read from the persistent tier before any request goes out, so all of them leave in one batch).
+    const footprint = await predictFootprint(engine, args, known)
+    const to = args.to?.toLowerCase()
+    const predicted = new Map<string, FootprintEntry>()
+    for (const address of [from, ...(args.to ? [args.to] : [])]) {
+      predicted.set(address.toLowerCase(), { address: address.toLowerCase() as Hex, slots: [] })
+    }
+    for (const entry of footprint ?? []) predicted.set(entry.address, entry)
     const pin = known ? { blockHash: known.hash } : blockPin(selector)
     const speculate = (method: string, params: unknown[]) => upstream.request(method, params).catch(() => undefined)
     if (engine.accessListSupported && listed === undefined) {
@@ -67,11 +80,14 @@ export async function prepareCall(engine: Engine, args: CallArgs, selector: Bloc
           return undefined
         })
     }
-    const proofs = [from, ...(args.to ? [args.to] : [])].map((a) => speculate('eth_getProof', [a, [], pin]))
-    const code = args.to ? speculate('eth_getCode', [args.to, pin]) : undefined
+    const proofs = [...predicted.values()].map((e) => speculate('eth_getProof', [e.address, e.slots, pin]))
+    const codes = [...predicted.values()]
+      // The recipient's code unless its footprint says it is held already.
+      .filter((e) => e.codeHash !== undefined || (e.address === to && !footprint?.some((f) => f.address === to)))
+      .map((e) => ({ address: e.address, code: speculate('eth_getCode', [e.address, pin]) }))
     block = known ?? (await headers.resolve(selector))
     await Promise.all(proofs.map(async (p) => source.offerProof(block, await p)))
-    if (args.to && code) await source.offerCode(block, args.to, await code)
+    await Promise.all(codes.map(async ({ address, code }) => source.offerCode(block, address, await code)))
   }
 
   const list = await accessList

@@ -20,9 +20,10 @@ const isBytes = (v: unknown): v is Uint8Array => v instanceof Uint8Array
  * What the persistent cache keeps: only items keyed by something immutable, so they never go stale —
  * headers by hash (re-hashed when read back), accounts by (block hash, address), slots by (storage
  * root, slot), code by code hash, a block's raw transactions and receipts by block hash (checked
- * again against the header whenever they are used), final block numbers, the upstream's access-list
- * hints and where a transaction was mined (used only when the upstream cannot be asked). Everything
- * else (decoded blocks, in-flight proofs) lives in memory only.
+ * again against the header whenever they are used), final block numbers, where a transaction was
+ * mined (used only when the upstream cannot be asked), and hints that only steer what is fetched:
+ * the upstream's access lists and the footprints of calls run before. Everything else (decoded
+ * blocks, in-flight proofs) lives in memory only.
  */
 export function createPersistentCodec(rules: ChainRules): PersistentCodec {
   return {
@@ -44,6 +45,8 @@ export function createPersistentCodec(rules: ChainRules): PersistentCodec {
         case 'rawBlock':
         case 'transaction':
         case 'rawReceipts':
+        case 'footprint':
+        case 'calleeCode':
           return value
         // In memory only: decoded blocks, in-flight proofs, unverified state, checkpoint links.
         case 'block':

@@ -59,6 +59,16 @@ const samples = {
     literal: `bal:${HASH}:3`,
     parsed: { kind: 'blockAccessLists', blockHash: HASH, count: 3 },
   },
+  footprint: {
+    key: cacheKeys.footprint(HASH, '0xa9059cbb'),
+    literal: `fp:${HASH}:0xa9059cbb`,
+    parsed: { kind: 'footprint', codeHash: HASH, selector: '0xa9059cbb' },
+  },
+  calleeCode: {
+    key: cacheKeys.calleeCode(ADDRESS),
+    literal: `cc:${ADDRESS}`,
+    parsed: { kind: 'calleeCode', address: ADDRESS },
+  },
 } satisfies Record<CacheKeyKind, { key: string; literal: string; parsed: ParsedCacheKey }>
 
 describe('cacheKeys', () => {

@@ -44,6 +44,10 @@ const PREFIXES = {
   callAccessList: 'al',
   /** The upstream's access lists for a block's first transactions, by (block hash, count) (persisted). */
   blockAccessLists: 'bal',
+  /** What a call to some code with some selector read last time, by (code hash, selector) (persisted). */
+  footprint: 'fp',
+  /** The code hash an address had when a call to it was last run, by address (persisted). */
+  calleeCode: 'cc',
 } as const
 
 export type CacheKeyKind = keyof typeof PREFIXES
@@ -70,6 +74,8 @@ export type ParsedCacheKey =
   | { kind: 'transaction'; hash: string }
   | { kind: 'callAccessList'; blockHash: string; call: string }
   | { kind: 'blockAccessLists'; blockHash: string; count: number }
+  | { kind: 'footprint'; codeHash: string; selector: string }
+  | { kind: 'calleeCode'; address: string }
   | { kind: 'unknown'; key: string }
 
 /** The builders, one per kind. Hashes and roots are hex strings, passed as the caller holds them (not re-cased). */
@@ -94,6 +100,9 @@ export const cacheKeys = {
   /** `call` is the call's arguments as JSON (the caller serializes them, so this layer needs no call types). */
   callAccessList: (blockHash: string, call: string) => `al:${blockHash}:${call}`,
   blockAccessLists: (blockHash: string, count: number) => `bal:${blockHash}:${count}`,
+  /** `selector` is the call data's first four bytes as hex ('0x' for less). */
+  footprint: (codeHash: string, selector: string) => `fp:${codeHash}:${selector}`,
+  calleeCode: (address: string) => `cc:${address}`,
 } satisfies Record<CacheKeyKind, (...args: never[]) => string>
 
 /**
@@ -130,6 +139,12 @@ export function parseCacheKey(key: string): ParsedCacheKey {
       return fields(1) ? { kind, hash: rest } : unknown
     case 'code':
       return fields(1) ? { kind, codeHash: rest } : unknown
+    case 'calleeCode':
+      return fields(1) ? { kind, address: rest } : unknown
+    case 'footprint': {
+      const f = fields(2)
+      return f ? { kind, codeHash: f[0]!, selector: f[1]! } : unknown
+    }
     case 'number': {
       const f = fields(1) ?? fields(2)
       const number = f && integer(f[f.length - 1]!)
