@@ -8,7 +8,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { SimpleStateManager } from '@ethereumjs/statemanager'
 import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { startAnvil } from '../src/node/devnet/startAnvil.js'
-import type { startEdgetrace as StartEdgetrace } from '../src/node/startEdgetrace.js'
+import { compiledStartEdgetrace } from './compiledStartEdgetrace.js'
 import { DEV_ACCOUNT, deploy, rpcResult } from '../test/src/rpc.js'
 
 const hex = (n: number, bytes: number) => n.toString(16).padStart(bytes * 2, '0')
@@ -45,19 +45,6 @@ async function plainEvm() {
   evm.events!.off('step', count)
   steps = counted
   return { run, steps }
-}
-
-/**
- * edgetrace as `npx edgetrace` runs it: the compiled build (dist/, which npm install builds), not
- * the sources through tsx, whose transform adds a helper call per closure that would be measured too.
- */
-async function compiledStartEdgetrace(): Promise<typeof StartEdgetrace> {
-  const url = new URL('../dist/node/startEdgetrace.js', import.meta.url)
-  try {
-    return ((await import(url.href)) as { startEdgetrace: typeof StartEdgetrace }).startEdgetrace
-  } catch {
-    throw new Error('bench/engine.ts measures the compiled build: run `npm run build` first')
-  }
 }
 
 async function main() {

@@ -19,4 +19,8 @@ function allowedOrigins(): string[] | undefined {
 }
 
 const extra = allowedOrigins()
-serveEdgetrace(self as never, extra ? { allowedOrigins: [self.location.origin, ...extra] } : {})
+serveEdgetrace(self as never, {
+  ...(extra ? { allowedOrigins: [self.location.origin, ...extra] } : {}),
+  // Long ranges fan out to more workers of this script (the config's `workers`).
+  workerScript: self.location.href,
+})

@@ -1,3 +1,4 @@
+import { type PooledWorker, createWebWorkerPool } from './createWebWorkerPool.js'
 import { type EngineCounters, engineCounters } from '../exec/engineCounters.js'
 import type { GethGenesis } from '@ethereumjs/common'
 import { createStore, get, set } from 'idb-keyval'
@@ -42,6 +43,12 @@ export type EdgetraceConfig = {
    * they link to it by parent hashes; without it, which block is number N is the upstream's word.
    */
   checkpoint?: string
+  /**
+   * Web Workers long ranges fan out to (trace_filter, debug_getModifiedAccounts* over 64 blocks or
+   * more), each with its own daemon on the same IndexedDB database; default one per core
+   * (navigator.hardwareConcurrency), 0 for none. Only where this daemon runs in a dedicated worker.
+   */
+  workers?: number
 }
 
 export type EdgetraceStatus = {
@@ -88,7 +95,15 @@ const identities = () => createStore('edgetrace-upstreams', 'identity')
  * JSON-RPC core, namespaces, gating and limits as the Node server, with a persistent IndexedDB
  * cache. It starts without the upstream when the cache has met this upstream before.
  */
-export async function createEdgetraceService(config: EdgetraceConfig): Promise<EdgetraceService> {
+export async function createEdgetraceService(
+  config: EdgetraceConfig,
+  {
+    startWorker,
+  }: {
+    /** Starts one more daemon in a Web Worker (given where workers can be made: the range pool). */
+    startWorker?: ((config: EdgetraceConfig) => Promise<PooledWorker>) | undefined
+  } = {},
+): Promise<EdgetraceService> {
   checkConfig(config)
   const listeners = new Set<(reachable: boolean, reason?: string) => void>()
   let reachable = true
@@ -162,6 +177,22 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
     throw err
   })
 
+  // Long ranges fan out to workers like this one, sharing this daemon's IndexedDB database.
+  const threads = config.workers ?? (typeof navigator !== 'undefined' ? (navigator.hardwareConcurrency ?? 0) : 0)
+  const pool =
+    startWorker && threads > 0
+      ? createWebWorkerPool({
+          size: threads,
+          start: () =>
+            startWorker({
+              ...config,
+              workers: 0,
+              cache: persistentStore ? { ...cacheConfig, name: database } : false,
+            }),
+        })
+      : undefined
+  daemon.engine.rangeWorkers = pool
+
   return {
     daemon,
     async request(message, onProgress, session) {
@@ -193,6 +224,7 @@ export async function createEdgetraceService(config: EdgetraceConfig): Promise<E
       await daemon.engine.persistent?.store.clear()
     },
     async close() {
+      await pool?.close()
       await daemon.engine.persistent?.flush().catch(() => undefined)
       await upstream.close()
     },
@@ -221,6 +253,8 @@ function checkConfig(config: EdgetraceConfig): void {
   ) {
     bad('checkpoint', 'a block hash (0x and 64 hex digits)', config.checkpoint)
   }
+  if (config.workers !== undefined && (!Number.isSafeInteger(config.workers) || config.workers < 0))
+    bad('workers', 'a whole number of Web Workers (0: none)', config.workers)
   const traceCompat = config.engine?.traceCompat
   if (traceCompat !== undefined && typeof traceCompat !== 'boolean')
     bad('engine.traceCompat', 'true or false (--trace.compat)', traceCompat)

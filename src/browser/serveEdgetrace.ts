@@ -2,7 +2,8 @@ import { type Endpoint, expose } from 'comlink'
 import { toRpcError } from '../errors/toRpcError.js'
 import { errorResponseFor } from '../rpc/errorResponseFor.js'
 import { createPushSession } from '../rpc/createPushSession.js'
-import { type EdgetraceService, createEdgetraceService } from './createEdgetraceService.js'
+import { type EdgetraceConfig, type EdgetraceService, createEdgetraceService } from './createEdgetraceService.js'
+import { connectEdgetraceWorker } from './connectEdgetraceWorker.js'
 import type { EdgetraceEvent, EdgetraceRemote } from './workerProtocol.js'
 
 export type ServeEdgetraceOptions = {
@@ -12,6 +13,11 @@ export type ServeEdgetraceOptions = {
    * out — come from whoever holds the worker or the port, and are served.
    */
   allowedOrigins?: readonly (string | RegExp)[]
+  /**
+   * This worker's script, when the endpoint is a dedicated worker: long ranges then fan out to more
+   * workers started from it (see EdgetraceConfig.workers).
+   */
+  workerScript?: string | undefined
 }
 
 /** Notifications the page may leave unanswered before its subscriptions are ended. */
@@ -68,7 +74,12 @@ export function serveEdgetrace(endpoint: Endpoint, options: ServeEdgetraceOption
   const remote: EdgetraceRemote = {
     async start(config) {
       if (!service) {
-        service = createEdgetraceService(config).then((s) => {
+        const script = options.workerScript
+        const startWorker =
+          script && typeof Worker !== 'undefined'
+            ? (nested: EdgetraceConfig) => connectEdgetraceWorker(new Worker(script, { type: 'module' }), nested)
+            : undefined
+        service = createEdgetraceService(config, { startWorker }).then((s) => {
           s.onReachability((reachable, reason) => emit({ type: 'reachability', reachable, reason }))
           return s
         })

@@ -11,6 +11,7 @@ import { createUnverifiedStateSource } from '../state/createUnverifiedStateSourc
 import { createVerifiedStateSource } from '../state/createVerifiedStateSource.js'
 import type { StateSource } from '../state/types.js'
 import type { Upstream } from '../upstream/types.js'
+import type { RangeWorkers } from '../types/rangeWorkers.js'
 import { type VerificationCounts, newVerificationCounts } from '../types/verificationCounts.js'
 import { DEFAULT_TXPOOL_LIMITS, type TxPool, type TxPoolLimits, createTxPool } from './txpool/createTxPool.js'
 
@@ -69,6 +70,11 @@ export type Engine = {
   readonly verified: VerificationCounts
   /** The local transaction pool (txpool namespace, eth_sendRawTransaction, the pending tag). */
   readonly txpool: TxPool
+  /**
+   * Other threads ranges are fanned out to (trace_filter, debug_getModifiedAccounts*), when the
+   * host set them up (the Node server: `--workers`); undefined runs everything here.
+   */
+  rangeWorkers?: RangeWorkers | undefined
   /** What the pool learned from the upstream's own pool: when it was last read, what was dropped. */
   readonly upstreamPool: { readAt: number; headHash: string | undefined; dropped: number; offered: boolean }
 }

@@ -131,6 +131,7 @@ async function main(argv: string[]): Promise<void> {
       subscriptionPollMs: opts.subscriptionPollMs,
     },
     checkpoint: opts.checkpoint,
+    ...(opts.workers !== undefined ? { workers: { threads: opts.workers } } : {}),
     log: (line) => console.error(line),
   }).catch(async (err: unknown) => {
     for (const c of cleanups) await c()

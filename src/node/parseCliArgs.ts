@@ -31,6 +31,8 @@ export type CliOptions = {
   graphql: boolean
   /** `--subscription.interval`: how often subscriptions read the head of an upstream that cannot announce it. */
   subscriptionPollMs: number
+  /** `--workers`: worker threads for long ranges (undefined: one per core). */
+  workers: number | undefined
   vhosts: string[]
   gasCap: bigint
   evmTimeoutMs: number
@@ -103,6 +105,9 @@ ${NAMESPACE_LINES}
                           the server's own origin and --http.corsdomain's are always allowed
   --subscription.interval DUR  how often eth_subscribe reads the head when the upstream cannot
                           announce new heads (an HTTP upstream; default 1s)
+  --workers N             worker threads long ranges fan out to (trace_filter, debug_getModifiedAccounts*
+                          over 64 blocks or more; default one per core, 0: all on the main thread);
+                          they start on the first such range and stop after a minute idle
   --graphql               GraphQL on /graphql (POST, or GET with ?query=): the execution-apis schema,
                           every field from the same verified sources as the JSON-RPC methods
   --https.enabled         an HTTPS listener too: HTTP/2 and HTTP/1.1 on one port, WebSocket over TLS
@@ -191,6 +196,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     corsDomains: [],
     wsOrigins: [],
     subscriptionPollMs: 1000,
+    workers: undefined,
     graphql: false,
     vhosts: ['localhost'],
     gasCap: 50_000_000n,
@@ -300,6 +306,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--rpc.evmtimeout':
         opts.evmTimeoutMs = parseDuration(takeValue())
+        break
+      case '--workers':
+        opts.workers = integer(flag, takeValue(), 0)
         break
       case '--rpc.batch.limit':
         opts.batchLimit = integer(flag, takeValue(), 1)

@@ -5,12 +5,20 @@ import { type WebSocketConstructor, createUpstream } from '../upstream/createUps
 import type { ProgressEvent } from '../types/progress.js'
 import type { Upstream } from '../upstream/types.js'
 import { engineCounters } from '../exec/engineCounters.js'
+import { createRangeWorkers, defaultWorkerThreads } from './workers/createRangeWorkers.js'
 import { type EdgetraceServer, createServer } from './createServer.js'
 import { createSocketServer } from './createSocketServer.js'
 import { createGraphqlHandler } from '../rpc/graphql/createGraphqlHandler.js'
 
 export type StartEdgetraceParameters = {
   upstream: string
+  /**
+   * `--workers`: worker threads long ranges (trace_filter, debug_getModifiedAccounts*) fan out to
+   * (default one per core; 0 runs everything on the main thread), the fewest blocks a range needs
+   * to be fanned out (default 64), and whether the threads start with the server (`warm`: the
+   * server is up once they are; otherwise they start on the first range and stop after a minute idle).
+   */
+  workers?: { threads?: number; minBlocks?: number; warm?: boolean } | undefined
   host?: string
   port?: number
   api?: readonly string[]
@@ -89,6 +97,7 @@ export async function startEdgetrace({
   https,
   socketUrl,
   graphql,
+  workers,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
   const upstream = createUpstream({
     url: upstreamUrl,
@@ -117,6 +126,30 @@ export async function startEdgetrace({
       onInternalError: (err, method) =>
         log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
     })
+    const threads = workers?.threads ?? defaultWorkerThreads()
+    const pool =
+      threads > 0
+        ? createRangeWorkers({
+            threads,
+            ...(workers?.minBlocks !== undefined ? { minBlocks: workers.minBlocks } : {}),
+            warm: workers?.warm === true,
+            engine: daemon.engine,
+            data: {
+              upstream: upstreamUrl,
+              api: ['eth', 'trace', 'debug'],
+              chainId: daemon.engine.rules.chainId,
+              genesis,
+              hardfork,
+              checkpoint,
+            },
+          })
+        : undefined
+    daemon.engine.rangeWorkers = pool
+    if (pool)
+      await pool.ready.catch(async (err: unknown) => {
+        await pool.close()
+        throw err
+      })
     const wsHandler = ws?.api ? daemon.handlerFor(ws.api) : daemon.handler
     const shared = {
       ...(corsDomains ? { corsDomains } : {}),
@@ -133,6 +166,7 @@ export async function startEdgetrace({
     }
     const ownWsPort = ws?.port !== undefined
     const listeners: { close(): Promise<void> }[] = []
+    if (pool) listeners.push(pool)
     const closeAll = async () => {
       for (const listener of listeners.splice(0).reverse()) await listener.close().catch(() => undefined)
     }

@@ -10,6 +10,7 @@ import type { CallContext } from '../../types/progress.js'
 import { SILENT_CONTEXT } from '../progress.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { collectStateAccess } from '../../tracing/state/collectStateAccess.js'
+import { fanOutRange, rangeWorkersFor } from '../fanOutRange.js'
 
 /** The most blocks one debug_getModifiedAccounts* request may replay. */
 export const MODIFIED_ACCOUNTS_MAX_BLOCKS = 1000
@@ -79,6 +80,28 @@ export async function modifiedInRange(
   context: CallContext = SILENT_CONTEXT,
 ): Promise<string[] | null> {
   const out = new Set<string>()
+  // A long range is cut into stretches computed by the worker threads; the sets are joined here.
+  const workers = rangeWorkersFor(engine, to.number - from.number + 1n)
+  if (workers) {
+    await fanOutRange({
+      workers,
+      engine,
+      from: from.number,
+      to: to.number,
+      request: (a, b) => ({ method: 'debug_getModifiedAccountsByNumber', params: [a, b] }),
+      onChunk: (chunk, last) => {
+        for (const address of (chunk.value() as string[] | null) ?? []) out.add(address)
+        context.progress({
+          done: Number(last - from.number + 1n),
+          total: Number(to.number - from.number + 1n),
+          unit: 'blocks',
+        })
+        return true
+      },
+      deadline: context.deadline,
+    })
+    return out.size === 0 ? null : [...out].sort()
+  }
   const start = (): TxTraceSession => ({
     hooks: {},
     signal: NEVER,

@@ -13,6 +13,7 @@ import { type TraceAt, runTrace } from '../../exec/runTrace.js'
 import type { TraceResult } from '../../tracing/tracers/parityTracer.js'
 import { blockRewards } from './blockRewards.js'
 import { startParityTrace } from './traceSession.js'
+import { fanOutRange, rangeWorkersFor } from '../fanOutRange.js'
 
 /** The most blocks one trace_filter request may cover by default (each is replayed). */
 export const TRACE_FILTER_MAX_BLOCKS = 10_000
@@ -54,6 +55,13 @@ export function parseTraceFilter(raw: unknown): TraceFilter {
     // are given; Erigon added `mode` with union as its default. An explicit mode is honoured.
     mode: o.mode === 'union' ? 'union' : 'intersection',
   }
+}
+
+/** How many traces a worker's JSON holds: each one's text starts with its `action` member. */
+function countTraces(json: string): number {
+  let n = 0
+  for (let at = json.indexOf('{"action":'); at >= 0; at = json.indexOf('{"action":', at + 10)) n++
+  return n
 }
 
 /** The addresses a trace comes from and goes to, for filtering. */
@@ -128,13 +136,7 @@ export async function traceFilter(
     hold('[')
     try {
       if (filter.count === 0) return
-      let block: ParityTrace[] = []
-      const done = (_at: TraceAt, result: unknown) => {
-        for (const t of (result as TraceResult).trace as ParityTrace[]) block.push(t)
-      }
-      const afterBlock = async (n: bigint, loaded: LoadedBlock | undefined) => {
-        const traces = loaded ? [...block, ...(await blockRewards(engine, loaded))] : []
-        block = []
+      const send = async (traces: readonly ParityTrace[]): Promise<boolean> => {
         for (const t of traces) {
           if (!matches(t, filter)) continue
           seen++
@@ -142,8 +144,56 @@ export async function traceFilter(
           if (filter.count !== undefined && written >= filter.count) break
           await write(`${written++ === 0 ? '' : ','}${JSON.stringify(t)}`)
         }
-        report(n)
         return filter.count === undefined || written < filter.count
+      }
+      // A long range is cut into stretches traced by the worker threads, and streamed in order.
+      const workers = rangeWorkersFor(engine, total)
+      if (workers) {
+        const list = (set: Set<string> | undefined) => (set ? [...set] : undefined)
+        await fanOutRange({
+          workers,
+          engine,
+          from: from.number,
+          to: to.number,
+          request: (fromBlock, toBlock) => ({
+            method: 'trace_filter',
+            params: [
+              {
+                fromBlock,
+                toBlock,
+                fromAddress: list(filter.fromAddress),
+                toAddress: list(filter.toAddress),
+                mode: filter.mode,
+              },
+            ],
+          }),
+          onChunk: async (chunk, last) => {
+            let goOn = true
+            if (filter.after === 0 && filter.count === undefined) {
+              // Everything the worker sent goes out as it wrote it (it filtered by address already).
+              const inner = chunk.json.slice(1, -1)
+              if (inner.length > 0) {
+                await write(`${written === 0 ? '' : ','}${inner}`)
+                written += countTraces(inner)
+              }
+            } else goOn = await send(chunk.value() as ParityTrace[])
+            report(last)
+            return goOn
+          },
+          deadline: context.deadline,
+        })
+        return
+      }
+      let block: ParityTrace[] = []
+      const done = (_at: TraceAt, result: unknown) => {
+        for (const t of (result as TraceResult).trace as ParityTrace[]) block.push(t)
+      }
+      const afterBlock = async (n: bigint, loaded: LoadedBlock | undefined) => {
+        const traces = loaded ? [...block, ...(await blockRewards(engine, loaded))] : []
+        block = []
+        const goOn = await send(traces)
+        report(n)
+        return goOn
       }
       const start = (at: TraceAt) => startParityTrace(engine, config, at.context)
       await runTrace(engine, { kind: 'blocks', from, to, afterBlock }, { start, done }, { deadline: context.deadline })

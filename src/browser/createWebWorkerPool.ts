@@ -1,0 +1,97 @@
+import type { RangeWorkers } from '../types/rangeWorkers.js'
+
+/** One Web Worker running its own daemon, as the pool uses it. */
+export type PooledWorker = {
+  request(message: unknown): Promise<unknown>
+  close(): Promise<void>
+}
+
+/**
+ * The browser's range pool: up to `size` Web Workers, each running its own daemon on the same
+ * upstream and the same IndexedDB database (what one verified, the others read from there). They
+ * start on the first range and close after `idleMs` without work. A task aborted mid-way closes
+ * its worker (a busy one cannot be interrupted otherwise); the next task starts a fresh one.
+ */
+export function createWebWorkerPool({
+  size,
+  minBlocks = 64,
+  idleMs = 60_000,
+  start,
+}: {
+  size: number
+  minBlocks?: number
+  idleMs?: number
+  /** Starts one worker's daemon. */
+  start: () => Promise<PooledWorker>
+}): RangeWorkers & { close(): Promise<void> } {
+  const idle: { worker: Promise<PooledWorker>; timer: ReturnType<typeof setTimeout> }[] = []
+  const waiting: ((worker: Promise<PooledWorker>) => void)[] = []
+  let running = 0
+  let closed = false
+
+  const retire = (worker: Promise<PooledWorker>) => {
+    running--
+    void worker.then((w) => w.close()).catch(() => undefined)
+  }
+  function acquire(): Promise<PooledWorker> {
+    const free = idle.pop()
+    if (free) {
+      clearTimeout(free.timer)
+      return free.worker
+    }
+    if (running < size) {
+      running++
+      const worker = start()
+      worker.catch(() => running--)
+      return worker
+    }
+    return new Promise<Promise<PooledWorker>>((resolve) => waiting.push(resolve)).then((w) => w)
+  }
+  function release(worker: Promise<PooledWorker>) {
+    const next = waiting.shift()
+    if (next) return next(worker)
+    if (closed) return retire(worker)
+    const entry = {
+      worker,
+      timer: setTimeout(() => {
+        idle.splice(idle.indexOf(entry), 1)
+        retire(worker)
+      }, idleMs),
+    }
+    idle.push(entry)
+  }
+
+  return {
+    size,
+    minBlocks,
+    async run(text, signal) {
+      signal?.throwIfAborted()
+      const worker = acquire()
+      const w = await worker
+      let aborted = false
+      const answer = new Promise<unknown>((resolve, reject) => {
+        const onAbort = () => {
+          aborted = true
+          reject(signal?.reason)
+        }
+        signal?.addEventListener('abort', onAbort, { once: true })
+        w.request(JSON.parse(text))
+          .then(resolve, reject)
+          .finally(() => signal?.removeEventListener('abort', onAbort))
+      })
+      try {
+        return JSON.stringify(await answer)
+      } finally {
+        if (aborted) retire(worker)
+        else release(worker)
+      }
+    },
+    async close() {
+      closed = true
+      for (const { worker, timer } of idle.splice(0)) {
+        clearTimeout(timer)
+        retire(worker)
+      }
+    },
+  }
+}

@@ -1,0 +1,94 @@
+import { availableParallelism } from 'node:os'
+import { MessageChannel, type MessagePort } from 'node:worker_threads'
+import { Piscina } from 'piscina'
+import type { Engine } from '../../exec/createEngine.js'
+import { createPersistentCodec } from '../../state/createPersistentCodec.js'
+import type { RangeWorkers } from '../../types/rangeWorkers.js'
+import type { PortStoreReply, PortStoreRequest } from './createPortStore.js'
+import type { RangeTask, RangeWorkerData } from './rangeWorker.js'
+
+/** The default pool: one worker thread per core. */
+export const defaultWorkerThreads = (): number => availableParallelism()
+
+/** Serves a worker's store requests from the main daemon's cache, in the items' persisted form. */
+function serveCache(port: MessagePort, engine: Engine) {
+  const codec = createPersistentCodec(engine.rules)
+  port.on('message', (message: PortStoreRequest) => {
+    if (message.op === 'get') {
+      const values = message.keys.map((key) => {
+        const value = engine.cache.get(key)
+        return value === undefined ? undefined : codec.encode(key, value)
+      })
+      port.postMessage({ id: message.id, values } satisfies PortStoreReply)
+      return
+    }
+    for (const [key, stored, bytes] of message.entries) {
+      if (engine.cache.has(key)) continue
+      const value = codec.decode(key, stored)
+      if (value !== undefined) engine.cache.set(key, value, bytes)
+    }
+  })
+}
+
+/**
+ * A pool of worker threads (piscina), each running its own daemon on the same upstream, for the
+ * ranges the main daemon fans out. Threads start on the first range and stop after a minute idle;
+ * each task gets a port to the main cache, so headers and code verified by one worker are found by
+ * the others and by the main daemon. Every worker's cache gets an equal share of the budget.
+ */
+export function createRangeWorkers({
+  threads,
+  minBlocks = 64,
+  warm = false,
+  engine,
+  data,
+}: {
+  threads: number
+  /** Start every thread (and its daemon) now rather than on the first range: a server's choice. */
+  warm?: boolean
+  /** Ranges of fewer blocks are run by the main daemon itself. */
+  minBlocks?: number
+  engine: Engine
+  data: Omit<RangeWorkerData, 'engine'>
+}): RangeWorkers & { ready: Promise<void>; close(): Promise<void> } {
+  const here = import.meta.url
+  const typescript = here.endsWith('.ts')
+  const filename = new URL(`./rangeWorker.${typescript ? 'ts' : 'js'}`, here).href
+  // From the sources (tests, `npm start`), the workers load TypeScript through tsx as this thread does.
+  const execArgv =
+    typescript && !process.execArgv.some((a) => a.includes('tsx'))
+      ? [...process.execArgv, '--import', 'tsx']
+      : undefined
+  const options = engine.options
+  const workerData: RangeWorkerData = {
+    ...data,
+    engine: { ...options, cacheBytes: Math.max(16 * 1024 * 1024, Math.floor(options.cacheBytes / threads)) },
+  }
+  const pool = new Piscina({
+    filename,
+    workerData,
+    minThreads: warm ? threads : 0,
+    maxThreads: threads,
+    idleTimeout: warm ? Number.POSITIVE_INFINITY : 60_000,
+    ...(execArgv ? { execArgv } : {}),
+  })
+  const ready = warm ? Promise.all(Array.from({ length: threads }, () => pool.run(null))) : Promise.resolve([])
+  ready.catch(() => {})
+  return {
+    /** Resolves once every thread's daemon is up (immediately when not warm). */
+    ready: ready.then(() => undefined),
+    size: threads,
+    minBlocks,
+    async run(text, signal) {
+      const { port1, port2 } = new MessageChannel()
+      serveCache(port1, engine)
+      try {
+        const task: RangeTask = { text, port: port2 }
+        return await pool.run(task, { transferList: [port2], ...(signal ? { signal } : {}) })
+      } finally {
+        port1.close()
+      }
+    },
+    close: () => pool.destroy(),
+  }
+}

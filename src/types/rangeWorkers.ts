@@ -1,0 +1,13 @@
+/**
+ * Other threads (Node worker threads, or Web Workers in the browser), each running its own daemon
+ * on the same upstream, that ranges are fanned out to: one JSON-RPC request text in, its response
+ * text out. Verified data is shared between them and the main daemon through its cache.
+ */
+export type RangeWorkers = {
+  /** How many requests run at once. */
+  readonly size: number
+  /** Ranges of fewer blocks than this are not worth the fan-out: the main daemon runs them. */
+  readonly minBlocks: number
+  /** Runs one request on a free worker; aborting it ends that request (its worker is replaced). */
+  run(text: string, signal?: AbortSignal): Promise<string>
+}

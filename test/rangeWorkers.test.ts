@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { rpc, rpcResult } from './src/rpc.js'
+
+// Long ranges fanned out to worker threads: the same answer, in the same order, as the main thread
+// computes alone — whole, filtered, paged (after/count), and with the errors a range can meet.
+describe('ranges on worker threads', () => {
+  let devnet: Devnet
+  let alone: RunningEdgetrace
+  let pooled: RunningEdgetrace
+  let head: string
+  beforeAll(async () => {
+    devnet = await startDevnet()
+    const start = (workers: { threads: number; minBlocks?: number }) =>
+      startEdgetrace({
+        upstream: devnet.anvil.url,
+        port: 0,
+        hardfork: 'prague',
+        api: ['eth', 'trace', 'debug'],
+        workers,
+      })
+    alone = await start({ threads: 0 })
+    pooled = await start({ threads: 2, minBlocks: 2 })
+    head = await rpcResult(devnet.anvil.url, 'eth_blockNumber')
+  }, 120_000)
+  afterAll(async () => {
+    await alone?.close()
+    await pooled?.close()
+    await devnet?.stop()
+  })
+
+  const both = async (method: string, params: unknown[]) => {
+    const [a, b] = [await rpc(alone.url, method, params), await rpc(pooled.url, method, params)]
+    return { a, b }
+  }
+
+  it('trace_filter over the whole devnet: the same traces in the same order', async () => {
+    alone.upstream.resetStats()
+    pooled.upstream.resetStats()
+    const { a, b } = await both('trace_filter', [{ fromBlock: '0x2', toBlock: head }])
+    expect(a.result.length).toBeGreaterThan(20)
+    expect(b).toEqual(a)
+    // The workers replayed the blocks: the main daemon itself asked the upstream for next to nothing.
+    expect(pooled.upstream.stats().calls).toBeLessThan(alone.upstream.stats().calls / 4)
+  }, 120_000)
+
+  it('filtered by address, and paged with after and count across the stretches', async () => {
+    const sample = (await rpcResult(alone.url, 'trace_filter', [{ fromBlock: '0x2', toBlock: head }])) as {
+      action: { from?: string }
+    }[]
+    const from = sample.find((t) => t.action.from)!.action.from!
+    for (const filter of [
+      { fromAddress: [from] },
+      { fromAddress: [from], toAddress: [from], mode: 'union' },
+      { after: 3, count: 5 },
+      { after: sample.length - 2, count: 10 },
+      { count: 1 },
+    ]) {
+      const { a, b } = await both('trace_filter', [{ fromBlock: '0x2', toBlock: head, ...filter }])
+      expect(b, JSON.stringify(filter)).toEqual(a)
+    }
+  }, 120_000)
+
+  it('debug_getModifiedAccountsByNumber and ByHash: the same accounts', async () => {
+    const byNumber = await both('debug_getModifiedAccountsByNumber', ['0x2', head])
+    expect(byNumber.a.result.length).toBeGreaterThan(5)
+    expect(byNumber.b).toEqual(byNumber.a)
+    const hashOf = async (n: string) => (await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', [n, false])).hash
+    const byHash = await both('debug_getModifiedAccountsByHash', [await hashOf('0x2'), await hashOf(head)])
+    expect(byHash.b).toEqual(byHash.a)
+  }, 120_000)
+
+  it('a range past the head is refused as before, and the server keeps serving', async () => {
+    const beyond = `0x${(Number(head) + 5).toString(16)}`
+    const { a, b } = await both('trace_filter', [{ fromBlock: '0x2', toBlock: beyond }])
+    expect(b).toEqual(a)
+    expect(a.error).toBeDefined()
+    expect(await rpcResult(pooled.url, 'eth_blockNumber')).toBe(head)
+  })
+})
