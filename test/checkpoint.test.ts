@@ -1,3 +1,4 @@
+import { memoryStore } from './src/memoryStore.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -345,19 +346,6 @@ describe('checkpoint walks far from the blocks asked', () => {
 })
 
 describe('checkpoint with a persistent cache (as in the browser)', () => {
-  /** A persistent store in memory, standing in for IndexedDB across two starts. */
-  function memoryStore(): PersistentStore {
-    const map = new Map<string, unknown>()
-    return {
-      getMany: async (keys) => keys.map((k) => map.get(k)),
-      setMany: async (entries) => {
-        for (const [k, v] of entries) map.set(k, v)
-      },
-      clear: async () => map.clear(),
-      stats: () => ({ entries: map.size, bytes: 0, budget: 0, reads: 0, hits: 0, writes: 0, evictions: 0 }),
-      flush: async () => {},
-    }
-  }
   async function daemonOn(url: string, persistentStore: PersistentStore, checkpoint?: string) {
     const upstream = createUpstream({ url })
     const daemon = await createEdgetrace({

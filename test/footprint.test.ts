@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { createEdgetrace } from '../src/createEdgetrace.js'
-import type { PersistentStore } from '../src/state/createPersistentBacking.js'
 import { createUpstream } from '../src/upstream/createUpstream.js'
 import { createProxy } from './src/createProxy.js'
+import { memoryStore } from './src/memoryStore.js'
 import { DEV_ACCOUNT, deploy, rpcResult, storageContractInitCode, waitForReceipt } from './src/rpc.js'
 import { wideReaderInitCode } from './src/wideReader.js'
 
@@ -85,16 +85,7 @@ describe('remembered call footprints', () => {
   })
 
   it('kept in the persistent tier: a fresh daemon on the same store calls the same function at a new block in one round trip', async () => {
-    const map = new Map<string, unknown>()
-    const store: PersistentStore = {
-      getMany: async (keys) => keys.map((k) => map.get(k)),
-      setMany: async (entries) => {
-        for (const [k, v] of entries) map.set(k, v)
-      },
-      clear: async () => map.clear(),
-      stats: () => ({ entries: map.size, bytes: 0, budget: 0, reads: 0, hits: 0, writes: 0, evictions: 0 }),
-      flush: async () => {},
-    }
+    const store = memoryStore()
     const proxy = await createProxy(anvil.url)
     const call = { from: DEV_ACCOUNT, to: reader, data: '0xabcdef01' }
     const daemonOn = async () => {

@@ -20,6 +20,8 @@ export type PersistentStore = {
   stats(): PersistentStoreStats
   /** Waits for pending bookkeeping (recency) to be written. */
   flush(): Promise<void>
+  /** Whether the store keeps what is saved under this key (default: every key the codec persists). */
+  accepts?(key: string): boolean
 }
 
 export type PersistentBacking = CacheBacking & {
@@ -104,6 +106,8 @@ export function createPersistentBacking({
       })
     },
     save(key, value, bytes) {
+      // A store that keeps only some kinds is spared encoding the others (a header's RLP, an account's).
+      if (store.accepts && !store.accepts(key)) return
       let stored: unknown
       try {
         stored = codec.encode(key, value)

@@ -3,16 +3,7 @@ import { commands } from 'vitest/browser'
 import { connectEdgetraceWorker } from '../../src/browser/connectEdgetraceWorker.js'
 import type { EdgetraceConfig } from '../../src/browser/createEdgetraceService.js'
 import { encodeCall } from '../../src/node/devnet/abi.js'
-import { type DevnetInfo, freshCacheName, newWorker } from './support.js'
-
-async function anvil(url: string, method: string, params: unknown[]): Promise<any> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  return (await res.json()).result
-}
+import { type DevnetInfo, anvilResult, freshCacheName, newWorker } from './support.js'
 
 // A call's footprint kept in IndexedDB: a page opened later, at a later block, asks for everything
 // the same function read last time in its first round trip.
@@ -41,18 +32,18 @@ describe('remembered call footprints in IndexedDB', () => {
   it('a fresh worker on the same database calls the same function at a new block in one round trip', async () => {
     const first = await connectEdgetraceWorker(newWorker(), config)
     expect(await first.call('eth_call', [call, 'latest'])).toMatchObject({
-      result: await anvil(devnet.anvilUrl, 'eth_call', [call, 'latest']),
+      result: await anvilResult(devnet.anvilUrl, 'eth_call', [call, 'latest']),
     })
     await first.flush()
     await first.close()
-    await anvil(devnet.anvilUrl, 'evm_mine', [])
+    await anvilResult(devnet.anvilUrl, 'evm_mine', [])
 
     const second = await connectEdgetraceWorker(newWorker(), config)
     const before = (await second.status())!.counters
     const answer = await second.call('eth_call', [call, 'latest'])
     const after = (await second.status())!.counters
     const requests = after.upstreamRoundTrips - before.upstreamRoundTrips
-    expect(answer).toMatchObject({ result: await anvil(devnet.anvilUrl, 'eth_call', [call, 'latest']) })
+    expect(answer).toMatchObject({ result: await anvilResult(devnet.anvilUrl, 'eth_call', [call, 'latest']) })
     // One batch: the new head, the upstream's access list and the proofs the footprint predicted.
     expect(requests).toBe(1)
     await second.close()

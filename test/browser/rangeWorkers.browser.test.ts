@@ -2,16 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
 import { connectEdgetraceWorker } from '../../src/browser/connectEdgetraceWorker.js'
 import type { EdgetraceConfig } from '../../src/browser/createEdgetraceService.js'
-import { type DevnetInfo, freshCacheName, newWorker } from './support.js'
-
-async function anvil(url: string, method: string, params: unknown[]): Promise<any> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  return (await res.json()).result
-}
+import { type DevnetInfo, anvilResult, freshCacheName, newWorker } from './support.js'
 
 // Long ranges in the browser fan out to more Web Workers, each with its own daemon on the same
 // IndexedDB database: the same answers as one worker alone computes, in the same order.
@@ -28,8 +19,8 @@ describe('ranges on Web Workers', () => {
   beforeAll(async () => {
     devnet = await commands.startDevnet()
     // Past the fan-out threshold (64 blocks): the devnet's transactions, then empty blocks.
-    await anvil(devnet.anvilUrl, 'anvil_mine', ['0x40'])
-    head = await anvil(devnet.anvilUrl, 'eth_blockNumber', [])
+    await anvilResult(devnet.anvilUrl, 'anvil_mine', ['0x40'])
+    head = await anvilResult(devnet.anvilUrl, 'eth_blockNumber', [])
   })
   afterAll(async () => {
     if (devnet) await commands.stopDevnet(devnet.anvilUrl)

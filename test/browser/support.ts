@@ -16,6 +16,16 @@ export async function nodeAnswer(method: string, params: unknown[], url = env().
   return nodePost({ jsonrpc: '2.0', id: 1, method, params }, url)
 }
 
+/** A call straight to a devnet's anvil (to mine blocks, or read what anvil itself answers). */
+export async function anvilResult(url: string, method: string, params: unknown[]): Promise<any> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return (await res.json()).result
+}
+
 /** A raw JSON-RPC message posted to the Node server. */
 export async function nodePost(message: unknown, url = env().nodeUrl): Promise<any> {
   const res = await fetch(url, {

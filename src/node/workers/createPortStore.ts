@@ -64,6 +64,7 @@ export function createPortStore(port: () => MessagePort | undefined): Persistent
       writes += shared.length
       p.postMessage({ op: 'set', entries: shared } satisfies PortStoreRequest)
     },
+    accepts: (key) => WRITE.has(cacheKeyKind(key)),
     async clear() {},
     stats: () => ({ entries: 0, bytes: 0, budget: 0, reads, hits, writes, evictions: 0 }),
     async flush() {},
