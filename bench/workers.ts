@@ -105,6 +105,51 @@ async function main() {
       `| ${r.label} | ${r.traces} | ${r.ms} | ${Math.round((blocks * 1000) / r.ms)} | ${(base / r.ms).toFixed(2)}× | ${(one / r.ms).toFixed(2)}× | ${r.cpu} | ${r.upstreamCpu ?? '—'} | ${((r.cpu + (r.upstreamCpu ?? 0)) / r.ms).toFixed(2)} |`,
     )
   }
+  // Block by block: a client tracing each block with debug_traceBlockByNumber (callTracer), four
+  // requests in flight; the main daemon runs one and hands the others to the workers.
+  const perBlock = Math.min(blocks, 200)
+  const numbers = Array.from({ length: perBlock }, (_, i) => `0x${(first + i).toString(16)}`)
+  const blockRows: { label: string; ms: number }[] = []
+  let blockReference: string | undefined
+  for (const threads of [0, cores]) {
+    const edge = await startEdgetrace({
+      upstream: url,
+      port: 0,
+      hardfork: 'prague',
+      api: ['eth', 'debug'],
+      workers: { threads, warm: true },
+    })
+    const started = performance.now()
+    const answers: unknown[] = new Array(perBlock)
+    let next = 0
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < perBlock) {
+          const i = next++
+          answers[i] = await rpcResult(edge.url, 'debug_traceBlockByNumber', [numbers[i], { tracer: 'callTracer' }])
+        }
+      }),
+    )
+    blockRows.push({
+      label: threads === 0 ? 'main thread alone' : `${threads} worker threads`,
+      ms: Math.round(performance.now() - started),
+    })
+    await edge.close()
+    const text = JSON.stringify(answers)
+    blockReference ??= text
+    if (text !== blockReference)
+      throw new Error(`debug_traceBlockByNumber with ${threads} workers answered differently`)
+  }
+  console.log(
+    `\n${perBlock} blocks traced one request each (debug_traceBlockByNumber, callTracer, 4 in flight, cold):\n`,
+  )
+  console.log('| run | wall ms | blocks/s | vs main thread |')
+  console.log('|---|---:|---:|---:|')
+  for (const r of blockRows) {
+    console.log(
+      `| ${r.label} | ${r.ms} | ${Math.round((perBlock * 1000) / r.ms)} | ${(blockRows[0]!.ms / r.ms).toFixed(2)}× |`,
+    )
+  }
   console.log(
     `\ntarget: 2 worker threads ≥ 1.7× one. The upstream (anvil) runs on the same ${cores} cores: "cores busy" near ${cores}\n` +
       "means the machine is saturated, and the upstream's share of it bounds what another worker can add.",

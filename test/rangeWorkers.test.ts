@@ -10,16 +10,16 @@ describe('ranges on worker threads', () => {
   let alone: RunningEdgetrace
   let pooled: RunningEdgetrace
   let head: string
+  const start = (workers: { threads: number; minBlocks?: number }) =>
+    startEdgetrace({
+      upstream: devnet.anvil.url,
+      port: 0,
+      hardfork: 'prague',
+      api: ['eth', 'trace', 'debug'],
+      workers,
+    })
   beforeAll(async () => {
     devnet = await startDevnet()
-    const start = (workers: { threads: number; minBlocks?: number }) =>
-      startEdgetrace({
-        upstream: devnet.anvil.url,
-        port: 0,
-        hardfork: 'prague',
-        api: ['eth', 'trace', 'debug'],
-        workers,
-      })
     alone = await start({ threads: 0 })
     pooled = await start({ threads: 2, minBlocks: 2 })
     head = await rpcResult(devnet.anvil.url, 'eth_blockNumber')
@@ -69,6 +69,36 @@ describe('ranges on worker threads', () => {
     const hashOf = async (n: string) => (await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', [n, false])).hash
     const byHash = await both('debug_getModifiedAccountsByHash', [await hashOf('0x2'), await hashOf(head)])
     expect(byHash.b).toEqual(byHash.a)
+  }, 120_000)
+
+  it('concurrent block traces (a batch, several clients) go to the workers while one runs here: the same answers', async () => {
+    const blocks = Array.from({ length: 6 }, (_, i) => `0x${(Number(head) - i).toString(16)}`)
+    const batch = blocks.flatMap((n, i) => [
+      { jsonrpc: '2.0', id: 2 * i, method: 'trace_block', params: [n] },
+      { jsonrpc: '2.0', id: 2 * i + 1, method: 'debug_traceBlockByNumber', params: [n, { tracer: 'callTracer' }] },
+    ])
+    const post = async (url: string) =>
+      (
+        await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(batch),
+        })
+      ).json()
+    // Fresh daemons (the ones above have these blocks cached already).
+    const fresh = [await start({ threads: 0 }), await start({ threads: 2, minBlocks: 2 })] as const
+    try {
+      const a = await post(fresh[0].url)
+      const b = await post(fresh[1].url)
+      expect(b).toEqual(a)
+      expect(a.every((r: { result?: unknown }) => r.result !== undefined)).toBe(true)
+      expect(await post(pooled.url)).toEqual(a)
+      // Alone, every block and its state come through this daemon; pooled, the batch's calls run two at a
+      // time (--rpc.batch.concurrency): one here, the other on a worker, whose blocks come through it.
+      expect(fresh[1].upstream.stats().calls).toBeLessThan(fresh[0].upstream.stats().calls * 0.8)
+    } finally {
+      for (const edge of fresh) await edge.close()
+    }
   }, 120_000)
 
   it('a range past the head is refused as before, and the server keeps serving', async () => {

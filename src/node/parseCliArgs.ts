@@ -106,8 +106,9 @@ ${NAMESPACE_LINES}
   --subscription.interval DUR  how often eth_subscribe reads the head when the upstream cannot
                           announce new heads (an HTTP upstream; default 1s)
   --workers N             worker threads long ranges fan out to (trace_filter, debug_getModifiedAccounts*
-                          over 64 blocks or more; default one per core, 0: all on the main thread);
-                          they start on the first such range and stop after a minute idle
+                          over 64 blocks or more) and concurrent whole-block traces spread to (default
+                          one per core, 0: all on the main thread); they start on the first such call
+                          and stop after a minute idle
   --graphql               GraphQL on /graphql (POST, or GET with ?query=): the execution-apis schema,
                           every field from the same verified sources as the JSON-RPC methods
   --https.enabled         an HTTPS listener too: HTTP/2 and HTTP/1.1 on one port, WebSocket over TLS

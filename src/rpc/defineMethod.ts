@@ -1,6 +1,7 @@
 import type { Engine } from '../exec/createEngine.js'
 import type { CallContext } from '../types/progress.js'
 import { type ParamParser, type ParsedParams, parseParams } from './params.js'
+import { spreadHeavyCall } from './spreadHeavyCall.js'
 
 /**
  * One JSON-RPC method, declared once: its wire name, a parser per positional parameter (geth's
@@ -18,6 +19,11 @@ export type MethodDefinition<
   readonly params: parsers
   /** The result from parsed arguments, the engine and the call's context (progress, deadline). */
   run(engine: Engine, args: ParsedParams<parsers>, context: CallContext): Promise<result>
+  /**
+   * A heavy method (a whole block traced): while the daemon already runs one, another call goes to
+   * a worker's daemon when there are workers (see spreadHeavyCall).
+   */
+  readonly spread?: boolean
 }
 
 export type MethodParameters<method> =
@@ -38,5 +44,8 @@ export function invokeMethod(
   params: unknown,
   context: CallContext,
 ): Promise<unknown> {
-  return method.run(engine, parseParams(params, method.params), context)
+  const args = parseParams(params, method.params)
+  if (method.spread)
+    return spreadHeavyCall(engine, method.name, params, context, () => method.run(engine, args, context))
+  return method.run(engine, args, context)
 }

@@ -1,13 +1,8 @@
 import type { Engine } from '../exec/createEngine.js'
-import { RpcError } from '../errors/rpc.js'
+import { type WorkerResult, runOnWorker } from './runOnWorker.js'
 import type { Deadline } from '../types/deadline.js'
 import type { RangeWorkers } from '../types/rangeWorkers.js'
 import { quantity } from '../utils/hex.js'
-
-/** One chunk's result: its JSON text as the worker wrote it, and (parsed on first use) its value. */
-export type ChunkResult = { json: string; value(): unknown }
-
-const RESULT_PREFIX = '{"jsonrpc":"2.0","id":1,"result":'
 
 /** The workers a range of `blocks` blocks fans out to, or undefined when it runs here. */
 export function rangeWorkersFor(engine: Engine, blocks: bigint): RangeWorkers | undefined {
@@ -42,14 +37,14 @@ export async function fanOutRange({
   to: bigint
   /** The method and params that compute one chunk (block numbers as quantities). */
   request: (from: string, to: string) => { method: string; params: unknown[] }
-  onChunk: (result: ChunkResult, last: bigint) => Promise<boolean> | boolean
+  onChunk: (result: WorkerResult, last: bigint) => Promise<boolean> | boolean
   deadline?: Deadline | undefined
 }): Promise<void> {
   const size = chunkSize(to - from + 1n, workers.size)
   const stop = new AbortController()
   const onDeadline = () => stop.abort(deadline?.reason)
   deadline?.signal.addEventListener('abort', onDeadline)
-  const inFlight: { last: bigint; result: Promise<ChunkResult> }[] = []
+  const inFlight: { last: bigint; result: Promise<WorkerResult> }[] = []
   let next = from
   const launch = () => {
     if (next > to) return
@@ -57,19 +52,7 @@ export async function fanOutRange({
     const last = first + size - 1n > to ? to : first + size - 1n
     next = last + 1n
     const { method, params } = request(quantity(first), quantity(last))
-    const text = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
-    const result = workers.run(text, stop.signal).then((out): ChunkResult => {
-      // A success is passed on as its result's text (parsed only if the caller needs the values).
-      if (out.startsWith(RESULT_PREFIX) && out.endsWith('}')) {
-        const json = out.slice(RESULT_PREFIX.length, -1)
-        let parsed: unknown
-        return { json, value: () => (parsed ??= JSON.parse(json)) }
-      }
-      const answer = JSON.parse(out) as { result?: unknown; error?: { code: number; message: string; data?: unknown } }
-      if (answer.error) throw new RpcError(answer.error.code, answer.error.message, { data: answer.error.data })
-      const json = JSON.stringify(answer.result ?? null)
-      return { json, value: () => answer.result }
-    })
+    const result = runOnWorker(workers, method, params, stop.signal)
     result.catch(() => {}) // awaited in order below
     inFlight.push({ last, result })
   }
@@ -77,7 +60,7 @@ export async function fanOutRange({
     for (let i = 0; i < workers.size * 2; i++) launch()
     while (inFlight.length > 0) {
       const { last, result } = inFlight.shift()!
-      let value: ChunkResult
+      let value: WorkerResult
       try {
         value = await result
       } catch (err) {

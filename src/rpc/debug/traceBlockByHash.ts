@@ -7,6 +7,7 @@ import { defineMethod } from '../defineMethod.js'
 /** debug_traceBlockByHash(hash, config?) */
 export const traceBlockByHash = defineMethod({
   name: 'debug_traceBlockByHash',
+  spread: true,
   params: [required(parseHash), optional(parseTraceConfig)],
   async run(engine, [hash, plan], context): Promise<unknown> {
     return traceBlock(engine, { kind: 'hash', hash, requireCanonical: false }, plan ?? parseTraceConfig({}), context)

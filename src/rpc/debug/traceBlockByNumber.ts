@@ -6,6 +6,7 @@ import { defineMethod } from '../defineMethod.js'
 /** debug_traceBlockByNumber(number | tag, config?) */
 export const traceBlockByNumber = defineMethod({
   name: 'debug_traceBlockByNumber',
+  spread: true,
   params: [required(parseBlockNumberStrict), optional(parseTraceConfig)],
   async run(engine, [selector, plan], context): Promise<unknown> {
     return traceBlock(engine, selector, plan ?? parseTraceConfig({}), context)

@@ -9,6 +9,7 @@ import { defineMethod } from '../defineMethod.js'
 /** trace_block(block, traceConfig?): every transaction's traces, then the block's reward entries. */
 export const block = defineMethod({
   name: 'trace_block',
+  spread: true,
   params: [required(parseBlockParameter), optional(parseParityTraceConfig)],
   async run(engine, [selector, cfg], context): Promise<unknown> {
     const block = await traceBlockTransactions(engine, selector, blockFields(cfg?.includePrecompiles ?? false), context)

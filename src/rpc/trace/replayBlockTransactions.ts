@@ -9,6 +9,7 @@ import { defineMethod } from '../defineMethod.js'
 /** trace_replayBlockTransactions(block, traceTypes, gasBailOut?, traceConfig?) */
 export const replayBlockTransactions = defineMethod({
   name: 'trace_replayBlockTransactions',
+  spread: true,
   params: [
     required(parseBlockParameter),
     required(parseTraceTypes),
