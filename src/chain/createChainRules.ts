@@ -18,6 +18,8 @@ import { paramsVM } from '@ethereumjs/vm'
 import { BaseError } from '../errors/base.js'
 import { type BlobParameters, normalizeGethGenesis } from './normalizeGethGenesis.js'
 import { replayKzg } from './replayKzg.js'
+import { KNOWN_BOR_CHAINS } from './bor/borChains.js'
+import { type BorRules, borSpecFromGenesis, createBorCommon, createBorRules } from './bor/createBorRules.js'
 
 /** Which rules apply at a block: the hardfork from chain id, number and timestamp. */
 export type ChainRules = {
@@ -31,6 +33,8 @@ export type ChainRules = {
    * still lists the base chain's, which do not apply).
    */
   readonly fixedHardfork?: string | undefined
+  /** A Bor chain's (Polygon PoS) schedules and forks; undefined on any other chain. */
+  readonly bor?: BorRules | undefined
 }
 
 export type CreateChainRulesParameters = {
@@ -127,13 +131,29 @@ function withLibraryParams(common: Common): void {
 }
 
 export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: CreateChainRulesParameters): ChainRules {
+  // A Bor chain (Polygon PoS): known by chain id, or a genesis with a `bor` section.
+  const borSpec =
+    rawGenesis !== undefined
+      ? borSpecFromGenesis(rawGenesis as unknown as { config?: Record<string, unknown> }, `chain-${chainId}`)
+      : hardfork === undefined
+        ? KNOWN_BOR_CHAINS.find((c) => BigInt(c.chainId) === chainId)
+        : undefined
   const genesis =
-    rawGenesis === undefined ? undefined : normalizeGethGenesis(rawGenesis as unknown as Record<string, unknown>)
+    rawGenesis === undefined || borSpec !== undefined
+      ? undefined
+      : normalizeGethGenesis(rawGenesis as unknown as Record<string, unknown>)
   const byFork = new Map<string, Common>()
   let base: Common
   let source: string
   let fixed = false
-  if (genesis !== undefined) {
+  if (borSpec !== undefined) {
+    if (BigInt(borSpec.chainId) !== chainId) {
+      throw new BaseError(`--chain file is for chain id ${borSpec.chainId}, but the upstream is chain ${chainId}`)
+    }
+    base = createBorCommon(borSpec)
+    source =
+      rawGenesis !== undefined ? `Bor genesis config (chain id ${chainId})` : `${borSpec.name} (chain id ${chainId})`
+  } else if (genesis !== undefined) {
     const genesisChainId = BigInt(genesis.config.chainId)
     if (genesisChainId !== chainId) {
       throw new BaseError(`--chain file is for chain id ${genesisChainId}, but the upstream is chain ${chainId}`)
@@ -176,6 +196,7 @@ export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: Cre
     chainId,
     source,
     fixedHardfork: fixed ? base.hardfork() : undefined,
+    bor: borSpec ? createBorRules(borSpec) : undefined,
     commonFor(number, timestamp) {
       if (fixed) return forkCommon(base.hardfork())
       return forkCommon(base.getHardforkBy({ blockNumber: number, timestamp }))

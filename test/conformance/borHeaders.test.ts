@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs'
 import { hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { BorExtraDataError, recoverBorAuthor } from '../../src/chain/bor/borSeal.js'
+import { createChainRules } from '../../src/chain/createChainRules.js'
+import { parseHeader } from '../../src/chain/parseHeader.js'
 
-// Real Polygon PoS mainnet headers as chainstorage recorded them (test/fixtures/bor/SOURCE.txt): the
-// block author recovered from each header's seal, as bor_getAuthor does, equal to the author recorded.
+// Real Polygon PoS mainnet headers as chainstorage recorded them (test/fixtures/bor/SOURCE.txt): each
+// header's hash recomputed under chain 137's rules (known by chain id), and the block author recovered
+// from its seal, as bor_getAuthor does, equal to the author recorded.
 
 type Fixture = {
   file: string
@@ -42,10 +45,16 @@ describe('Polygon PoS headers: the author from the seal', () => {
     expect(fixtures.filter((f) => f.expectedAuthor)).toHaveLength(7)
   })
 
+  const rules = createChainRules({ chainId: 137n })
   for (const f of fixtures) {
     const number = BigInt(f.header.number!)
     it(`block ${number} (${f.file})`, () => {
-      const author = recoverBorAuthor(fields(f.header), number >= JAIPUR)
+      // parseHeader fails closed unless keccak256(RLP(header)) is the recorded hash.
+      const verified = parseHeader(f.header, rules, f.header.hash)
+      expect(verified.hash).toBe(f.header.hash!.toLowerCase())
+      expect(rules.bor!.isJaipur(number)).toBe(number >= JAIPUR)
+      const author = recoverBorAuthor(verified.header, rules.bor!.isJaipur(number))
+      expect(recoverBorAuthor(fields(f.header), number >= JAIPUR)).toBe(author)
       if (f.expectedAuthor) expect(author).toBe(f.expectedAuthor.toLowerCase())
       else expect(author).toMatch(/^0x[0-9a-f]{40}$/)
     })
