@@ -83,7 +83,7 @@ export async function createEdgetrace({
   const handlerFor = (served: readonly string[], options: { internal?: boolean } = {}) => {
     const enabled = servedPrefixes(served, NAMESPACES)
     return createRpcHandler({
-      namespaces: NAMESPACES.map((namespace) =>
+      namespaces: NAMESPACES.flatMap((namespace) =>
         bindNamespace(namespace, engine, !options.internal && enabled.includes(methodPrefix(namespace))),
       ),
       // `vendor` (or its alias `erigon`) serves the erigon_* methods: the core gates by method prefix.

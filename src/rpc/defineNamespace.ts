@@ -17,6 +17,10 @@ export type NamespaceDefinition = {
   readonly fallback?: ((engine: Engine, method: string, params: unknown) => Promise<unknown>) | undefined
   /** Called once when the namespace is bound to an engine and enabled (to start what its methods observe). */
   readonly serve?: ((engine: Engine) => void) | undefined
+  /** Another prefix its methods answer under too (sidechain's `bor_*`, the reference daemon's names). */
+  readonly aliasPrefix?: string | undefined
+  /** Whether the engine's chain has what the namespace serves; where not, every method does not exist. */
+  readonly availableOn?: ((engine: Engine) => boolean) | undefined
 }
 
 /** Declares a namespace; every method's name must start with `<prefix>_` (the name unless told otherwise). */
@@ -33,18 +37,24 @@ export const methodPrefix = (namespace: NamespaceDefinition): string => namespac
 
 /**
  * A declared namespace bound to an engine, as the JSON-RPC core dispatches to it: by its methods'
- * prefix (the core finds a namespace by what a method's name starts with).
+ * prefix (the core finds a namespace by what a method's name starts with) — and by its alias prefix
+ * too, the same methods under their other names. On a chain it is not available on, it has no methods.
  */
-export function bindNamespace(namespace: NamespaceDefinition, engine: Engine, enabled = true): RpcNamespace {
-  if (enabled) namespace.serve?.(engine)
-  const methods = Object.fromEntries(
-    namespace.methods.map((method) => [
-      method.name,
-      (params: unknown, context: Parameters<typeof invokeMethod>[3]) => invokeMethod(method, engine, params, context),
-    ]),
-  )
-  const fallback = namespace.fallback
-  return fallback
-    ? { name: methodPrefix(namespace), methods, fallback: (method, params) => fallback(engine, method, params) }
-    : { name: methodPrefix(namespace), methods }
+export function bindNamespace(namespace: NamespaceDefinition, engine: Engine, enabled = true): RpcNamespace[] {
+  const available = namespace.availableOn?.(engine) ?? true
+  if (enabled && available) namespace.serve?.(engine)
+  const prefix = methodPrefix(namespace)
+  const bound = (as: string): RpcNamespace => {
+    const methods = Object.fromEntries(
+      (available ? namespace.methods : []).map((method) => [
+        `${as}${method.name.slice(prefix.length)}`,
+        (params: unknown, context: Parameters<typeof invokeMethod>[3]) => invokeMethod(method, engine, params, context),
+      ]),
+    )
+    const fallback = namespace.fallback
+    return fallback
+      ? { name: as, methods, fallback: (method, params) => fallback(engine, method, params) }
+      : { name: as, methods }
+  }
+  return namespace.aliasPrefix ? [bound(prefix), bound(namespace.aliasPrefix)] : [bound(prefix)]
 }

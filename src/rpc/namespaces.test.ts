@@ -56,7 +56,7 @@ describe('the namespace registry', () => {
       run: async (_engine, [n]) => `0x${(n * 2n).toString(16)}`,
     })
     const txpool = bindNamespace(defineNamespace({ name: 'txpool', summary: '', methods: [status] }), engine)
-    const handler = createRpcHandler({ namespaces: [txpool], enabled: ['txpool'] })
+    const handler = createRpcHandler({ namespaces: txpool, enabled: ['txpool'] })
     const call = (params: unknown) => handler.handleMessage({ jsonrpc: '2.0', id: 1, method: 'txpool_double', params })
     expect(await call(['0x15'])).toEqual({ jsonrpc: '2.0', id: 1, result: '0x2a' })
     expect(await call([])).toEqual({

@@ -1,5 +1,6 @@
 import { debugNamespace } from './debug/debugNamespace.js'
-import { type NamespaceDefinition, defineNamespace } from './defineNamespace.js'
+import type { NamespaceDefinition } from './defineNamespace.js'
+import { sidechainNamespace } from './sidechain/sidechainNamespace.js'
 import { ethNamespace } from './eth/ethNamespace.js'
 import { netNamespace } from './net/netNamespace.js'
 import { otsNamespace } from './ots/otsNamespace.js'
@@ -24,11 +25,7 @@ export const NAMESPACES: readonly NamespaceDefinition[] = [
   debugNamespace,
   traceNamespace,
   txpoolNamespace,
-  defineNamespace({
-    name: 'sidechain',
-    summary: "Polygon Bor's consensus API: snapshots, signers, root hashes (no methods yet)",
-    methods: [],
-  }),
+  sidechainNamespace,
   otsNamespace,
   parityNamespace,
   overlayNamespace,
