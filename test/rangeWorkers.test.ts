@@ -101,6 +101,26 @@ describe('ranges on worker threads', () => {
     }
   }, 120_000)
 
+  it('a range that outlives its deadline ends with the timeout error, its workers stopped, and the server serves on', async () => {
+    const hurried = await startEdgetrace({
+      upstream: devnet.anvil.url,
+      port: 0,
+      hardfork: 'prague',
+      api: ['eth', 'trace', 'debug'],
+      workers: { threads: 2, minBlocks: 2 },
+      engine: { evmTimeoutMs: 200 },
+    })
+    try {
+      const started = Date.now()
+      const answer = await rpc(hurried.url, 'trace_filter', [{ fromBlock: '0x2', toBlock: head }])
+      expect(answer.error).toMatchObject({ code: -32000, message: expect.stringMatching(/timeout/) })
+      expect(Date.now() - started).toBeLessThan(10_000)
+      expect(await rpcResult(hurried.url, 'eth_chainId')).toBe('0x7a69')
+    } finally {
+      await hurried.close()
+    }
+  })
+
   it('a range past the head is refused as before, and the server keeps serving', async () => {
     const beyond = `0x${(Number(head) + 5).toString(16)}`
     const { a, b } = await both('trace_filter', [{ fromBlock: '0x2', toBlock: beyond }])
