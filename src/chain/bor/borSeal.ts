@@ -80,3 +80,21 @@ export function recoverBorAuthor(header: BorSealedHeader, jaipur: boolean): Hex 
     throw new BorExtraDataError('invalid seal signature', { cause: err })
   }
 }
+
+/**
+ * The validator bytes a sprint-end header carries between its vanity and its seal: the bytes
+ * themselves before Napoli (Bor's Cancun); from Napoli on, the first field of
+ * RLP([validatorBytes, txDependency]). Undefined where Bor reads none (too short, or not decodable).
+ */
+export function borValidatorBytes(extraData: Uint8Array, napoli: boolean): Uint8Array | undefined {
+  if (extraData.length < EXTRA_VANITY + EXTRA_SEAL) return napoli ? undefined : new Uint8Array(0)
+  const payload = extraData.subarray(EXTRA_VANITY, extraData.length - EXTRA_SEAL)
+  if (!napoli) return payload
+  try {
+    const decoded = RLP.decode(payload)
+    if (!Array.isArray(decoded) || !(decoded[0] instanceof Uint8Array)) return undefined
+    return decoded[0]
+  } catch {
+    return undefined
+  }
+}
