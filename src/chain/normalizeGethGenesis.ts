@@ -51,6 +51,9 @@ const UNSUPPORTED_FORKS: Record<string, string> = {
  */
 const NON_EXECUTION_KEYS = ['ethash', 'clique', 'terminalTotalDifficultyPassed', 'eip150Hash', 'networkId']
 
+/** What bor's genesis config adds (read by the Bor chain rules; only with a `bor` section). */
+const BOR_CONFIG_KEYS = ['bor', 'shanghaiBlock', 'cancunBlock', 'pragueBlock', 'burntContract']
+
 const KNOWN_CONFIG_KEYS = [
   'chainId',
   'daoForkBlock',
@@ -173,10 +176,15 @@ function normalizeBlobSchedule(input: unknown): Record<string, BlobParameters> {
  */
 export function normalizeGethGenesis(input: Record<string, unknown>): GethGenesis {
   const genesis = canonicalKeys(input, TOP_LEVEL_KEYS)
-  const config = canonicalKeys((genesis.config ?? {}) as Record<string, unknown>, KNOWN_CONFIG_KEYS)
+  const config = canonicalKeys((genesis.config ?? {}) as Record<string, unknown>, [
+    ...KNOWN_CONFIG_KEYS,
+    ...BOR_CONFIG_KEYS,
+  ])
+  // A Bor chain's config (bor's genesis format): its `bor` section, and forks it schedules by block.
+  const known = isSet(config.bor) ? [...KNOWN_CONFIG_KEYS, ...BOR_CONFIG_KEYS] : KNOWN_CONFIG_KEYS
   for (const key of Object.keys(config)) {
-    if (!KNOWN_CONFIG_KEYS.includes(key)) {
-      throw new GenesisConfigError(`unknown field "${key}" in genesis config; known: ${KNOWN_CONFIG_KEYS.join(', ')}`)
+    if (!known.includes(key)) {
+      throw new GenesisConfigError(`unknown field "${key}" in genesis config; known: ${known.join(', ')}`)
     }
     if (key in UNSUPPORTED_FORKS && isSet(config[key])) {
       throw new GenesisConfigError(
