@@ -45,7 +45,8 @@ export function createWebWorkerPool({
       worker.catch(() => running--)
       return worker
     }
-    return new Promise<Promise<PooledWorker>>((resolve) => waiting.push(resolve)).then((w) => w)
+    // All busy: the next worker released is handed over (as the promise it is kept as).
+    return new Promise<PooledWorker>((resolve, reject) => waiting.push((worker) => worker.then(resolve, reject)))
   }
   function release(worker: Promise<PooledWorker>) {
     const next = waiting.shift()

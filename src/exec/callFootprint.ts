@@ -20,8 +20,15 @@ export function callSelector(args: CallArgs): string {
 
 const isHex = (v: unknown): v is Hex => typeof v === 'string' && /^0x[0-9a-f]*$/.test(v)
 
+/**
+ * A footprint as stored: its entries, and which call at which block recorded it (the same call run
+ * again at the same block — eth_estimateGas's probes, say — reads the same state: not recorded again).
+ */
+type StoredFootprint = { recordedBy: string; entries: FootprintEntry[] }
+
 /** A stored footprint as it is used: well-formed entries only (it came from a persistent store). */
-function parseFootprint(raw: unknown): FootprintEntry[] | undefined {
+function parseFootprint(stored: unknown): FootprintEntry[] | undefined {
+  const raw = (stored as Partial<StoredFootprint> | undefined)?.entries
   if (!Array.isArray(raw)) return undefined
   return raw.filter(
     (e): e is FootprintEntry =>
@@ -45,6 +52,9 @@ export function rememberFootprint(engine: Engine, args: CallArgs, state: Overlay
   const callee = state.baseReads.accounts.get(to)
   if (!callee || equalsBytes(callee.codeHash, KECCAK256_NULL)) return
   const codeHash = bytesToHex(callee.codeHash)
+  const key = cacheKeys.footprint(codeHash, callSelector(args))
+  const recordedBy = `${state.block.hash}:${args.from ?? ''}:${args.value ?? ''}:${args.data ?? ''}`
+  if (engine.cache.get<Partial<StoredFootprint>>(key)?.recordedBy === recordedBy) return
   const entries: FootprintEntry[] = []
   let items = 0
   for (const [address, account] of state.baseReads.accounts) {
@@ -58,7 +68,7 @@ export function rememberFootprint(engine: Engine, args: CallArgs, state: Overlay
     }
     entries.push(entry)
   }
-  engine.cache.set(cacheKeys.footprint(codeHash, callSelector(args)), entries, 128 + 100 * items)
+  engine.cache.set(key, { recordedBy, entries } satisfies StoredFootprint, 128 + 100 * items)
   engine.cache.set(cacheKeys.calleeCode(to), codeHash, 160)
 }
 

@@ -158,6 +158,9 @@ async function main(argv: string[]): Promise<void> {
             : "  traces:     trace_* in the reference daemon's (Erigon's) shapes",
         ]
       : []),
+    server.engine.rangeWorkers
+      ? `  workers:    ${server.engine.rangeWorkers.size} threads for long ranges and concurrent block traces, started on first use (--workers)`
+      : '  workers:    none: ranges and block traces run on the main thread (--workers)',
     `  listening:  ${server.url}  (WebSocket: ${server.wsUrl}${opts.wsApi ? `, namespaces ${opts.wsApi.join(', ')}` : ''})`,
     ...(server.httpsUrl
       ? [
