@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os'
 import { MessageChannel, type MessagePort } from 'node:worker_threads'
 import { Piscina } from 'piscina'
 import type { Engine } from '../../exec/createEngine.js'
-import { createPersistentCodec } from '../../state/createPersistentCodec.js'
+import { type PersistentCodec, createPersistentCodec } from '../../state/createPersistentCodec.js'
 import type { RangeWorkers } from '../../types/rangeWorkers.js'
 import type { PortStoreReply, PortStoreRequest } from './createPortStore.js'
 import type { RangeTask, RangeWorkerData } from './rangeWorker.js'
@@ -11,8 +11,7 @@ import type { RangeTask, RangeWorkerData } from './rangeWorker.js'
 export const defaultWorkerThreads = (): number => availableParallelism()
 
 /** Serves a worker's store requests from the main daemon's cache, in the items' persisted form. */
-function serveCache(port: MessagePort, engine: Engine) {
-  const codec = createPersistentCodec(engine.rules)
+function serveCache(port: MessagePort, engine: Engine, codec: PersistentCodec) {
   port.on('message', (message: PortStoreRequest) => {
     if (message.op === 'get') {
       const values = message.keys.map((key) => {
@@ -33,8 +32,8 @@ function serveCache(port: MessagePort, engine: Engine) {
 /**
  * A pool of worker threads (piscina), each running its own daemon on the same upstream, for the
  * ranges the main daemon fans out. Threads start on the first range and stop after a minute idle;
- * each task gets a port to the main cache, so headers and code verified by one worker are found by
- * the others and by the main daemon. Every worker's cache gets an equal share of the budget.
+ * each task gets a port to the main cache: workers read the headers and code it holds, and code one
+ * worker verified is found there by the others. Every worker's cache gets an equal share of the budget.
  */
 export function createRangeWorkers({
   threads,
@@ -64,6 +63,7 @@ export function createRangeWorkers({
     ...data,
     engine: { ...options, cacheBytes: Math.max(16 * 1024 * 1024, Math.floor(options.cacheBytes / threads)) },
   }
+  const codec = createPersistentCodec(engine.rules)
   const pool = new Piscina({
     filename,
     workerData,
@@ -81,7 +81,7 @@ export function createRangeWorkers({
     minBlocks,
     async run(text, signal) {
       const { port1, port2 } = new MessageChannel()
-      serveCache(port1, engine)
+      serveCache(port1, engine, codec)
       try {
         const task: RangeTask = { text, port: port2 }
         return await pool.run(task, { transferList: [port2], ...(signal ? { signal } : {}) })
