@@ -10,7 +10,7 @@ describe('ranges on worker threads', () => {
   let alone: RunningEdgetrace
   let pooled: RunningEdgetrace
   let head: string
-  const start = (workers: { threads: number; minBlocks?: number }) =>
+  const start = (workers: { threads: number; minBlocks?: number; warm?: boolean }) =>
     startEdgetrace({
       upstream: devnet.anvil.url,
       port: 0,
@@ -85,8 +85,8 @@ describe('ranges on worker threads', () => {
           body: JSON.stringify(batch),
         })
       ).json()
-    // Fresh daemons (the ones above have these blocks cached already).
-    const fresh = [await start({ threads: 0 }), await start({ threads: 2, minBlocks: 2 })] as const
+    // Fresh daemons (the ones above have these blocks cached already), the pool's threads started.
+    const fresh = [await start({ threads: 0 }), await start({ threads: 2, minBlocks: 2, warm: true })] as const
     try {
       const a = await post(fresh[0].url)
       const b = await post(fresh[1].url)
@@ -98,6 +98,36 @@ describe('ranges on worker threads', () => {
       expect(fresh[1].upstream.stats().calls).toBeLessThan(fresh[0].upstream.stats().calls * 0.8)
     } finally {
       for (const edge of fresh) await edge.close()
+    }
+  }, 120_000)
+
+  it('a block trace never waits for a thread to start: while none is up it runs here and starts them for the next', async () => {
+    const cold = await start({ threads: 2, minBlocks: 2 })
+    const reference = await start({ threads: 0 })
+    try {
+      const workers = cold.engine.rangeWorkers!
+      expect(workers.hasFree()).toBe(false)
+      const batch = [0, 1, 2].map((i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'trace_block',
+        params: [`0x${(Number(head) - i).toString(16)}`],
+      }))
+      const post = async (url: string) =>
+        (
+          await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(batch),
+          })
+        ).json()
+      expect(await post(cold.url)).toEqual(await post(reference.url))
+      const until = Date.now() + 60_000
+      while (!workers.hasFree() && Date.now() < until) await new Promise((r) => setTimeout(r, 100))
+      expect(workers.hasFree()).toBe(true)
+    } finally {
+      await cold.close()
+      await reference.close()
     }
   }, 120_000)
 

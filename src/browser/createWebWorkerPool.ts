@@ -24,7 +24,7 @@ export function createWebWorkerPool({
   /** Starts one worker's daemon. */
   start: () => Promise<PooledWorker>
 }): RangeWorkers & { close(): Promise<void> } {
-  const idle: { worker: Promise<PooledWorker>; timer: ReturnType<typeof setTimeout> }[] = []
+  const idle: { worker: Promise<PooledWorker>; timer: ReturnType<typeof setTimeout>; started: boolean }[] = []
   const waiting: ((worker: Promise<PooledWorker>) => void)[] = []
   let running = 0
   let closed = false
@@ -54,12 +54,39 @@ export function createWebWorkerPool({
     if (closed) return retire(worker)
     const entry = {
       worker,
+      started: false,
       timer: setTimeout(() => {
         idle.splice(idle.indexOf(entry), 1)
         retire(worker)
       }, idleMs),
     }
+    void worker.then(
+      () => {
+        entry.started = true
+      },
+      () => {},
+    )
     idle.push(entry)
+  }
+  let warming = false
+  /** Starts workers up to the pool's size, each put straight back as free once its daemon is up. */
+  function warmUp() {
+    if (warming || closed) return
+    warming = true
+    const starting: Promise<unknown>[] = []
+    while (running < size) {
+      running++
+      const worker = start()
+      starting.push(
+        worker.then(
+          () => release(worker),
+          () => running--,
+        ),
+      )
+    }
+    void Promise.all(starting).finally(() => {
+      warming = false
+    })
   }
 
   return {
@@ -87,6 +114,8 @@ export function createWebWorkerPool({
         else release(worker)
       }
     },
+    hasFree: () => idle.some((entry) => entry.started),
+    warmUp,
     async close() {
       closed = true
       for (const { worker, timer } of idle.splice(0)) {

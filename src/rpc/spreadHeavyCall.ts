@@ -7,8 +7,8 @@ const running = new WeakMap<Engine, { calls: number }>()
 
 /**
  * A heavy call (a whole block traced) while this daemon is already running one: handed to a
- * worker's daemon instead (when there are workers), so concurrent block traces — a batch, several
- * clients — use every core. Its result comes back as the worker wrote it (one text, not streamed as
+ * worker's daemon instead (when one is started and free), so concurrent block traces — a batch,
+ * several clients — use every core. Its result comes back as the worker wrote it (one text, not streamed as
  * it is produced) and goes out as is. Otherwise the call runs here.
  */
 export async function spreadHeavyCall(
@@ -22,8 +22,12 @@ export async function spreadHeavyCall(
   if (!count) running.set(engine, (count = { calls: 0 }))
   const workers = engine.rangeWorkers
   if (workers && workers.size > 0 && count.calls > 0) {
-    const result = await runOnWorker(workers, method, params, context.deadline?.signal)
-    return new JsonStream(async (write) => write(result.json))
+    if (workers.hasFree()) {
+      const result = await runOnWorker(workers, method, params, context.deadline?.signal)
+      return new JsonStream(async (write) => write(result.json))
+    }
+    // None started yet: this call runs here, and the next ones find the workers up.
+    workers.warmUp()
   }
   count.calls++
   try {

@@ -10,4 +10,11 @@ export type RangeWorkers = {
   readonly minBlocks: number
   /** Runs one request on a free worker; aborting it ends that request (its worker is replaced). */
   run(text: string, signal?: AbortSignal): Promise<string>
+  /**
+   * Whether a worker is started and free now. A single heavy call goes to a worker only then: it
+   * never waits for a thread to start (seconds), which only a long range is worth.
+   */
+  hasFree(): boolean
+  /** Starts the pool's workers in the background (once at a time), so that later calls find one free. */
+  warmUp(): void
 }

@@ -72,23 +72,48 @@ export function createRangeWorkers({
     idleTimeout: warm ? Number.POSITIVE_INFINITY : 60_000,
     ...(execArgv ? { execArgv } : {}),
   })
-  const ready = warm ? Promise.all(Array.from({ length: threads }, () => pool.run(null))) : Promise.resolve([])
+  // The threads whose daemon is up (each start task answers with its thread's id), and the tasks running.
+  const up = new Set<number>()
+  let inFlight = 0
+  pool.on('workerDestroy', (worker: { threadId: number }) => up.delete(worker.threadId))
+  const startAll = async () => {
+    // Start tasks sent together make the pool start that many threads; one that a quick thread
+    // took twice leaves another thread starting, which the next round waits for.
+    for (let round = 0; round < 3 && up.size < threads; round++) {
+      const ids = await Promise.all(Array.from({ length: threads - up.size }, () => pool.run(null) as Promise<string>))
+      for (const id of ids) up.add(Number(id))
+    }
+  }
+  let warming: Promise<void> | undefined
+  const warmUp = () => {
+    warming ??= startAll()
+      .catch(() => {})
+      .finally(() => {
+        warming = undefined
+      })
+    return warming
+  }
+  const ready = warm ? startAll() : Promise.resolve()
   ready.catch(() => {})
   return {
     /** Resolves once every thread's daemon is up (immediately when not warm). */
-    ready: ready.then(() => undefined),
+    ready,
     size: threads,
     minBlocks,
     async run(text, signal) {
       const { port1, port2 } = new MessageChannel()
       serveCache(port1, engine, codec)
+      inFlight++
       try {
         const task: RangeTask = { text, port: port2 }
         return await pool.run(task, { transferList: [port2], ...(signal ? { signal } : {}) })
       } finally {
+        inFlight--
         port1.close()
       }
     },
+    hasFree: () => up.size > inFlight,
+    warmUp: () => void warmUp(),
     close: () => pool.destroy(),
   }
 }

@@ -1,6 +1,6 @@
 // A worker thread of the range pool (see createRangeWorkers): its own daemon on the same upstream,
 // its persistent tier the main daemon's cache (over each task's port). One request at a time.
-import { type MessagePort, workerData } from 'node:worker_threads'
+import { type MessagePort, threadId, workerData } from 'node:worker_threads'
 import type { GethGenesis } from '@ethereumjs/common'
 import { createEdgetrace } from '../../createEdgetrace.js'
 import type { EngineOptions } from '../../exec/createEngine.js'
@@ -46,9 +46,10 @@ const daemon = (async () => {
 daemon.catch(() => {})
 
 /** A task: one request on this thread's daemon (`null`: only wait until the daemon is up). */
+/** A task, or null to start this thread's daemon: answered then with the thread's id. */
 export default async function run(task: RangeTask | null): Promise<string> {
   const d = await daemon
-  if (task === null) return ''
+  if (task === null) return String(threadId)
   const { text, port } = task
   current = port
   try {
