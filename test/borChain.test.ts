@@ -1,17 +1,54 @@
-import { createBlock, createBlockHeader } from '@ethereumjs/block'
-import { bigIntToBytes, bytesToHex, concatBytes, privateToAddress, setLengthLeft } from '@ethereumjs/util'
-import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { createLegacyTx } from '@ethereumjs/tx'
+import { bigIntToBytes, bytesToHex, privateToAddress, setLengthLeft } from '@ethereumjs/util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { borSealHash } from '../src/chain/bor/borSeal.js'
-import { createChainRules } from '../src/chain/createChainRules.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import type { Hex } from '../src/types/hex.js'
-import { type FixtureNode, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
+import { type FixtureNode, fixtureRules, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
+import { type BorDevnetPlan, borGenesisExtraData } from '../tools/fixture-node/produceBorChain.js'
+import { type ModelSet, createSet, proposerOf, sprintEnd } from './src/borProposerModel.js'
 import { createProxy } from './src/createProxy.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
-// A Bor chain served by the fixture node: blocks sealed here, as Bor seals them, by validator keys of
-// the test (empty blocks for now), read by edgetrace through its --chain genesis.
+// A Bor devnet built by the fixture node (npm run fixture-node -- --genesis … --bor.plan …): sealed
+// as Bor seals it by validator keys of this test, the set changed at sprint ends (a validator
+// joins, one leaves, a power changes), blocks sealed out of turn, Napoli's extraData from block 20,
+// a span crossed (span 0 ends at 255). Every sidechain answer is checked against what an
+// independent model of bor's validator set (test/src/borProposerModel.ts) predicts from the keys
+// and the schedule alone.
+const keys = [1, 2, 3, 4].map((i) => setLengthLeft(bigIntToBytes(BigInt(0x2000 + i)), 32))
+const address = (key: number) => bytesToHex(privateToAddress(keys[key]!)) as Hex
+const funder = setLengthLeft(bigIntToBytes(0xf00dn), 32)
+const SPRINT = 4
+const BLOCKS = 300
+const genesisSet = [
+  { key: 0, power: 10 },
+  { key: 1, power: 20 },
+  { key: 2, power: 30 },
+]
+const plan: BorDevnetPlan = {
+  keys,
+  blocks: BLOCKS,
+  validators: [
+    {
+      from: 12,
+      set: [
+        { key: 0, power: 10 },
+        { key: 1, power: 20 },
+        { key: 2, power: 30 },
+        { key: 3, power: 15 },
+      ],
+    },
+    {
+      from: 28,
+      set: [
+        { key: 1, power: 20 },
+        { key: 2, power: 5 },
+        { key: 3, power: 15 },
+      ],
+    },
+  ],
+  outOfTurn: { 5: 1, 14: 2, 30: 1, 257: 1 },
+}
 const genesis = {
   config: {
     chainId: 4243,
@@ -24,71 +61,192 @@ const genesis = {
     istanbulBlock: 0,
     berlinBlock: 0,
     londonBlock: 0,
-    bor: { period: { '0': 2 }, sprint: { '0': 4 }, jaipurBlock: 0, delhiBlock: 0, indoreBlock: 0 },
+    shanghaiBlock: 20,
+    cancunBlock: 20,
+    bor: { period: { '0': 2 }, sprint: { '0': SPRINT }, jaipurBlock: 0, delhiBlock: 0, indoreBlock: 0 },
   },
   gasLimit: '0x1c9c380',
   difficulty: '0x1',
   baseFeePerGas: '0x7',
   timestamp: '0x65000000',
-  extraData: `0x${'00'.repeat(97)}`,
-  alloc: {},
+  extraData: borGenesisExtraData(keys, genesisSet),
+  alloc: { [bytesToHex(privateToAddress(funder))]: { balance: '0x56bc75e2d63100000' } },
 }
-const keys = [1, 2, 3].map((i) => setLengthLeft(bigIntToBytes(BigInt(0x2000 + i)), 32))
-const signerOf = (key: Uint8Array) => bytesToHex(privateToAddress(key)) as Hex
 
-describe('a Bor chain (fixture node)', () => {
+/** The model's prediction for every block: its signer and difficulty, and the snapshot after it. */
+type Predicted = { signer: string; difficulty: number; after: ModelSet }
+const copy = (set: ModelSet): ModelSet => {
+  const validators = set.validators.map((v) => ({ ...v }))
+  const proposer =
+    set.proposer && validators.find((v) => v.address === set.proposer!.address && v.accum === set.proposer!.accum)
+  return {
+    validators,
+    proposer: proposer ?? (set.proposer ? { ...set.proposer } : undefined),
+    cachedTotal: set.cachedTotal,
+  }
+}
+const named = (n: number) => {
+  const entry = [...plan.validators!].filter((v) => v.from <= n).sort((a, b) => b.from - a.from)[0]
+  return (entry?.set ?? genesisSet).map((v) => ({ address: address(v.key), power: BigInt(v.power) }))
+}
+function predict(from: { number: number; set: ModelSet }): Map<number, Predicted> {
+  const out = new Map<number, Predicted>()
+  let set = from.set
+  out.set(from.number, { signer: '', difficulty: 0, after: copy(set) })
+  for (let n = from.number + 1; n <= BLOCKS; n++) {
+    const p = set.validators.indexOf(proposerOf(set))
+    const offset = plan.outOfTurn?.[n] ?? 0
+    const signer = set.validators[(p + offset) % set.validators.length]!.address
+    const difficulty = set.validators.length - offset
+    if ((n + 1) % SPRINT === 0) set = sprintEnd(set, named(n + 1))
+    out.set(n, { signer, difficulty, after: copy(set) })
+  }
+  return out
+}
+const snapshotJson = (number: number, hash: string, set: ModelSet) => {
+  const v = (x: ModelSet['validators'][number]) => ({
+    ID: 0,
+    signer: x.address,
+    power: Number(x.power),
+    accum: Number(x.accum),
+  })
+  return { number, hash, validatorSet: { validators: set.validators.map(v), proposer: v(proposerOf(set)) } }
+}
+
+describe('a Bor devnet (fixture node)', () => {
   let node: FixtureNode
   let edge: RunningEdgetrace
-  const sealers: Hex[] = []
+  let predicted: Map<number, Predicted>
+  const hashes: string[] = []
   beforeAll(async () => {
-    const rules = createChainRules({ chainId: 4243n, genesis: genesis as never })
-    const empty = await startFixtureNode({ genesis })
-    const head = await rpcResult(empty.url, 'eth_getBlockByNumber', ['0x0', false])
-    await empty.close()
-    const blocks: Uint8Array[] = []
-    let parent = head
-    for (let n = 1n; n <= 12n; n++) {
-      const key = keys[Number(n) % keys.length]!
-      const common = rules.commonFor(n, 0n)
-      const fields = (extraData: Uint8Array) => ({
-        number: n,
-        parentHash: parent.hash,
-        stateRoot: head.stateRoot,
-        timestamp: BigInt(parent.timestamp) + 2n,
-        gasLimit: BigInt(parent.gasLimit),
-        baseFeePerGas: 7n,
-        difficulty: 1n,
-        extraData,
-      })
-      const vanity = new Uint8Array(32)
-      const unsealed = createBlockHeader(fields(concatBytes(vanity, new Uint8Array(65))), {
-        common,
-        skipConsensusFormatValidation: true,
-      })
-      const signature = secp256k1.sign(borSealHash(unsealed, true), key, { prehash: false, format: 'recovered' })
-      const seal = concatBytes(signature.subarray(1), signature.subarray(0, 1))
-      const block = createBlock(
-        { header: fields(concatBytes(vanity, seal)) },
-        { common, skipConsensusFormatValidation: true },
-      )
-      blocks.push(block.serialize())
-      sealers.push(signerOf(key))
-      parent = { ...parent, hash: bytesToHex(block.hash()), timestamp: `0x${block.header.timestamp.toString(16)}` }
-    }
-    node = await startFixtureNode({ genesis, blocks: concatBytes(...blocks.map((b) => b)) })
-    edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth', 'bor'], genesis: genesis as never })
-  }, 60_000)
+    const rules = fixtureRules(genesis)
+    const transfer = (nonce: number, n: bigint) =>
+      createLegacyTx(
+        { nonce, gasPrice: 10n ** 9n, gasLimit: 21_000n, to: address(3), value: 1n },
+        { common: rules.commonFor(n, 0n) },
+      ).sign(funder)
+    const transactions = { 3: [transfer(0, 3n)], 22: [transfer(1, 22n)] }
+    node = await startFixtureNode({ genesis, bor: { ...plan, transactions } })
+    for (let n = 0; n <= BLOCKS; n++) hashes.push(node.chain.byNumber(BigInt(n))!.hash)
+    predicted = predict({ number: 0, set: createSet(named(0)) })
+    edge = await startEdgetrace({
+      upstream: node.url,
+      port: 0,
+      api: ['eth', 'bor', 'trace', 'debug'],
+      genesis: genesis as never,
+    })
+  }, 120_000)
   afterAll(async () => {
     await edge?.close()
     await node?.close()
   })
 
-  it('bor_getAuthor: the key that sealed each block', async () => {
-    for (let n = 1; n <= 12; n++) {
-      expect(await rpcResult(edge.url, 'bor_getAuthor', [`0x${n.toString(16)}`])).toBe(sealers[n - 1])
+  it('the devnet is what the plan says: every block sealed by the signer and with the difficulty the model predicts', () => {
+    for (let n = 1; n <= BLOCKS; n++) {
+      const header = node.chain.byNumber(BigInt(n))!.block.header
+      expect(Number(header.difficulty), `block ${n}`).toBe(predicted.get(n)!.difficulty)
     }
-    expect(await rpcResult(edge.url, 'sidechain_getAuthor', [])).toBe(sealers[11])
-    expect((await rpc(edge.url, 'bor_getAuthor', ['0x64'])).error).toMatchObject({ message: 'unknown block' })
+  })
+
+  it('getAuthor: the key that sealed each block', async () => {
+    for (let n = 1; n <= BLOCKS; n += 7) {
+      expect(await rpcResult(edge.url, 'bor_getAuthor', [`0x${n.toString(16)}`]), `block ${n}`).toBe(
+        predicted.get(n)!.signer,
+      )
+    }
+    expect(await rpcResult(edge.url, 'sidechain_getAuthor', [])).toBe(predicted.get(BLOCKS)!.signer)
+    expect((await rpc(edge.url, 'bor_getAuthor', ['0x1000'])).error).toMatchObject({ message: 'unknown block' })
+  })
+
+  it('getSnapshot and getSnapshotAtHash: the validator set, powers, priorities and proposer the model predicts, across set changes and a span', async () => {
+    for (const n of [0, 1, 3, 4, 5, 11, 12, 14, 15, 19, 20, 27, 28, 29, 30, 31, 100, 255, 256, 257, BLOCKS]) {
+      const want = snapshotJson(n, hashes[n]!, predicted.get(n)!.after)
+      expect(await rpcResult(edge.url, 'bor_getSnapshot', [`0x${n.toString(16)}`]), `block ${n}`).toEqual(want)
+      expect(await rpcResult(edge.url, 'sidechain_getSnapshotAtHash', [hashes[n]]), `block ${n}`).toEqual(want)
+      const signers = predicted.get(n)!.after.validators.map((v) => v.address)
+      expect(await rpcResult(edge.url, 'bor_getSigners', [`0x${n.toString(16)}`])).toEqual(signers)
+      expect(await rpcResult(edge.url, 'bor_getSignersAtHash', [hashes[n]])).toEqual(signers)
+    }
+    const head = predicted.get(BLOCKS)!.after
+    expect(await rpcResult(edge.url, 'bor_getSnapshot', [])).toEqual(snapshotJson(BLOCKS, hashes[BLOCKS]!, head))
+    expect(await rpcResult(edge.url, 'bor_getCurrentProposer', [])).toBe(proposerOf(head).address)
+    expect(await rpcResult(edge.url, 'bor_getCurrentValidators', [])).toEqual(
+      snapshotJson(BLOCKS, hashes[BLOCKS]!, head).validatorSet.validators,
+    )
+  })
+
+  it('getSnapshotProposer and getSnapshotProposerSequence: the in-turn signer, the ranking, in and out of turn', async () => {
+    for (const n of [1, 2, 5, 12, 13, 14, 28, 29, 30, 256, 257, BLOCKS]) {
+      const parent = predicted.get(n - 1)!.after
+      const proposer = proposerOf(parent)
+      expect(await rpcResult(edge.url, 'bor_getSnapshotProposer', [`0x${n.toString(16)}`]), `block ${n}`).toBe(
+        proposer.address,
+      )
+      const size = parent.validators.length
+      const p = parent.validators.indexOf(proposer)
+      const ranking = parent.validators
+        .map((v, i) => ({ Signer: v.address, Difficulty: size - ((i - p + size) % size) }))
+        .sort((a, b) => b.Difficulty - a.Difficulty)
+      const sequence = await rpcResult(edge.url, 'sidechain_getSnapshotProposerSequence', [hashes[n]])
+      expect(sequence, `block ${n}`).toEqual({
+        Signers: ranking,
+        Diff: predicted.get(n)!.difficulty,
+        Author: predicted.get(n)!.signer,
+      })
+    }
+  })
+
+  it('a snapshot further back than --bor.snapshotwalk starts from the span start its sprint-end header names, and says so; closer than a span: a clear error', async () => {
+    const lines: string[] = []
+    const short = await startEdgetrace({
+      upstream: node.url,
+      port: 0,
+      api: ['eth', 'bor'],
+      genesis: genesis as never,
+      engine: { borSnapshotWalk: 60 },
+      log: (line) => lines.push(line),
+    })
+    try {
+      // Block 255 names span 1's set; the model starts a fresh set from it and applies 256…300.
+      const fresh = predict({ number: 255, set: createSet(named(256)) })
+      expect(await rpcResult(short.url, 'bor_getSnapshot', [`0x${BLOCKS.toString(16)}`])).toEqual(
+        snapshotJson(BLOCKS, hashes[BLOCKS]!, fresh.get(BLOCKS)!.after),
+      )
+      expect(lines.join('\n')).toMatch(
+        /no validator snapshot within 60 headers of block 300.*span 1's set as block 255 names it/,
+      )
+      const answer = await rpc(short.url, 'bor_getSnapshot', ['0xc8'])
+      expect(answer.error.message).toMatch(/^no validator set known within 60 headers of block 200/)
+    } finally {
+      await short.close()
+    }
+  })
+
+  it('a later snapshot starts from the one cached before it: a few headers, not the whole walk', async () => {
+    const fresh = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth', 'bor'], genesis: genesis as never })
+    try {
+      await rpcResult(fresh.url, 'bor_getSnapshot', ['0x100'])
+      fresh.upstream.resetStats()
+      const want = snapshotJson(260, hashes[260]!, predicted.get(260)!.after)
+      expect(await rpcResult(fresh.url, 'bor_getSnapshot', ['0x104'])).toEqual(want)
+      // The head, the block, and one window of 8 headers below it (the snapshot at 256 is among them).
+      expect(fresh.upstream.stats().calls).toBeLessThanOrEqual(10)
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  it('a Bor block with transactions replays and traces (before and after Napoli)', async () => {
+    for (const n of [3, 22]) {
+      const traces = (await rpcResult(edge.url, 'trace_block', [`0x${n.toString(16)}`])) as { action: { to: string } }[]
+      expect(traces).toHaveLength(1)
+      expect(traces[0]!.action.to).toBe(address(3))
+      const calls = (await rpcResult(edge.url, 'debug_traceBlockByNumber', [
+        `0x${n.toString(16)}`,
+        { tracer: 'callTracer' },
+      ])) as unknown[]
+      expect(calls).toHaveLength(1)
+    }
   })
 
   it('a header tampered with on the way (extraData, difficulty) is refused, never answered from', async () => {
@@ -100,7 +258,7 @@ describe('a Bor chain (fixture node)', () => {
       genesis: genesis as never,
     })
     try {
-      for (const change of [{ extraData: `0x${'11'.repeat(32)}${'22'.repeat(65)}` }, { difficulty: '0x2' }]) {
+      for (const change of [{ extraData: `0x${'11'.repeat(32)}${'22'.repeat(65)}` }, { difficulty: '0x7' }]) {
         proxy.hooks.transform = (call, result) =>
           call.method === 'eth_getBlockByNumber' && call.params[0] === '0x5'
             ? { ...(result as object), ...change }
@@ -108,6 +266,10 @@ describe('a Bor chain (fixture node)', () => {
         const answer = await rpc(tampered.url, 'bor_getAuthor', ['0x5'])
         expect(answer.result, JSON.stringify(change)).toBeUndefined()
         expect(answer.error.message).toMatch(/keccak256\(RLP\(header\)\)/)
+        // Met on a snapshot's walk back: the snapshot is refused too.
+        const snapshot = await rpc(tampered.url, 'bor_getSnapshot', ['0x10'])
+        expect(snapshot.result, JSON.stringify(change)).toBeUndefined()
+        expect(snapshot.error.message).toMatch(/keccak256\(RLP\(header\)\)/)
       }
     } finally {
       await tampered.close()

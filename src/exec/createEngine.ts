@@ -45,6 +45,12 @@ export type EngineOptions = {
   otsSearchIndex?: boolean | undefined
   /** The transaction pool's limits (`--txpool.*`). */
   txpool?: TxPoolLimits | undefined
+  /**
+   * Bor chains: the most headers a validator snapshot walks back looking for a known one (a cached
+   * snapshot, or the genesis) before it starts from the validator set a span's sprint-end header
+   * names (default 16,384).
+   */
+  borSnapshotWalk?: number | undefined
   /** How often subscriptions read the head when the upstream cannot announce it, ms (default 1000). */
   subscriptionPollMs?: number | undefined
 }
@@ -75,6 +81,8 @@ export type Engine = {
    * host set them up (the Node server: `--workers`); undefined runs everything here.
    */
   rangeWorkers?: RangeWorkers | undefined
+  /** The host's log (a line per event worth an operator's attention), when it has one. */
+  readonly log: ((line: string) => void) | undefined
   /** What the pool learned from the upstream's own pool: when it was last read, what was dropped. */
   readonly upstreamPool: { readAt: number; headHash: string | undefined; dropped: number; offered: boolean }
 }
@@ -131,5 +139,6 @@ export function createEngine({
     verified,
     txpool: createTxPool(opts.txpool ?? DEFAULT_TXPOOL_LIMITS),
     upstreamPool: { readAt: 0, headHash: undefined, dropped: 0, offered: true },
+    log,
   }
 }

@@ -126,6 +126,7 @@ async function main(argv: string[]): Promise<void> {
       overlayGetLogsTimeoutMs: opts.overlayGetLogsTimeoutMs,
       overlayReplayBlockTimeoutMs: opts.overlayReplayBlockTimeoutMs,
       otsSearchMaxBlocks: opts.otsSearchMaxBlocks,
+      borSnapshotWalk: opts.borSnapshotWalk,
       otsSearchIndex: !opts.otsSearchScan,
       txpool: opts.txpool,
       subscriptionPollMs: opts.subscriptionPollMs,

@@ -39,6 +39,7 @@ export type CliOptions = {
   batchLimit: number
   returnDataLimit: number
   otsSearchMaxBlocks: number
+  borSnapshotWalk: number
   otsSearchScan: boolean
   /** `--txpool.*`: the local pool's limits. */
   txpool: TxPoolLimits
@@ -126,6 +127,8 @@ ${NAMESPACE_LINES}
   --rpc.returndata.limit N  most bytes eth_call may return (default 100000; 0 = no limit)
   --rpc.overlay.getlogstimeout DUR      most time one overlay_getLogs may take (default 5m)
   --rpc.overlay.replayblocktimeout DUR  most time overlay_getLogs may replay one block (default 10s)
+  --bor.snapshotwalk N    Bor chains: most headers a validator snapshot walks back to a known one (a cached
+                          snapshot, the genesis) before it starts from a span's sprint-end header (16384)
   --ots.search.maxblocks N  most blocks one ots_searchTransactions* request may replay to find the
                           address (default 10000)
   --ots.search.scan       ots searches never ask the upstream's own index (ots_search*, trace_filter):
@@ -205,6 +208,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     batchLimit: 100,
     returnDataLimit: 100_000,
     otsSearchMaxBlocks: 10_000,
+    borSnapshotWalk: 16_384,
     otsSearchScan: false,
     txpool: { ...DEFAULT_TXPOOL_LIMITS },
     unverified: false,
@@ -322,6 +326,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--rpc.overlay.replayblocktimeout':
         opts.overlayReplayBlockTimeoutMs = parseDuration(takeValue())
+        break
+      case '--bor.snapshotwalk':
+        opts.borSnapshotWalk = integer(flag, takeValue(), 1)
         break
       case '--ots.search.maxblocks':
         opts.otsSearchMaxBlocks = integer(flag, takeValue(), 1)

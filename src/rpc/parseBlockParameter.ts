@@ -5,7 +5,8 @@ import type { BlockSelector, BlockTag } from '../types/blockSelector.js'
 const TAGS = new Set<string>(['latest', 'earliest', 'pending', 'safe', 'finalized'])
 const MAX_INT64 = 2n ** 63n - 1n
 
-function parseBlockNumber(raw: unknown): BlockSelector {
+/** A block number or tag only (Go's rpc.BlockNumber): no hash, no object. */
+export function parseBlockNumber(raw: unknown): BlockSelector {
   if (typeof raw === 'number') {
     // A bare JSON number arrives as a double: 2^63 and above are refused with the reference's words;
     // below that, beyond 2^53, the nearest double is taken (no chain is that long; it is not found).

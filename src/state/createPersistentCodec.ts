@@ -2,6 +2,8 @@ import { createBlockHeaderFromRLP } from '@ethereumjs/block'
 import { type Account, bytesToHex, createAccountFromRLP } from '@ethereumjs/util'
 import type { ChainRules } from '../chain/createChainRules.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
+import type { BorSnapshot } from '../chain/bor/applyBorHeaders.js'
+import { decodeBorSnapshot, encodeBorSnapshot } from '../chain/bor/storedBorSnapshot.js'
 import { cacheKeyKind, cacheKeys } from '../utils/cacheKeys.js'
 
 /** How one cache entry is written to, and read back from, a persistent store (structured-clone values). */
@@ -22,7 +24,8 @@ const isBytes = (v: unknown): v is Uint8Array => v instanceof Uint8Array
  * root, slot), code by code hash, a block's raw transactions and receipts by block hash (checked
  * again against the header whenever they are used), final block numbers, where a transaction was
  * mined (used only when the upstream cannot be asked), and hints that only steer what is fetched:
- * the upstream's access lists and the footprints of calls run before. Everything else (decoded
+ * the upstream's access lists and the footprints of calls run before; on a Bor chain, validator
+ * snapshots by block hash (computed from verified headers). Everything else (decoded
  * blocks, in-flight proofs) lives in memory only.
  */
 export function createPersistentCodec(rules: ChainRules): PersistentCodec {
@@ -48,6 +51,8 @@ export function createPersistentCodec(rules: ChainRules): PersistentCodec {
         case 'footprint':
         case 'calleeCode':
           return value
+        case 'borSnapshot':
+          return encodeBorSnapshot(value as BorSnapshot)
         // In memory only: decoded blocks, in-flight proofs, unverified state, checkpoint links.
         case 'block':
         case 'verifiedBlock':
@@ -79,6 +84,10 @@ export function createPersistentCodec(rules: ChainRules): PersistentCodec {
           return isBytes(stored) ? stored : undefined
         case 'number':
           return typeof stored === 'string' ? stored : undefined
+        case 'borSnapshot': {
+          const snapshot = decodeBorSnapshot(stored)
+          return snapshot && cacheKeys.borSnapshot(snapshot.hash) === key ? snapshot : undefined
+        }
         default:
           return stored
       }

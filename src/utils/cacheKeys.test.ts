@@ -69,6 +69,11 @@ const samples = {
     literal: `cc:${ADDRESS}`,
     parsed: { kind: 'calleeCode', address: ADDRESS },
   },
+  borSnapshot: {
+    key: cacheKeys.borSnapshot(HASH),
+    literal: `bs:${HASH}`,
+    parsed: { kind: 'borSnapshot', hash: HASH },
+  },
 } satisfies Record<CacheKeyKind, { key: string; literal: string; parsed: ParsedCacheKey }>
 
 describe('cacheKeys', () => {

@@ -48,6 +48,8 @@ const PREFIXES = {
   footprint: 'fp',
   /** The code hash an address had when a call to it was last run, by address (persisted). */
   calleeCode: 'cc',
+  /** A Bor chain's validator snapshot after a block, by block hash (persisted). */
+  borSnapshot: 'bs',
 } as const
 
 export type CacheKeyKind = keyof typeof PREFIXES
@@ -76,6 +78,7 @@ export type ParsedCacheKey =
   | { kind: 'blockAccessLists'; blockHash: string; count: number }
   | { kind: 'footprint'; codeHash: string; selector: string }
   | { kind: 'calleeCode'; address: string }
+  | { kind: 'borSnapshot'; hash: string }
   | { kind: 'unknown'; key: string }
 
 /** The builders, one per kind. Hashes and roots are hex strings, passed as the caller holds them (not re-cased). */
@@ -103,6 +106,7 @@ export const cacheKeys = {
   /** `selector` is the call data's first four bytes as hex ('0x' for less). */
   footprint: (codeHash: string, selector: string) => `fp:${codeHash}:${selector}`,
   calleeCode: (address: string) => `cc:${address}`,
+  borSnapshot: (hash: string) => `bs:${hash}`,
 } satisfies Record<CacheKeyKind, (...args: never[]) => string>
 
 /**
@@ -136,6 +140,7 @@ export function parseCacheKey(key: string): ParsedCacheKey {
     case 'rawBlock':
     case 'rawReceipts':
     case 'transaction':
+    case 'borSnapshot':
       return fields(1) ? { kind, hash: rest } : unknown
     case 'code':
       return fields(1) ? { kind, codeHash: rest } : unknown

@@ -1,6 +1,14 @@
 import { defineNamespace } from '../defineNamespace.js'
 import { getAuthor } from './getAuthor.js'
+import { getCurrentProposer } from './getCurrentProposer.js'
+import { getCurrentValidators } from './getCurrentValidators.js'
 import { getRootHash } from './getRootHash.js'
+import { getSigners } from './getSigners.js'
+import { getSignersAtHash } from './getSignersAtHash.js'
+import { getSnapshot } from './getSnapshot.js'
+import { getSnapshotAtHash } from './getSnapshotAtHash.js'
+import { getSnapshotProposer } from './getSnapshotProposer.js'
+import { getSnapshotProposerSequence } from './getSnapshotProposerSequence.js'
 import { getVoteOnHash } from './getVoteOnHash.js'
 
 /**
@@ -10,8 +18,21 @@ import { getVoteOnHash } from './getVoteOnHash.js'
  */
 export const sidechainNamespace = defineNamespace({
   name: 'sidechain',
-  summary: "Polygon Bor's consensus API (Bor chains only): block authors, checkpoint root hashes, milestone votes",
+  summary:
+    "Polygon Bor's consensus API (Bor chains only): block authors, validator snapshots and proposers, checkpoint root hashes, milestone votes",
   aliasPrefix: 'bor',
   availableOn: (engine) => engine.rules.bor !== undefined,
-  methods: [getAuthor, getRootHash, getVoteOnHash],
+  methods: [
+    getAuthor,
+    getSnapshot,
+    getSnapshotAtHash,
+    getSigners,
+    getSignersAtHash,
+    getCurrentProposer,
+    getCurrentValidators,
+    getSnapshotProposer,
+    getSnapshotProposerSequence,
+    getRootHash,
+    getVoteOnHash,
+  ],
 })

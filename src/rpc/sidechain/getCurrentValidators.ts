@@ -1,0 +1,13 @@
+import { defineMethod } from '../defineMethod.js'
+import { jsonText, validatorJson } from './renderBorSnapshot.js'
+import { snapshotFor } from './snapshotFor.js'
+
+/** sidechain_getCurrentValidators(): the validators of the head's snapshot (ID, signer, power, accum). */
+export const getCurrentValidators = defineMethod({
+  name: 'sidechain_getCurrentValidators',
+  params: [],
+  async run(engine) {
+    const { validators } = (await snapshotFor(engine, undefined)).snapshot.validatorSet
+    return jsonText(`[${validators.map(validatorJson).join(',')}]`)
+  },
+})
