@@ -37,6 +37,7 @@ export default defineConfig({
       '@ethereumjs/util',
       '@ethereumjs/vm',
       '@noble/hashes/sha3.js',
+      '@noble/curves/secp256k1.js',
       'viem',
       'viem/accounts',
       'ethers',

@@ -1,11 +1,17 @@
-import { createLegacyTx } from '@ethereumjs/tx'
-import { bigIntToBytes, bytesToHex, privateToAddress, setLengthLeft } from '@ethereumjs/util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import type { Hex } from '../src/types/hex.js'
-import { type FixtureNode, fixtureRules, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
-import { type BorDevnetPlan, borGenesisExtraData } from '../tools/fixture-node/produceBorChain.js'
-import { type ModelSet, createSet, proposerOf, sprintEnd } from './src/borProposerModel.js'
+import type { FixtureNode } from '../tools/fixture-node/startFixtureNode.js'
+import { startBorDevnet } from './src/startBorDevnet.js'
+import { createSet, proposerOf } from './src/borProposerModel.js'
+import {
+  BLOCKS,
+  type Predicted,
+  address,
+  genesis,
+  named,
+  predict,
+  snapshotJson,
+} from './src/borDevnet.js'
 import { createProxy } from './src/createProxy.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
@@ -15,118 +21,13 @@ import { rpc, rpcResult } from './src/rpc.js'
 // a span crossed (span 0 ends at 255). Every sidechain answer is checked against what an
 // independent model of bor's validator set (test/src/borProposerModel.ts) predicts from the keys
 // and the schedule alone.
-const keys = [1, 2, 3, 4].map((i) => setLengthLeft(bigIntToBytes(BigInt(0x2000 + i)), 32))
-const address = (key: number) => bytesToHex(privateToAddress(keys[key]!)) as Hex
-const funder = setLengthLeft(bigIntToBytes(0xf00dn), 32)
-const SPRINT = 4
-const BLOCKS = 300
-const genesisSet = [
-  { key: 0, power: 10 },
-  { key: 1, power: 20 },
-  { key: 2, power: 30 },
-]
-const plan: BorDevnetPlan = {
-  keys,
-  blocks: BLOCKS,
-  validators: [
-    {
-      from: 12,
-      set: [
-        { key: 0, power: 10 },
-        { key: 1, power: 20 },
-        { key: 2, power: 30 },
-        { key: 3, power: 15 },
-      ],
-    },
-    {
-      from: 28,
-      set: [
-        { key: 1, power: 20 },
-        { key: 2, power: 5 },
-        { key: 3, power: 15 },
-      ],
-    },
-  ],
-  outOfTurn: { 5: 1, 14: 2, 30: 1, 257: 1 },
-}
-const genesis = {
-  config: {
-    chainId: 4243,
-    homesteadBlock: 0,
-    eip150Block: 0,
-    eip155Block: 0,
-    byzantiumBlock: 0,
-    constantinopleBlock: 0,
-    petersburgBlock: 0,
-    istanbulBlock: 0,
-    berlinBlock: 0,
-    londonBlock: 0,
-    shanghaiBlock: 20,
-    cancunBlock: 20,
-    bor: { period: { '0': 2 }, sprint: { '0': SPRINT }, jaipurBlock: 0, delhiBlock: 0, indoreBlock: 0 },
-  },
-  gasLimit: '0x1c9c380',
-  difficulty: '0x1',
-  baseFeePerGas: '0x7',
-  timestamp: '0x65000000',
-  extraData: borGenesisExtraData(keys, genesisSet),
-  alloc: { [bytesToHex(privateToAddress(funder))]: { balance: '0x56bc75e2d63100000' } },
-}
-
-/** The model's prediction for every block: its signer and difficulty, and the snapshot after it. */
-type Predicted = { signer: string; difficulty: number; after: ModelSet }
-const copy = (set: ModelSet): ModelSet => {
-  const validators = set.validators.map((v) => ({ ...v }))
-  const proposer =
-    set.proposer && validators.find((v) => v.address === set.proposer!.address && v.accum === set.proposer!.accum)
-  return {
-    validators,
-    proposer: proposer ?? (set.proposer ? { ...set.proposer } : undefined),
-    cachedTotal: set.cachedTotal,
-  }
-}
-const named = (n: number) => {
-  const entry = [...plan.validators!].filter((v) => v.from <= n).sort((a, b) => b.from - a.from)[0]
-  return (entry?.set ?? genesisSet).map((v) => ({ address: address(v.key), power: BigInt(v.power) }))
-}
-function predict(from: { number: number; set: ModelSet }): Map<number, Predicted> {
-  const out = new Map<number, Predicted>()
-  let set = from.set
-  out.set(from.number, { signer: '', difficulty: 0, after: copy(set) })
-  for (let n = from.number + 1; n <= BLOCKS; n++) {
-    const p = set.validators.indexOf(proposerOf(set))
-    const offset = plan.outOfTurn?.[n] ?? 0
-    const signer = set.validators[(p + offset) % set.validators.length]!.address
-    const difficulty = set.validators.length - offset
-    if ((n + 1) % SPRINT === 0) set = sprintEnd(set, named(n + 1))
-    out.set(n, { signer, difficulty, after: copy(set) })
-  }
-  return out
-}
-const snapshotJson = (number: number, hash: string, set: ModelSet) => {
-  const v = (x: ModelSet['validators'][number]) => ({
-    ID: 0,
-    signer: x.address,
-    power: Number(x.power),
-    accum: Number(x.accum),
-  })
-  return { number, hash, validatorSet: { validators: set.validators.map(v), proposer: v(proposerOf(set)) } }
-}
-
 describe('a Bor devnet (fixture node)', () => {
   let node: FixtureNode
   let edge: RunningEdgetrace
   let predicted: Map<number, Predicted>
   const hashes: string[] = []
   beforeAll(async () => {
-    const rules = fixtureRules(genesis)
-    const transfer = (nonce: number, n: bigint) =>
-      createLegacyTx(
-        { nonce, gasPrice: 10n ** 9n, gasLimit: 21_000n, to: address(3), value: 1n },
-        { common: rules.commonFor(n, 0n) },
-      ).sign(funder)
-    const transactions = { 3: [transfer(0, 3n)], 22: [transfer(1, 22n)] }
-    node = await startFixtureNode({ genesis, bor: { ...plan, transactions } })
+    node = await startBorDevnet()
     for (let n = 0; n <= BLOCKS; n++) hashes.push(node.chain.byNumber(BigInt(n))!.hash)
     predicted = predict({ number: 0, set: createSet(named(0)) })
     edge = await startEdgetrace({

@@ -1,8 +1,11 @@
 import type { BrowserCommand } from 'vitest/node'
 import { type Devnet, startDevnet } from '../../src/node/devnet/startDevnet.js'
+import type { FixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
+import { startBorDevnet } from '../src/startBorDevnet.js'
 
 /** Devnets a browser test started (and may stop, to take its upstream away). */
 const devnets = new Map<string, Devnet>()
+const borDevnets = new Map<string, FixtureNode>()
 
 /**
  * Commands the browser tests run in Node (`commands` from 'vitest/browser'): a devnet of their own
@@ -19,6 +22,18 @@ export const browserCommands: Record<string, BrowserCommand<any[]>> = {
       accounts: devnet.accounts,
       contracts: devnet.contracts,
     }
+  },
+  /** The tests' Bor devnet (test/src/borDevnet.ts) on a fixture node: its URL and its block hashes. */
+  startBorDevnet: async () => {
+    const node = await startBorDevnet()
+    borDevnets.set(node.url, node)
+    const hashes: string[] = []
+    for (let n = 0n; n <= node.chain.head().block.header.number; n++) hashes.push(node.chain.byNumber(n)!.hash)
+    return { url: node.url, hashes }
+  },
+  stopBorDevnet: async (_ctx, url: string) => {
+    await borDevnets.get(url)?.close()
+    borDevnets.delete(url)
   },
   stopDevnet: async (_ctx, url: string) => {
     await devnets.get(url)?.stop()

@@ -89,6 +89,8 @@ declare module 'vitest/browser' {
   interface BrowserCommands {
     startDevnet(): Promise<DevnetInfo>
     stopDevnet(url: string): Promise<void>
+    startBorDevnet(): Promise<{ url: string; hashes: string[] }>
+    stopBorDevnet(url: string): Promise<void>
     runDemoInBrowser(origin: string, upstream: string, method: string): Promise<{ status: string; output: string }>
     runInFreshPageTwice(
       origin: string,
