@@ -3,15 +3,7 @@ import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrac
 import type { FixtureNode } from '../tools/fixture-node/startFixtureNode.js'
 import { startBorDevnet } from './src/startBorDevnet.js'
 import { createSet, proposerOf } from './src/borProposerModel.js'
-import {
-  BLOCKS,
-  type Predicted,
-  address,
-  genesis,
-  named,
-  predict,
-  snapshotJson,
-} from './src/borDevnet.js'
+import { BLOCKS, type Predicted, address, genesis, named, predict, snapshotJson } from './src/borDevnet.js'
 import { createProxy } from './src/createProxy.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
