@@ -80,11 +80,11 @@ export const named = (n: number) => {
   const entry = [...plan.validators!].filter((v) => v.from <= n).sort((a, b) => b.from - a.from)[0]
   return (entry?.set ?? genesisSet).map((v) => ({ address: address(v.key), power: BigInt(v.power) }))
 }
-export function predict(from: { number: number; set: ModelSet }): Map<number, Predicted> {
+export function predict(from: { number: number; set: ModelSet }, to = BLOCKS): Map<number, Predicted> {
   const out = new Map<number, Predicted>()
   let set = from.set
   out.set(from.number, { signer: '', difficulty: 0, after: copy(set) })
-  for (let n = from.number + 1; n <= BLOCKS; n++) {
+  for (let n = from.number + 1; n <= to; n++) {
     const p = set.validators.indexOf(proposerOf(set))
     const offset = plan.outOfTurn?.[n] ?? 0
     const signer = set.validators[(p + offset) % set.validators.length]!.address
