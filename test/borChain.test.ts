@@ -1,9 +1,21 @@
+import { bytesToHex, concatBytes, hexToBytes } from '@ethereumjs/util'
+import { p256 } from '@noble/curves/nist.js'
+import { keccak_256 } from '@noble/hashes/sha3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import type { FixtureNode } from '../tools/fixture-node/startFixtureNode.js'
-import { startBorDevnet } from './src/startBorDevnet.js'
+import { coinbaseRecorder, startBorDevnet } from './src/startBorDevnet.js'
 import { createSet, proposerOf } from './src/borProposerModel.js'
-import { BLOCKS, type Predicted, address, genesis, named, predict, snapshotJson } from './src/borDevnet.js'
+import {
+  BLOCKS,
+  BURNT_CONTRACT,
+  type Predicted,
+  address,
+  genesis,
+  named,
+  predict,
+  snapshotJson,
+} from './src/borDevnet.js'
 import { createProxy } from './src/createProxy.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
@@ -140,6 +152,60 @@ describe('a Bor devnet (fixture node)', () => {
       ])) as unknown[]
       expect(calls).toHaveLength(1)
     }
+  })
+
+  it('executes as Bor does: COINBASE is the author, base fees go to the burnt contract, tips to the author, P-256 at 0x100 from Napoli', async () => {
+    // COINBASE from a contract creation's return value, at blocks sealed by different validators.
+    for (const n of [5, 14, 30]) {
+      const word = await rpcResult(edge.url, 'eth_call', [{ data: '0x4160005260206000f3' }, `0x${n.toString(16)}`])
+      expect(`0x${(word as string).slice(-40)}`, `block ${n}`).toBe(predicted.get(n)!.signer)
+    }
+    // A transaction of block 41 stored COINBASE: the author of block 41, as the replay shows (proven slot).
+    const slot = await rpcResult(edge.url, 'eth_getStorageAt', [coinbaseRecorder(), '0x0', '0x29'])
+    expect(`0x${(slot as string).slice(-40)}`).toBe(predicted.get(41)!.signer)
+    const [store] = (await rpcResult(edge.url, 'trace_replayBlockTransactions', ['0x29', ['stateDiff']])) as {
+      stateDiff: Record<string, { storage: Record<string, { '*'?: { to: string }; '+'?: string }> }>
+    }[]
+    const written = store!.stateDiff[coinbaseRecorder()]!.storage[`0x${'0'.repeat(64)}`]!
+    expect(`0x${(written['+'] ?? written['*']!.to).slice(-40)}`).toBe(predicted.get(41)!.signer)
+    // Block 3's transfer at a base fee of 7: 21,000 × 7 wei paid to the burnt contract; by the head, every receipt's gas × base fee.
+    const baseFee = BigInt(node.chain.byNumber(3n)!.block.header.baseFeePerGas!)
+    expect(BigInt(await rpcResult(edge.url, 'eth_getBalance', [BURNT_CONTRACT, '0x2']))).toBe(0n)
+    expect(BigInt(await rpcResult(edge.url, 'eth_getBalance', [BURNT_CONTRACT, '0x3']))).toBe(21_000n * baseFee)
+    let burnt = 0n
+    for (let n = 1n; n <= BigInt(BLOCKS); n++) {
+      const block = node.chain.byNumber(n)!
+      for (const r of block.receipts) burnt += r.gasUsed * block.block.header.baseFeePerGas!
+    }
+    expect(burnt).toBeGreaterThan(2n * 21_000n * baseFee)
+    expect(BigInt(await rpcResult(edge.url, 'eth_getBalance', [BURNT_CONTRACT, 'latest']))).toBe(burnt)
+    // The replay says so too: block 3's state diff credits the burnt contract and the author's tip.
+    const [replayed] = (await rpcResult(edge.url, 'trace_replayBlockTransactions', ['0x3', ['stateDiff']])) as {
+      stateDiff: Record<string, { balance: unknown }>
+    }[]
+    expect(replayed!.stateDiff[BURNT_CONTRACT]!.balance).toEqual({ '+': `0x${(21_000n * baseFee).toString(16)}` })
+    const author = predicted.get(3)!.signer
+    const tip = 21_000n * (10n ** 9n - baseFee)
+    const paid = replayed!.stateDiff[author]!.balance as Record<string, { from: string; to: string }>
+    const change = paid['*'] ?? { from: '0x0', to: (paid as unknown as Record<string, string>)['+']! }
+    expect(BigInt(change.to) - BigInt(change.from)).toBe(tip)
+
+    // P-256 (RIP-7212): a signature made here verifies at 0x100 from Napoli (block 20) on, for 3,450 gas.
+    const key = p256.utils.randomSecretKey()
+    const hash = keccak_256(new TextEncoder().encode('edgetrace'))
+    const signature = p256.sign(hash, key, { prehash: false, lowS: false })
+    const point = p256.getPublicKey(key, false)
+    const input = bytesToHex(concatBytes(hash, signature, point.subarray(1)))
+    const call = { to: '0x0000000000000000000000000000000000000100', data: input }
+    expect(await rpcResult(edge.url, 'eth_call', [call, '0x14'])).toBe(`0x${'0'.repeat(63)}1`)
+    expect(await rpcResult(edge.url, 'eth_call', [call, '0x13'])).toBe('0x')
+    const bad = { ...call, data: `${input.slice(0, -2)}00` }
+    expect(await rpcResult(edge.url, 'eth_call', [bad, '0x14'])).toBe('0x')
+    const calldata = hexToBytes(input).reduce((g, b) => g + (b === 0 ? 4n : 16n), 0n)
+    const traced = (await rpcResult(edge.url, 'debug_traceCall', [call, '0x14', { tracer: 'callTracer' }])) as {
+      gasUsed: string
+    }
+    expect(BigInt(traced.gasUsed)).toBe(21_000n + calldata + 3450n)
   })
 
   it('a header tampered with on the way (extraData, difficulty) is refused, never answered from', async () => {

@@ -19,6 +19,7 @@ import type { AbortCheck, Deadline } from '../types/deadline.js'
 import { anyAborted } from '../utils/createDeadline.js'
 import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
+import { chainEvmOptions } from './borExecution.js'
 import type { TracerHooks } from '../tracing/hooks.js'
 import type { Hex } from '../types/hex.js'
 
@@ -156,7 +157,15 @@ async function run(
   )
   if (zeroBlobFee) context.header.getBlobGasPrice = () => 0n
 
-  const vm = await createVM({ common, stateManager: state, blockchain: engine.headers.blockchainFor(block) })
+  const vm = await createVM({
+    common,
+    stateManager: state,
+    blockchain: engine.headers.blockchainFor(block),
+    // COINBASE is the verified block's author on a Bor chain, unless the call sets the fee recipient.
+    evmOpts: chainEvmOptions(engine.rules, block.header, {
+      authorFromSeal: blockOverrides?.feeRecipient === undefined,
+    }),
+  })
   let result
   try {
     const opts = {

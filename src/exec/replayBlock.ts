@@ -16,6 +16,7 @@ import type { AbortCheck, Deadline } from '../types/deadline.js'
 import { anyAborted } from '../utils/createDeadline.js'
 import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
+import { chainEvmOptions, creditBorBurn } from './borExecution.js'
 import type { TracerHooks } from '../tracing/hooks.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
 import { callArgsOfTransaction, toRpcCallArgs } from './callArgs.js'
@@ -127,6 +128,7 @@ export async function replayBlock(
         common,
         stateManager: state,
         blockchain: engine.headers.blockchainFor(loaded.header),
+        evmOpts: chainEvmOptions(engine.rules, loaded.block.header),
       })
       await applySystemCalls(state, loaded.block.header)
       const results: RunTxResult[] = []
@@ -141,6 +143,8 @@ export async function replayBlock(
           signal: anyAborted(signal, traced?.signal),
           scheduler: COOPERATIVE,
         })
+        // A Bor block's base fee is not burnt but paid to its burnt contract (within the transaction's reads).
+        await creditBorBurn(state, engine.rules, loaded.block.header, result.totalGasSpent)
         blockGasUsed += result.totalGasSpent
         checkReceipt(loaded, i, result)
         results.push(result)

@@ -24,6 +24,7 @@ import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { toGethEvmError } from '../errors/evmErrorMap.js'
 import { RpcError } from '../errors/rpc.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
+import { borPrecompiles } from './borExecution.js'
 import { type OverlayStateManager, createOverlayStateManager } from '../state/createOverlayStateManager.js'
 import type { AccessListEntry } from '../state/types.js'
 import type { Deadline } from '../types/deadline.js'
@@ -384,7 +385,8 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     stateManager: state,
     blockchain: run.chain as never,
     evmOpts: {
-      customPrecompiles,
+      // Bor's P-256 verifier from Napoli on (not movable by precompile overrides).
+      customPrecompiles: [...borPrecompiles(engine.rules, preliminary.number), ...customPrecompiles],
       // A call without fees runs in a context with a zero base fee (below), yet geth's BASEFEE is the
       // block's: the opcode answers the block's base fee whatever the context says.
       ...(baseFee !== undefined && baseFee > 0n ? { customOpcodes: [baseFeeOpcode(baseFee)] } : {}),

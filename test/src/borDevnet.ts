@@ -10,6 +10,8 @@ export const keys = [1, 2, 3, 4].map((i) => setLengthLeft(bigIntToBytes(BigInt(0
 export const address = (key: number) => bytesToHex(privateToAddress(keys[key]!)) as Hex
 export const funder = setLengthLeft(bigIntToBytes(0xf00dn), 32)
 export const SPRINT = 4
+/** Where the devnet's base fees go (Polygon mainnet's first burnt contract). */
+export const BURNT_CONTRACT = '0x70bca57f4579f58670ab2d18ef16e02c17553c38'
 export const BLOCKS = 300
 export const genesisSet = [
   { key: 0, power: 10 },
@@ -54,7 +56,14 @@ export const genesis = {
     londonBlock: 0,
     shanghaiBlock: 20,
     cancunBlock: 20,
-    bor: { period: { '0': 2 }, sprint: { '0': SPRINT }, jaipurBlock: 0, delhiBlock: 0, indoreBlock: 0 },
+    bor: {
+      period: { '0': 2 },
+      sprint: { '0': SPRINT },
+      jaipurBlock: 0,
+      delhiBlock: 0,
+      indoreBlock: 0,
+      burntContract: { '0': BURNT_CONTRACT },
+    },
   },
   gasLimit: '0x1c9c380',
   difficulty: '0x1',

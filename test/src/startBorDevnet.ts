@@ -1,20 +1,38 @@
+import { bigIntToBytes, bytesToHex, generateAddress, privateToAddress } from '@ethereumjs/util'
 import { createLegacyTx } from '@ethereumjs/tx'
+import type { Hex } from '../../src/types/hex.js'
 import { type FixtureNode, fixtureRules, startFixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
 import { address, funder, genesis, plan } from './borDevnet.js'
 
+/** Init code of a contract whose every call stores COINBASE in slot 0 (runtime 41 6000 55 00). */
+const COINBASE_RECORDER_INIT: Hex = '0x6441600055006000526005601bf3'
+
+/** Where the funder's third transaction (block 40) deploys it. */
+export const coinbaseRecorder = (): Hex => bytesToHex(generateAddress(privateToAddress(funder), bigIntToBytes(2n)))
+
 /**
  * The tests' Bor devnet on a fixture node (see borDevnet.ts), with two value transfers (blocks 3 and
- * 22, before and after Napoli); `blocks` makes it longer (the bench's).
+ * 22, before and after Napoli), a contract recording COINBASE deployed at block 40 and called at 41;
+ * `blocks` makes it longer (the bench's).
  */
 export async function startBorDevnet(blocks = plan.blocks): Promise<FixtureNode> {
   const rules = fixtureRules(genesis)
-  const transfer = (nonce: number, n: bigint) =>
+  const send = (nonce: number, n: bigint, fields: { to?: Hex; value?: bigint; data?: Hex; gasLimit?: bigint }) =>
     createLegacyTx(
-      { nonce, gasPrice: 10n ** 9n, gasLimit: 21_000n, to: address(3), value: 1n },
+      { nonce, gasPrice: 10n ** 9n, gasLimit: 21_000n, ...fields },
       { common: rules.commonFor(n, 0n) },
     ).sign(funder)
   return startFixtureNode({
     genesis,
-    bor: { ...plan, blocks, transactions: { 3: [transfer(0, 3n)], 22: [transfer(1, 22n)] } },
+    bor: {
+      ...plan,
+      blocks,
+      transactions: {
+        3: [send(0, 3n, { to: address(3), value: 1n })],
+        22: [send(1, 22n, { to: address(3), value: 1n })],
+        40: [send(2, 40n, { data: COINBASE_RECORDER_INIT, gasLimit: 100_000n })],
+        41: [send(3, 41n, { to: coinbaseRecorder(), gasLimit: 100_000n })],
+      },
+    },
   })
 }

@@ -6,6 +6,7 @@ import { COOPERATIVE } from '../../exec/cooperative.js'
 import { stateBefore } from '../../exec/stateBefore.js'
 import { createExecutionDeadline, withTimeout } from '../../exec/withTimeout.js'
 import { runTracedTransaction } from '../../evm/runTracedTransaction.js'
+import { chainEvmOptions } from '../../exec/borExecution.js'
 import { swapInitCode } from '../../evm/swapInitCode.js'
 import type { Hex } from '../../types/hex.js'
 import { defineMethod } from '../defineMethod.js'
@@ -43,6 +44,7 @@ export const callConstructor = defineMethod({
             common,
             stateManager: state,
             blockchain: engine.headers.blockchainFor(loaded.header),
+            evmOpts: chainEvmOptions(engine.rules, loaded.block.header),
           })
           const detach = swapInitCode(vm.evm, address, hexToBytes(code))
           try {
