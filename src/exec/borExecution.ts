@@ -1,6 +1,6 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import type { EVMOpts } from '@ethereumjs/evm'
-import { type StateManagerInterface } from '@ethereumjs/common'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { Account, type Address, bytesToBigInt, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
 import { p256 } from '@noble/curves/nist.js'
 import { recoverBorAuthor } from '../chain/bor/borSeal.js'
