@@ -208,6 +208,45 @@ describe('a Bor devnet (fixture node)', () => {
     expect(BigInt(traced.gasUsed)).toBe(21_000n + calldata + 3450n)
   })
 
+  it('a block with a state sync: the Bor upstream lists it after the block’s transactions; shown as bor shows it, never replayed or taken as a receipt', async () => {
+    const stateSyncHash = (n: number) =>
+      bytesToHex(
+        keccak_256(
+          concatBytes(
+            new TextEncoder().encode('matic-bor-receipt-'),
+            hexToBytes(`0x${n.toString(16).padStart(16, '0')}`),
+            hexToBytes(hashes[n]! as `0x${string}`),
+          ),
+        ),
+      )
+    const full = (await rpcResult(edge.url, 'eth_getBlockByNumber', ['0x24', true])) as {
+      transactions: { hash: string; from: string; to: null; transactionIndex: string }[]
+    }
+    expect(full.transactions.map((t) => t.hash)).toHaveLength(2)
+    expect(full.transactions[1]).toMatchObject({
+      hash: stateSyncHash(36),
+      from: `0x${'0'.repeat(40)}`,
+      to: null,
+      transactionIndex: '0x1',
+    })
+    expect(
+      ((await rpcResult(edge.url, 'eth_getBlockByHash', [hashes[32], false])) as { transactions: string[] })
+        .transactions,
+    ).toEqual([stateSyncHash(32)])
+    // Traces and receipts: the block's own transaction only.
+    expect((await rpcResult(edge.url, 'trace_block', ['0x24'])) as unknown[]).toHaveLength(1)
+    expect((await rpcResult(edge.url, 'trace_block', ['0x20'])) as unknown[]).toEqual([])
+    expect(
+      (await rpcResult(edge.url, 'debug_traceBlockByNumber', ['0x24', { tracer: 'callTracer' }])) as unknown[],
+    ).toHaveLength(1)
+    expect((await rpcResult(edge.url, 'eth_getBlockReceipts', ['0x24'])) as unknown[]).toHaveLength(1)
+    expect((await rpcResult(edge.url, 'debug_getRawReceipts', ['0x24'])) as unknown[]).toHaveLength(1)
+    const filtered = (await rpcResult(edge.url, 'trace_filter', [{ fromBlock: '0x1e', toBlock: '0x28' }])) as {
+      blockNumber: number
+    }[]
+    expect(filtered.map((t) => t.blockNumber)).toEqual([36, 40])
+  })
+
   it('a header tampered with on the way (extraData, difficulty) is refused, never answered from', async () => {
     const proxy = await createProxy(node.url)
     const tampered = await startEdgetrace({

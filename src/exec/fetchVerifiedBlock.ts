@@ -12,6 +12,8 @@ import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
 import type { Engine } from './createEngine.js'
+import { splitBorStateSync } from '../chain/bor/borStateSync.js'
+import type { Hex } from '../types/hex.js'
 
 /** The fields of a blob transaction's network wrapper (EIP-4844 sidecar) that some nodes (anvil) echo. */
 const SIDECAR_FIELDS = ['blobs', 'commitments', 'kzgCommitments', 'proofs', 'kzgProofs', 'sidecar'] as const
@@ -28,8 +30,11 @@ export function withoutBlobSidecar<json extends Record<string, unknown>>(tx: jso
   return copy as json
 }
 
-/** A block whose every part was checked against its verified header. */
-export type VerifiedBlock = { header: VerifiedHeader; block: Block }
+/**
+ * A block whose every part was checked against its verified header; on a Bor chain, the hash of the
+ * state-sync transaction the upstream listed after the block's own (derived from the block, see borStateSync).
+ */
+export type VerifiedBlock = { header: VerifiedHeader; block: Block; stateSync?: Hex }
 
 /**
  * The whole block a verified header names — transactions, uncles, withdrawals — from the upstream's
@@ -64,10 +69,22 @@ async function keptJson(engine: Engine, hash: string): Promise<Record<string, un
 }
 
 async function fetchAndVerify(engine: Engine, header: VerifiedHeader): Promise<VerifiedBlock> {
-  const json =
+  const fetched =
     (await keptJson(engine, header.hash)) ??
     (await engine.upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [header.hash, true]))
-  if (json === null) throw new BlockNotFoundError(header.hash)
+  if (fetched === null) throw new BlockNotFoundError(header.hash)
+  // A Bor upstream lists the block's state-sync transaction last: no root commits to it; only its
+  // derived hash is kept (and shown as bor shows it), nothing of its JSON.
+  const split =
+    engine.rules.bor && Array.isArray(fetched.transactions)
+      ? splitBorStateSync(
+          fetched.transactions as unknown[],
+          (t) => (t as { hash?: string } | null)?.hash,
+          header.number,
+          header.hash,
+        )
+      : undefined
+  const json = split ? { ...fetched, transactions: split.items } : fetched
   const block = { number: header.number, hash: header.hash }
   const where = `block ${header.number} ${header.hash}`
   const uncleCount = Array.isArray(json.uncles) ? json.uncles.length : 0
@@ -115,5 +132,5 @@ async function fetchAndVerify(engine: Engine, header: VerifiedHeader): Promise<V
     throw bad('transactions', header.header.transactionsTrie, await built.genTxTrie())
   if (built.withdrawals !== undefined && !(await built.withdrawalsTrieIsValid()))
     throw bad('withdrawals', header.header.withdrawalsRoot!, await genWithdrawalsTrieRoot(built.withdrawals))
-  return { header, block: built }
+  return { header, block: built, ...(split?.stateSync ? { stateSync: split.stateSync } : {}) }
 }

@@ -6,6 +6,8 @@ import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
 import type { Engine } from './createEngine.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
 import { withoutBlobSidecar } from './fetchVerifiedBlock.js'
+import { splitBorStateSync } from '../chain/bor/borStateSync.js'
+import type { Hex } from '../types/hex.js'
 
 export type ReceiptSummary = { transactionHash: string; gasUsed: bigint; status: bigint | undefined }
 
@@ -16,6 +18,8 @@ export type LoadedBlock = {
   block: Block
   /** The upstream's receipts, to check each replayed transaction against. */
   receipts: ReceiptSummary[]
+  /** On a Bor chain, the hash of the state-sync transaction the upstream listed after the block's own. */
+  stateSync?: Hex | undefined
 }
 
 type RpcTx = { hash: string; from: string }
@@ -66,9 +70,15 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
     !kept && numberHint !== undefined && numberHint > 0n
       ? upstream.request('eth_getBlockByNumber', [`0x${(numberHint - 1n).toString(16)}`, false]).catch(() => null)
       : undefined
-  const json = await jsonP
-  if (json === null) throw new BlockNotFoundError(hash)
-  const header = headers.offer({ ...json, transactions: [] }, hash)
+  const fetched = await jsonP
+  if (fetched === null) throw new BlockNotFoundError(hash)
+  const header = headers.offer({ ...fetched, transactions: [] }, hash)
+  // A Bor upstream lists the block's state-sync transaction last: not part of the block, not replayed.
+  const split =
+    engine.rules.bor && Array.isArray(fetched.transactions)
+      ? splitBorStateSync(fetched.transactions as RpcTx[], (t) => t?.hash, header.number, hash)
+      : undefined
+  const json = split ? { ...fetched, transactions: split.items } : fetched
   const where = `block ${header.number} ${hash}`
   let block: Block
   try {
@@ -114,13 +124,20 @@ export async function loadBlock(engine: Engine, blockHash: string, numberHint?: 
   // eth_getBlockReceipts is asked for in the first round trip; per-transaction receipts are the fallback.
   const receipts = (
     Array.isArray(receiptsRaw)
-      ? receiptsRaw
+      ? split
+        ? splitBorStateSync(
+            receiptsRaw,
+            (r) => (r as { transactionHash?: string })?.transactionHash,
+            header.number,
+            hash,
+          ).items
+        : receiptsRaw
       : await Promise.all(txHashes.map((h) => upstream.request('eth_getTransactionReceipt', [h])))
   ).map(toReceiptSummary)
   if (receipts.length !== txHashes.length || receipts.some((r, i) => r.transactionHash !== txHashes[i])) {
     throw new ReplayMismatchError(`${where}: the upstream's receipts do not match the block's transactions`)
   }
-  const loaded = { header, parent, block, receipts }
+  const loaded: LoadedBlock = { header, parent, block, receipts, stateSync: split?.stateSync }
   if (!kept && engine.persistent) {
     const summaries = receipts.map((r) => ({
       transactionHash: r.transactionHash,

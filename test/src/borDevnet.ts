@@ -41,6 +41,7 @@ export const plan: BorDevnetPlan = {
     },
   ],
   outOfTurn: { 5: 1, 14: 2, 30: 1, 257: 1 },
+  stateSyncs: [32, 36],
 }
 export const genesis = {
   config: {

@@ -7,12 +7,12 @@ import { address, funder, genesis, plan } from './borDevnet.js'
 /** Init code of a contract whose every call stores COINBASE in slot 0 (runtime 41 6000 55 00). */
 const COINBASE_RECORDER_INIT: Hex = '0x6441600055006000526005601bf3'
 
-/** Where the funder's third transaction (block 40) deploys it. */
-export const coinbaseRecorder = (): Hex => bytesToHex(generateAddress(privateToAddress(funder), bigIntToBytes(2n)))
+/** Where the funder's fourth transaction (block 40) deploys it. */
+export const coinbaseRecorder = (): Hex => bytesToHex(generateAddress(privateToAddress(funder), bigIntToBytes(3n)))
 
 /**
  * The tests' Bor devnet on a fixture node (see borDevnet.ts), with two value transfers (blocks 3 and
- * 22, before and after Napoli), a contract recording COINBASE deployed at block 40 and called at 41;
+ * 22, before and after Napoli; 36, beside a state sync), a contract recording COINBASE deployed at block 40 and called at 41;
  * `blocks` makes it longer (the bench's).
  */
 export async function startBorDevnet(blocks = plan.blocks): Promise<FixtureNode> {
@@ -30,8 +30,9 @@ export async function startBorDevnet(blocks = plan.blocks): Promise<FixtureNode>
       transactions: {
         3: [send(0, 3n, { to: address(3), value: 1n })],
         22: [send(1, 22n, { to: address(3), value: 1n })],
-        40: [send(2, 40n, { data: COINBASE_RECORDER_INIT, gasLimit: 100_000n })],
-        41: [send(3, 41n, { to: coinbaseRecorder(), gasLimit: 100_000n })],
+        40: [send(3, 40n, { data: COINBASE_RECORDER_INIT, gasLimit: 100_000n })],
+        41: [send(4, 41n, { to: coinbaseRecorder(), gasLimit: 100_000n })],
+        36: [send(2, 36n, { to: address(2), value: 2n })],
       },
     },
   })

@@ -30,6 +30,11 @@ export type BorDevnetPlan = {
   transactions?: Readonly<Record<number, readonly TypedTransaction[]>>
   /** Seconds between blocks (default: the genesis's bor period, else 2). */
   period?: number
+  /**
+   * Sprint-start blocks whose RPC answers list a state-sync transaction and receipt, as bor lists
+   * them (the devnet has no Heimdall: the syncs carry no events and change no state).
+   */
+  stateSyncs?: readonly number[]
 }
 
 export class BorDevnetError extends BaseError {
@@ -83,6 +88,11 @@ export async function produceBorChain(chain: FixtureChain, plan: BorDevnetPlan):
     return entry ? validatorBytes(plan.keys, entry.set) : genesisPayload
   }
   const period = BigInt(plan.period ?? bor.spec.bor.period['0'] ?? 2)
+  for (const n of plan.stateSyncs ?? []) {
+    if (BigInt(n) % bor.sprintSize(BigInt(n)) !== 0n)
+      throw new BorDevnetError(`state sync at block ${n}: bor commits state only at a sprint's first block`)
+    chain.borStateSyncs.add(BigInt(n))
+  }
 
   for (let number = 1; number <= plan.blocks; number++) {
     const n = BigInt(number)

@@ -6,6 +6,7 @@ import type { Engine } from '../../exec/createEngine.js'
 import { BlockNotFoundError, HeaderVerificationError } from '../../errors/state.js'
 import { cacheKeys } from '../../utils/cacheKeys.js'
 import { type ReceiptJson, encodeReceipt } from './encodeReceipt.js'
+import { splitBorStateSync } from '../../chain/bor/borStateSync.js'
 
 /**
  * A block's receipts, EIP-2718-encoded, from the upstream's receipts encoded here and checked
@@ -31,6 +32,14 @@ export async function fetchVerifiedReceipts(engine: Engine, verified: VerifiedHe
       json.transactions.map((h) => engine.upstream.request<ReceiptJson>('eth_getTransactionReceipt', [h])),
     )
   }
+  // A Bor upstream lists the state-sync receipt last: outside the receipts root, left out.
+  if (engine.rules.bor)
+    receipts = splitBorStateSync(
+      receipts,
+      (r) => (r as { transactionHash?: string } | null)?.transactionHash,
+      verified.number,
+      verified.hash,
+    ).items
   const encoded = receipts.map(encodeReceipt)
   const trie = new MerklePatriciaTrie()
   for (const [i, bytes] of encoded.entries()) await trie.put(RLP.encode(i), bytes)

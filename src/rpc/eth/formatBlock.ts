@@ -45,7 +45,7 @@ export function formatHeader(header: BlockHeader): Record<string, unknown> {
  * RLP's length), the uncles' hashes, the transactions (their hashes, or whole with `fullTx`) and,
  * from Shanghai on, the withdrawals. A map in geth and the reference daemon, so its keys are sorted.
  */
-export function formatBlock(block: Block, fullTx: boolean): Record<string, unknown> {
+export function formatBlock(block: Block, fullTx: boolean, stateSync?: Hex): Record<string, unknown> {
   const blockHash = hex(block.hash())
   const baseFee = block.header.baseFeePerGas
   const out = formatHeader(block.header)
@@ -62,8 +62,39 @@ export function formatBlock(block: Block, fullTx: boolean): Record<string, unkno
         })
       : hex(tx.hash()),
   )
+  if (stateSync) {
+    const transactions = out.transactions as unknown[]
+    transactions.push(
+      fullTx ? borStateSyncTransaction(stateSync, blockHash, block.header, transactions.length) : stateSync,
+    )
+  }
   if (block.withdrawals !== undefined) out.withdrawals = block.withdrawals.map((w) => w.toJSON())
   return goMapOrder(out)
+}
+
+/**
+ * A Bor block's state-sync transaction as bor's RPC lists it after the block's own: an empty legacy
+ * transaction (no sender, no recipient, no signature, no chain id) under the hash derived from the block.
+ */
+function borStateSyncTransaction(hash: Hex, blockHash: Hex, header: BlockHeader, index: number) {
+  return {
+    blockHash,
+    blockNumber: quantity(header.number),
+    blockTimestamp: quantity(header.timestamp),
+    from: `0x${'0'.repeat(40)}`,
+    gas: '0x0',
+    gasPrice: '0x0',
+    hash,
+    input: '0x',
+    nonce: '0x0',
+    to: null,
+    transactionIndex: quantity(index),
+    value: '0x0',
+    type: '0x0',
+    v: '0x0',
+    r: '0x0',
+    s: '0x0',
+  }
 }
 
 /** An uncle as geth answers eth_getUncleBy…: a block of that header alone (no transactions, no uncles). */

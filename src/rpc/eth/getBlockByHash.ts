@@ -14,6 +14,6 @@ export const getBlockByHash = defineMethod({
   params: [required(parseHash), required(parseBool)],
   async run(engine, [at, fullTx]) {
     const verified = await verifiedBlockAt(engine, { kind: 'hash', hash: at, requireCanonical: false })
-    return verified && formatBlock(verified.block, fullTx)
+    return verified && formatBlock(verified.block, fullTx, verified.stateSync)
   },
 })

@@ -15,6 +15,6 @@ export const getBlockByNumber = defineMethod({
   params: [required(parseBlockNumberOnly), required(parseBool)],
   async run(engine, [at, fullTx]) {
     const verified = await verifiedBlockAt(engine, at)
-    return verified && formatBlock(verified.block, fullTx)
+    return verified && formatBlock(verified.block, fullTx, verified.stateSync)
   },
 })
