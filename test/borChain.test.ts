@@ -233,6 +233,7 @@ describe('a Bor devnet (fixture node)', () => {
       ((await rpcResult(edge.url, 'eth_getBlockByHash', [hashes[32], false])) as { transactions: string[] })
         .transactions,
     ).toEqual([stateSyncHash(32)])
+    expect(await rpcResult(edge.url, 'eth_getTransactionByHash', [stateSyncHash(36)])).toEqual(full.transactions[1])
     // Traces and receipts: the block's own transaction only.
     expect((await rpcResult(edge.url, 'trace_block', ['0x24'])) as unknown[]).toHaveLength(1)
     expect((await rpcResult(edge.url, 'trace_block', ['0x20'])) as unknown[]).toEqual([])

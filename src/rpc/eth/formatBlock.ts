@@ -76,7 +76,7 @@ export function formatBlock(block: Block, fullTx: boolean, stateSync?: Hex): Rec
  * A Bor block's state-sync transaction as bor's RPC lists it after the block's own: an empty legacy
  * transaction (no sender, no recipient, no signature, no chain id) under the hash derived from the block.
  */
-function borStateSyncTransaction(hash: Hex, blockHash: Hex, header: BlockHeader, index: number) {
+export function borStateSyncTransaction(hash: Hex, blockHash: Hex, header: BlockHeader, index: number) {
   return {
     blockHash,
     blockNumber: quantity(header.number),

@@ -7,6 +7,7 @@ import type { Hex } from '../../types/hex.js'
 import { defineMethod } from '../defineMethod.js'
 import { required } from '../params.js'
 import { parseHash } from '../parsers.js'
+import { borStateSyncTransaction } from './formatBlock.js'
 import { formatTransaction } from './formatTransaction.js'
 import { transactionMismatch } from './transactionMismatch.js'
 import { verifiedBlockAt } from './verifiedBlockAt.js'
@@ -67,6 +68,9 @@ export const getTransactionByHash = defineMethod({
     })
     if (!verified) return null
     const { block, header } = verified
+    // A Bor block's state-sync transaction, listed by the upstream after the block's own.
+    if (verified.stateSync === hash && index === block.transactions.length)
+      return borStateSyncTransaction(hash, header.hash, block.header, index)
     const tx = block.transactions[index]
     if (!tx || bytesToHex(tx.hash()) !== hash) {
       throw transactionMismatch(`transaction ${hash} is not at index ${index}, where the upstream says it is`, {
