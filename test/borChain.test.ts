@@ -4,7 +4,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import type { FixtureNode } from '../tools/fixture-node/startFixtureNode.js'
-import { coinbaseRecorder, startBorDevnet } from './src/startBorDevnet.js'
+import { balanceProbe, coinbaseRecorder, startBorDevnet } from './src/startBorDevnet.js'
 import { createSet, proposerOf } from './src/borProposerModel.js'
 import {
   BLOCKS,
@@ -190,6 +190,33 @@ describe('a Bor devnet (fixture node)', () => {
     const change = paid['*'] ?? { from: '0x0', to: (paid as unknown as Record<string, string>)['+']! }
     expect(BigInt(change.to) - BigInt(change.from)).toBe(tip)
 
+    // EIP-3651 (Shanghai, block 20 here) warms bor's coinbase, the author, not the header's zero address:
+    // a contract creation reading the author's balance (block 44) pays 100 gas for it, the zero address's (48) 2,600.
+    for (const [n, account, balanceGas] of [
+      [44, predicted.get(44)!.signer, 100n],
+      [48, `0x${'0'.repeat(40)}`, 2600n],
+    ] as const) {
+      const init = hexToBytes(balanceProbe(account))
+      const calldata = init.reduce((g, b) => g + (b === 0 ? 4n : 16n), 0n)
+      // Creation 53,000, calldata, init code word 2; PUSH20 3, BALANCE, POP 2.
+      const want = 53_000n + calldata + 2n + 3n + balanceGas + 2n
+      const [receipt] = (await rpcResult(edge.url, 'eth_getBlockReceipts', [`0x${n.toString(16)}`])) as {
+        gasUsed: string
+        transactionHash: string
+      }[]
+      expect(BigInt(receipt!.gasUsed), `block ${n}`).toBe(want)
+      const traced = (await rpcResult(edge.url, 'debug_traceTransaction', [
+        receipt!.transactionHash,
+        { tracer: 'callTracer' },
+      ])) as { gasUsed: string }
+      expect(BigInt(traced.gasUsed), `block ${n}`).toBe(want)
+    }
+    // bor's Cancun (Napoli) jump table: transient storage and MCOPY, but no BLOBHASH, no BLOBBASEFEE.
+    expect(await rpcResult(edge.url, 'eth_call', [{ data: '0x5f5c5f5f5f5e00' }, '0x14'])).toBe('0x')
+    for (const code of ['0x4a00', '0x5f4900']) {
+      const answer = await rpc(edge.url, 'eth_call', [{ data: code }, '0x14'])
+      expect(answer.error?.message, code).toMatch(/invalid opcode/)
+    }
     // P-256 (RIP-7212): a signature made here verifies at 0x100 from Napoli (block 20) on, for 3,450 gas.
     const key = p256.utils.randomSecretKey()
     const hash = keccak_256(new TextEncoder().encode('edgetrace'))

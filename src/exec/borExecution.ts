@@ -1,4 +1,4 @@
-import type { BlockHeader } from '@ethereumjs/block'
+import type { Block, BlockHeader } from '@ethereumjs/block'
 import type { EVMOpts } from '@ethereumjs/evm'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { Account, type Address, bytesToBigInt, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
@@ -109,4 +109,30 @@ export async function creditBorBurn(
   const account = (await state.getAccount(address)) ?? new Account()
   account.balance += gasUsed * baseFee
   await state.putAccount(address, account)
+}
+
+/**
+ * The block a Bor block's transactions run in: the same block, but its header's coinbase the
+ * block's author, which bor's EVM context takes as the coinbase (EIP-3651 warms it, not the zero
+ * address the header holds). The header's encoding (`raw`, and so its hash and the seal ethereumjs
+ * recovers the fee recipient from) stays the verified one. The block itself on other chains, or
+ * when the seal does not recover.
+ */
+export function executionBlock(rules: ChainRules, block: Block): Block {
+  const bor = rules.bor
+  if (!bor) return block
+  let author: Address
+  try {
+    author = createAddressFromString(recoverBorAuthor(block.header, bor.isJaipur(block.header.number)))
+  } catch {
+    return block
+  }
+  const original = block.header
+  // Its own fields copied (a spread of it, as ethereumjs' runBlock makes, sees them), the methods inherited.
+  const header = Object.create(original, {
+    ...Object.getOwnPropertyDescriptors(original),
+    coinbase: { value: author, enumerable: true },
+    raw: { value: () => original.raw() },
+  }) as BlockHeader
+  return Object.create(block, { ...Object.getOwnPropertyDescriptors(block), header: { value: header } }) as Block
 }

@@ -16,7 +16,7 @@ import type { AbortCheck, Deadline } from '../types/deadline.js'
 import { anyAborted } from '../utils/createDeadline.js'
 import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
-import { chainEvmOptions, creditBorBurn } from './borExecution.js'
+import { chainEvmOptions, creditBorBurn, executionBlock } from './borExecution.js'
 import type { TracerHooks } from '../tracing/hooks.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
 import { callArgsOfTransaction, toRpcCallArgs } from './callArgs.js'
@@ -131,6 +131,7 @@ export async function replayBlock(
         evmOpts: chainEvmOptions(engine.rules, loaded.block.header),
       })
       await applySystemCalls(state, loaded.block.header)
+      const context = executionBlock(engine.rules, loaded.block)
       const results: RunTxResult[] = []
       let blockGasUsed = 0n
       for (let i = 0; i < count; i++) {
@@ -139,7 +140,7 @@ export async function replayBlock(
         const traced = tracer?.begin(i)
         const opts = { skipHardForkValidation: true, blockGasUsed }
         if (traced) state.beginReadScope()
-        const result: RunTxResult = await runTracedTransaction(vm, tx, loaded.block, traced?.hooks ?? {}, opts, {
+        const result: RunTxResult = await runTracedTransaction(vm, tx, context, traced?.hooks ?? {}, opts, {
           signal: anyAborted(signal, traced?.signal),
           scheduler: COOPERATIVE,
         })

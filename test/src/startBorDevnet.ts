@@ -2,10 +2,17 @@ import { bigIntToBytes, bytesToHex, generateAddress, privateToAddress } from '@e
 import { createLegacyTx } from '@ethereumjs/tx'
 import type { Hex } from '../../src/types/hex.js'
 import { type FixtureNode, fixtureRules, startFixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
-import { address, funder, genesis, plan } from './borDevnet.js'
+import { address, funder, genesis, named, plan, predict } from './borDevnet.js'
+import { createSet } from './borProposerModel.js'
 
 /** Init code of a contract whose every call stores COINBASE in slot 0 (runtime 41 6000 55 00). */
 const COINBASE_RECORDER_INIT: Hex = '0x6441600055006000526005601bf3'
+
+/** Init code that reads an address's balance (PUSH20 address, BALANCE, POP, STOP): 100 gas warm, 2,600 cold. */
+export const balanceProbe = (address: string): Hex => `0x73${address.slice(2)}315000`
+
+/** The author of a devnet block, as the model predicts it. */
+const authorOf = (n: number) => predict({ number: 0, set: createSet(named(0)) }, n).get(n)!.signer
 
 /** Where the funder's fourth transaction (block 40) deploys it. */
 export const coinbaseRecorder = (): Hex => bytesToHex(generateAddress(privateToAddress(funder), bigIntToBytes(3n)))
@@ -33,6 +40,8 @@ export async function startBorDevnet(blocks = plan.blocks): Promise<FixtureNode>
         40: [send(3, 40n, { data: COINBASE_RECORDER_INIT, gasLimit: 100_000n })],
         41: [send(4, 41n, { to: coinbaseRecorder(), gasLimit: 100_000n })],
         36: [send(2, 36n, { to: address(2), value: 2n })],
+        44: [send(5, 44n, { data: balanceProbe(authorOf(44)), gasLimit: 100_000n })],
+        48: [send(6, 48n, { data: balanceProbe(`0x${'0'.repeat(40)}`), gasLimit: 100_000n })],
       },
     },
   })

@@ -32,11 +32,12 @@ export function createBorRules(spec: BorChainSpec): BorRules {
  * Bor's EVM forks as ethereumjs hardforks. Bor never merged (no Paris: DIFFICULTY stays the header's
  * difficulty), and its Shanghai, Cancun and Prague leave out what belongs to the beacon chain:
  * withdrawals (EIP-4895), blobs and the beacon root (EIP-4844, EIP-4788: its headers have none of
- * their fields), the execution-layer requests (EIP-6110, 7002, 7251, 7685).
+ * their fields), the execution-layer requests (EIP-6110, 7002, 7251, 7685). bor's Cancun jump table
+ * also leaves out BLOBHASH and BLOBBASEFEE (EIP-4844's opcode, EIP-7516): both are invalid opcodes there.
  */
 const BOR_HARDFORKS: HardforksDict = {
   shanghai: { eips: [3651, 3855, 3860] },
-  cancun: { eips: [1153, 5656, 6780, 7516] },
+  cancun: { eips: [1153, 5656, 6780] },
   prague: { eips: [2537, 2935, 7623, 7702] },
 }
 
