@@ -1,4 +1,4 @@
-import { bytesToHex, concatBytes, hexToBytes } from '@ethereumjs/util'
+import { bytesToHex, concatBytes, hexToBytes, privateToAddress } from '@ethereumjs/util'
 import { p256 } from '@noble/curves/nist.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -11,6 +11,7 @@ import {
   BURNT_CONTRACT,
   type Predicted,
   address,
+  funder,
   genesis,
   named,
   predict,
@@ -233,6 +234,62 @@ describe('a Bor devnet (fixture node)', () => {
       gasUsed: string
     }
     expect(BigInt(traced.gasUsed)).toBe(21_000n + calldata + 3450n)
+  })
+
+  it('bor’s transfer logs (0x…1010): LogTransfer where value moves, LogFeeTransfer for the tip, as tracers and eth_simulateV1 see them', async () => {
+    const word = (v: bigint) => v.toString(16).padStart(64, '0')
+    const topic = (a: string) => `0x${a.slice(2).padStart(64, '0')}`
+    const token = '0x0000000000000000000000000000000000001010'
+    const sender = bytesToHex(privateToAddress(funder))
+    const author = predicted.get(3)!.signer
+    const balance = async (a: string, n: string) => BigInt(await rpcResult(edge.url, 'eth_getBalance', [a, n]))
+    const [b0, a0, c0] = [await balance(sender, '0x2'), await balance(address(3), '0x2'), await balance(author, '0x2')]
+    const gasPrice = 10n ** 9n
+    const baseFee = BigInt(node.chain.byNumber(3n)!.block.header.baseFeePerGas!)
+    const tip = 21_000n * (gasPrice - baseFee)
+    const paidGas = b0 - 21_000n * gasPrice
+    const [{ result: traced }] = (await rpcResult(edge.url, 'debug_traceBlockByNumber', [
+      '0x3',
+      { tracer: 'callTracer', tracerConfig: { withLog: true } },
+    ])) as { result: { logs: { address: string; topics: string[]; data: string }[] } }[]
+    expect(traced.logs.map(({ address, topics, data }) => ({ address, topics, data }))).toEqual([
+      {
+        address: token,
+        topics: [
+          '0xe6497e3ee548a3372136af2fcb0696db31fc6cf20260707645068bd3fe97f3c4',
+          topic(token),
+          topic(sender),
+          topic(address(3)),
+        ],
+        data: `0x${word(1n)}${word(paidGas)}${word(a0)}${word(paidGas - 1n)}${word(a0 + 1n)}`,
+      },
+      {
+        address: token,
+        topics: [
+          '0x4dfe1bbbcf077ddc3e01291eea2d5c70c2b422b415d95645b9adcfd678cb1d63',
+          topic(token),
+          topic(sender),
+          topic(author),
+        ],
+        data: `0x${word(tip)}${word(b0)}${word(c0)}${word(b0 - tip)}${word(c0 + tip)}`,
+      },
+    ])
+    // A call without value: the tip's log only.
+    const [{ result: called }] = (await rpcResult(edge.url, 'debug_traceBlockByNumber', [
+      '0x29',
+      { tracer: 'callTracer', tracerConfig: { withLog: true } },
+    ])) as { result: { logs: { topics: string[] }[] } }[]
+    expect(called.logs.map((l) => l.topics[0])).toEqual([
+      '0x4dfe1bbbcf077ddc3e01291eea2d5c70c2b422b415d95645b9adcfd678cb1d63',
+    ])
+    // eth_simulateV1: a value transfer at no gas price logs the transfer alone.
+    const [simulated] = (await rpcResult(edge.url, 'eth_simulateV1', [
+      { blockStateCalls: [{ calls: [{ from: sender, to: address(2), value: '0x5' }] }] },
+      '0x30',
+    ])) as { calls: { logs: { address: string; topics: string[] }[] }[] }[]
+    expect(simulated!.calls[0]!.logs.map((l) => [l.address, l.topics[0]])).toEqual([
+      [token, '0xe6497e3ee548a3372136af2fcb0696db31fc6cf20260707645068bd3fe97f3c4'],
+    ])
   })
 
   it('a block with a state sync: the Bor upstream lists it after the block’s transactions; shown as bor shows it, never replayed or taken as a receipt', async () => {

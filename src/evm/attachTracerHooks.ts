@@ -1,5 +1,5 @@
 import type { EVM } from '@ethereumjs/evm'
-import type { TracerHooks } from '../tracing/hooks.js'
+import type { LogRecord, TracerHooks } from '../tracing/hooks.js'
 import type { AbortCheck } from '../types/deadline.js'
 import { attachInterrupts } from './attachInterrupts.js'
 import { createFrameTracker } from './createFrameTracker.js'
@@ -19,6 +19,17 @@ export type AttachOptions = {
    * whether the time slice is used up, and awaited then (see utils/yieldToEventLoop).
    */
   scheduler?: Scheduler | undefined
+  /**
+   * A Bor chain: value transfers and each transaction's tip add bor's LogTransfer and LogFeeTransfer
+   * (from 0x…1010), which onLog hears as bor's tracers do.
+   */
+  borLogs?: boolean | undefined
+}
+
+/** What attachTracerHooks leaves attached: its undo, and a way to add a protocol log with the next index. */
+export type AttachedHooks = {
+  detach(): void
+  emitLog(log: Omit<LogRecord, 'index'>): void
 }
 
 /**
@@ -31,19 +42,22 @@ export type AttachOptions = {
  *  - LOG0–LOG4 and SELFDESTRUCT from their handlers (wrapLogOpcodes, wrapSelfdestructOpcode);
  *  - steps (createStepListener), subscribed to only when onOpcode is set, each held until the next
  *    event so that what geth knows at its OnOpcode can be completed;
- *  - the deadline and the thread's time slice, checked at jumps and messages (attachInterrupts).
+ *  - the deadline and the thread's time slice, checked at jumps and messages (attachInterrupts);
+ *  - on a Bor chain, bor's transfer logs, which its StateDB adds outside any LOG op.
  * The op wrappers go into a copy of the EVM's opcode table (createOpcodeTablePatch), in use until
  * detach(), which is returned.
  */
-export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachOptions = {}): () => void {
+export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachOptions = {}): AttachedHooks {
   const table = createOpcodeTablePatch(evm)
   const detachers: (() => void)[] = [table.restore]
   let steps: StepListener | undefined
+  let emitLog: AttachedHooks['emitLog'] = () => {}
   // Frames are followed only for a tracer; an untraced run gets just the interrupts.
   if (hooks.onEnter || hooks.onExit || hooks.onOpcode || hooks.onLog) {
     const frames: Frame[] = []
     steps = createStepListener(hooks, frames)
-    const tracker = createFrameTracker(evm, hooks, frames, steps, options.signal)
+    const tracker = createFrameTracker(evm, hooks, frames, steps, options.signal, options.borLogs === true)
+    emitLog = tracker.emitLog
     if (hooks.onEnter || hooks.onExit || hooks.onOpcode) {
       wrapFrameOpcodes(table, evm, tracker, steps, options.signal)
       wrapSelfdestructOpcode(table, hooks, steps)
@@ -59,9 +73,12 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
   const detachInterrupts = attachInterrupts(evm, table, options.signal, options.scheduler)
   if (detachInterrupts) detachers.push(detachInterrupts)
   table.install()
-  return () => {
-    // The last step is still held: no event follows it any more.
-    if (hooks.onOpcode) steps?.flush()
-    for (const detach of detachers) detach()
+  return {
+    detach() {
+      // The last step is still held: no event follows it any more.
+      if (hooks.onOpcode) steps?.flush()
+      for (const detach of detachers) detach()
+    },
+    emitLog: (log) => emitLog(log),
   }
 }

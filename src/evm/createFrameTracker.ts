@@ -1,6 +1,8 @@
 import type { EVM, Message } from '@ethereumjs/evm'
 import { toGethEvmError, toGethPrecompileError } from '../errors/evmErrorMap.js'
-import type { CallKind, EnterFrame, TracerHooks } from '../tracing/hooks.js'
+import type { CallKind, EnterFrame, LogRecord, TracerHooks } from '../tracing/hooks.js'
+import { createAddressFromString } from '@ethereumjs/util'
+import { borValueTransferLog } from './borTransferLog.js'
 import type { Hex } from '../types/hex.js'
 import type { AbortCheck } from '../types/deadline.js'
 import type { StepListener } from './createStepListener.js'
@@ -43,6 +45,8 @@ export type FrameTracker = {
   refuse(frame: EnterFrame): void
   /** geth's log.Index for the next log (logs of reverted frames give their indexes back). */
   nextLogIndex(): number
+  /** A log the protocol adds (not a LOG op: bor's transfer logs) to the current frame, with the next index. */
+  emitLog(log: Omit<LogRecord, 'index'>): void
   /** Subscribes to the EVM's message events; returns the unsubscribe. */
   attach(): () => void
 }
@@ -57,6 +61,8 @@ export function createFrameTracker(
   frames: Frame[],
   steps: StepListener,
   signal: AbortCheck | undefined,
+  /** A Bor chain: value transfers add bor's LogTransfer (told to onLog, in the frame they enter). */
+  borLogs = false,
 ): FrameTracker {
   let logCount = 0
   let pendingKind: CallKind | undefined
@@ -88,6 +94,8 @@ export function createFrameTracker(
     const value = kind === 'STATICCALL' ? undefined : kind === 'DELEGATECALL' ? (parent?.value ?? msg.value) : msg.value
     frames.push({
       depth,
+      kind,
+      caller: msg.caller.toString() as Hex,
       address: target ?? '0x',
       value: value ?? 0n,
       logCountAtEnter: logCount,
@@ -111,6 +119,42 @@ export function createFrameTracker(
   const onNewContract = (data: { address: { toString(): string } }) => {
     const top = frames[frames.length - 1]
     if (top) top.address = data.address.toString() as Hex
+  }
+
+  const emitLog = (log: Omit<LogRecord, 'index'>) => hooks.onLog?.({ ...log, index: logCount++ })
+  const balanceOf = async (address: Hex) =>
+    (await evm.stateManager.getAccount(createAddressFromString(address)))?.balance ?? 0n
+  /**
+   * bor's Transfer logs a message's value as it moves (CALL, CREATE, CREATE2; not CALLCODE, whose
+   * value stays where it is, nor DELEGATECALL). A call's is read before ethereumjs moves it; a
+   * create's once its address is known, after the sender paid. A read that fails emits nothing:
+   * the EVM meets the same failure reading the same account next.
+   */
+  const logCallTransfer = async (msg: Message) => {
+    const frame = frames[frames.length - 1]
+    if (!frame || frame.create || frame.kind !== 'CALL' || msg.value <= 0n || !msg.to) return
+    const from = msg.caller.toString() as Hex
+    const to = msg.to.toString() as Hex
+    const log = borValueTransferLog(from, to, msg.value, await balanceOf(from), await balanceOf(to))
+    if (log) emitLog(log)
+  }
+  const logCreateTransfer = async (data: { address: { toString(): string } }) => {
+    const frame = frames[frames.length - 1]
+    const caller = frame?.caller
+    if (!frame?.create || frame.value <= 0n || !caller) return
+    const to = data.address.toString() as Hex
+    const paid = await balanceOf(caller)
+    const log = borValueTransferLog(caller, to, frame.value, paid + frame.value, await balanceOf(to))
+    if (log) emitLog(log)
+  }
+  const settle = (work: Promise<void>, resolve: () => void) => void work.catch(() => undefined).then(resolve)
+  const onBeforeMessageBor = (msg: Message, resolve: () => void) => {
+    onBeforeMessage(msg)
+    settle(logCallTransfer(msg), resolve)
+  }
+  const onNewContractBor = (data: { address: { toString(): string } }, resolve: () => void) => {
+    onNewContract(data)
+    settle(logCreateTransfer(data), resolve)
   }
 
   const onAfterMessage = (result: MessageResult) => {
@@ -186,15 +230,20 @@ export function createFrameTracker(
       })
     },
     nextLogIndex: () => logCount++,
+    emitLog,
     attach() {
       const events = evm.events
-      events.on('beforeMessage', onBeforeMessage as never)
+      // Bor's logs need state reads: the listeners ethereumjs awaits (two arguments), only then.
+      const bor = borLogs && hooks.onLog !== undefined
+      const before = bor ? onBeforeMessageBor : onBeforeMessage
+      const created = bor ? onNewContractBor : onNewContract
+      events.on('beforeMessage', before as never)
       events.on('afterMessage', onAfterMessage as never)
-      events.on('newContract', onNewContract as never)
+      events.on('newContract', created as never)
       return () => {
-        events.off('beforeMessage', onBeforeMessage as never)
+        events.off('beforeMessage', before as never)
         events.off('afterMessage', onAfterMessage as never)
-        events.off('newContract', onNewContract as never)
+        events.off('newContract', created as never)
       }
     },
   }

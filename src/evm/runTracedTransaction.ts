@@ -5,6 +5,7 @@ import { toGethEvmError } from '../errors/evmErrorMap.js'
 import type { TracerHooks } from '../tracing/hooks.js'
 import type { Hex } from '../types/hex.js'
 import { type AttachOptions, attachTracerHooks } from './attachTracerHooks.js'
+import { borFeeTransferLog } from './borTransferLog.js'
 
 /**
  * onTxStart → runTx with the hooks attached → onTxEnd (gas used as the receipt has it). Every run
@@ -19,8 +20,18 @@ export async function runTracedTransaction(
   opts: Omit<RunTxOpts, 'tx' | 'block'> = {},
   attach: AttachOptions = {},
 ): Promise<RunTxResult> {
-  const detach = attachTracerHooks(vm.evm as never, hooks, attach)
+  const attached = attachTracerHooks(vm.evm as never, hooks, attach)
   try {
+    // bor's fee log names the sender's and the author's balances before the transaction.
+    const feeLog = attach.borLogs && hooks.onLog !== undefined
+    const sender = tx.getSenderAddress()
+    const author = block.header.coinbase
+    const balances = feeLog
+      ? await Promise.all([
+          vm.stateManager.getAccount(sender).then((a) => a?.balance ?? 0n),
+          vm.stateManager.getAccount(author).then((a) => a?.balance ?? 0n),
+        ])
+      : undefined
     if (hooks.onTxStart)
       hooks.onTxStart({
         from: tx.getSenderAddress().toString() as Hex,
@@ -37,6 +48,16 @@ export async function runTracedTransaction(
       if (attach.signal?.aborted) throw attach.signal.reason
       throw err
     }
+    if (balances) {
+      const log = borFeeTransferLog(
+        sender.toString() as Hex,
+        author.toString() as Hex,
+        result.minerValue,
+        balances[0],
+        balances[1],
+      )
+      if (log) attached.emitLog(log)
+    }
     const err = result.execResult.exceptionError
     if (hooks.onTxEnd)
       hooks.onTxEnd({
@@ -46,6 +67,6 @@ export async function runTracedTransaction(
       })
     return result
   } finally {
-    detach()
+    attached.detach()
   }
 }

@@ -1,3 +1,4 @@
+import type { CallKind } from '../tracing/hooks.js'
 import type { Hex } from '../types/hex.js'
 
 /** What the op wrappers read of ethereumjs's run state (interpreter internals, typed here once). */
@@ -38,6 +39,10 @@ export type Scheduler = { shouldYield(): boolean; yieldToEventLoop(): Promise<vo
 /** A frame being executed, as the adapter follows it from its message's start to its end. */
 export type Frame = {
   depth: number
+  /** The frame's kind as geth names it. */
+  kind?: CallKind
+  /** Who sent the message (for a DELEGATECALL, the caller of the frame it runs in). */
+  caller?: Hex
   address: Hex
   value: bigint
   logCountAtEnter: number

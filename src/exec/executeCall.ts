@@ -181,6 +181,7 @@ async function run(
       result = await runTracedTransaction(vm, tx, context, trace?.hooks ?? {}, opts, {
         signal: anyAborted(signal, trace?.signal),
         scheduler: COOPERATIVE,
+        borLogs: engine.rules.bor !== undefined,
       })
     } finally {
       restoreSenderCheck()

@@ -143,6 +143,7 @@ export async function replayBlock(
         const result: RunTxResult = await runTracedTransaction(vm, tx, context, traced?.hooks ?? {}, opts, {
           signal: anyAborted(signal, traced?.signal),
           scheduler: COOPERATIVE,
+          borLogs: engine.rules.bor !== undefined,
         })
         // A Bor block's base fee is not burnt but paid to its burnt contract (within the transaction's reads).
         await creditBorBurn(state, engine.rules, loaded.block.header, result.totalGasSpent)

@@ -529,7 +529,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
           skipHardForkValidation: true,
           blockGasUsed: gasUsed,
         },
-        { signal, scheduler: COOPERATIVE },
+        { signal, scheduler: COOPERATIVE, borLogs: engine.rules.bor !== undefined },
       )
     } catch (err) {
       if (signal.aborted) throw signal.reason

@@ -88,7 +88,9 @@ export function createCallTraceRecorder(config: RecorderConfig): CallTraceRecord
   }
   if (config.logs) {
     hooks.onLog = (log) => {
-      const index = open[open.length - 1]
+      // A log the protocol adds after the call ended (bor's fee log) goes to the root, as geth's
+      // callTracer keeps its root frame on the stack.
+      const index = open[open.length - 1] ?? (arena.nodes.length > 0 ? 0 : undefined)
       if (index === undefined) return
       const node = arena.nodes[index]!
       node.logs.push({ ...log, position: node.children.length })
