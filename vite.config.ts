@@ -38,6 +38,7 @@ export default defineConfig({
       '@ethereumjs/vm',
       '@noble/hashes/sha3.js',
       '@noble/curves/secp256k1.js',
+      '@noble/curves/nist.js',
       'viem',
       'viem/accounts',
       'ethers',

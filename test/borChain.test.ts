@@ -17,6 +17,7 @@ import {
   predict,
   snapshotJson,
 } from './src/borDevnet.js'
+import { expectedRoot } from './src/borRootTree.js'
 import { createProxy } from './src/createProxy.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
@@ -290,6 +291,29 @@ describe('a Bor devnet (fixture node)', () => {
     expect(simulated!.calls[0]!.logs.map((l) => [l.address, l.topics[0]])).toEqual([
       [token, '0xe6497e3ee548a3372136af2fcb0696db31fc6cf20260707645068bd3fe97f3c4'],
     ])
+  })
+
+  it('getRootHash: the checkpoint tree of the devnet’s headers as built in the test; the limit and parameter errors', async () => {
+    for (const [start, end] of [
+      [1, 1],
+      [1, 64],
+      [3, 22],
+      [1, BLOCKS],
+    ] as const) {
+      expect(await rpcResult(edge.url, 'bor_getRootHash', [start, end]), `${start}…${end}`).toBe(
+        await expectedRoot(node.url, start, end),
+      )
+    }
+    expect((await rpc(edge.url, 'bor_getRootHash', [5, 4])).error.message).toBe(
+      'Invalid parameters start: 5 and end block: 4 params',
+    )
+    expect((await rpc(edge.url, 'bor_getRootHash', [1, BLOCKS + 1])).error.message).toBe(
+      `Invalid parameters start: 1 and end block: ${BLOCKS + 1} params`,
+    )
+    expect((await rpc(edge.url, 'bor_getRootHash', [0, 32_768])).error.message).toBe(
+      'Start: 0 and end block: 32768 exceed max allowed checkpoint length: 32768',
+    )
+    expect((await rpc(edge.url, 'bor_getRootHash', ['0x1', '0x2'])).error.code).toBe(-32602)
   })
 
   it('a block with a state sync: the Bor upstream lists it after the block’s transactions; shown as bor shows it, never replayed or taken as a receipt', async () => {
