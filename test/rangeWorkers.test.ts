@@ -3,6 +3,12 @@ import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
+/** A JSON-RPC batch posted as one request: its answers. */
+const postBatch = async (url: string, batch: unknown[]) =>
+  (
+    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })
+  ).json()
+
 // Long ranges fanned out to worker threads: the same answer, in the same order, as the main thread
 // computes alone — whole, filtered, paged (after/count), and with the errors a range can meet.
 describe('ranges on worker threads', () => {
@@ -77,14 +83,7 @@ describe('ranges on worker threads', () => {
       { jsonrpc: '2.0', id: 2 * i, method: 'trace_block', params: [n] },
       { jsonrpc: '2.0', id: 2 * i + 1, method: 'debug_traceBlockByNumber', params: [n, { tracer: 'callTracer' }] },
     ])
-    const post = async (url: string) =>
-      (
-        await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(batch),
-        })
-      ).json()
+    const post = (url: string) => postBatch(url, batch)
     // Fresh daemons (the ones above have these blocks cached already), the pool's threads started.
     const fresh = [await start({ threads: 0 }), await start({ threads: 2, minBlocks: 2, warm: true })] as const
     try {
@@ -113,14 +112,7 @@ describe('ranges on worker threads', () => {
         method: 'trace_block',
         params: [`0x${(Number(head) - i).toString(16)}`],
       }))
-      const post = async (url: string) =>
-        (
-          await fetch(url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(batch),
-          })
-        ).json()
+      const post = (url: string) => postBatch(url, batch)
       expect(await post(cold.url)).toEqual(await post(reference.url))
       const until = Date.now() + 60_000
       while (!workers.hasFree() && Date.now() < until) await new Promise((r) => setTimeout(r, 100))
