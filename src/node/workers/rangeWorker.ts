@@ -1,5 +1,7 @@
 // A worker thread of the range pool (see createRangeWorkers): its own daemon on the same upstream,
 // its persistent tier the main daemon's cache (over each task's port). One request at a time.
+// First: this thread's realm is hardened before any other module runs (JavaScript tracers run here).
+import '../../tracing/js/hardenRealm.js'
 import { type MessagePort, threadId, workerData } from 'node:worker_threads'
 import type { GethGenesis } from '@ethereumjs/common'
 import { createEdgetrace } from '../../createEdgetrace.js'
