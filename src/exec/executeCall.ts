@@ -19,6 +19,7 @@ import type { AbortCheck, Deadline } from '../types/deadline.js'
 import { anyAborted } from '../utils/createDeadline.js'
 import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
+import type { TxTraceSession } from '../tracing/startTxTrace.js'
 import { chainEvmOptions } from './borExecution.js'
 import type { TracerHooks } from '../tracing/hooks.js'
 import type { Hex } from '../types/hex.js'
@@ -39,7 +40,7 @@ export type ExecuteCallParameters = {
    */
   baseState?: OverlayStateManager | undefined
   /** Trace the call: hooks attached to its run, stopped when `signal` is aborted. */
-  trace?: { hooks: TracerHooks; signal: AbortCheck } | undefined
+  trace?: { hooks: TracerHooks; signal: AbortCheck; bind?: TxTraceSession['bind'] } | undefined
   /**
    * The deadline of the request when it runs more than this call (a replay first): the call gets
    * what is left of it, not a fresh --rpc.evmtimeout. Its `baseState` was made under the same one.
@@ -176,6 +177,7 @@ async function run(
       reportAccessList: reportAccessList === true,
     }
     if (trace) state.beginReadScope()
+    trace?.bind?.({ state, block: context, tx, precompiles: vm.evm.precompiles.keys() })
     const restoreSenderCheck = await allowSenderWithCode(state, from)
     try {
       result = await runTracedTransaction(vm, tx, context, trace?.hooks ?? {}, opts, {

@@ -18,6 +18,7 @@ import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
 import { chainEvmOptions, creditBorBurn, executionBlock } from './borExecution.js'
 import type { TracerHooks } from '../tracing/hooks.js'
+import type { TxTraceSession } from '../tracing/startTxTrace.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
 import { callArgsOfTransaction, toRpcCallArgs } from './callArgs.js'
 import type { Hex } from '../types/hex.js'
@@ -25,7 +26,7 @@ import type { Hex } from '../types/hex.js'
 /** Tracing some of a replay's transactions. */
 export type ReplayTracer = {
   /** Hooks for transaction `index`, or undefined to run it untraced. */
-  begin(index: number): { hooks: TracerHooks; signal: AbortCheck } | undefined
+  begin(index: number): { hooks: TracerHooks; signal: AbortCheck; bind?: TxTraceSession['bind'] } | undefined
   /** After a traced transaction ran (its receipt checked), with the state right after it. */
   end(index: number, result: RunTxResult, state: OverlayStateManager): Promise<void>
 }
@@ -140,6 +141,7 @@ export async function replayBlock(
         const traced = tracer?.begin(i)
         const opts = { skipHardForkValidation: true, blockGasUsed }
         if (traced) state.beginReadScope()
+        traced?.bind?.({ state, block: context, tx, precompiles: vm.evm.precompiles.keys() })
         const result: RunTxResult = await runTracedTransaction(vm, tx, context, traced?.hooks ?? {}, opts, {
           signal: anyAborted(signal, traced?.signal),
           scheduler: COOPERATIVE,

@@ -1,6 +1,7 @@
 import type { Engine } from '../exec/createEngine.js'
 import type { CallContext } from '../types/progress.js'
 import { type ParamParser, type ParsedParams, parseParams } from './params.js'
+import { jsTracerPlan, runJsTracerRequest } from './runJsTracerRequest.js'
 import { spreadHeavyCall } from './spreadHeavyCall.js'
 
 /**
@@ -45,6 +46,8 @@ export function invokeMethod(
   context: CallContext,
 ): Promise<unknown> {
   const args = parseParams(params, method.params)
+  const js = jsTracerPlan(args as readonly unknown[])
+  if (js) return runJsTracerRequest(engine, method.name, params, js, context, () => method.run(engine, args, context))
   if (method.spread)
     return spreadHeavyCall(engine, method.name, params, context, () => method.run(engine, args, context))
   return method.run(engine, args, context)

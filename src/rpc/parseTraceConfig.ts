@@ -1,7 +1,7 @@
 import { ParamError } from './params.js'
 import { parseQuantity } from './parsers.js'
 import { parseBlockOverrides, parseStateOverrides } from './parseOverrides.js'
-import { lookupTracer } from '../tracing/registry.js'
+import { isKnownTracer, lookupTracer } from '../tracing/registry.js'
 import type { TracePlan } from '../tracing/tracePlan.js'
 import { parseGoDuration } from '../utils/parseGoDuration.js'
 
@@ -84,6 +84,17 @@ export function parseTraceConfig(raw: unknown): TracePlan {
     }
   }
   if (typeof tracerName !== 'string') throw new ParamError('tracer must be a string')
+  // Code rather than a name: a JavaScript tracer, as geth evaluates any name it does not know.
+  if (!isKnownTracer(tracerName) && /[{}()]/.test(tracerName)) {
+    const raw = get('tracerConfig')
+    return {
+      kind: 'js',
+      source: tracerName,
+      config: raw === undefined ? '{}' : JSON.stringify(raw),
+      misses: [],
+      ...common,
+    }
+  }
   const tracer = lookupTracer(tracerName)
   const cfg = get('tracerConfig') ?? {}
   if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg))

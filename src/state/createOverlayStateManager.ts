@@ -37,6 +37,14 @@ export type OverlayStateManager = StateManagerInterface & {
   /** Code of an account in the base state (not the overlay). */
   baseCode(address: Hex): Promise<Uint8Array>
   /**
+   * Synchronously, what a read would answer now if it needs nothing from the source (a JavaScript
+   * tracer's `db`): the account (undefined: absent), a slot, code — or 'unknown' when the base state
+   * has not been read there yet. Not recorded as a read.
+   */
+  peekAccount(address: Hex): Account | undefined | 'unknown'
+  peekStorage(address: Hex, slot: Hex): Uint8Array | 'unknown'
+  peekCode(address: Hex): Uint8Array | 'unknown'
+  /**
    * A new overlay over the same base that starts where this one is (its writes, and its base reads
    * as first seen), reading under `signal`: what is done in either is not seen by the other. Only
    * between executions (no open checkpoint).
@@ -156,6 +164,26 @@ export function createOverlayStateManager({
     dirtySlots: (address) => [...(storage.get(address)?.slots.keys() ?? [])],
     isDeleted: (address) => accounts.has(address) && accounts.get(address) === null,
     baseCode: (address) => source.getCode(block, address),
+    peekAccount(address) {
+      const addr = address.toLowerCase() as Hex
+      if (accounts.has(addr)) return accounts.get(addr) ?? undefined
+      return baseReads.accounts.has(addr) ? baseReads.accounts.get(addr) : 'unknown'
+    },
+    peekStorage(address, slot) {
+      const addr = address.toLowerCase() as Hex
+      const overlay = storage.get(addr)
+      const hit = overlay?.slots.get(slot)
+      if (hit !== undefined) return hit
+      if (overlay?.cleared) return new Uint8Array(0)
+      return baseReads.storage.get(addr)?.get(slot) ?? 'unknown'
+    },
+    peekCode(address) {
+      const addr = address.toLowerCase() as Hex
+      const overlay = code.get(addr)
+      if (overlay !== undefined) return overlay
+      if (accounts.has(addr) && accounts.get(addr) === null) return new Uint8Array(0)
+      return baseReads.code.get(addr) ?? 'unknown'
+    },
 
     async getAccount(address) {
       const addr = key(address)

@@ -29,6 +29,9 @@ export function knownTracers(): string[] {
   return [...tracers.keys()]
 }
 
+/** Whether `name` is a native tracer's. */
+export const isKnownTracer = (name: string) => tracers.has(name)
+
 /** The tracer registered under `name`; an unknown name is an error listing the known ones. */
 export function lookupTracer(name: string): NativeTracer {
   const tracer = tracers.get(name)

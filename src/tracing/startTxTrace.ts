@@ -3,15 +3,31 @@ import { TracerTimeoutError } from '../errors/execution.js'
 import type { AbortCheck } from '../types/deadline.js'
 import type { ChunkWriter } from '../types/chunkWriter.js'
 import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
+import type { Block } from '@ethereumjs/block'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import type { Hex } from '../types/hex.js'
 import type { TracerHooks } from './hooks.js'
+import { type JsTracerEnv, type JsTracerState, createJsTracerSession } from './js/createJsTracerSession.js'
 import type { TracePlan } from './tracePlan.js'
 import { createCallTraceRecorder } from './recorder/createCallTraceRecorder.js'
 import { createStructLogWriter } from './render/geth/createStructLogWriter.js'
 import type { FlatTraceContext } from './render/toFlatTraces.js'
 import { collectStateAccess } from './state/collectStateAccess.js'
 
+/** What the execution tells a session before the transaction runs (a JavaScript tracer's ctx and db). */
+export type TraceBinding = {
+  state: OverlayStateManager
+  /** The block the transaction runs in (its coinbase, number and base fee as the EVM sees them). */
+  block: Block
+  tx: TypedTransaction
+  /** The active precompiles' addresses. */
+  precompiles: Iterable<string>
+}
+
 /** One transaction being traced: attach `hooks` and `signal` to its run, then `finish` with its result. */
 export type TxTraceSession = {
+  /** Told what the execution is, just before it runs (sessions that read state while it runs). */
+  bind?: ((binding: TraceBinding) => void) | undefined
   hooks: TracerHooks
   /** Set once the per-transaction timeout has passed (checked at calls, jumps and creations). */
   signal: AbortCheck
@@ -67,6 +83,7 @@ export function startTxTrace(plan: TracePlan, context: FlatTraceContext, write?:
       abort: writer.abort,
     }
   }
+  if (plan.kind === 'js') return startJsTrace(plan, context, signal)
   const needs = plan.tracer.needs(plan.config)
   const recorder = createCallTraceRecorder({ logs: needs.logs, steps: needs.steps })
   return {
@@ -77,5 +94,71 @@ export function startTxTrace(plan: TracePlan, context: FlatTraceContext, write?:
       return plan.tracer.render({ arena: recorder.arena, access, context }, plan.config)
     },
     abort: async () => false,
+  }
+}
+
+/** A JavaScript tracer's session (in a hardened thread: see evaluateJsTracer), its db on the bound state. */
+function startJsTrace(
+  plan: Extract<TracePlan, { kind: 'js' }>,
+  context: FlatTraceContext,
+  signal: AbortCheck,
+): TxTraceSession {
+  let env: JsTracerEnv | undefined
+  const session = createJsTracerSession({
+    source: plan.source,
+    config: plan.config,
+    place: {
+      blockHash: context.blockHash as Hex | undefined,
+      txHash: context.transactionHash as Hex | undefined,
+      txIndex: context.transactionPosition,
+    },
+    env: () => env,
+  })
+  return {
+    signal,
+    hooks: session.hooks,
+    bind({ state, block, tx, precompiles }) {
+      const baseFee = block.header.baseFeePerGas
+      env = {
+        blockNumber: block.header.number,
+        coinbase: block.header.coinbase.toString() as Hex,
+        gasTip: baseFee === undefined ? ('gasPrice' in tx ? (tx.gasPrice as bigint) : 0n) : tipOf(tx, baseFee),
+        precompiles: new Set([...precompiles].map((p) => (p.startsWith('0x') ? p : `0x${p}`).toLowerCase())),
+        state: jsStateOf(state),
+      }
+    },
+    async finish() {
+      let value: unknown
+      try {
+        value = session.result()
+      } finally {
+        // A run whose db missed state is run again once it is loaded: its result (or error) stands for nothing.
+        plan.misses.push(...session.misses())
+      }
+      return value
+    },
+    abort: async () => false,
+  }
+}
+
+/** geth's EffectiveGasTip: the fee cap less the base fee, at most the tip cap (a legacy price less the base fee). */
+function tipOf(tx: TypedTransaction, baseFee: bigint): bigint {
+  if ('maxPriorityFeePerGas' in tx) {
+    const cap = (tx as { maxFeePerGas: bigint }).maxFeePerGas - baseFee
+    const tip = (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas
+    return cap < tip ? cap : tip
+  }
+  return (tx as { gasPrice: bigint }).gasPrice - baseFee
+}
+
+/** The overlay's synchronous view for a tracer's db. */
+function jsStateOf(state: OverlayStateManager): JsTracerState {
+  return {
+    account(address) {
+      const found = state.peekAccount(address)
+      return found === 'unknown' || found === undefined ? found : { balance: found.balance, nonce: found.nonce }
+    },
+    code: (address) => state.peekCode(address),
+    storage: (address, slot) => state.peekStorage(address, slot),
   }
 }

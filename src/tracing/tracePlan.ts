@@ -1,11 +1,20 @@
 import type { BlockOverrides, StateOverrides } from '../types/overrides.js'
 import type { StructLoggerConfig } from './render/geth/createStructLogWriter.js'
 import type { NativeTracer } from './tracers/types.js'
+import type { JsStateMiss } from './js/createJsTracerSession.js'
 
 /** What a debug_trace* request asked for, parsed. */
 export type TracePlan = (
   | { kind: 'structLogger'; config: StructLoggerConfig }
   | { kind: 'native'; tracer: NativeTracer; config: unknown }
+  /** A JavaScript tracer: its source, and its tracerConfig as the JSON text setup() is given. */
+  | {
+      kind: 'js'
+      source: string
+      config: string
+      /** db reads a run could not answer from the state it had loaded: fetched, then the trace runs again. */
+      misses: JsStateMiss[]
+    }
 ) & {
   /** Per transaction (geth: 5 s unless `timeout` says otherwise). */
   timeoutMs: number

@@ -5,6 +5,7 @@ import { ServerRpcError } from '../../errors/rpc.js'
 import { BlockNotFoundError } from '../../errors/state.js'
 import type { TracePlan } from '../../tracing/tracePlan.js'
 import { startTxTrace } from '../../tracing/startTxTrace.js'
+import { runWithJsState } from './runWithJsState.js'
 import { JsonStream } from '../jsonStream.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
@@ -48,16 +49,17 @@ export async function traceBlock(
 ): Promise<unknown> {
   const target = { kind: 'block' as const, block: selector }
   const options = { deadline: call.deadline, progress: call.progress }
-  if (plan.kind === 'native') {
-    const out: { txHash: string; result: unknown }[] = []
+  if (plan.kind !== 'structLogger') {
+    let out: { txHash: string; result: unknown }[] = []
     const done = (at: TraceAt, result: unknown) => {
       out.push({ txHash: at.context.transactionHash!, result })
     }
-    await runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context), done }, options).catch(
-      (err: unknown) => {
-        throw blockError(selector, err)
-      },
-    )
+    await runWithJsState(engine, plan, () => {
+      out = []
+      return runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context), done }, options)
+    }).catch((err: unknown) => {
+      throw blockError(selector, err)
+    })
     return out
   }
   // Each element's opening is held until its struct logs write something: a block whose first

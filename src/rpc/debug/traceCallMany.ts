@@ -128,7 +128,7 @@ export const traceCallMany = defineMethod({
               return startTxTrace(config, position, config.kind === 'structLogger' ? write : undefined)
             },
             done: async (_at, value) => {
-              if (config.kind === 'native') await write(JSON.stringify(value ?? null))
+              if (config.kind !== 'structLogger') await write(JSON.stringify(value ?? null))
             },
             failed: (_at, wrote) => {
               failed = { wrote }

@@ -3,6 +3,7 @@ import { type RunTraceOptions, type TraceTarget, runTrace } from '../../exec/run
 import type { TracePlan } from '../../tracing/tracePlan.js'
 import { startTxTrace } from '../../tracing/startTxTrace.js'
 import { JsonStream } from '../jsonStream.js'
+import { runWithJsState } from './runWithJsState.js'
 
 /**
  * The result of tracing one execution (a mined transaction, a call) with a geth plan: a named
@@ -16,16 +17,16 @@ export async function traceOne(
   options: RunTraceOptions,
   wording: (err: unknown) => unknown = (err) => err,
 ): Promise<unknown> {
-  if (plan.kind === 'native') {
+  if (plan.kind !== 'structLogger') {
     let value: unknown
     const done = (_at: unknown, result: unknown) => {
       value = result
     }
-    await runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context), done }, options).catch(
-      (err: unknown) => {
-        throw wording(err)
-      },
-    )
+    await runWithJsState(engine, plan, () =>
+      runTrace(engine, target, { start: (at) => startTxTrace(plan, at.context), done }, options),
+    ).catch((err: unknown) => {
+      throw wording(err)
+    })
     return value
   }
   return new JsonStream(async (write) => {

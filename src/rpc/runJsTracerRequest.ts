@@ -1,0 +1,59 @@
+import type { Engine } from '../exec/createEngine.js'
+import { TracerTimeoutError } from '../errors/execution.js'
+import { ServerRpcError } from '../errors/rpc.js'
+import type { TracePlan } from '../tracing/tracePlan.js'
+import type { CallContext } from '../types/progress.js'
+import { JsonStream } from './jsonStream.js'
+import { runOnWorker } from './runOnWorker.js'
+
+/** A time past a JavaScript tracer's own timeout before its thread is ended (its checks had their chance). */
+const GRACE_MS = 1000
+
+/** Whether this thread's realm is hardened for JavaScript tracers (hardenRealm ran here). */
+export const realmIsHardened = () =>
+  typeof (globalThis as { Compartment?: unknown }).Compartment === 'function' && Object.isFrozen(Object.prototype)
+
+/** The JavaScript tracer plan among a method's parsed arguments, if any. */
+export function jsTracerPlan(args: readonly unknown[]): Extract<TracePlan, { kind: 'js' }> | undefined {
+  for (const arg of args) {
+    const plan = arg as { kind?: unknown; source?: unknown } | undefined
+    if (plan && typeof plan === 'object' && plan.kind === 'js' && typeof plan.source === 'string')
+      return plan as Extract<TracePlan, { kind: 'js' }>
+  }
+  return undefined
+}
+
+/**
+ * A request with a JavaScript tracer runs where such code may run: here in a hardened thread (a
+ * worker's daemon), otherwise whole on a worker thread, which is ended if the request outlives the
+ * tracer's timeout (an endless loop in `step` cannot be interrupted otherwise) or its deadline — the
+ * answer is then geth's `execution timeout`, and a fresh thread takes the next request.
+ */
+export async function runJsTracerRequest(
+  engine: Engine,
+  method: string,
+  params: unknown,
+  plan: Extract<TracePlan, { kind: 'js' }>,
+  context: CallContext,
+  here: () => Promise<unknown>,
+): Promise<unknown> {
+  if (realmIsHardened()) return here()
+  const workers = engine.rangeWorkers
+  if (!workers || workers.size === 0)
+    throw new ServerRpcError('JavaScript tracers run on worker threads, and this daemon has none (--workers 0)')
+  const single = method === 'debug_traceCall' || method === 'debug_traceTransaction'
+  const timeout = new AbortController()
+  const timer = single
+    ? setTimeout(() => timeout.abort(new TracerTimeoutError()), plan.timeoutMs + GRACE_MS)
+    : undefined
+  const signals = [timeout.signal, ...(context.deadline?.signal ? [context.deadline.signal] : [])]
+  try {
+    const result = await runOnWorker(workers, method, params, AbortSignal.any(signals))
+    return new JsonStream(async (write) => write(result.json))
+  } catch (err) {
+    if (timeout.signal.aborted) throw new TracerTimeoutError()
+    throw err
+  } finally {
+    if (timer) clearTimeout(timer)
+  }
+}
