@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
+import { parseCliArgs } from '../src/node/parseCliArgs.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
@@ -205,6 +206,40 @@ describe('JavaScript tracers (differential against anvil)', () => {
     const want = flat.find((c) => c.type === 'SELFDESTRUCT')!
     expect({ from: destruct.from, to: destruct.to }).toEqual({ from: want.from, to: want.to })
   })
+
+  it('beyond loopback, JavaScript tracers are off unless asked for (--rpc.jstracers); native tracers are served either way', async () => {
+    const tx = devnet.transactions[0]!.hash
+    const tracer = '{ fault: function() {}, result: function() { return 1 } }'
+    for (const jsTracers of [undefined, true]) {
+      const open = await startEdgetrace({
+        upstream: devnet.anvil.url,
+        host: '0.0.0.0',
+        port: 0,
+        hardfork: 'prague',
+        api: ['eth', 'debug'],
+        workers: { threads: 1 },
+        ...(jsTracers ? { engine: { jsTracers } } : {}),
+      })
+      try {
+        const url = open.url.replace('0.0.0.0', '127.0.0.1')
+        const answer = await rpc(url, 'debug_traceTransaction', [tx, { tracer }])
+        if (jsTracers) expect(answer.result).toBe(1)
+        else
+          expect(answer.error).toEqual({
+            code: -32000,
+            message:
+              'JavaScript tracers are off on this server: it listens beyond loopback (start it with --rpc.jstracers to serve them)',
+          })
+        expect((await rpc(url, 'debug_traceTransaction', [tx, { tracer: 'callTracer' }])).result).toBeDefined()
+      } finally {
+        await open.close()
+      }
+    }
+    expect(parseCliArgs(['--rpc.jstracers'])).toMatchObject({ jsTracers: true })
+    expect(parseCliArgs([]).jsTracers).toBeUndefined()
+    expect(parseCliArgs([]).borSnapshotWalk).toBe(16_384)
+    expect(parseCliArgs(['--bor.snapshotwalk', '100']).borSnapshotWalk).toBe(100)
+  }, 60_000)
 
   it('ctx.gasPrice is the effective tip, as geth gives it (the receipt’s price less the base fee)', async () => {
     const tracer = `{ fault: function() {}, result: function(ctx) { return ctx.gasPrice.toString() } }`

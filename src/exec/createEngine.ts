@@ -51,6 +51,12 @@ export type EngineOptions = {
    * names (default 16,384).
    */
   borSnapshotWalk?: number | undefined
+  /**
+   * Whether JavaScript tracers (debug_trace* with tracer code) are served. The Node server serves
+   * them on loopback, and beyond it only with `--rpc.jstracers`; the browser worker always (the page
+   * asked for them). Default true.
+   */
+  jsTracers?: boolean | undefined
   /** How often subscriptions read the head when the upstream cannot announce it, ms (default 1000). */
   subscriptionPollMs?: number | undefined
 }

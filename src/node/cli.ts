@@ -127,6 +127,7 @@ async function main(argv: string[]): Promise<void> {
       overlayReplayBlockTimeoutMs: opts.overlayReplayBlockTimeoutMs,
       otsSearchMaxBlocks: opts.otsSearchMaxBlocks,
       borSnapshotWalk: opts.borSnapshotWalk,
+      ...(opts.jsTracers ? { jsTracers: true } : {}),
       otsSearchIndex: !opts.otsSearchScan,
       txpool: opts.txpool,
       subscriptionPollMs: opts.subscriptionPollMs,
@@ -162,6 +163,15 @@ async function main(argv: string[]): Promise<void> {
     server.engine.rangeWorkers
       ? `  workers:    ${server.engine.rangeWorkers.size} threads for long ranges and concurrent block traces, started on first use (--workers)`
       : '  workers:    none: ranges and block traces run on the main thread (--workers)',
+    ...(api.includes('debug')
+      ? [
+          server.engine.options.jsTracers === false
+            ? '  js tracers: off: this server listens beyond loopback (--rpc.jstracers serves them)'
+            : server.engine.rangeWorkers
+              ? `  js tracers: served, each on a hardened worker thread (SES), ended at its timeout${isLoopback(opts.host) ? '' : ' (--rpc.jstracers: beyond loopback)'}`
+              : '  js tracers: none: they run on worker threads, and --workers is 0',
+        ]
+      : []),
     `  listening:  ${server.url}  (WebSocket: ${server.wsUrl}${opts.wsApi ? `, namespaces ${opts.wsApi.join(', ')}` : ''})`,
     ...(server.httpsUrl
       ? [

@@ -15,6 +15,8 @@ export type CliOptions = {
   api?: string[] | undefined
   /** `--http.explorer`: the trace explorer page on GET /; without it, on when listening on loopback. */
   explorer?: boolean | undefined
+  /** `--rpc.jstracers`: serve JavaScript tracers beyond loopback too. */
+  jsTracers?: boolean | undefined
   corsDomains: string[]
   wsOrigins: string[]
   /** `--ws.port`: WebSocket on a listener of its own (else on the HTTP port). */
@@ -129,6 +131,8 @@ ${NAMESPACE_LINES}
   --rpc.overlay.replayblocktimeout DUR  most time overlay_getLogs may replay one block (default 10s)
   --bor.snapshotwalk N    Bor chains: most headers a validator snapshot walks back to a known one (a cached
                           snapshot, the genesis) before it starts from a span's sprint-end header (16384)
+  --rpc.jstracers         serve JavaScript tracers (tracer code in debug_trace*) on a server listening beyond
+                          loopback too; on loopback they are always served (each runs on a hardened worker thread)
   --ots.search.maxblocks N  most blocks one ots_searchTransactions* request may replay to find the
                           address (default 10000)
   --ots.search.scan       ots searches never ask the upstream's own index (ots_search*, trace_filter):
@@ -246,6 +250,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--http.api':
         opts.api = apiList(flag, takeValue())
+        break
+      case '--rpc.jstracers':
+        opts.jsTracers = true
         break
       case '--http.explorer': {
         const value = takeValue()

@@ -6,6 +6,7 @@ import type { ProgressEvent } from '../types/progress.js'
 import type { Upstream } from '../upstream/types.js'
 import { engineCounters } from '../exec/engineCounters.js'
 import { createRangeWorkers, defaultWorkerThreads } from './workers/createRangeWorkers.js'
+import { isLoopback } from './parseCliArgs.js'
 import { type EdgetraceServer, createServer } from './createServer.js'
 import { createSocketServer } from './createSocketServer.js'
 import { createGraphqlHandler } from '../rpc/graphql/createGraphqlHandler.js'
@@ -113,7 +114,8 @@ export async function startEdgetrace({
       ...(batchLimit !== undefined ? { batchLimit } : {}),
       genesis,
       hardfork,
-      ...(engine ? { engine } : {}),
+      // JavaScript tracers: on loopback, and beyond it only when asked for (--rpc.jstracers).
+      engine: { ...engine, jsTracers: engine?.jsTracers ?? isLoopback(host) },
       checkpoint,
       onLog: log,
       ...(log

@@ -37,6 +37,10 @@ export async function runJsTracerRequest(
   context: CallContext,
   here: () => Promise<unknown>,
 ): Promise<unknown> {
+  if (engine.options.jsTracers === false)
+    throw new ServerRpcError(
+      'JavaScript tracers are off on this server: it listens beyond loopback (start it with --rpc.jstracers to serve them)',
+    )
   if (realmIsHardened()) return here()
   const workers = engine.rangeWorkers
   if (!workers || workers.size === 0)
