@@ -1,0 +1,111 @@
+// Part of `npm run bench`: JavaScript tracers on the hot path. The compute-heavy call of
+// bench/engine.ts (≈ 335k steps over 82 slots), warm, through the HTTP server: untraced, the native
+// callTracer and struct logger, a step-counting JavaScript tracer, one reading the stack and memory
+// on every step — both run on a hardened worker thread (SES) — and anvil running the same tracers
+// itself. Medians of interleaved rounds; steps per second; each figure over the untraced call.
+import { startAnvil } from '../src/node/devnet/startAnvil.js'
+import { compiledStartEdgetrace } from './compiledStartEdgetrace.js'
+import { DEV_ACCOUNT, deploy, rpcResult } from '../test/src/rpc.js'
+
+const hex = (n: number, bytes: number) => n.toString(16).padStart(bytes * 2, '0')
+const ITERATIONS = 25_800
+const RUNTIME = `62${hex(ITERATIONS, 3)}5b80605290065450600190038060045700`
+const withInit = (code: string) => `0x61${hex(code.length / 2, 2)}80600c6000396000f3${code}`
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const ROUNDS = 7
+
+const COUNTER = '{ n: 0, step: function() { this.n++ }, fault: function() {}, result: function() { return this.n } }'
+const READER = `{ n: 0, sum: 0,
+  step: function(log) {
+    this.n++
+    if (log.stack.length() > 0) this.sum += log.stack.peek(0).toString(16) === '0' ? 0 : 1
+    if (log.memory.length() >= 32) this.sum += log.memory.slice(0, 32)[31]
+  },
+  fault: function() {}, result: function() { return [this.n, this.sum] } }`
+
+async function main() {
+  const startEdgetrace = await compiledStartEdgetrace()
+  const anvil = await startAnvil()
+  const contract = await deploy(anvil.url, withInit(RUNTIME))
+  await rpcResult(anvil.url, 'evm_mine', [])
+  const edge = await startEdgetrace({
+    upstream: anvil.url,
+    port: 0,
+    hardfork: 'prague',
+    api: ['eth', 'debug'],
+    workers: { threads: 1, warm: true },
+  })
+  const head = await rpcResult(anvil.url, 'eth_blockNumber', [])
+  const call = { from: DEV_ACCOUNT, to: contract, data: '0x', gas: '0x2faf080' }
+  const timeout = { timeout: '60s' }
+  const steps = (await rpcResult(edge.url, 'debug_traceCall', [call, head, { tracer: COUNTER, ...timeout }])) as number
+  const cases: [string, string, string, unknown[]][] = [
+    ['edgetrace eth_call (untraced)', edge.url, 'eth_call', [call, head]],
+    ['edgetrace callTracer (native)', edge.url, 'debug_traceCall', [call, head, { tracer: 'callTracer' }]],
+    [
+      'edgetrace struct logger (native, no storage)',
+      edge.url,
+      'debug_traceCall',
+      [call, head, { disableStorage: true }],
+    ],
+    ['edgetrace JavaScript step counter', edge.url, 'debug_traceCall', [call, head, { tracer: COUNTER, ...timeout }]],
+    [
+      'edgetrace JavaScript stack + memory reader',
+      edge.url,
+      'debug_traceCall',
+      [call, head, { tracer: READER, ...timeout }],
+    ],
+    ['anvil JavaScript step counter', anvil.url, 'debug_traceCall', [call, head, { tracer: COUNTER, ...timeout }]],
+    [
+      'anvil JavaScript stack + memory reader',
+      anvil.url,
+      'debug_traceCall',
+      [call, head, { tracer: READER, ...timeout }],
+    ],
+  ]
+  const post = async (url: string, method: string, params: unknown[]) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+    const text = await res.text()
+    if (text.includes('"error"')) throw new Error(`${method} failed: ${text.slice(0, 300)}`)
+    return text
+  }
+  // Warm, and the same answer from both engines for each JavaScript tracer (anvil stops a tracer that throws silently).
+  const answers = new Map<string, string>()
+  for (const [name, url, method, params] of cases) {
+    const text = await post(url, method, params)
+    const tracer = name.replace(/^(edgetrace|anvil) /, '')
+    const result = JSON.stringify(JSON.parse(text).result)
+    if (name.includes('JavaScript') && answers.has(tracer) && answers.get(tracer) !== result)
+      throw new Error(`${tracer}: anvil and edgetrace answer differently (${answers.get(tracer)} / ${result})`)
+    answers.set(tracer, result)
+  }
+  const samples = cases.map(() => [] as number[])
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [i, [, url, method, params]] of cases.entries()) {
+      const t = performance.now()
+      await post(url, method, params)
+      samples[i]!.push(performance.now() - t)
+    }
+  const base = median(samples[0]!)
+  console.log(
+    `\nJavaScript tracers — a call of ${steps.toLocaleString('en')} steps over 82 slots, warm, over HTTP, median of ${ROUNDS} interleaved rounds\n`,
+  )
+  console.log('| run | ms | M steps/s | × untraced |')
+  console.log('|---|---:|---:|---:|')
+  for (const [i, [name]] of cases.entries()) {
+    const ms = median(samples[i]!)
+    console.log(`| ${name} | ${ms.toFixed(0)} | ${(steps / ms / 1000).toFixed(2)} | ${(ms / base).toFixed(2)} |`)
+  }
+  console.log('\ntargets (issue 22): a step counter ≥ 1 M steps/s and ≤ 5× untraced; a stack and memory reader ≤ 15×')
+  await edge.close()
+  await anvil.stop()
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})
