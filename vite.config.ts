@@ -39,6 +39,8 @@ export default defineConfig({
       '@noble/hashes/sha3.js',
       '@noble/curves/secp256k1.js',
       '@noble/curves/nist.js',
+      'ses',
+      'big-integer',
       'viem',
       'viem/accounts',
       'ethers',

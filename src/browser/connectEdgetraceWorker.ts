@@ -148,7 +148,8 @@ export async function connectEdgetraceWorker(
     async close() {
       if (closed) return
       closed = true
-      await remote.close().catch(() => undefined)
+      // A worker busy for good (an endless JavaScript tracer) never answers: it is ended after a second.
+      await Promise.race([remote.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1000))])
       remote[releaseProxy]()
       if (typeof (target as Worker).terminate === 'function') (target as Worker).terminate()
     },

@@ -49,6 +49,11 @@ export type EdgetraceConfig = {
    * (navigator.hardwareConcurrency), 0 for none. Only where this daemon runs in a dedicated worker.
    */
   workers?: number
+  /**
+   * A pool worker's own setting (set by the daemon that starts it, not by a page): freeze this
+   * worker's realm with SES's lockdown() first, so that JavaScript tracers can run here.
+   */
+  harden?: boolean
 }
 
 export type EdgetraceStatus = {
@@ -105,6 +110,8 @@ export async function createEdgetraceService(
   } = {},
 ): Promise<EdgetraceService> {
   checkConfig(config)
+  // A pool worker serves JavaScript tracers: its realm is hardened before any request runs.
+  if (config.harden === true) await import('../tracing/js/hardenRealm.js')
   const listeners = new Set<(reachable: boolean, reason?: string) => void>()
   let reachable = true
   const upstream = createUpstream({
@@ -187,6 +194,7 @@ export async function createEdgetraceService(
             startWorker({
               ...config,
               workers: 0,
+              harden: true,
               cache: persistentStore ? { ...cacheConfig, name: database } : false,
             }),
         })

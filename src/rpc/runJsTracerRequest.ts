@@ -8,6 +8,8 @@ import { runOnWorker } from './runOnWorker.js'
 
 /** A time past a JavaScript tracer's own timeout before its thread is ended (its checks had their chance). */
 const GRACE_MS = 1000
+/** What a thread may take to start when none is up (the one an endless tracer took is replaced). */
+const START_MS = 30_000
 
 /** Whether this thread's realm is hardened for JavaScript tracers (hardenRealm ran here). */
 export const realmIsHardened = () =>
@@ -47,9 +49,8 @@ export async function runJsTracerRequest(
     throw new ServerRpcError('JavaScript tracers run on worker threads, and this daemon has none (--workers 0)')
   const single = method === 'debug_traceCall' || method === 'debug_traceTransaction'
   const timeout = new AbortController()
-  const timer = single
-    ? setTimeout(() => timeout.abort(new TracerTimeoutError()), plan.timeoutMs + GRACE_MS)
-    : undefined
+  const budget = plan.timeoutMs + GRACE_MS + (workers.hasFree() ? 0 : START_MS)
+  const timer = single ? setTimeout(() => timeout.abort(new TracerTimeoutError()), budget) : undefined
   const signals = [timeout.signal, ...(context.deadline?.signal ? [context.deadline.signal] : [])]
   try {
     const result = await runOnWorker(workers, method, params, AbortSignal.any(signals))
