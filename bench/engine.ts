@@ -9,14 +9,10 @@ import { SimpleStateManager } from '@ethereumjs/statemanager'
 import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { startAnvil } from '../src/node/devnet/startAnvil.js'
 import { compiledStartEdgetrace } from './compiledStartEdgetrace.js'
+import { HEAVY_RUNTIME, median, withInit } from './heavyCall.js'
 import { DEV_ACCOUNT, deploy, rpcResult } from '../test/src/rpc.js'
 
-const hex = (n: number, bytes: number) => n.toString(16).padStart(bytes * 2, '0')
-const ITERATIONS = 25_800
-/** n down to 0: SLOAD(n mod 82), 13 ops an iteration. */
-const RUNTIME = `62${hex(ITERATIONS, 3)}5b80605290065450600190038060045700`
-const withInit = (code: string) => `0x61${hex(code.length / 2, 2)}80600c6000396000f3${code}`
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const RUNTIME = HEAVY_RUNTIME
 const ROUNDS = 15
 
 async function plainEvm() {

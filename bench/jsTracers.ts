@@ -5,13 +5,10 @@
 // itself. Medians of interleaved rounds; steps per second; each figure over the untraced call.
 import { startAnvil } from '../src/node/devnet/startAnvil.js'
 import { compiledStartEdgetrace } from './compiledStartEdgetrace.js'
+import { HEAVY_RUNTIME, median, withInit } from './heavyCall.js'
 import { DEV_ACCOUNT, deploy, rpcResult } from '../test/src/rpc.js'
 
-const hex = (n: number, bytes: number) => n.toString(16).padStart(bytes * 2, '0')
-const ITERATIONS = 25_800
-const RUNTIME = `62${hex(ITERATIONS, 3)}5b80605290065450600190038060045700`
-const withInit = (code: string) => `0x61${hex(code.length / 2, 2)}80600c6000396000f3${code}`
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const RUNTIME = HEAVY_RUNTIME
 const ROUNDS = 7
 
 const COUNTER = '{ n: 0, step: function() { this.n++ }, fault: function() {}, result: function() { return this.n } }'
