@@ -46,7 +46,9 @@ export async function runJsTracerRequest(
   if (realmIsHardened()) return here()
   const workers = engine.rangeWorkers
   if (!workers || workers.size === 0)
-    throw new ServerRpcError('JavaScript tracers run on worker threads, and this daemon has none (--workers 0)')
+    throw new ServerRpcError(
+      'JavaScript tracers run on worker threads, and this daemon has none (--workers 0, or a service worker, which cannot start any)',
+    )
   const single = method === 'debug_traceCall' || method === 'debug_traceTransaction'
   const timeout = new AbortController()
   const budget = plan.timeoutMs + GRACE_MS + (workers.hasFree() ? 0 : START_MS)
