@@ -152,6 +152,21 @@ describe('JavaScript tracers (differential against anvil)', () => {
     }
   }, 120_000)
 
+  it('a tracer that fails on what its db could not answer yet (an account the transaction never touched) is run again once that state is loaded', async () => {
+    const tx = devnet.transactions.find((t) => t.label.startsWith('token transfer'))!
+    const untouched = devnet.contracts.BadJump!
+    const tracer = `{ step: function() {}, fault: function() {},
+      result: function(ctx, db) {
+        var code = db.getCode(toAddress('${untouched}'))
+        if (code.length === 0) throw new Error('no code at the contract')
+        return { code: toHex(code), nonce: db.getNonce(toAddress('${untouched}')), exists: db.exists(toAddress('${untouched}')) }
+      } }`
+    const want = await rpcResult(devnet.anvil.url, 'debug_traceTransaction', [tx.hash, { tracer }])
+    const got = await rpc(edge.url, 'debug_traceTransaction', [tx.hash, { tracer }])
+    expect(got.error).toBeUndefined()
+    expect(got.result).toEqual(want)
+  }, 60_000)
+
   it('log.getError() and fault(): the step an op failed before running carries its error (as the struct logger’s), one that failed while running gets fault()', async () => {
     const tracer = `{ steps: [], step: function(log) { this.steps.push(log.getError() || null) },
       fault: function(log) { this.steps[this.steps.length - 1] = 'fault: ' + log.getError() },

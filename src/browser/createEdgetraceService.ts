@@ -186,7 +186,9 @@ export async function createEdgetraceService(
 
   // Long ranges fan out to workers like this one, sharing this daemon's IndexedDB database.
   const threads = config.workers ?? (typeof navigator !== 'undefined' ? (navigator.hardwareConcurrency ?? 0) : 0)
-  const pool =
+  // Two pools: ranges on plain workers, JavaScript tracers on hardened ones (a locked-down realm
+  // runs the daemon's own work several times slower, so ranges are kept out of it).
+  const startPool = (harden: boolean) =>
     startWorker && threads > 0
       ? createWebWorkerPool({
           size: threads,
@@ -194,12 +196,15 @@ export async function createEdgetraceService(
             startWorker({
               ...config,
               workers: 0,
-              harden: true,
+              harden,
               cache: persistentStore ? { ...cacheConfig, name: database } : false,
             }),
         })
       : undefined
+  const pool = startPool(false)
+  const jsPool = startPool(true)
   daemon.engine.rangeWorkers = pool
+  daemon.engine.jsTracerWorkers = jsPool
 
   return {
     daemon,
@@ -232,7 +237,7 @@ export async function createEdgetraceService(
       await daemon.engine.persistent?.store.clear()
     },
     async close() {
-      await pool?.close()
+      await Promise.all([pool?.close(), jsPool?.close()])
       await daemon.engine.persistent?.flush().catch(() => undefined)
       await upstream.close()
     },

@@ -87,6 +87,11 @@ export type Engine = {
    * host set them up (the Node server: `--workers`); undefined runs everything here.
    */
   rangeWorkers?: RangeWorkers | undefined
+  /**
+   * Threads whose realm is hardened (SES lockdown), where requests with a JavaScript tracer run and
+   * can be ended (see runJsTracerRequest); undefined when the host has none.
+   */
+  jsTracerWorkers?: RangeWorkers | undefined
   /** The host's log (a line per event worth an operator's attention), when it has one. */
   readonly log: ((line: string) => void) | undefined
   /** What the pool learned from the upstream's own pool: when it was last read, what was dropped. */

@@ -167,7 +167,7 @@ async function main(argv: string[]): Promise<void> {
       ? [
           server.engine.options.jsTracers === false
             ? '  js tracers: off: this server listens beyond loopback (--rpc.jstracers serves them)'
-            : server.engine.rangeWorkers
+            : server.engine.jsTracerWorkers
               ? `  js tracers: served, each on a hardened worker thread (SES), ended at its timeout${isLoopback(opts.host) ? '' : ' (--rpc.jstracers: beyond loopback)'}`
               : '  js tracers: none: they run on worker threads, and --workers is 0',
         ]

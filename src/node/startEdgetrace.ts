@@ -129,29 +129,33 @@ export async function startEdgetrace({
         log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
     })
     const threads = workers?.threads ?? defaultWorkerThreads()
-    const pool =
-      threads > 0
-        ? createRangeWorkers({
-            threads,
-            ...(workers?.minBlocks !== undefined ? { minBlocks: workers.minBlocks } : {}),
-            warm: workers?.warm === true,
-            engine: daemon.engine,
-            data: {
-              upstream: upstreamUrl,
-              api: ['eth', 'trace', 'debug'],
-              chainId: daemon.engine.rules.chainId,
-              genesis,
-              hardfork,
-              checkpoint,
-            },
-          })
-        : undefined
-    daemon.engine.rangeWorkers = pool
-    if (pool)
-      await pool.ready.catch(async (err: unknown) => {
-        await pool.close()
-        throw err
+    const poolOptions = (harden: boolean) =>
+      createRangeWorkers({
+        threads,
+        harden,
+        ...(workers?.minBlocks !== undefined ? { minBlocks: workers.minBlocks } : {}),
+        warm: workers?.warm === true,
+        engine: daemon.engine,
+        data: {
+          upstream: upstreamUrl,
+          api: ['eth', 'trace', 'debug'],
+          chainId: daemon.engine.rules.chainId,
+          genesis,
+          hardfork,
+          checkpoint,
+        },
       })
+    // Two pools: ranges on plain threads, JavaScript tracers on hardened ones (started on first use).
+    const pool = threads > 0 ? poolOptions(false) : undefined
+    const jsPool = threads > 0 && daemon.engine.options.jsTracers !== false ? poolOptions(true) : undefined
+    daemon.engine.rangeWorkers = pool
+    daemon.engine.jsTracerWorkers = jsPool
+    for (const p of [pool, jsPool])
+      if (p)
+        await p.ready.catch(async (err: unknown) => {
+          await Promise.all([pool?.close(), jsPool?.close()])
+          throw err
+        })
     const wsHandler = ws?.api ? daemon.handlerFor(ws.api) : daemon.handler
     const shared = {
       ...(corsDomains ? { corsDomains } : {}),
@@ -169,6 +173,7 @@ export async function startEdgetrace({
     const ownWsPort = ws?.port !== undefined
     const listeners: { close(): Promise<void> }[] = []
     if (pool) listeners.push(pool)
+    if (jsPool) listeners.push(jsPool)
     const closeAll = async () => {
       for (const listener of listeners.splice(0).reverse()) await listener.close().catch(() => undefined)
     }

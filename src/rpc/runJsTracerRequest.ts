@@ -44,7 +44,7 @@ export async function runJsTracerRequest(
       'JavaScript tracers are off on this server: it listens beyond loopback (start it with --rpc.jstracers to serve them)',
     )
   if (realmIsHardened()) return here()
-  const workers = engine.rangeWorkers
+  const workers = engine.jsTracerWorkers
   if (!workers || workers.size === 0)
     throw new ServerRpcError(
       'JavaScript tracers run on worker threads, and this daemon has none (--workers 0, or a service worker, which cannot start any)',

@@ -6,8 +6,14 @@ import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
 import type { Block } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { Hex } from '../types/hex.js'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
 import type { TracerHooks } from './hooks.js'
-import { type JsTracerEnv, type JsTracerState, createJsTracerSession } from './js/createJsTracerSession.js'
+import {
+  type JsLoadedState,
+  type JsTracerEnv,
+  type JsTracerState,
+  createJsTracerSession,
+} from './js/createJsTracerSession.js'
 import type { TracePlan } from './tracePlan.js'
 import { createCallTraceRecorder } from './recorder/createCallTraceRecorder.js'
 import { createStructLogWriter } from './render/geth/createStructLogWriter.js'
@@ -104,6 +110,7 @@ function startJsTrace(
   signal: AbortCheck,
 ): TxTraceSession {
   let env: JsTracerEnv | undefined
+  let base: VerifiedHeader | undefined
   const session = createJsTracerSession({
     source: plan.source,
     config: plan.config,
@@ -118,13 +125,14 @@ function startJsTrace(
     signal,
     hooks: session.hooks,
     bind({ state, block, tx, precompiles }) {
+      base = state.block
       const baseFee = block.header.baseFeePerGas
       env = {
         blockNumber: block.header.number,
         coinbase: block.header.coinbase.toString() as Hex,
         gasTip: baseFee === undefined ? ('gasPrice' in tx ? (tx.gasPrice as bigint) : 0n) : tipOf(tx, baseFee),
         precompiles: new Set([...precompiles].map((p) => (p.startsWith('0x') ? p : `0x${p}`).toLowerCase())),
-        state: jsStateOf(state),
+        state: jsStateOf(state, plan.loaded),
       }
     },
     async finish() {
@@ -133,7 +141,11 @@ function startJsTrace(
         value = session.result()
       } finally {
         // A run whose db missed state is run again once it is loaded: its result (or error) stands for nothing.
-        plan.misses.push(...session.misses())
+        const misses = session.misses()
+        if (misses.length > 0) {
+          plan.misses.push(...misses)
+          plan.missedAt = base
+        }
       }
       return value
     },
@@ -151,14 +163,24 @@ function tipOf(tx: TypedTransaction, baseFee: bigint): bigint {
   return (tx as { gasPrice: bigint }).gasPrice - baseFee
 }
 
-/** The overlay's synchronous view for a tracer's db. */
-function jsStateOf(state: OverlayStateManager): JsTracerState {
+/**
+ * The overlay's synchronous view for a tracer's db: what the execution has read or written, and
+ * where it has not touched an item, its base value if an earlier run's miss loaded it.
+ */
+function jsStateOf(state: OverlayStateManager, loaded: JsLoadedState | undefined): JsTracerState {
   return {
     account(address) {
       const found = state.peekAccount(address)
+      if (found === 'unknown' && loaded?.accounts.has(address)) return loaded.accounts.get(address) ?? undefined
       return found === 'unknown' || found === undefined ? found : { balance: found.balance, nonce: found.nonce }
     },
-    code: (address) => state.peekCode(address),
-    storage: (address, slot) => state.peekStorage(address, slot),
+    code: (address) => {
+      const found = state.peekCode(address)
+      return found === 'unknown' ? (loaded?.code.get(address) ?? found) : found
+    },
+    storage: (address, slot) => {
+      const found = state.peekStorage(address, slot)
+      return found === 'unknown' ? (loaded?.storage.get(`${address}:${slot}`) ?? found) : found
+    },
   }
 }

@@ -1,7 +1,8 @@
 import type { BlockOverrides, StateOverrides } from '../types/overrides.js'
 import type { StructLoggerConfig } from './render/geth/createStructLogWriter.js'
 import type { NativeTracer } from './tracers/types.js'
-import type { JsStateMiss } from './js/createJsTracerSession.js'
+import type { JsLoadedState, JsStateMiss } from './js/createJsTracerSession.js'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
 
 /** What a debug_trace* request asked for, parsed. */
 export type TracePlan = (
@@ -14,6 +15,10 @@ export type TracePlan = (
       config: string
       /** db reads a run could not answer from the state it had loaded: fetched, then the trace runs again. */
       misses: JsStateMiss[]
+      /** The block whose state those reads missed in (the executions' base). */
+      missedAt?: VerifiedHeader | undefined
+      /** What earlier runs missed, loaded from that block's state for the next run's db. */
+      loaded?: JsLoadedState | undefined
     }
 ) & {
   /** Per transaction (geth: 5 s unless `timeout` says otherwise). */

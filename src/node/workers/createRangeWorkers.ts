@@ -39,10 +39,16 @@ export function createRangeWorkers({
   threads,
   minBlocks = 64,
   warm = false,
+  harden = false,
   engine,
   data,
 }: {
   threads: number
+  /**
+   * Threads whose realm is hardened (SES lockdown) before the daemon loads: the pool JavaScript
+   * tracers run on. Kept apart from the range pool, whose work runs several times slower hardened.
+   */
+  harden?: boolean
   /** Start every thread (and its daemon) now rather than on the first range: a server's choice. */
   warm?: boolean
   /** Ranges of fewer blocks are run by the main daemon itself. */
@@ -52,7 +58,7 @@ export function createRangeWorkers({
 }): RangeWorkers & { ready: Promise<void>; close(): Promise<void> } {
   const here = import.meta.url
   const typescript = here.endsWith('.ts')
-  const filename = new URL(`./rangeWorker.${typescript ? 'ts' : 'js'}`, here).href
+  const filename = new URL(`./${harden ? 'jsTracerWorker' : 'rangeWorker'}.${typescript ? 'ts' : 'js'}`, here).href
   // From the sources (tests, `npm start`), the workers load TypeScript through tsx as this thread does.
   const execArgv =
     typescript && !process.execArgv.some((a) => a.includes('tsx'))

@@ -1,7 +1,6 @@
 // A worker thread of the range pool (see createRangeWorkers): its own daemon on the same upstream,
 // its persistent tier the main daemon's cache (over each task's port). One request at a time.
-// First: this thread's realm is hardened before any other module runs (JavaScript tracers run here).
-import '../../tracing/js/hardenRealm.js'
+// Threads of the JavaScript-tracer pool load it through jsTracerWorker, which hardens the realm first.
 import { type MessagePort, threadId, workerData } from 'node:worker_threads'
 import type { GethGenesis } from '@ethereumjs/common'
 import { createEdgetrace } from '../../createEdgetrace.js'
@@ -47,7 +46,6 @@ const daemon = (async () => {
 // Awaited by the first task; a failed start fails every task with its error.
 daemon.catch(() => {})
 
-/** A task: one request on this thread's daemon (`null`: only wait until the daemon is up). */
 /** A task, or null to start this thread's daemon: answered then with the thread's id. */
 export default async function run(task: RangeTask | null): Promise<string> {
   const d = await daemon

@@ -14,6 +14,16 @@ export type JsTracerState = {
 /** A read the tracer's `db` could not answer from what was loaded (fetched, then the trace runs again). */
 export type JsStateMiss = { address: Hex; slot?: Hex | undefined }
 
+/**
+ * Base-state values loaded for a tracer's earlier misses (the execution never read them itself):
+ * accounts (null: absent) and code by address, slots by `address:slot`.
+ */
+export type JsLoadedState = {
+  accounts: Map<Hex, { balance: bigint; nonce: bigint } | null>
+  code: Map<Hex, Uint8Array>
+  storage: Map<string, Uint8Array>
+}
+
 /** Where the traced transaction is (known when the session starts): ctx's blockHash, txHash, txIndex. */
 export type JsTracerPlace = {
   blockHash?: Hex | undefined
