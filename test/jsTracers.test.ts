@@ -283,6 +283,35 @@ describe('JavaScript tracers (differential against anvil)', () => {
     expect(block).toEqual(await rpcResult(devnet.anvil.url, 'debug_traceBlockByNumber', ['0x2', { tracer }]))
   })
 
+  it('debug_traceCallMany: a result per call per bundle, each db read of state no call touched loaded and the bundles run again', async () => {
+    const untouched = devnet.contracts.Inspector!
+    const tracer = `{ n: 0, step: function() { this.n++ }, fault: function() {},
+      result: function(ctx, db) { return { steps: this.n, type: ctx.type, code: toHex(db.getCode(toAddress('${untouched}'))) } } }`
+    const transfer = { from: devnet.accounts[0], to: devnet.accounts[1], value: '0x1' }
+    const balanceOf = {
+      from: devnet.accounts[0],
+      to: devnet.contracts.Token,
+      data: `0x70a08231${devnet.accounts[0]!.slice(2).padStart(64, '0')}`,
+    }
+    const many = (await rpcResult(edge.url, 'debug_traceCallMany', [
+      [{ transactions: [transfer, balanceOf] }, { transactions: [balanceOf] }],
+      { blockNumber: 'latest' },
+      { tracer },
+    ])) as { steps: number; type: string; code: string }[][]
+    const code = await rpcResult(devnet.anvil.url, 'eth_getCode', [untouched, 'latest'])
+    const single = (await rpcResult(edge.url, 'debug_traceCall', [balanceOf, 'latest', { tracer }])) as {
+      steps: number
+    }
+    expect(single.steps).toBeGreaterThan(50)
+    expect(many).toEqual([
+      [
+        { steps: 0, type: 'CALL', code },
+        { steps: single.steps, type: 'CALL', code },
+      ],
+      [{ steps: single.steps, type: 'CALL', code }],
+    ])
+  })
+
   it('a tracer that throws, or misuses a helper, ends with geth’s words; one that never returns is stopped at its timeout; the server serves on', async () => {
     const tx = devnet.transactions[devnet.transactions.length - 1]!.hash
     const throwing = await rpc(edge.url, 'debug_traceTransaction', [

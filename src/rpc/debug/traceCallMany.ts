@@ -11,6 +11,8 @@ import { parseCallArgs } from '../parseCallArgs.js'
 import { ParamError, optional, required } from '../params.js'
 import { parseAddress, parseObject, parseQuantity, parseUint64 } from '../parsers.js'
 import { tracingFailed } from './traceCall.js'
+import { runWithJsState } from './runWithJsState.js'
+import type { FlatTraceContext } from '../../tracing/render/toFlatTraces.js'
 import { defineMethod } from '../defineMethod.js'
 
 type Bundle = { transactions: CallArgs[]; blockOverride: BlockOverrides }
@@ -98,6 +100,34 @@ export const traceCallMany = defineMethod({
       before,
     }
 
+    const positionOf = (at: { index: number; context: FlatTraceContext }) => {
+      const call = calls[at.index]!
+      return { ...at.context, blockNumber: call.blockOverrides!.number!, transactionPosition: call.position }
+    }
+
+    // A JavaScript tracer's results are kept until the run ends: one whose db missed state is run
+    // again once that is loaded (runWithJsState), so nothing of a run can be written before it.
+    if (config.kind === 'js') {
+      let results: unknown[][] = []
+      await runWithJsState(engine, config, () => {
+        results = bundles.map(() => [])
+        return runTrace(
+          engine,
+          target,
+          {
+            start: (at) => startTxTrace(config, positionOf(at)),
+            done: (at, value) => {
+              results[calls[at.index]!.bundle]!.push(value ?? null)
+            },
+          },
+          { deadline: context.deadline },
+        )
+      }).catch((err: unknown) => {
+        throw tracingFailed(err)
+      })
+      return results
+    }
+
     // Brackets and separators are held until a call's result (or struct logs) is written: a failure
     // of the first call answers a plain error.
     return new JsonStream(async (write, hold) => {
@@ -120,12 +150,7 @@ export const traceCallMany = defineMethod({
               const call = calls[at.index]!
               openBundle(call.bundle)
               if (call.position > 0) hold(',')
-              const position = {
-                ...at.context,
-                blockNumber: call.blockOverrides!.number!,
-                transactionPosition: call.position,
-              }
-              return startTxTrace(config, position, config.kind === 'structLogger' ? write : undefined)
+              return startTxTrace(config, positionOf(at), config.kind === 'structLogger' ? write : undefined)
             },
             done: async (_at, value) => {
               if (config.kind !== 'structLogger') await write(JSON.stringify(value ?? null))
