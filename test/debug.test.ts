@@ -110,8 +110,8 @@ describe('errors and limits', () => {
     expect(unknown.error.message).toContain(
       'callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer, muxTracer',
     )
-    const js = await rpc(edge.url, 'debug_traceTransaction', [tx, { tracer: 'callTracerLegacy' }])
-    expect(js.error.message).toContain('JavaScript tracer')
+    const js = await rpc(edge.url, 'debug_traceTransaction', [tx, { tracer: 'evmdisTracer' }])
+    expect(js.error.message).toContain("evmdisTracer is one of geth's JavaScript tracers that edgetrace does not ship")
     const badConfig = await rpc(edge.url, 'debug_traceTransaction', [
       tx,
       { tracer: 'callTracer', tracerConfig: { onlyTopCall: 'yes' } },

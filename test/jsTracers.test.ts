@@ -312,6 +312,41 @@ describe('JavaScript tracers (differential against anvil)', () => {
     ])
   })
 
+  it("geth's built-in JavaScript tracers by name: callTracerLegacy and prestateTracerLegacy (their results are checked against geth's corpus in npm run conformance)", async () => {
+    for (const tx of devnet.transactions.slice(0, 8)) {
+      const legacy = (await rpcResult(edge.url, 'debug_traceTransaction', [
+        tx.hash,
+        { tracer: 'callTracerLegacy' },
+      ])) as {
+        from: string
+        to: string
+        gas: string
+        gasUsed: string
+        type: string
+      }
+      const native = (await rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: 'callTracer' }])) as {
+        from: string
+        to: string
+        gas: string
+        gasUsed: string
+        type: string
+      }
+      expect(
+        { from: legacy.from, to: legacy.to, gas: legacy.gas, gasUsed: legacy.gasUsed, type: legacy.type },
+        tx.label,
+      ).toEqual({ from: native.from, to: native.to, gas: native.gas, gasUsed: native.gasUsed, type: native.type })
+      const prestate = (await rpcResult(edge.url, 'debug_traceTransaction', [
+        tx.hash,
+        { tracer: 'prestateTracerLegacy' },
+      ])) as Record<string, { nonce: number }>
+      const receipt = (await rpcResult(devnet.anvil.url, 'eth_getTransactionByHash', [tx.hash])) as {
+        from: string
+        nonce: string
+      }
+      expect(prestate[receipt.from]?.nonce, tx.label).toBe(Number(receipt.nonce))
+    }
+  }, 60_000)
+
   it('a tracer that throws, or misuses a helper, ends with geth’s words; one that never returns is stopped at its timeout; the server serves on', async () => {
     const tx = devnet.transactions[devnet.transactions.length - 1]!.hash
     const throwing = await rpc(edge.url, 'debug_traceTransaction', [

@@ -1,7 +1,7 @@
 import { ParamError } from './params.js'
 import { parseQuantity } from './parsers.js'
 import { parseBlockOverrides, parseStateOverrides } from './parseOverrides.js'
-import { isKnownTracer, lookupTracer } from '../tracing/registry.js'
+import { builtinJsTracer, isKnownTracer, lookupTracer } from '../tracing/registry.js'
 import type { TracePlan } from '../tracing/tracePlan.js'
 import { parseGoDuration } from '../utils/parseGoDuration.js'
 
@@ -84,12 +84,14 @@ export function parseTraceConfig(raw: unknown): TracePlan {
     }
   }
   if (typeof tracerName !== 'string') throw new ParamError('tracer must be a string')
-  // Code rather than a name: a JavaScript tracer, as geth evaluates any name it does not know.
-  if (!isKnownTracer(tracerName) && /[{}()]/.test(tracerName)) {
+  // Code rather than a name: a JavaScript tracer, as geth evaluates any name it does not know; or
+  // the name of one of geth's built-in JavaScript tracers.
+  const builtin = builtinJsTracer(tracerName)
+  if (builtin !== undefined || (!isKnownTracer(tracerName) && /[{}()]/.test(tracerName))) {
     const raw = get('tracerConfig')
     return {
       kind: 'js',
-      source: tracerName,
+      source: builtin ?? tracerName,
       config: raw === undefined ? '{}' : JSON.stringify(raw),
       misses: [],
       ...common,

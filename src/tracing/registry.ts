@@ -6,16 +6,18 @@ import { createMuxTracer } from './tracers/muxTracer.js'
 import { noopTracer } from './tracers/noopTracer.js'
 import { prestateTracer } from './tracers/prestateTracer.js'
 import type { NativeTracer } from './tracers/types.js'
+import { BUILTIN_JS_TRACERS } from './js/builtinJsTracers.js'
 
-/** geth's built-in JavaScript tracers: known names, not served (no JavaScript tracer engine). */
-const JS_TRACERS = new Set([
+/**
+ * geth's other built-in JavaScript tracers: no recorded results to check them against, so not
+ * shipped; their names are answered as such (the same code sent as the tracer runs).
+ */
+const UNSERVED_JS_TRACERS = new Set([
   'bigramTracer',
   'evmdisTracer',
   'opcountTracer',
   'trigramTracer',
   'unigramTracer',
-  'callTracerLegacy',
-  'prestateTracerLegacy',
   'noopTracerLegacy',
   '4byteTracerLegacy',
 ])
@@ -26,8 +28,11 @@ tracers.set('muxTracer', createMuxTracer(lookupTracer))
 
 /** The names a request may give as `tracer` (the struct logger is the default, with no name). */
 export function knownTracers(): string[] {
-  return [...tracers.keys()]
+  return [...tracers.keys(), ...BUILTIN_JS_TRACERS.keys()]
 }
+
+/** The source of geth's built-in JavaScript tracer `name`, when edgetrace serves it. */
+export const builtinJsTracer = (name: string): string | undefined => BUILTIN_JS_TRACERS.get(name)
 
 /** Whether `name` is a native tracer's. */
 export const isKnownTracer = (name: string) => tracers.has(name)
@@ -37,11 +42,9 @@ export function lookupTracer(name: string): NativeTracer {
   const tracer = tracers.get(name)
   if (tracer) return tracer
   const known = knownTracers().join(', ')
-  if (JS_TRACERS.has(name))
+  if (UNSERVED_JS_TRACERS.has(name))
     throw new UnknownTracerError(
-      `tracer not found: ${name} is a JavaScript tracer, which edgetrace does not run (known tracers: ${known})`,
+      `tracer not found: ${name} is one of geth's JavaScript tracers that edgetrace does not ship; send its code as the tracer (known tracers: ${known})`,
     )
-  if (/[{}();]/.test(name))
-    throw new UnknownTracerError(`tracer not found: JavaScript tracer code is not supported (known tracers: ${known})`)
   throw new UnknownTracerError(`tracer not found: ${JSON.stringify(name)} (known tracers: ${known})`)
 }

@@ -10,6 +10,8 @@ import { runTracedTransaction } from '../../src/evm/runTracedTransaction.js'
 import { createAllocStateSource } from './createAllocStateSource.js'
 import { type OverlayStateManager, createOverlayStateManager } from '../../src/state/createOverlayStateManager.js'
 import type { TracerHooks } from '../../src/tracing/hooks.js'
+import type { TraceBinding } from '../../src/tracing/startTxTrace.js'
+import type { StateSource } from '../../src/state/types.js'
 
 export type TracetestCase = {
   genesis: { config: { chainId: number }; alloc: Record<string, never>; mixHash?: string }
@@ -49,7 +51,20 @@ export function loadCase(dir: string, file: string): TracetestCase {
  * block context from `context`, the fork from the manifest, the raw transaction applied alone, with
  * the given hooks attached.
  */
-export async function runTracetestCase(c: TracetestCase, m: ManifestEntry, hooks: TracerHooks) {
+export async function runTracetestCase(
+  c: TracetestCase,
+  m: ManifestEntry,
+  hooks: TracerHooks,
+  {
+    bind,
+    source = createAllocStateSource(c.genesis.alloc),
+  }: {
+    /** Told what the execution is before it runs (a JavaScript tracer's db and ctx). */
+    bind?: ((binding: TraceBinding) => void) | undefined
+    /** The pre-state (default: the case's alloc). */
+    source?: StateSource
+  } = {},
+) {
   const common = createCustomCommon({ chainId: m.chainId }, Mainnet, {
     hardfork: m.hardfork,
     customCrypto: { kzg: replayKzg },
@@ -77,14 +92,14 @@ export async function runTracetestCase(c: TracetestCase, m: ManifestEntry, hooks
     header: block.header,
     common,
   } as VerifiedHeader
-  const source = createAllocStateSource(c.genesis.alloc)
   const state: OverlayStateManager = createOverlayStateManager({ source, block: pseudo })
   const vm = await createVM({ common, stateManager: state })
   const input = c.input.startsWith('0x') ? c.input : `0x${c.input}`
   const tx = createTxFromRLP(hexToBytes(input as `0x${string}`), { common })
+  bind?.({ state, block, tx, precompiles: vm.evm.precompiles.keys() })
   const result = await runTracedTransaction(vm, tx, block, hooks, {
     skipBlockGasLimitValidation: true,
     skipHardForkValidation: true,
   })
-  return { result, state, tx, block }
+  return { result, state, tx, block, header: pseudo }
 }

@@ -4,9 +4,11 @@
 // callTracer (calltrace_test.go): the expected result is decoded into geth's callTrace struct and re-encoded.
 export type Frame = Record<string, any>
 const big = (v: unknown) => (v === undefined || v === null ? undefined : `0x${BigInt(v as string).toString(16)}`)
+// Addresses are common.Address there, re-encoded in lower case (a checksummed one in a file is not kept as written).
+const address = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v)
 export function canonicalCallFrame(f: Frame): Frame {
-  const out: Frame = { from: f.from, gas: big(f.gas) ?? null, gasUsed: big(f.gasUsed) ?? null }
-  if (f.to) out.to = f.to
+  const out: Frame = { from: address(f.from), gas: big(f.gas) ?? null, gasUsed: big(f.gasUsed) ?? null }
+  if (f.to) out.to = address(f.to)
   out.input = f.input ?? '0x'
   if (f.output && f.output !== '0x') out.output = f.output
   if (f.error) out.error = f.error
