@@ -95,6 +95,7 @@ describe('JavaScript tracers (differential against anvil)', () => {
       hardfork: 'prague',
       api: ['eth', 'debug'],
       workers: { threads: 1, warm: true },
+      engine: { jsTracerMemoryMb: 256 },
     })
   }, 120_000)
   afterAll(async () => {
@@ -252,6 +253,8 @@ describe('JavaScript tracers (differential against anvil)', () => {
     }
     expect(parseCliArgs(['--rpc.jstracers'])).toMatchObject({ jsTracers: true })
     expect(parseCliArgs([]).jsTracers).toBeUndefined()
+    expect(parseCliArgs(['--rpc.jstracers.memory', '1024'])).toMatchObject({ jsTracerMemoryMb: 1024 })
+    expect(() => parseCliArgs(['--rpc.jstracers.memory', '8'])).toThrow('--rpc.jstracers.memory')
     expect(parseCliArgs([]).borSnapshotWalk).toBe(16_384)
     expect(parseCliArgs(['--bor.snapshotwalk', '100']).borSnapshotWalk).toBe(100)
   }, 60_000)
@@ -311,6 +314,26 @@ describe('JavaScript tracers (differential against anvil)', () => {
       [{ steps: single.steps, type: 'CALL', code }],
     ])
   })
+
+  it('a tracer that keeps allocating ends with a clear error at its heap limit (--rpc.jstracers.memory), and the next tracer runs', async () => {
+    const tx = devnet.transactions[0]!.hash
+    const bomb = await rpc(edge.url, 'debug_traceTransaction', [
+      tx,
+      {
+        tracer:
+          '{ keep: [], step: function() { for (;;) this.keep.push(new Array(1 << 20).fill(7)) }, fault: function() {}, result: function() { return 1 } }',
+        timeout: '30s',
+      },
+    ])
+    expect(bomb.error).toEqual({
+      code: -32000,
+      message: "JavaScript tracer ran out of memory: its thread's heap is limited to 256 MB (--rpc.jstracers.memory)",
+    })
+    const tracer = TRACERS.opcodeCounter!
+    expect(await rpcResult(edge.url, 'debug_traceTransaction', [tx, { tracer }])).toEqual(
+      await rpcResult(devnet.anvil.url, 'debug_traceTransaction', [tx, { tracer }]),
+    )
+  }, 60_000)
 
   it("geth's built-in JavaScript tracers by name: callTracerLegacy and prestateTracerLegacy (their results are checked against geth's corpus in npm run conformance)", async () => {
     for (const tx of devnet.transactions.slice(0, 8)) {

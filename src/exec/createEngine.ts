@@ -57,6 +57,11 @@ export type EngineOptions = {
    * asked for them). Default true.
    */
   jsTracers?: boolean | undefined
+  /**
+   * The heap one JavaScript tracer's thread may use, MB (Node: its worker thread's old generation,
+   * `--rpc.jstracers.memory`; default 512). A tracer past it ends with an error, its thread with it.
+   */
+  jsTracerMemoryMb?: number | undefined
   /** How often subscriptions read the head when the upstream cannot announce it, ms (default 1000). */
   subscriptionPollMs?: number | undefined
 }
@@ -97,6 +102,9 @@ export type Engine = {
   /** What the pool learned from the upstream's own pool: when it was last read, what was dropped. */
   readonly upstreamPool: { readAt: number; headHash: string | undefined; dropped: number; offered: boolean }
 }
+
+/** A JavaScript tracer's thread's heap unless `--rpc.jstracers.memory` says otherwise, MB. */
+export const DEFAULT_JS_TRACER_MEMORY_MB = 512
 
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   gasCap: 50_000_000n,

@@ -128,6 +128,7 @@ async function main(argv: string[]): Promise<void> {
       otsSearchMaxBlocks: opts.otsSearchMaxBlocks,
       borSnapshotWalk: opts.borSnapshotWalk,
       ...(opts.jsTracers ? { jsTracers: true } : {}),
+      ...(opts.jsTracerMemoryMb !== undefined ? { jsTracerMemoryMb: opts.jsTracerMemoryMb } : {}),
       otsSearchIndex: !opts.otsSearchScan,
       txpool: opts.txpool,
       subscriptionPollMs: opts.subscriptionPollMs,

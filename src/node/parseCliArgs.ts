@@ -17,6 +17,8 @@ export type CliOptions = {
   explorer?: boolean | undefined
   /** `--rpc.jstracers`: serve JavaScript tracers beyond loopback too. */
   jsTracers?: boolean | undefined
+  /** `--rpc.jstracers.memory`: the heap of a JavaScript tracer's thread, MB. */
+  jsTracerMemoryMb?: number | undefined
   corsDomains: string[]
   wsOrigins: string[]
   /** `--ws.port`: WebSocket on a listener of its own (else on the HTTP port). */
@@ -133,6 +135,8 @@ ${NAMESPACE_LINES}
                           snapshot, the genesis) before it starts from a span's sprint-end header (16384)
   --rpc.jstracers         serve JavaScript tracers (tracer code in debug_trace*) on a server listening beyond
                           loopback too; on loopback they are always served (each runs on a hardened worker thread)
+  --rpc.jstracers.memory MB  the heap one JavaScript tracer's thread may use (default 512); a tracer past it
+                          ends with an error and its thread is replaced
   --ots.search.maxblocks N  most blocks one ots_searchTransactions* request may replay to find the
                           address (default 10000)
   --ots.search.scan       ots searches never ask the upstream's own index (ots_search*, trace_filter):
@@ -253,6 +257,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--rpc.jstracers':
         opts.jsTracers = true
+        break
+      case '--rpc.jstracers.memory':
+        opts.jsTracerMemoryMb = integer(flag, takeValue(), 64, 65536)
         break
       case '--http.explorer': {
         const value = takeValue()

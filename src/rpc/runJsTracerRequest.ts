@@ -1,4 +1,4 @@
-import type { Engine } from '../exec/createEngine.js'
+import { DEFAULT_JS_TRACER_MEMORY_MB, type Engine } from '../exec/createEngine.js'
 import { TracerTimeoutError } from '../errors/execution.js'
 import { ServerRpcError } from '../errors/rpc.js'
 import type { TracePlan } from '../tracing/tracePlan.js'
@@ -59,6 +59,10 @@ export async function runJsTracerRequest(
     return new JsonStream(async (write) => write(result.json))
   } catch (err) {
     if (timeout.signal.aborted) throw new TracerTimeoutError()
+    if ((err as { code?: unknown } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+      throw new ServerRpcError(
+        `JavaScript tracer ran out of memory: its thread's heap is limited to ${engine.options.jsTracerMemoryMb ?? DEFAULT_JS_TRACER_MEMORY_MB} MB (--rpc.jstracers.memory)`,
+      )
     throw err
   } finally {
     if (timer) clearTimeout(timer)

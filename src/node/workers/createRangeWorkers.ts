@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { MessageChannel, type MessagePort } from 'node:worker_threads'
 import { Piscina } from 'piscina'
-import type { Engine } from '../../exec/createEngine.js'
+import { DEFAULT_JS_TRACER_MEMORY_MB, type Engine } from '../../exec/createEngine.js'
 import { type PersistentCodec, createPersistentCodec } from '../../state/createPersistentCodec.js'
 import type { RangeWorkers } from '../../types/rangeWorkers.js'
 import type { PortStoreReply, PortStoreRequest } from './createPortStore.js'
@@ -65,9 +65,16 @@ export function createRangeWorkers({
       ? [...process.execArgv, '--import', 'tsx']
       : undefined
   const options = engine.options
+  // A tracer's thread keeps a quarter of its bounded heap for its cache, the rest for the tracer.
+  const heapShare = harden
+    ? ((options.jsTracerMemoryMb ?? DEFAULT_JS_TRACER_MEMORY_MB) * 1024 * 1024) / 4
+    : Number.POSITIVE_INFINITY
   const workerData: RangeWorkerData = {
     ...data,
-    engine: { ...options, cacheBytes: Math.max(16 * 1024 * 1024, Math.floor(options.cacheBytes / threads)) },
+    engine: {
+      ...options,
+      cacheBytes: Math.max(16 * 1024 * 1024, Math.min(Math.floor(options.cacheBytes / threads), heapShare)),
+    },
   }
   const codec = createPersistentCodec(engine.rules)
   const pool = new Piscina({
@@ -77,6 +84,11 @@ export function createRangeWorkers({
     maxThreads: threads,
     idleTimeout: warm ? Number.POSITIVE_INFINITY : 60_000,
     ...(execArgv ? { execArgv } : {}),
+    // A JavaScript tracer's thread has a heap of its own, bounded: a tracer that keeps allocating
+    // ends its thread (ERR_WORKER_OUT_OF_MEMORY), not the server.
+    ...(harden
+      ? { resourceLimits: { maxOldGenerationSizeMb: options.jsTracerMemoryMb ?? DEFAULT_JS_TRACER_MEMORY_MB } }
+      : {}),
   })
   // The threads whose daemon is up (each start task answers with its thread's id), and the tasks running.
   const up = new Set<number>()
