@@ -7,6 +7,7 @@ import {
   type ServiceWorkerConfig,
   type ServiceWorkerMessage,
 } from '../src/browser/serviceWorkerProtocol.js'
+import { createTracerRelay } from '../src/browser/createTracerRelay.js'
 import { toRpcError } from '../src/errors/toRpcError.js'
 import type { ProgressEvent } from '../src/types/progress.js'
 
@@ -23,6 +24,7 @@ const settings = createStore('edgetrace-service-worker', 'settings')
 let config: ServiceWorkerConfig | undefined
 let service: Promise<EdgetraceService> | undefined
 let loaded: Promise<void> | undefined
+const tracers = createTracerRelay({ get: (id) => self.clients.get(id) as never })
 
 function loadConfig(): Promise<void> {
   loaded ??= get<ServiceWorkerConfig>('config', settings)
@@ -37,7 +39,10 @@ function serviceFor(next: ServiceWorkerConfig): Promise<EdgetraceService> {
   const previous = service
   service = (async () => {
     await (await previous?.catch(() => undefined))?.close()
-    return createEdgetraceService(next)
+    const started = await createEdgetraceService(next)
+    // JavaScript tracers: relayed to a page that hosts them (this worker cannot start their workers).
+    started.daemon.engine.jsTracerWorkers = tracers
+    return started
   })()
   service.catch(() => {
     service = undefined
@@ -77,6 +82,10 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
         }
       })(),
     )
+  } else if (command?.type === 'edgetrace:host-tracers') {
+    // Same-origin pages only: a tracer's request (its code, its answer) goes to the page that hosts it.
+    const source = event.source as Client | null
+    if (event.origin === self.location.origin && source) tracers.addHost(source.id)
   } else if (command?.type === 'edgetrace:claim') {
     // Same-origin pages only: claim() can only take pages of this origin in scope anyway.
     if (event.origin === self.location.origin) event.waitUntil(self.clients.claim())

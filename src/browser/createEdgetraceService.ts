@@ -188,10 +188,11 @@ export async function createEdgetraceService(
   const threads = config.workers ?? (typeof navigator !== 'undefined' ? (navigator.hardwareConcurrency ?? 0) : 0)
   // Two pools: ranges on plain workers, JavaScript tracers on hardened ones (a locked-down realm
   // runs the daemon's own work several times slower, so ranges are kept out of it).
+  // JavaScript tracers need a worker to be ended on, even with ranges kept here (workers: 0).
   const startPool = (harden: boolean) =>
-    startWorker && threads > 0
+    startWorker && (threads > 0 || harden)
       ? createWebWorkerPool({
-          size: threads,
+          size: harden ? Math.max(1, threads) : threads,
           start: () =>
             startWorker({
               ...config,

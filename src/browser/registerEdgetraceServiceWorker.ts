@@ -1,10 +1,13 @@
 import type { ProgressEvent } from '../types/progress.js'
 import type { EdgetraceStatus } from './createEdgetraceService.js'
+import { connectEdgetraceWorker } from './connectEdgetraceWorker.js'
+import { createWebWorkerPool } from './createWebWorkerPool.js'
 import {
   DEFAULT_SW_PATH,
   type ServiceWorkerCommand,
   type ServiceWorkerConfig,
   type ServiceWorkerMessage,
+  type TracerRelayReply,
 } from './serviceWorkerProtocol.js'
 
 export type RegisterEdgetraceServiceWorkerParameters = {
@@ -17,6 +20,14 @@ export type RegisterEdgetraceServiceWorkerParameters = {
   type?: WorkerType
   /** How long to wait for the service worker to take control and start, ms (default 30 s). */
   timeoutMs?: number
+  /**
+   * Starts an edgetrace worker (the package's `edgetrace/worker` bundle, served from your origin),
+   * e.g. `() => new Worker('/edgetrace.worker.js')`: given, this page hosts the service worker's
+   * JavaScript tracers, each run on a hardened Web Worker it starts (a service worker cannot start
+   * Web Workers). Without it, the service worker answers requests with tracer code with an error
+   * saying so.
+   */
+  tracerWorker?: () => Worker
 }
 
 export type EdgetraceServiceWorker = {
@@ -40,6 +51,7 @@ export async function registerEdgetraceServiceWorker({
   scope = '/',
   type = 'classic',
   timeoutMs = 30_000,
+  tracerWorker,
 }: RegisterEdgetraceServiceWorkerParameters): Promise<EdgetraceServiceWorker> {
   const container = navigator.serviceWorker
   if (!container)
@@ -99,9 +111,13 @@ export async function registerEdgetraceServiceWorker({
   )
 
   const listeners = new Set<(event: ProgressEvent) => void>()
+  const tracers = tracerWorker ? hostTracers(tracerWorker, config) : undefined
   container.addEventListener('message', (event: MessageEvent<ServiceWorkerMessage>) => {
     if (event.data?.type === 'edgetrace:progress') for (const l of listeners) l(event.data.progress)
+    else if (event.data?.type === 'edgetrace:run-tracer' && tracers && event.ports[0])
+      tracers.run(event.data.text, event.ports[0])
   })
+  if (tracers) controller.postMessage({ type: 'edgetrace:host-tracers' } satisfies ServiceWorkerCommand)
   return {
     url: new URL(config.path ?? DEFAULT_SW_PATH, location.origin).href,
     status,
@@ -110,6 +126,43 @@ export async function registerEdgetraceServiceWorker({
       listeners.add(listener)
       return () => void listeners.delete(listener)
     },
-    unregister: () => registration.unregister(),
+    async unregister() {
+      await tracers?.close()
+      return registration.unregister()
+    },
+  }
+}
+
+/**
+ * This page's side of the service worker's JavaScript tracers: each relayed request runs whole on a
+ * Web Worker of a small pool, whose daemon (same upstream, same IndexedDB cache) hardens its realm
+ * first; the answer goes back on the request's port, and an abort from the service worker (the
+ * tracer's timeout) ends that worker — the next request gets a fresh one.
+ */
+function hostTracers(startWorker: () => Worker, config: ServiceWorkerConfig) {
+  const { path: _path, allowedOrigins: _origins, maxBodyBytes: _body, ...daemon } = config
+  const pool = createWebWorkerPool({
+    size: Math.min(2, navigator.hardwareConcurrency || 1),
+    start: () => connectEdgetraceWorker(startWorker(), { ...daemon, workers: 0, harden: true }),
+  })
+  return {
+    run(text: string, port: MessagePort) {
+      const abort = new AbortController()
+      port.onmessage = (event) => {
+        if ((event.data as { abort?: boolean })?.abort) abort.abort()
+      }
+      const answer = (reply: TracerRelayReply) => {
+        port.postMessage(reply)
+        port.close()
+      }
+      pool.run(text, abort.signal).then(
+        (out) => answer({ text: out }),
+        (err: unknown) => {
+          if (!abort.signal.aborted)
+            answer({ error: { code: -32603, message: err instanceof Error ? err.message : String(err) } })
+        },
+      )
+    },
+    close: () => pool.close(),
   }
 }

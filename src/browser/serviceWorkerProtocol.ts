@@ -17,6 +17,8 @@ export type ServiceWorkerCommand =
   | { type: 'edgetrace:status' }
   /** Take control of the open pages now (clients.claim): for a page loaded while no worker controlled it. */
   | { type: 'edgetrace:claim' }
+  /** This page runs JavaScript tracers for the service worker (it cannot start the workers they need). */
+  | { type: 'edgetrace:host-tracers' }
 
 /** Service worker → page (the answer to a command, or a request's progress). */
 export type ServiceWorkerMessage =
@@ -24,5 +26,10 @@ export type ServiceWorkerMessage =
   | { type: 'edgetrace:error'; error: { code: number; message: string } }
   | { type: 'edgetrace:status'; status: EdgetraceStatus | undefined }
   | { type: 'edgetrace:progress'; progress: ProgressEvent }
+  /** Run this request (one with a JavaScript tracer) and answer on the port sent with it (TracerRelayReply). */
+  | { type: 'edgetrace:run-tracer'; text: string }
+
+/** A hosting page's answer to edgetrace:run-tracer, on its port (the service worker may post `{abort: true}` there). */
+export type TracerRelayReply = { text: string } | { error: { code: number; message: string } }
 
 export const DEFAULT_SW_PATH = '/rpc'

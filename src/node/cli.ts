@@ -170,7 +170,7 @@ async function main(argv: string[]): Promise<void> {
             ? '  js tracers: off: this server listens beyond loopback (--rpc.jstracers serves them)'
             : server.engine.jsTracerWorkers
               ? `  js tracers: served, each on a hardened worker thread (SES), ended at its timeout${isLoopback(opts.host) ? '' : ' (--rpc.jstracers: beyond loopback)'}`
-              : '  js tracers: none: they run on worker threads, and --workers is 0',
+              : '  js tracers: none: no worker thread to run them on',
         ]
       : []),
     `  listening:  ${server.url}  (WebSocket: ${server.wsUrl}${opts.wsApi ? `, namespaces ${opts.wsApi.join(', ')}` : ''})`,

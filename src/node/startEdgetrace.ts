@@ -131,7 +131,8 @@ export async function startEdgetrace({
     const threads = workers?.threads ?? defaultWorkerThreads()
     const poolOptions = (harden: boolean) =>
       createRangeWorkers({
-        threads,
+        // JavaScript tracers need a thread to be ended on, even with ranges kept on the main one (--workers 0).
+        threads: harden ? Math.max(1, threads) : threads,
         harden,
         ...(workers?.minBlocks !== undefined ? { minBlocks: workers.minBlocks } : {}),
         warm: workers?.warm === true,
@@ -147,7 +148,7 @@ export async function startEdgetrace({
       })
     // Two pools: ranges on plain threads, JavaScript tracers on hardened ones (started on first use).
     const pool = threads > 0 ? poolOptions(false) : undefined
-    const jsPool = threads > 0 && daemon.engine.options.jsTracers !== false ? poolOptions(true) : undefined
+    const jsPool = daemon.engine.options.jsTracers !== false ? poolOptions(true) : undefined
     daemon.engine.rangeWorkers = pool
     daemon.engine.jsTracerWorkers = jsPool
     for (const p of [pool, jsPool])

@@ -47,7 +47,7 @@ export async function runJsTracerRequest(
   const workers = engine.jsTracerWorkers
   if (!workers || workers.size === 0)
     throw new ServerRpcError(
-      'JavaScript tracers run on worker threads, and this daemon has none (--workers 0, or a service worker, which cannot start any)',
+      'JavaScript tracers run on worker threads (Web Workers in the browser), and this daemon cannot start any here',
     )
   const single = method === 'debug_traceCall' || method === 'debug_traceTransaction'
   const timeout = new AbortController()

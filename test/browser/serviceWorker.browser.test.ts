@@ -3,7 +3,7 @@ import {
   type EdgetraceServiceWorker,
   registerEdgetraceServiceWorker,
 } from '../../src/browser/registerEdgetraceServiceWorker.js'
-import { configFor, env, nodeAnswer, nodePost, traceCallParams, txByLabel } from './support.js'
+import { anvilResult, configFor, env, newWorker, nodeAnswer, nodePost, traceCallParams, txByLabel } from './support.js'
 
 // The service-worker HTTP shim: a POST of JSON-RPC to /rpc from the page is answered by edgetrace
 // inside the service worker, exactly as the Node server answers.
@@ -22,6 +22,8 @@ describe('service-worker HTTP shim', () => {
       scriptUrl: new URL('../../worker/edgetrace.sw.ts', import.meta.url),
       type: 'module',
       config: { ...configFor(), path: '/rpc' },
+      // This page hosts the service worker's JavaScript tracers (it cannot start their workers).
+      tracerWorker: newWorker,
     })
   })
   afterAll(async () => {
@@ -122,4 +124,41 @@ describe('service-worker HTTP shim', () => {
     expect(seen.at(-1)).toMatchObject({ method: 'trace_replayBlockTransactions', id: 9 })
     expect(seen.at(-1)!.done).toBe(seen.at(-1)!.total)
   })
+
+  it('serves JavaScript tracers on a worker of the hosting page: equal to anvil’s; an endless one ends at its timeout and the next runs', async () => {
+    const tracer = `{ n: 0, calls: [], step: function(log) { this.n++ },
+      enter: function(f) { this.calls.push(f.getType()) }, exit: function() {},
+      fault: function() {}, result: function(ctx) { return { n: this.n, calls: this.calls, type: ctx.type } } }`
+    for (const label of ['recursion 5 deep', 'DELEGATECALL', 'CREATE']) {
+      const { hash } = txByLabel(label)
+      const got = await post({ jsonrpc: '2.0', id: 1, method: 'debug_traceTransaction', params: [hash, { tracer }] })
+      expect(JSON.parse(got.text), label).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: await anvilResult(env().anvilUrl, 'debug_traceTransaction', [hash, { tracer }]),
+      })
+    }
+    const { hash } = txByLabel('recursion 5 deep')
+    const started = Date.now()
+    const endless = await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'debug_traceTransaction',
+      params: [
+        hash,
+        {
+          tracer: '{ step: function() { for (;;) {} }, fault: function() {}, result: function() { return 1 } }',
+          timeout: '1s',
+        },
+      ],
+    })
+    expect(JSON.parse(endless.text)).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      error: { code: -32000, message: 'execution timeout' },
+    })
+    expect(Date.now() - started).toBeLessThan(20_000)
+    const again = await post({ jsonrpc: '2.0', id: 3, method: 'debug_traceTransaction', params: [hash, { tracer }] })
+    expect(JSON.parse(again.text)).toMatchObject({ id: 3, result: { type: 'CALL' } })
+  }, 120_000)
 })
