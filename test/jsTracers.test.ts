@@ -259,6 +259,19 @@ describe('JavaScript tracers (differential against anvil)', () => {
     expect(parseCliArgs(['--bor.snapshotwalk', '100']).borSnapshotWalk).toBe(100)
   }, 60_000)
 
+  it('ctx.intrinsicGas is what the transaction pays before code runs: 21000, its calldata, and 32000 more with an EIP-3860 word charge for a creation (anvil answers 0)', async () => {
+    const tracer = `{ fault: function() {}, result: function(ctx) { return ctx.intrinsicGas } }`
+    for (const tx of devnet.transactions) {
+      const sent = await rpcResult(devnet.anvil.url, 'eth_getTransactionByHash', [tx.hash])
+      if (sent.accessList?.length || sent.authorizationList?.length) continue
+      const data = Buffer.from(sent.input.slice(2), 'hex')
+      const zeros = data.filter((b) => b === 0).length
+      const create = sent.to === null ? 32_000 + 2 * Math.ceil(data.length / 32) : 0
+      const want = 21_000 + 4 * zeros + 16 * (data.length - zeros) + create
+      expect(await rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer }]), tx.label).toBe(want)
+    }
+  }, 60_000)
+
   it('ctx.gasPrice is the effective tip, as geth gives it (the receipt’s price less the base fee)', async () => {
     const tracer = `{ fault: function() {}, result: function(ctx) { return ctx.gasPrice.toString() } }`
     for (const tx of devnet.transactions) {

@@ -39,6 +39,7 @@ export async function runTracedTransaction(
         gasLimit: tx.gasLimit,
         value: tx.value,
         input: tx.data,
+        intrinsicGas: tx.getIntrinsicGas(),
       })
     let result: RunTxResult
     try {

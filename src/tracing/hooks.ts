@@ -15,6 +15,8 @@ export type TxStartInfo = {
   gasLimit: bigint
   value: bigint
   input: Uint8Array
+  /** The gas the transaction pays before any code runs (base, calldata, creation, access list, authorizations). */
+  intrinsicGas: bigint
 }
 
 export type TxEndInfo = {

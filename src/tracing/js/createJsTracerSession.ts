@@ -230,6 +230,8 @@ export function createJsTracerSession({
       const at = env()
       ctx.block = Number(at?.blockNumber ?? 0n)
       ctx.gas = Number(tx.gasLimit)
+      // Not in geth's ctx today (it was in its earlier tracers; the legacy prestate tracer read it).
+      ctx.intrinsicGas = Number(tx.intrinsicGas)
       ctx.gasPrice = toBig(at?.gasTip ?? 0n)
       ctx.coinbase = hexBytes(at?.coinbase ?? `0x${'00'.repeat(20)}`)
     },
