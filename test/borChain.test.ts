@@ -228,7 +228,10 @@ describe('a Bor devnet (fixture node)', () => {
     const call = { to: '0x0000000000000000000000000000000000000100', data: input }
     expect(await rpcResult(edge.url, 'eth_call', [call, '0x14'])).toBe(`0x${'0'.repeat(63)}1`)
     expect(await rpcResult(edge.url, 'eth_call', [call, '0x13'])).toBe('0x')
-    const bad = { ...call, data: `${input.slice(0, -2)}00` }
+    // Another message under the same signature (the hash's first bit flipped): never valid.
+    const tampered = hexToBytes(input)
+    tampered[0]! ^= 1
+    const bad = { ...call, data: bytesToHex(tampered) }
     expect(await rpcResult(edge.url, 'eth_call', [bad, '0x14'])).toBe('0x')
     const calldata = hexToBytes(input).reduce((g, b) => g + (b === 0 ? 4n : 16n), 0n)
     const traced = (await rpcResult(edge.url, 'debug_traceCall', [call, '0x14', { tracer: 'callTracer' }])) as {

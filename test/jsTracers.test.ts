@@ -202,6 +202,15 @@ describe('JavaScript tracers (differential against anvil)', () => {
           ]).toContain(logs.structLogs[i]!.op)
         else expect(entry, `${tx.label} step ${i}`).toBe(error)
       }
+      // geth calls fault() for a tracer without step() too (anvil never does): the same faults.
+      const faults = `{ faults: [], fault: function(log) { this.faults.push([log.op.toString(), log.getDepth(), log.getError()]) },
+        result: function() { return this.faults } }`
+      const withSteps = faults.replace('faults: [],', 'faults: [], step: function() {},')
+      const alone = await rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: faults }])
+      expect(alone, tx.label).toEqual(
+        await rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer: withSteps }]),
+      )
+      expect((alone as unknown[]).length, tx.label).toBe(got.filter((entry) => entry?.startsWith('fault: ')).length)
     }
   }, 120_000)
 
@@ -381,6 +390,57 @@ describe('JavaScript tracers (differential against anvil)', () => {
       }
       expect(prestate[receipt.from]?.nonce, tx.label).toBe(Number(receipt.nonce))
     }
+  }, 60_000)
+
+  it('a tracer that throws in any of its callbacks, or returns what is not JSON, gets a clear error; the next request is served', async () => {
+    const label = (l: string) => devnet.transactions.find((t) => t.label === l)!.hash
+    const nested = label('recursion 5 deep')
+    const reverted = label('revert with Error(string)')
+    const noop = `fault: function() {}, result: function() { return 1 }`
+    const cases: [string, string, string][] = [
+      [nested, `{ setup: function() { throw new Error('in setup') }, ${noop} }`, 'Error: in setup'],
+      [
+        nested,
+        `{ enter: function() { throw new TypeError('in enter') }, exit: function() {}, ${noop} }`,
+        "TypeError: in enter    in server-side tracer function 'enter'",
+      ],
+      [
+        nested,
+        `{ enter: function() {}, exit: function() { throw new RangeError('in exit') }, ${noop} }`,
+        "RangeError: in exit    in server-side tracer function 'exit'",
+      ],
+      [
+        reverted,
+        `{ fault: function() { throw new Error('in fault') }, result: function() { return 1 } }`,
+        "Error: in fault    in server-side tracer function 'fault'",
+      ],
+      [
+        nested,
+        `{ fault: function() {}, result: function() { throw 'a string' } }`,
+        "a string    in server-side tracer function 'result'",
+      ],
+      [
+        nested,
+        `{ fault: function() {}, result: function() { var o = {}; o.self = o; return o } }`,
+        'tracer result is not JSON: TypeError: Converting circular structure to JSON',
+      ],
+      [
+        nested,
+        `{ fault: function() {}, result: function() { return { big: bigInt(1).value } } }`,
+        'tracer result is not JSON: TypeError: Do not know how to serialize a BigInt',
+      ],
+      [
+        nested,
+        `{ fault: function() {}, result: function() { return { toJSON: function() { throw new Error('no') } } } }`,
+        'tracer result is not JSON: Error: no',
+      ],
+    ]
+    for (const [tx, tracer, message] of cases) {
+      const answer = await rpc(edge.url, 'debug_traceTransaction', [tx, { tracer }])
+      expect(answer.error?.code, tracer).toBe(-32000)
+      expect(answer.error?.message, tracer).toContain(message)
+    }
+    expect(await rpcResult(edge.url, 'debug_traceTransaction', [nested, { tracer: `{ ${noop} }` }])).toBe(1)
   }, 60_000)
 
   it('a tracer that throws, or misuses a helper, ends with geth’s words; one that never returns is stopped at its timeout; the server serves on', async () => {

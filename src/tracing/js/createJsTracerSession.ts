@@ -284,14 +284,14 @@ export function createJsTracerSession({
       ctx.gasUsed = Number(tx.gasUsed)
     },
   }
-  if (hasStep || hasFrames) {
-    hooks.onOpcode = (next) => {
-      if (pendingEnter) flushEnter(next.address)
-      step = next
-      const frame = frames.at(-1)
-      if (frame) frame.stepped = true
-      if (hasStep) call('step', tracer.step, log, db)
-    }
+  // Steps are followed even for a tracer without step(): geth calls its fault() (required) with the
+  // failing op's log, which only the steps can give.
+  hooks.onOpcode = (next) => {
+    if (pendingEnter) flushEnter(next.address)
+    step = next
+    const frame = frames.at(-1)
+    if (frame) frame.stepped = true
+    if (hasStep) call('step', tracer.step, log, db)
   }
 
   return {
@@ -304,7 +304,14 @@ export function createJsTracerSession({
       const value = call('result', tracer.result, ctx, db)
       if (failure) throw failure
       if (value === undefined || value === null) return {}
-      return JSON.parse(JSON.stringify(value) ?? 'null')
+      // What result() returned must encode as JSON (a cycle, a BigInt or a throwing toJSON do not).
+      let text: string | undefined
+      try {
+        text = JSON.stringify(value)
+      } catch (err) {
+        throw new Error(`tracer result is not JSON: ${describe(err)}`)
+      }
+      return JSON.parse(text ?? 'null')
     },
   }
 }
