@@ -8,12 +8,16 @@ import { rpc, rpcResult } from './src/rpc.js'
 // for these tests, on every devnet transaction. edgetrace runs them on a hardened worker thread.
 // anvil's documented deviations, left out of the comparison: its frame errors are revm's names
 // (StateChangeDuringStaticCall for geth's "write protection"), a STATICCALL frame's getValue() is 0
-// where geth's is undefined, memory.getUint() gives bytes where geth gives a bigInt, getCost() lags a
-// step, db.getState() reads the state before the transaction where geth reads the current one, and
-// ctx.gasPrice is the effective gas price where geth's is the effective tip (checked on its own below);
-// a reverted CREATE frame has no exit error, and an op refused before it ran (SSTORE's reentrancy
-// sentry) no log.getError() — errors are checked against the struct logger instead; getRefund() is
-// always 0 (geth's is the refund counter, as the struct logger's refund, which the geth corpus checks).
+// where geth's is undefined, memory.getUint() gives bytes where geth gives a bigInt, getCost() is the
+// cost of the frame's previous op (0 at a frame's first op; after a call, what the call spent net:
+// measured on every devnet transaction, equal to ours shifted by one step within each frame except
+// after CALL-family ops) — gas per op is checked against the struct logger instead — db.getState()
+// reads the state before the transaction where geth reads the current one, ctx.gasPrice is the
+// effective gas price where geth's is the effective tip (checked on its own below), ctx.intrinsicGas
+// is 0, and fault() is never called; a reverted CREATE frame has no exit error, and an op refused
+// before it ran (SSTORE's reentrancy sentry) no log.getError() — errors are checked against the
+// struct logger instead; getRefund() is always 0 (geth's is the refund counter, as the struct
+// logger's refund, which the geth corpus checks).
 const TRACERS: Record<string, string> = {
   opcodeCounter: `{
     count: 0, ops: {},
