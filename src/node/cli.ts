@@ -10,6 +10,7 @@ import { startEdgetrace } from './startEdgetrace.js'
 import { startWarnings } from './startWarnings.js'
 import type { Devnet } from './devnet/startDevnet.js'
 import { installProcessGuard } from './installProcessGuard.js'
+import { DEFAULT_JS_TRACER_MEMORY_MB } from '../exec/createEngine.js'
 
 /** The devnet's part of the banner: its contracts and transactions, and tracing to try at once. */
 function devnetBanner(devnet: Devnet, url: string, api: readonly string[]): string[] {
@@ -169,7 +170,7 @@ async function main(argv: string[]): Promise<void> {
           server.engine.options.jsTracers === false
             ? '  js tracers: off: this server listens beyond loopback (--rpc.jstracers serves them)'
             : server.engine.jsTracerWorkers
-              ? `  js tracers: served, each on a hardened worker thread (SES), ended at its timeout${isLoopback(opts.host) ? '' : ' (--rpc.jstracers: beyond loopback)'}`
+              ? `  js tracers: served, each on a hardened worker thread (SES), ended at its timeout, heap ${server.engine.options.jsTracerMemoryMb ?? DEFAULT_JS_TRACER_MEMORY_MB} MB (--rpc.jstracers.memory)${isLoopback(opts.host) ? '' : ' (--rpc.jstracers: beyond loopback)'}`
               : '  js tracers: none: no worker thread to run them on',
         ]
       : []),
