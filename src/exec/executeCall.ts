@@ -15,13 +15,12 @@ import { applyStateOverrides } from './applyStateOverrides.js'
 import type { CallArgs, ExecutionOutcome } from './types.js'
 import type { BlockOverrides, StateOverrides } from '../types/overrides.js'
 import { withTimeout } from './withTimeout.js'
-import type { AbortCheck, Deadline } from '../types/deadline.js'
+import type { Deadline } from '../types/deadline.js'
 import { anyAborted } from '../utils/createDeadline.js'
 import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
 import type { TxTraceSession } from '../tracing/startTxTrace.js'
 import { chainEvmOptions } from './borExecution.js'
-import type { TracerHooks } from '../tracing/hooks.js'
 import type { Hex } from '../types/hex.js'
 
 export type ExecuteCallParameters = {
@@ -40,7 +39,7 @@ export type ExecuteCallParameters = {
    */
   baseState?: OverlayStateManager | undefined
   /** Trace the call: hooks attached to its run, stopped when `signal` is aborted. */
-  trace?: { hooks: TracerHooks; signal: AbortCheck; bind?: TxTraceSession['bind'] } | undefined
+  trace?: Pick<TxTraceSession, 'hooks' | 'signal' | 'bind'> | undefined
   /**
    * The deadline of the request when it runs more than this call (a replay first): the call gets
    * what is left of it, not a fresh --rpc.evmtimeout. Its `baseState` was made under the same one.

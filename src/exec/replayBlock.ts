@@ -12,12 +12,11 @@ import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, applySystemCalls } from 
 import type { Engine } from './createEngine.js'
 import type { LoadedBlock } from './loadBlock.js'
 import { withTimeout } from './withTimeout.js'
-import type { AbortCheck, Deadline } from '../types/deadline.js'
+import type { Deadline } from '../types/deadline.js'
 import { anyAborted } from '../utils/createDeadline.js'
 import { COOPERATIVE } from './cooperative.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
 import { chainEvmOptions, creditBorBurn, executionBlock } from './borExecution.js'
-import type { TracerHooks } from '../tracing/hooks.js'
 import type { TxTraceSession } from '../tracing/startTxTrace.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
 import { callArgsOfTransaction, toRpcCallArgs } from './callArgs.js'
@@ -26,7 +25,7 @@ import type { Hex } from '../types/hex.js'
 /** Tracing some of a replay's transactions. */
 export type ReplayTracer = {
   /** Hooks for transaction `index`, or undefined to run it untraced. */
-  begin(index: number): { hooks: TracerHooks; signal: AbortCheck; bind?: TxTraceSession['bind'] } | undefined
+  begin(index: number): Pick<TxTraceSession, 'hooks' | 'signal' | 'bind'> | undefined
   /** After a traced transaction ran (its receipt checked), with the state right after it. */
   end(index: number, result: RunTxResult, state: OverlayStateManager): Promise<void>
 }
