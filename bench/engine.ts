@@ -9,7 +9,7 @@ import { SimpleStateManager } from '@ethereumjs/statemanager'
 import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { startAnvil } from '../src/node/devnet/startAnvil.js'
 import { compiledStartEdgetrace } from './compiledStartEdgetrace.js'
-import { HEAVY_RUNTIME, median, withInit } from './heavyCall.js'
+import { HEAVY_RUNTIME, printInterleavedMedians, withInit } from './heavyCall.js'
 import { DEV_ACCOUNT, deploy, rpcResult } from '../test/src/rpc.js'
 
 const RUNTIME = HEAVY_RUNTIME
@@ -77,23 +77,13 @@ async function main() {
     ],
   ]
   for (const [, run] of cases) await run() // warm
-  const samples = cases.map(() => [] as number[])
-  for (let round = 0; round < ROUNDS; round++)
-    for (const [i, [, run]] of cases.entries()) {
-      const t = performance.now()
-      await run()
-      samples[i]!.push(performance.now() - t)
-    }
-  const base = median(samples[0]!)
-  console.log(
-    `\nedgetrace engine — a call of ${plain.steps.toLocaleString('en')} steps over 82 slots, warm, median of ${ROUNDS} interleaved rounds\n`,
-  )
-  console.log('| run | ms | M steps/s | × plain EVM |')
-  console.log('|---|---:|---:|---:|')
-  for (const [i, [name]] of cases.entries()) {
-    const ms = median(samples[i]!)
-    console.log(`| ${name} | ${ms.toFixed(0)} | ${(plain.steps / ms / 1000).toFixed(2)} | ${(ms / base).toFixed(2)} |`)
-  }
+  await printInterleavedMedians({
+    title: `edgetrace engine — a call of ${plain.steps.toLocaleString('en')} steps over 82 slots, warm, median of ${ROUNDS} interleaved rounds`,
+    baseLabel: 'plain EVM',
+    steps: plain.steps,
+    rounds: ROUNDS,
+    cases,
+  })
   console.log('\ntargets (issue 20): callTracer ≤ 1.3× plain and ≥ 3 M steps/s; struct logger ≤ 3× untraced')
   await edge.close()
   await anvil.stop()

@@ -5,7 +5,7 @@
 // itself. Medians of interleaved rounds; steps per second; each figure over the untraced call.
 import { startAnvil } from '../src/node/devnet/startAnvil.js'
 import { compiledStartEdgetrace } from './compiledStartEdgetrace.js'
-import { HEAVY_RUNTIME, median, withInit } from './heavyCall.js'
+import { HEAVY_RUNTIME, printInterleavedMedians, withInit } from './heavyCall.js'
 import { DEV_ACCOUNT, deploy, rpcResult } from '../test/src/rpc.js'
 
 const RUNTIME = HEAVY_RUNTIME
@@ -80,23 +80,13 @@ async function main() {
       throw new Error(`${tracer}: anvil and edgetrace answer differently (${answers.get(tracer)} / ${result})`)
     answers.set(tracer, result)
   }
-  const samples = cases.map(() => [] as number[])
-  for (let round = 0; round < ROUNDS; round++)
-    for (const [i, [, url, method, params]] of cases.entries()) {
-      const t = performance.now()
-      await post(url, method, params)
-      samples[i]!.push(performance.now() - t)
-    }
-  const base = median(samples[0]!)
-  console.log(
-    `\nJavaScript tracers — a call of ${steps.toLocaleString('en')} steps over 82 slots, warm, over HTTP, median of ${ROUNDS} interleaved rounds\n`,
-  )
-  console.log('| run | ms | M steps/s | × untraced |')
-  console.log('|---|---:|---:|---:|')
-  for (const [i, [name]] of cases.entries()) {
-    const ms = median(samples[i]!)
-    console.log(`| ${name} | ${ms.toFixed(0)} | ${(steps / ms / 1000).toFixed(2)} | ${(ms / base).toFixed(2)} |`)
-  }
+  await printInterleavedMedians({
+    title: `JavaScript tracers — a call of ${steps.toLocaleString('en')} steps over 82 slots, warm, over HTTP, median of ${ROUNDS} interleaved rounds`,
+    baseLabel: 'untraced',
+    steps,
+    rounds: ROUNDS,
+    cases: cases.map(([name, url, method, params]) => [name, () => post(url, method, params)] as const),
+  })
   console.log('\ntargets (issue 22): a step counter ≥ 1 M steps/s and ≤ 5× untraced; a stack and memory reader ≤ 15×')
   await edge.close()
   await anvil.stop()
