@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FuzzContext, type FuzzRequest, checkAnswer, createFuzzer, createPrng } from './src/fuzzRequests.js'
 import { formatFuzzReport, runFuzz } from './src/runFuzz.js'
+import { pipelinable, runPipelinedFuzz } from './src/runPipelinedFuzz.js'
+import { openStreamClient } from './src/streamClient.js'
+import {
+  JS_TRACER_CASES,
+  runConcurrentJsTracers,
+  runJsTracerCasesOverHttp,
+  runJsTracerCasesOverStream,
+} from './src/jsTracerFuzz.js'
 import { startFuzzTarget } from './src/startFuzzTarget.js'
 import { nestsDeeperThan } from '../src/rpc/jsonDepth.js'
 
@@ -15,6 +23,9 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_251_212)
 const HTTP_COUNT = 2000
 const WS_COUNT = 300
 const IPC_COUNT = 300
+/** Pipelined requests over each stream transport (WebSocket, IPC, TCP), in windows of PIPELINE_WINDOW. */
+const PIPELINED_COUNT = 300
+const PIPELINE_WINDOW = 32
 
 let target: Awaited<ReturnType<typeof startFuzzTarget>>
 const processErrors: string[] = []
@@ -141,6 +152,56 @@ describe('fuzz', () => {
     console.log(formatFuzzReport(report))
     expect(report.findings.map((f) => `${f.count}× ${f.key}: ${f.examples[0]!.problem}`)).toEqual([])
   }, 180_000)
+
+  for (const transport of ['WebSocket', 'IPC', 'TCP'] as const) {
+    it(`${PIPELINED_COUNT} requests pipelined over ${transport}, ${PIPELINE_WINDOW} at a time (seed ${SEED}): each answered by its id within the deadline + 2 s, notifications never`, async () => {
+      const stream = transport !== 'WebSocket'
+      const fuzzer = createFuzzer(createPrng(SEED + transport.length), target.context)
+      const requests: FuzzRequest[] = []
+      while (requests.length < PIPELINED_COUNT) {
+        const request = fuzzer.request()
+        if (pipelinable(request, stream, target.context.maxBodyBytes)) requests.push(request)
+      }
+      const url = transport === 'WebSocket' ? target.wsUrl : transport === 'IPC' ? target.socketUrl : target.tcpUrl
+      const client = await openStreamClient(url)
+      try {
+        const outcome = await runPipelinedFuzz(client, requests, {
+          window: PIPELINE_WINDOW,
+          timeoutMs: target.evmTimeoutMs + 2000,
+        })
+        expect(outcome.sent).toBeGreaterThan(PIPELINED_COUNT * 0.8)
+        expect(
+          outcome.problems.flatMap((p) => p.problems.map((line) => `${line} [${p.request.text.slice(0, 120)}]`)),
+        ).toEqual([])
+        expect(client.closed).toBe(false)
+      } finally {
+        client.close()
+      }
+    }, 120_000)
+  }
+
+  it(`${JS_TRACER_CASES.length} hostile JavaScript tracers over HTTP (endless, huge results, host-object probes): each answered within its timeout + 2 s, no host path shown, nothing left behind`, async () => {
+    const call = { to: target.context.contract, data: '0x' }
+    expect(await runJsTracerCasesOverHttp(target.url, call, 'latest')).toEqual([])
+  }, 180_000)
+
+  for (const transport of ['WebSocket', 'IPC', 'TCP'] as const) {
+    it(`the hostile JavaScript tracers over ${transport}`, async () => {
+      const url = transport === 'WebSocket' ? target.wsUrl : transport === 'IPC' ? target.socketUrl : target.tcpUrl
+      const client = await openStreamClient(url)
+      try {
+        const call = { to: target.context.contract, data: '0x' }
+        expect(await runJsTracerCasesOverStream(client, call, 'latest')).toEqual([])
+      } finally {
+        client.close()
+      }
+    }, 180_000)
+  }
+
+  it("endless JavaScript tracers from four clients at once never hold a fifth client's tracer past its own timeout", async () => {
+    const call = { to: target.context.contract, data: '0x' }
+    expect(await runConcurrentJsTracers(target.url, call, 'latest', 4)).toEqual([])
+  }, 60_000)
 
   it('the server still serves afterwards, batches its upstream calls, and logged no internal error', async () => {
     expect(await target.checkStillServing()).toEqual([])

@@ -32,6 +32,18 @@ export async function startFuzzTarget() {
         if (line.startsWith('internal error')) internalErrors.push(line.split('\n').slice(0, 3).join(' | '))
       },
     })
+    // The raw TCP framing: a second daemon on the same upstream (one socket listener a daemon).
+    const tcp = await startEdgetrace({
+      upstream: proxy.url,
+      port: 0,
+      hardfork: 'prague',
+      api: ['eth', 'debug', 'trace', 'web3', 'net'],
+      engine: { evmTimeoutMs: 5000 },
+      socketUrl: 'tcp://127.0.0.1:0',
+      log: (line) => {
+        if (line.startsWith('internal error')) internalErrors.push(line.split('\n').slice(0, 3).join(' | '))
+      },
+    })
     const context: FuzzContext = {
       contract,
       account: DEV_ACCOUNT,
@@ -75,12 +87,17 @@ export async function startFuzzTarget() {
       url: edge.url,
       wsUrl: edge.wsUrl,
       socketPath: edge.socketUrl!.slice('unix://'.length),
+      socketUrl: edge.socketUrl!,
+      tcpUrl: tcp.socketUrl!,
+      /** The daemons' deadline for one request (ms). */
+      evmTimeoutMs: 5000,
       context,
       proxy,
       internalErrors,
       checkStillServing,
       stop: async () => {
         await edge.close()
+        await tcp.close()
         await proxy.stop()
         await anvil.stop()
       },
