@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
 import { type AddressInfo, createServer as createNetServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { NAMESPACES } from '../src/rpc/namespaces.js'
+import { startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
 
 // The first ten minutes, as a newcomer meets them: the CLI spawned as `npm start` runs it, its
 // banner, its help, and the start-up errors it must explain without a stack trace.
@@ -192,5 +193,41 @@ describe('start-up errors a newcomer understands', () => {
     expect(stderr).toContain('npm install @foundry-rs/anvil')
     expect(stderr).toContain('--upstream URL')
     noStackTrace(stderr)
+  })
+})
+
+describe('--chain with a genesis written for another client', () => {
+  it('starts on a genesis with fields edgetrace does not know, naming them in one warning', async () => {
+    const apis = join(ROOT, 'test/fixtures/execution-apis')
+    const genesis = JSON.parse(readFileSync(join(apis, 'genesis.json'), 'utf8')) as { config: Record<string, unknown> }
+    const node = await startFixtureNode({ genesis, blocks: new Uint8Array(readFileSync(join(apis, 'chain.rlp'))) })
+    cleanups.push(() => void node.close())
+    // Besu's fields: its bootnodes and its base fee rule (geth ignores both).
+    genesis.config.discovery = { bootnodes: [] }
+    genesis.config.zeroBaseFee = false
+    const dir = mkdtempSync(join(tmpdir(), 'edgetrace-chain-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, 'besu-genesis.json')
+    writeFileSync(file, JSON.stringify(genesis))
+    const { child, banner, exited } = await startCli(['--upstream', node.url, '--chain', file, '--http.port', '0'])
+    cleanups.push(() => child.kill('SIGKILL'))
+    let output = banner
+    const warning =
+      'WARNING: --chain: ignoring genesis config fields edgetrace does not know: "discovery", "zeroBaseFee"'
+    await new Promise<void>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no warning: ${output}`)), 10_000)
+      const check = (d?: Buffer) => {
+        if (d) output += d.toString()
+        if (output.includes(warning)) {
+          clearTimeout(timer)
+          done()
+        }
+      }
+      child.stderr!.on('data', check)
+      check()
+    })
+    expect(output.split(warning).length).toBe(2)
+    child.kill('SIGINT')
+    expect(await exited).toBe(0)
   })
 })

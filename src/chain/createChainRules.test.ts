@@ -1,6 +1,7 @@
 import { createBlockHeader, paramsBlock } from '@ethereumjs/block'
 import { describe, expect, it } from 'vitest'
 import { UnknownChainError, createChainRules } from './createChainRules.js'
+import { requestContracts } from './requestContracts.js'
 
 describe('createChainRules', () => {
   it('takes mainnet forks from block number and timestamp', () => {
@@ -246,10 +247,115 @@ describe('createChainRules', () => {
     ).toBe(false)
   })
 
-  it('refuses unknown config fields, unknown blobSchedule forks and fields, and forks it cannot execute, by name', () => {
+  it("loads Besu's Hoodi genesis (its preMergeForkBlock, discovery, depositContractAddress), warning once of the fields it ignores", () => {
+    // The config of hyperledger/besu config/src/main/resources/hoodi.json (bootnodes shortened), which
+    // geth loads (its JSON decoder skips unknown fields) and edgetrace refused for "preMergeForkBlock".
+    const hoodi = {
+      config: {
+        chainId: 560048,
+        homesteadBlock: 0,
+        eip150Block: 0,
+        eip155Block: 0,
+        eip158Block: 0,
+        byzantiumBlock: 0,
+        constantinopleBlock: 0,
+        petersburgBlock: 0,
+        istanbulBlock: 0,
+        berlinBlock: 0,
+        londonBlock: 0,
+        preMergeForkBlock: 0,
+        terminalTotalDifficulty: 0,
+        ethash: {},
+        shanghaiTime: 0,
+        cancunTime: 0,
+        pragueTime: 1742999832,
+        blobSchedule: {
+          cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477 },
+          prague: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
+        },
+        depositContractAddress: '0x00000000219ab540356cBB839Cbe05303d7705Fa',
+        discovery: { bootnodes: ['enode://2112dd38…@134.209.138.84:30303'] },
+      },
+      alloc: {},
+      difficulty: '0x01',
+      gasLimit: '0x2255100',
+      timestamp: '1742212800',
+      extraData: '',
+      nonce: '0x1234',
+    }
+    const rules = createChainRules({ chainId: 560048n, genesis: hoodi as never })
+    expect(rules.warnings).toEqual([
+      `WARNING: --chain: ignoring genesis config field edgetrace does not know: "discovery" (geth ignores them too; if one changes execution on this chain, answers may differ from its nodes')`,
+    ])
+    expect(rules.commonFor(1n, 1742999831n).hardfork()).toBe('cancun')
+    expect(rules.commonFor(2n, 1742999832n).hardfork()).toBe('prague')
+    // preMergeForkBlock is Besu's mergeNetsplitBlock.
+    const later = {
+      ...hoodi,
+      config: {
+        ...hoodi.config,
+        preMergeForkBlock: 7,
+        shanghaiTime: undefined,
+        cancunTime: undefined,
+        pragueTime: undefined,
+        blobSchedule: undefined,
+        terminalTotalDifficulty: 100,
+      },
+    }
+    expect(
+      createChainRules({ chainId: 560048n, genesis: later as never })
+        .commonFor(0n, 0n)
+        .hardforkBlock('mergeNetsplitBlock'),
+    ).toBe(7n)
+    expect(requestContracts(rules.commonFor(2n, 1742999832n))).toEqual({
+      deposit: '0x00000000219ab540356cbb839cbe05303d7705fa',
+      withdrawalQueue: '0x00000961ef480eb55e80d19ad83579a64c007002',
+      consolidationQueue: '0x0000bbddc7ce488642fb579f8b00f3a590007251',
+    })
+    // Several unknown fields: one warning naming them all; none, no warning.
+    const several = createChainRules({
+      chainId: 424242n,
+      genesis: postMerge({ zeroBaseFee: true, evmStackSize: 2048, fooBlock: 5 }) as never,
+    })
+    expect(several.warnings).toEqual([
+      expect.stringContaining('fields edgetrace does not know: "zeroBaseFee", "evmStackSize", "fooBlock"'),
+    ])
+    expect(createChainRules({ chainId: 424242n, genesis: postMerge({}) as never }).warnings).toEqual([])
+  })
+
+  it("uses a Besu genesis' request contract addresses, and refuses ones that are no address", () => {
+    const rules = createChainRules({
+      chainId: 424242n,
+      genesis: postMerge({
+        cancunTime: 0,
+        pragueTime: 0,
+        depositContractAddress: '0x4242424242424242424242424242424242424242',
+        withdrawalRequestContractAddress: '0x66355689a9f067eeb9dc9d899E4192676988279C',
+        consolidationRequestContractAddress: '0xF0e003F0dE2d583Ae28FA8cBF66aa096CdAce3ff',
+      }) as never,
+    })
+    expect(rules.warnings).toEqual([])
+    expect(requestContracts(rules.commonFor(1n, 1n))).toEqual({
+      deposit: '0x4242424242424242424242424242424242424242',
+      withdrawalQueue: '0x66355689a9f067eeb9dc9d899e4192676988279c',
+      consolidationQueue: '0xf0e003f0de2d583ae28fa8cbf66aa096cdace3ff',
+    })
     const refuse = (config: Record<string, unknown>) => () =>
       createChainRules({ chainId: 424242n, genesis: postMerge(config) as never })
-    expect(refuse({ fooBlock: 5 })).toThrow(/unknown field "fooBlock" in genesis config; known: chainId, .*bpo5Time/)
+    expect(refuse({ withdrawalRequestContractAddress: '0x1234' })).toThrow(
+      'genesis config.withdrawalRequestContractAddress must be a 20-byte hex address, got "0x1234"',
+    )
+    expect(refuse({ depositContractAddress: 42 })).toThrow(
+      'genesis config.depositContractAddress must be a 20-byte hex address, got 42',
+    )
+    expect(refuse({ preMergeForkBlock: 'soon' })).toThrow(
+      'genesis config.preMergeForkBlock must be a block number, got "soon"',
+    )
+  })
+
+  it('refuses unknown blobSchedule forks and fields, and forks it cannot execute, by name', () => {
+    const refuse = (config: Record<string, unknown>) => () =>
+      createChainRules({ chainId: 424242n, genesis: postMerge(config) as never })
     expect(refuse({ blobSchedule: { fusaka: { target: 1, max: 2, baseFeeUpdateFraction: 3 } } })).toThrow(
       'unknown fork "fusaka" in genesis config.blobSchedule; known: cancun, prague, osaka, bpo1',
     )

@@ -35,6 +35,8 @@ export type ChainRules = {
   readonly fixedHardfork?: string | undefined
   /** A Bor chain's (Polygon PoS) schedules and forks; undefined on any other chain. */
   readonly bor?: BorRules | undefined
+  /** What the operator should read at start: the `--chain` file's fields that were ignored. */
+  readonly warnings: readonly string[]
 }
 
 export type CreateChainRulesParameters = {
@@ -96,6 +98,11 @@ function commonFromGenesis(genesis: GethGenesis, name: string): Common {
     blobSchedule?: Record<string, BlobParameters>
   }
   const chain = parseGethGenesis({ ...genesis, config } as GethGenesis, name)
+  // Besu's request contract addresses ride along in the chain's parameters (see requestContracts).
+  const extra = config as Record<string, unknown>
+  for (const key of ['withdrawalRequestContractAddress', 'consolidationRequestContractAddress']) {
+    if (typeof extra[key] === 'string') (chain as unknown as Record<string, unknown>)[key] = extra[key]
+  }
   const scheduled = new Set<string>(chain.hardforks.map((h: { name: string }) => h.name))
   const { params, customHardforks } = blobScheduleOptions(blobSchedule ?? {}, scheduled)
   return new Common({
@@ -138,10 +145,18 @@ export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: Cre
       : hardfork === undefined
         ? KNOWN_BOR_CHAINS.find((c) => BigInt(c.chainId) === chainId)
         : undefined
-  const genesis =
+  const normalized =
     rawGenesis === undefined || borSpec !== undefined
       ? undefined
       : normalizeGethGenesis(rawGenesis as unknown as Record<string, unknown>)
+  const genesis = normalized?.genesis
+  const warnings: string[] = []
+  if (normalized !== undefined && normalized.ignored.length > 0) {
+    const names = normalized.ignored.map((key) => `"${key}"`).join(', ')
+    warnings.push(
+      `WARNING: --chain: ignoring genesis config field${normalized.ignored.length > 1 ? 's' : ''} edgetrace does not know: ${names} (geth ignores them too; if one changes execution on this chain, answers may differ from its nodes')`,
+    )
+  }
   const byFork = new Map<string, Common>()
   let base: Common
   let source: string
@@ -197,6 +212,7 @@ export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: Cre
     source,
     fixedHardfork: fixed ? base.hardfork() : undefined,
     bor: borSpec ? createBorRules(borSpec) : undefined,
+    warnings,
     commonFor(number, timestamp) {
       if (fixed) return forkCommon(base.hardfork())
       return forkCommon(base.getHardforkBy({ blockNumber: number, timestamp }))

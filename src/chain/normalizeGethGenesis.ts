@@ -51,6 +51,19 @@ const UNSUPPORTED_FORKS: Record<string, string> = {
  */
 const NON_EXECUTION_KEYS = ['ethash', 'clique', 'terminalTotalDifficultyPassed', 'eip150Hash', 'networkId']
 
+/**
+ * The EIP-6110, EIP-7002 and EIP-7251 contracts a genesis may place elsewhere (geth reads the first,
+ * Besu all three): a simulated Prague block parses deposits from the one and empties the others' queues.
+ */
+const REQUEST_CONTRACT_KEYS = [
+  'depositContractAddress',
+  'withdrawalRequestContractAddress',
+  'consolidationRequestContractAddress',
+] as const
+
+/** Besu's names for the merge's fork block (geth's mergeNetsplitBlock). */
+const MERGE_BLOCK_ALIASES = ['preMergeForkBlock', 'parisBlock'] as const
+
 /** What bor's genesis config adds (read by the Bor chain rules; only with a `bor` section). */
 const BOR_CONFIG_KEYS = ['bor', 'shanghaiBlock', 'cancunBlock', 'pragueBlock', 'burntContract']
 
@@ -63,7 +76,8 @@ const KNOWN_CONFIG_KEYS = [
   'mergeNetsplitBlock',
   'terminalTotalDifficulty',
   ...TIME_FORKS,
-  'depositContractAddress',
+  ...REQUEST_CONTRACT_KEYS,
+  ...MERGE_BLOCK_ALIASES,
   'blobSchedule',
   // Besu's older name for petersburgBlock.
   'constantinopleFixBlock',
@@ -170,11 +184,15 @@ function normalizeBlobSchedule(input: unknown): Record<string, BlobParameters> {
  * - a block fork that is not given but a later one is, is active from that later fork on. Besu builds
  *   its milestones cumulatively (a genesis with only `istanbulBlock: 0` runs Istanbul with everything
  *   before it); ethereumjs would otherwise leave the missing forks' rules out;
- * - every config field must be one geth (or Besu, for its network id) knows: an unknown one may change
- *   execution in a way edgetrace would silently get wrong, so it is refused by name;
+ * - a config field edgetrace does not know is left out and named in `ignored` (geth's JSON decoder
+ *   ignores unknown fields too, so a genesis geth loads — Besu's, with its `discovery` or
+ *   `zeroBaseFee` — loads here); a known field with a wrong value, and a fork edgetrace cannot
+ *   execute, are refused by name;
+ * - Besu's `preMergeForkBlock` (or `parisBlock`) is geth's mergeNetsplitBlock;
+ * - the request contracts' addresses must be addresses (see REQUEST_CONTRACT_KEYS);
  * - the blobSchedule is checked entry by entry (see normalizeBlobSchedule).
  */
-export function normalizeGethGenesis(input: Record<string, unknown>): GethGenesis {
+export function normalizeGethGenesis(input: Record<string, unknown>): { genesis: GethGenesis; ignored: string[] } {
   const genesis = canonicalKeys(input, TOP_LEVEL_KEYS)
   const config = canonicalKeys((genesis.config ?? {}) as Record<string, unknown>, [
     ...KNOWN_CONFIG_KEYS,
@@ -182,9 +200,12 @@ export function normalizeGethGenesis(input: Record<string, unknown>): GethGenesi
   ])
   // A Bor chain's config (bor's genesis format): its `bor` section, and forks it schedules by block.
   const known = isSet(config.bor) ? [...KNOWN_CONFIG_KEYS, ...BOR_CONFIG_KEYS] : KNOWN_CONFIG_KEYS
+  const ignored: string[] = []
   for (const key of Object.keys(config)) {
     if (!known.includes(key)) {
-      throw new GenesisConfigError(`unknown field "${key}" in genesis config; known: ${known.join(', ')}`)
+      ignored.push(key)
+      delete config[key]
+      continue
     }
     if (key in UNSUPPORTED_FORKS && isSet(config[key])) {
       throw new GenesisConfigError(
@@ -202,6 +223,25 @@ export function normalizeGethGenesis(input: Record<string, unknown>): GethGenesi
   ]) {
     if (config[key] !== undefined && config[key] !== null) config[key] = asNumber(config[key])
     else delete config[key]
+  }
+  for (const key of REQUEST_CONTRACT_KEYS) {
+    const value = config[key]
+    if (value === undefined || value === null) delete config[key]
+    else if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value))
+      throw new GenesisConfigError(`genesis config.${key} must be a 20-byte hex address, got ${JSON.stringify(value)}`)
+    else config[key] = value.toLowerCase()
+  }
+  for (const alias of MERGE_BLOCK_ALIASES) {
+    const value = config[alias]
+    delete config[alias]
+    if (value === undefined || value === null) continue
+    let block: unknown
+    try {
+      block = asNumber(value)
+    } catch {}
+    if (typeof block !== 'number' || !Number.isSafeInteger(block) || block < 0)
+      throw new GenesisConfigError(`genesis config.${alias} must be a block number, got ${JSON.stringify(value)}`)
+    config.mergeNetsplitBlock ??= block
   }
   if (config.frontierBlock !== undefined && config.frontierBlock !== null && asNumber(config.frontierBlock) !== 0)
     throw new GenesisConfigError('genesis config.frontierBlock: Frontier starts at block 0')
@@ -239,5 +279,5 @@ export function normalizeGethGenesis(input: Record<string, unknown>): GethGenesi
   genesis.nonce ??= '0x0'
   genesis.timestamp ??= '0x0'
   genesis.alloc ??= {}
-  return genesis as unknown as GethGenesis
+  return { genesis: genesis as unknown as GethGenesis, ignored }
 }

@@ -1,13 +1,12 @@
 import type { VM } from '@ethereumjs/vm'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToBigInt, concatBytes, createAddressFromString, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import type { RequestContracts } from '../chain/requestContracts.js'
 import { BaseError } from '../errors/base.js'
 import type { AccessListEntry } from '../state/types.js'
 import type { Hex } from '../types/hex.js'
 
-/** EIP-7002 and EIP-7251's queue contracts, and the caller of system calls (EIP-4788's). */
-const WITHDRAWAL_QUEUE = '0x00000961ef480eb55e80d19ad83579a64c007002'
-const CONSOLIDATION_QUEUE = '0x0000bbddc7ce488642fb579f8b00f3a590007251'
+/** The caller of system calls (EIP-4788's). */
 const SYSTEM_ADDRESS = '0xfffffffffffffffffffffffffffffffffffffffe'
 const SYSTEM_CALL_GAS = 30_000_000n
 /** EIP-6110: the deposit contract's DepositEvent(bytes,bytes,bytes,bytes,bytes). */
@@ -28,11 +27,13 @@ const slot = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hex
  * the two queue contracts and their first four slots (excess, count, queue head and tail) — for a
  * simulation to prefetch with the rest.
  */
-export const REQUEST_SYSTEM_READS: readonly AccessListEntry[] = [
-  { address: SYSTEM_ADDRESS, storageKeys: [] },
-  { address: WITHDRAWAL_QUEUE, storageKeys: [0, 1, 2, 3].map(slot) },
-  { address: CONSOLIDATION_QUEUE, storageKeys: [0, 1, 2, 3].map(slot) },
-]
+export function requestSystemReads(contracts: RequestContracts): AccessListEntry[] {
+  return [
+    { address: SYSTEM_ADDRESS, storageKeys: [] },
+    { address: contracts.withdrawalQueue as Hex, storageKeys: [0, 1, 2, 3].map(slot) },
+    { address: contracts.consolidationQueue as Hex, storageKeys: [0, 1, 2, 3].map(slot) },
+  ]
+}
 
 export type ReceiptLog = [address: Uint8Array, topics: Uint8Array[], data: Uint8Array]
 
@@ -76,27 +77,24 @@ async function dequeue(vm: VM, contract: string): Promise<Uint8Array> {
 /**
  * A block's EIP-7685 requests hash, made as geth's simulated and real blocks make it after their
  * transactions (Prague on): deposits parsed from the deposit contract's logs (EIP-6110), then the
- * withdrawal (EIP-7002) and consolidation (EIP-7251) queues emptied by their system calls — which
+ * withdrawal (EIP-7002) and consolidation (EIP-7251) queues emptied by their system calls (each
+ * contract where the chain has it: see requestContracts) — which
  * write the queues' storage, so the state root sees them. sha256 over the sha256 of each non-empty
  * `type ‖ data`.
  */
-export async function collectRequests(
-  vm: VM,
-  logs: ReceiptLog[],
-  depositContract: string | undefined,
-): Promise<Uint8Array> {
+export async function collectRequests(vm: VM, logs: ReceiptLog[], contracts: RequestContracts): Promise<Uint8Array> {
   const requests: [number, Uint8Array][] = []
   const deposits: Uint8Array[] = []
-  if (depositContract !== undefined) {
-    const from = hexToBytes(depositContract as `0x${string}`)
+  if (contracts.deposit !== undefined) {
+    const from = hexToBytes(contracts.deposit as `0x${string}`)
     for (const [address, topics, data] of logs) {
       if (equalsBytes(address, from) && topics[0] && equalsBytes(topics[0], DEPOSIT_TOPIC))
         deposits.push(depositRequest(data))
     }
   }
   requests.push([0, concatBytes(...deposits)])
-  requests.push([1, await dequeue(vm, WITHDRAWAL_QUEUE)])
-  requests.push([2, await dequeue(vm, CONSOLIDATION_QUEUE)])
+  requests.push([1, await dequeue(vm, contracts.withdrawalQueue)])
+  requests.push([2, await dequeue(vm, contracts.consolidationQueue)])
   const hashes = requests
     .filter(([, data]) => data.length > 0)
     .map(([type, data]) => sha256(concatBytes(Uint8Array.from([type]), data)))

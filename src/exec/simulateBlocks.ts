@@ -21,6 +21,7 @@ import {
 } from '@ethereumjs/util'
 import { type RunTxResult, createVM, encodeReceipt } from '@ethereumjs/vm'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
+import { requestContracts } from '../chain/requestContracts.js'
 import { toGethEvmError } from '../errors/evmErrorMap.js'
 import { RpcError } from '../errors/rpc.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
@@ -33,7 +34,7 @@ import type { StateOverrides } from '../types/overrides.js'
 import { decodeRevertReason } from '../utils/decodeRevertReason.js'
 import { applyStateOverrides } from './applyStateOverrides.js'
 import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, applySystemCalls } from './applySystemCalls.js'
-import { REQUEST_SYSTEM_READS, type ReceiptLog, collectRequests } from './collectRequests.js'
+import { type ReceiptLog, collectRequests, requestSystemReads } from './collectRequests.js'
 import { buildCallTransaction } from './buildCallTransaction.js'
 import { COOPERATIVE } from './cooperative.js'
 import type { Engine } from './createEngine.js'
@@ -188,7 +189,7 @@ export async function prefetchSimulation(
     { address: bytesToHex(base.header.coinbase.bytes) as Hex, storageKeys: [] },
     { address: BEACON_ROOTS_ADDRESS, storageKeys: [] },
     { address: HISTORY_STORAGE_ADDRESS, storageKeys: [] },
-    ...(base.header.common.isActivatedEIP(7685) ? REQUEST_SYSTEM_READS : []),
+    ...(base.header.common.isActivatedEIP(7685) ? requestSystemReads(requestContracts(base.header.common)) : []),
   ]
   for (const b of opts.blocks) {
     if (b.blockOverrides?.feeRecipient) entries.push({ address: b.blockOverrides.feeRecipient, storageKeys: [] })
@@ -597,9 +598,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
   // EIP-7685 (Prague on): the block's requests, after its transactions, before its withdrawals.
   let requestsHash: Uint8Array | undefined
   if (common.isActivatedEIP(7685)) {
-    const deposit = (common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
-      .depositContractAddress
-    requestsHash = await collectRequests(vm, blockLogs, deposit?.toLowerCase())
+    requestsHash = await collectRequests(vm, blockLogs, requestContracts(common))
   }
 
   // Before the merge the block's miner is paid its reward (ethash's Finalize; a simulated block has no uncles).

@@ -5,6 +5,7 @@ import { getActivePrecompiles } from '@ethereumjs/evm'
 import { hexToBytes } from '@ethereumjs/util'
 import { type ForkSchedule, chainForks, forkHash } from '../../chain/forkId.js'
 import { PRECOMPILE_NAMES } from '../../chain/precompileNames.js'
+import { requestContracts } from '../../chain/requestContracts.js'
 import type { Hex } from '../../types/hex.js'
 import { goMapOrder } from '../../utils/goMapOrder.js'
 import { quantity } from '../../utils/hex.js'
@@ -16,11 +17,7 @@ const MAX_UINT64 = 2n ** 64n - 1n
 
 /** EIP-7002/7251/2935/4788's system contracts, at their fixed addresses. */
 const BEACON_ROOTS = '0x000f3df6d732807ef1319fb7b8bb8522d0beac02'
-const PRAGUE_SYSTEM_CONTRACTS = {
-  CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS: '0x0000bbddc7ce488642fb579f8b00f3a590007251',
-  HISTORY_STORAGE_ADDRESS: '0x0000f90827f1c53a10cb7a02335b175320002935',
-  WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS: '0x00000961ef480eb55e80d19ad83579a64c007002',
-}
+const HISTORY_STORAGE_ADDRESS = '0x0000f90827f1c53a10cb7a02335b175320002935'
 
 function tryParam(common: Common, name: string): bigint | undefined {
   try {
@@ -49,10 +46,12 @@ function systemContracts(common: Common): Record<string, string> {
   const out: Record<string, string> = {}
   if (common.isActivatedEIP(4788)) out.BEACON_ROOTS_ADDRESS = BEACON_ROOTS
   if (common.gteHardfork('prague')) {
-    Object.assign(out, PRAGUE_SYSTEM_CONTRACTS)
-    const deposit = (common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
-      .depositContractAddress
-    out.DEPOSIT_CONTRACT_ADDRESS = (deposit ?? '0x0000000000000000000000000000000000000000').toLowerCase()
+    // The request contracts where this chain has them (a Besu genesis may move the queues).
+    const contracts = requestContracts(common)
+    out.CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS = contracts.consolidationQueue
+    out.HISTORY_STORAGE_ADDRESS = HISTORY_STORAGE_ADDRESS
+    out.WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS = contracts.withdrawalQueue
+    out.DEPOSIT_CONTRACT_ADDRESS = contracts.deposit ?? '0x0000000000000000000000000000000000000000'
   }
   return goMapOrder(out)
 }
