@@ -43,11 +43,12 @@ export type Edgetrace = {
   engine: Engine
   handler: RpcHandler
   /**
-   * Another handler on the same engine serving other namespaces (`--ws.api`). `internal`: for the
-   * daemon's own use (GraphQL's resolvers) — its namespaces start nothing they observe (the txpool's
-   * upstream feed), since no client was offered them.
+   * Another handler on the same engine serving other namespaces (`--ws.api`, a listener of its own).
+   * `internal`: for the daemon's own use (GraphQL's resolvers) — its namespaces start nothing they
+   * observe (the txpool's upstream feed), since no client was offered them. `jsTracers: false`:
+   * tracer code is refused through it (a listener beyond loopback).
    */
-  handlerFor(api: readonly string[], options?: { internal?: boolean }): RpcHandler
+  handlerFor(api: readonly string[], options?: { internal?: boolean; jsTracers?: boolean }): RpcHandler
 }
 
 export const DEFAULT_API = ['eth', 'vendor'] as const
@@ -80,11 +81,13 @@ export async function createEdgetrace({
   await engine.headers.checkpoint().catch((err: unknown) => {
     if (!(err instanceof UpstreamUnavailableError)) throw err
   })
-  const handlerFor = (served: readonly string[], options: { internal?: boolean } = {}) => {
+  const handlerFor = (served: readonly string[], options: { internal?: boolean; jsTracers?: boolean } = {}) => {
     const enabled = servedPrefixes(served, NAMESPACES)
     return createRpcHandler({
       namespaces: NAMESPACES.flatMap((namespace) =>
-        bindNamespace(namespace, engine, !options.internal && enabled.includes(methodPrefix(namespace))),
+        bindNamespace(namespace, engine, !options.internal && enabled.includes(methodPrefix(namespace)), {
+          jsTracers: options.jsTracers ?? true,
+        }),
       ),
       // `vendor` (or its alias `erigon`) serves the erigon_* methods: the core gates by method prefix.
       enabled,

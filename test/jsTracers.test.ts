@@ -257,7 +257,7 @@ describe('JavaScript tracers (differential against anvil)', () => {
           expect(answer.error).toEqual({
             code: -32000,
             message:
-              'JavaScript tracers are off on this server: it listens beyond loopback (start it with --rpc.jstracers to serve them)',
+              'JavaScript tracers are off on this listener: it listens beyond loopback (start it with --rpc.jstracers to serve them)',
           })
         expect((await rpc(url, 'debug_traceTransaction', [tx, { tracer: 'callTracer' }])).result).toBeDefined()
       } finally {

@@ -6,7 +6,7 @@ import { checkPortFree } from './checkPortFree.js'
 import { explorerDir } from './explorerDir.js'
 import { CliError, USAGE, defaultApi, isLoopback, parseCliArgs } from './parseCliArgs.js'
 import { probeUpstream } from './probeUpstream.js'
-import { startEdgetrace } from './startEdgetrace.js'
+import { type ListenerInfo, type RunningEdgetrace, startEdgetrace } from './startEdgetrace.js'
 import { startWarnings } from './startWarnings.js'
 import type { Devnet } from './devnet/startDevnet.js'
 import { installProcessGuard } from './installProcessGuard.js'
@@ -40,6 +40,23 @@ function devnetBanner(devnet: Devnet, url: string, api: readonly string[]): stri
   ]
 }
 
+/** The banner's JavaScript tracer line: served, and where not (a listener beyond loopback). */
+function jsTracersLine(server: RunningEdgetrace): string {
+  const off = server.listeners.filter((l) => !l.jsTracers && l.api.includes('debug'))
+  const offNote = `off on ${off.map((l) => l.url).join(', ')}: beyond loopback (--rpc.jstracers serves them)`
+  if (server.engine.options.jsTracers === false) return `  js tracers: ${offNote}`
+  if (!server.engine.jsTracerWorkers) return '  js tracers: none: no worker thread to run them on'
+  const beyond = server.listeners.some((l) => !l.loopback && l.jsTracers && l.api.includes('debug'))
+  return `  js tracers: served, each on a hardened worker thread (SES), ended at its timeout, heap ${server.engine.options.jsTracerMemoryMb ?? DEFAULT_JS_TRACER_MEMORY_MB} MB (--rpc.jstracers.memory)${beyond ? ' (--rpc.jstracers: beyond loopback)' : ''}${off.length > 0 ? `; ${offNote}` : ''}`
+}
+
+/** `, namespaces …` for a listener serving other namespaces than `shown` (judged by its own address). */
+function namespacesBesides(server: RunningEdgetrace, kind: ListenerInfo['kind'], shown: readonly string[]): string {
+  const listener = server.listeners.find((l) => l.kind === kind)
+  if (!listener || listener.api.join(',') === shown.join(',')) return ''
+  return `, namespaces ${listener.api.join(', ')}`
+}
+
 async function main(argv: string[]): Promise<void> {
   installProcessGuard((line) => console.error(line))
   const opts = parseCliArgs(argv)
@@ -65,7 +82,8 @@ async function main(argv: string[]): Promise<void> {
   } else {
     await probeUpstream(upstreamUrl)
   }
-  const api = opts.api ?? defaultApi(opts.host, devnet !== undefined)
+  // The HTTP listener's namespaces; every other listener's are judged by its own address (startEdgetrace).
+  const api = opts.api ?? defaultApi(isLoopback(opts.host), devnet !== undefined)
   const explorerWanted = opts.explorer ?? isLoopback(opts.host)
   const explorer = explorerWanted ? explorerDir() : undefined
   let genesis: GethGenesis | undefined
@@ -100,7 +118,8 @@ async function main(argv: string[]): Promise<void> {
     graphql: opts.graphql,
     host: opts.host,
     port: opts.port,
-    api,
+    api: opts.api,
+    defaultApi: (loopback) => defaultApi(loopback, devnet !== undefined),
     explorerDir: explorer,
     explorerInfo: devnet
       ? {
@@ -165,25 +184,21 @@ async function main(argv: string[]): Promise<void> {
     server.engine.rangeWorkers
       ? `  workers:    ${server.engine.rangeWorkers.size} threads for long ranges and concurrent block traces, started on first use (--workers)`
       : '  workers:    none: ranges and block traces run on the main thread (--workers)',
-    ...(api.includes('debug')
-      ? [
-          server.engine.options.jsTracers === false
-            ? '  js tracers: off: this server listens beyond loopback (--rpc.jstracers serves them)'
-            : server.engine.jsTracerWorkers
-              ? `  js tracers: served, each on a hardened worker thread (SES), ended at its timeout, heap ${server.engine.options.jsTracerMemoryMb ?? DEFAULT_JS_TRACER_MEMORY_MB} MB (--rpc.jstracers.memory)${isLoopback(opts.host) ? '' : ' (--rpc.jstracers: beyond loopback)'}`
-              : '  js tracers: none: no worker thread to run them on',
-        ]
-      : []),
+    ...(server.listeners.some((l) => l.api.includes('debug')) ? [jsTracersLine(server)] : []),
     `  listening:  ${server.url}  (WebSocket: ${server.wsUrl}${opts.wsApi ? `, namespaces ${opts.wsApi.join(', ')}` : ''})`,
     ...(server.httpsUrl
       ? [
-          `  https:      ${server.httpsUrl}  (HTTP/2 and HTTP/1.1; WebSocket: ${server.httpsUrl.replace(/^https/, 'wss')})`,
+          `  https:      ${server.httpsUrl}  (HTTP/2 and HTTP/1.1; WebSocket: ${server.httpsUrl.replace(/^https/, 'wss')})${namespacesBesides(server, 'https', api)}`,
         ]
       : []),
     ...(opts.graphql
       ? [`  graphql:    ${server.url}/graphql${server.httpsUrl ? ` and ${server.httpsUrl}/graphql` : ''}`]
       : []),
-    ...(server.socketUrl ? [`  socket:     ${server.socketUrl}  (JSON-RPC, subscriptions included)`] : []),
+    ...(server.socketUrl
+      ? [
+          `  socket:     ${server.socketUrl}  (JSON-RPC, subscriptions included)${namespacesBesides(server, 'socket', opts.wsApi ?? api)}`,
+        ]
+      : []),
     ...(devnet ? devnetBanner(devnet, server.url, api) : []),
     explorer
       ? `\nopen ${server.url}/ — the trace explorer`
@@ -192,11 +207,12 @@ async function main(argv: string[]): Promise<void> {
         : `\nJSON-RPC at ${server.url} (the explorer page is off${opts.explorer === false ? '' : ' away from loopback: --http.explorer on'})`,
   ]
   console.log(lines.join('\n'))
-  for (const warning of startWarnings(opts.host, server.handler.enabled)) console.warn(warning)
-  if (opts.https?.host !== undefined)
-    for (const warning of startWarnings(opts.https.host, server.handler.enabled)) console.warn(warning)
-  const tcpHost = opts.socketUrl?.match(/^tcp:\/\/(\[[^\]]+\]|[^:/]+):/)?.[1]
-  if (tcpHost !== undefined) for (const warning of startWarnings(tcpHost, server.handler.enabled)) console.warn(warning)
+  // Each address beyond loopback is warned about once, with what its listeners serve there.
+  const beyond = new Map<string, Set<string>>()
+  for (const l of server.listeners)
+    if (!l.loopback) beyond.set(l.address, new Set([...(beyond.get(l.address) ?? []), ...l.api]))
+  for (const [address, served] of beyond)
+    for (const warning of startWarnings(address, [...served])) console.warn(warning)
   const stop = async () => {
     for (const c of cleanups) await c().catch(() => {})
     process.exit(0)

@@ -67,9 +67,12 @@ export const PUBLIC_API = ['eth', 'vendor'] as const
 /** What a server only this machine reaches (or the embedded devnet) serves without `--http.api`: tracing too. */
 export const LOCAL_API = ['eth', 'vendor', 'debug', 'trace', 'txpool', 'web3', 'net'] as const
 
-/** The namespaces served when `--http.api` is not given. */
-export function defaultApi(host: string, devnet: boolean): readonly string[] {
-  return devnet || isLoopback(host) ? LOCAL_API : PUBLIC_API
+/**
+ * The namespaces a listener serves when `--http.api` (`--ws.api`) does not name them, by its own
+ * address: whether it is loopback (an IPC socket is), or the embedded devnet's.
+ */
+export function defaultApi(loopback: boolean, devnet: boolean): readonly string[] {
+  return devnet || loopback ? LOCAL_API : PUBLIC_API
 }
 
 const aliasesOf = (name: string) =>

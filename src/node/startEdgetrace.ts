@@ -8,7 +8,9 @@ import { engineCounters } from '../exec/engineCounters.js'
 import { createRangeWorkers, defaultWorkerThreads } from './workers/createRangeWorkers.js'
 import { isLoopback } from './parseCliArgs.js'
 import { type EdgetraceServer, createServer } from './createServer.js'
-import { createSocketServer } from './createSocketServer.js'
+import { createSocketServer, parseSocketUrl } from './createSocketServer.js'
+import type { RpcHandler } from '../rpc/createRpcHandler.js'
+import { DEFAULT_API } from '../createEdgetrace.js'
 import { createGraphqlHandler } from '../rpc/graphql/createGraphqlHandler.js'
 
 export type StartEdgetraceParameters = {
@@ -22,7 +24,14 @@ export type StartEdgetraceParameters = {
   workers?: { threads?: number; minBlocks?: number; warm?: boolean } | undefined
   host?: string
   port?: number
-  api?: readonly string[]
+  /** `--http.api`: the namespaces the HTTP and HTTPS listeners serve; without it, `defaultApi`'s for each. */
+  api?: readonly string[] | undefined
+  /**
+   * The namespaces a listener serves when neither `api` (HTTP, HTTPS) nor `ws.api` (WebSocket, IPC,
+   * TCP) names them, by whether it listens on loopback (an IPC socket does): each listener is judged
+   * by its own address. The CLI: tracing on loopback, `eth,vendor` beyond. Default: eth and vendor.
+   */
+  defaultApi?: ((loopback: boolean) => readonly string[]) | undefined
   corsDomains?: readonly string[]
   /** `--ws.origins`: see createServer. */
   wsOrigins?: readonly string[]
@@ -66,7 +75,23 @@ export type ExtraListeners = {
   socketUrl?: string | undefined
 }
 
-export type RunningEdgetrace = Edgetrace & EdgetraceServer & ExtraListeners & { upstream: Upstream }
+/** One listener as it was started: where, whether only this machine reaches it, what it serves. */
+export type ListenerInfo = {
+  kind: 'http' | 'ws' | 'https' | 'socket'
+  url: string
+  /** Its address (`--http.addr`, `--https.addr`, the TCP socket's host), or the IPC socket's path. */
+  address: string
+  /** Loopback, or an IPC socket: only this machine reaches it. */
+  loopback: boolean
+  /** The namespaces it serves. */
+  api: readonly string[]
+  /** Whether it serves JavaScript tracers (loopback, or `--rpc.jstracers`). */
+  jsTracers: boolean
+}
+
+export type RunningEdgetrace = Edgetrace &
+  EdgetraceServer &
+  ExtraListeners & { upstream: Upstream; listeners: readonly ListenerInfo[] }
 
 /** Node 20 has no global WebSocket: a ws(s):// upstream gets the `ws` package's class. */
 async function nodeWebSocket(url: string): Promise<WebSocketConstructor | undefined> {
@@ -81,6 +106,7 @@ export async function startEdgetrace({
   host = '127.0.0.1',
   port = 8545,
   api,
+  defaultApi = () => DEFAULT_API,
   corsDomains,
   wsOrigins,
   vhosts,
@@ -107,15 +133,29 @@ export async function startEdgetrace({
     // No upstream call is waited for longer than a request may take.
     callTimeoutMs: engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
   })
+  // Each listener is judged by its own address: its namespaces and whether it serves tracer code.
+  const socketTarget = socketUrl ? parseSocketUrl(socketUrl) : undefined
+  const loopback = {
+    http: isLoopback(host),
+    https: https ? isLoopback(https.host ?? host) : undefined,
+    socket: socketTarget ? 'path' in socketTarget || isLoopback(socketTarget.host) : undefined,
+  }
+  const httpApiFor = (local: boolean) => api ?? defaultApi(local)
+  const wsApiFor = (local: boolean) => ws?.api ?? httpApiFor(local)
+  // JavaScript tracers: on loopback, and beyond it only when asked for (--rpc.jstracers).
+  const jsTracersFor = (local: boolean) => engine?.jsTracers ?? local
   try {
     const daemon = await createEdgetrace({
       upstream,
-      ...(api ? { api } : {}),
+      api: httpApiFor(loopback.http),
       ...(batchLimit !== undefined ? { batchLimit } : {}),
       genesis,
       hardfork,
-      // JavaScript tracers: on loopback, and beyond it only when asked for (--rpc.jstracers).
-      engine: { ...engine, jsTracers: engine?.jsTracers ?? isLoopback(host) },
+      // Their pool is there when some listener serves them.
+      engine: {
+        ...engine,
+        jsTracers: Object.values(loopback).some((local) => local !== undefined && jsTracersFor(local)),
+      },
       checkpoint,
       onLog: log,
       ...(log
@@ -157,7 +197,28 @@ export async function startEdgetrace({
           await Promise.all([pool?.close(), jsPool?.close()])
           throw err
         })
-    const wsHandler = ws?.api ? daemon.handlerFor(ws.api) : daemon.handler
+    const handlers = new Map<string, RpcHandler>()
+    /** The handler of a listener's namespaces and tracer gating (one per distinct pair). */
+    const handlerOf = (served: readonly string[], jsTracers: boolean) => {
+      const key = `${served.join(',')}|${jsTracers}`
+      let handler = handlers.get(key)
+      if (!handler) {
+        handler = daemon.handlerFor(served, { jsTracers })
+        handlers.set(key, handler)
+      }
+      return handler
+    }
+    const infos: ListenerInfo[] = []
+    const listenerOf = (kind: ListenerInfo['kind'], address: string, local: boolean, ws = false) => {
+      const served = ws ? wsApiFor(local) : httpApiFor(local)
+      const jsTracers = jsTracersFor(local)
+      return {
+        handler: handlerOf(served, jsTracers),
+        seen: (url: string) => infos.push({ kind, url, address, loopback: local, api: served, jsTracers }),
+      }
+    }
+    const http = listenerOf('http', host, loopback.http)
+    const httpWs = listenerOf('ws', host, loopback.http, true)
     const shared = {
       ...(corsDomains ? { corsDomains } : {}),
       ...(wsOrigins ? { wsOrigins } : {}),
@@ -172,54 +233,68 @@ export async function startEdgetrace({
         : undefined,
     }
     const ownWsPort = ws?.port !== undefined
-    const listeners: { close(): Promise<void> }[] = []
-    if (pool) listeners.push(pool)
-    if (jsPool) listeners.push(jsPool)
+    const closables: { close(): Promise<void> }[] = []
+    if (pool) closables.push(pool)
+    if (jsPool) closables.push(jsPool)
     const closeAll = async () => {
-      for (const listener of listeners.splice(0).reverse()) await listener.close().catch(() => undefined)
+      for (const listener of closables.splice(0).reverse()) await listener.close().catch(() => undefined)
     }
     try {
       const server = await createServer({
-        handler: daemon.handler,
-        wsHandler,
+        handler: http.handler,
+        wsHandler: httpWs.handler,
         websocket: !ownWsPort,
         host,
         port,
         ...shared,
       })
-      listeners.push(server)
+      closables.push(server)
+      http.seen(server.url)
+      if (!ownWsPort) httpWs.seen(server.wsUrl)
       const extra: ExtraListeners = {}
       if (ownWsPort) {
-        const wsServer = await createServer({ handler: wsHandler, host, port: ws.port as number, ...shared })
-        listeners.push(wsServer)
+        const wsServer = await createServer({ handler: httpWs.handler, host, port: ws.port as number, ...shared })
+        closables.push(wsServer)
         extra.wsListenerUrl = wsServer.wsUrl
+        httpWs.seen(wsServer.wsUrl)
       }
-      if (https) {
+      if (https && loopback.https !== undefined) {
+        const secureHost = https.host ?? host
+        const secureHttp = listenerOf('https', secureHost, loopback.https)
+        const secureWs = listenerOf('ws', secureHost, loopback.https, true)
         const secure = await createServer({
-          handler: daemon.handler,
-          wsHandler,
-          host: https.host ?? host,
+          handler: secureHttp.handler,
+          wsHandler: secureWs.handler,
+          host: secureHost,
           port: https.port,
           tls: { key: https.key, cert: https.cert },
           ...shared,
         })
-        listeners.push(secure)
+        closables.push(secure)
         extra.httpsUrl = secure.url
+        secureHttp.seen(secure.url)
+        secureWs.seen(secure.wsUrl)
       }
-      if (socketUrl) {
+      if (socketUrl && socketTarget && loopback.socket !== undefined) {
+        const address = 'path' in socketTarget ? socketTarget.path : socketTarget.host
+        const listener = listenerOf('socket', address, loopback.socket, true)
         const socket = await createSocketServer({
-          handler: wsHandler,
+          handler: listener.handler,
           url: socketUrl,
           ...(maxQueuedBytes !== undefined ? { maxQueuedBytes } : {}),
         })
-        listeners.push(socket)
+        closables.push(socket)
         extra.socketUrl = socket.url
+        listener.seen(socket.url)
       }
       return {
         ...daemon,
         ...server,
         ...extra,
+        // The HTTP listener's handler is the daemon's (what an embedder calls in process).
+        handler: http.handler,
         wsUrl: extra.wsListenerUrl ?? server.wsUrl,
+        listeners: infos,
         upstream,
         close: async () => {
           await closeAll()

@@ -38,16 +38,23 @@ export function defineMethod<const parsers extends readonly ParamParser<unknown>
   return method
 }
 
-/** Runs a method on raw JSON-RPC params: parse them (−32602 naming the argument), then compute. */
+/**
+ * Runs a method on raw JSON-RPC params: parse them (−32602 naming the argument), then compute.
+ * `jsTracers: false` refuses tracer code (the listener the call came on is beyond loopback).
+ */
 export function invokeMethod(
   method: MethodDefinition,
   engine: Engine,
   params: unknown,
   context: CallContext,
+  jsTracers = true,
 ): Promise<unknown> {
   const args = parseParams(params, method.params)
   const js = jsTracerPlan(args as readonly unknown[])
-  if (js) return runJsTracerRequest(engine, method.name, params, js, context, () => method.run(engine, args, context))
+  if (js)
+    return runJsTracerRequest(engine, method.name, params, js, context, () => method.run(engine, args, context), {
+      allowed: jsTracers,
+    })
   if (method.spread)
     return spreadHeavyCall(engine, method.name, params, context, () => method.run(engine, args, context))
   return method.run(engine, args, context)

@@ -39,8 +39,14 @@ export const methodPrefix = (namespace: NamespaceDefinition): string => namespac
  * A declared namespace bound to an engine, as the JSON-RPC core dispatches to it: by its methods'
  * prefix (the core finds a namespace by what a method's name starts with) — and by its alias prefix
  * too, the same methods under their other names. On a chain it is not available on, it has no methods.
+ * `jsTracers: false`: its methods refuse tracer code (a listener beyond loopback, see runJsTracerRequest).
  */
-export function bindNamespace(namespace: NamespaceDefinition, engine: Engine, enabled = true): RpcNamespace[] {
+export function bindNamespace(
+  namespace: NamespaceDefinition,
+  engine: Engine,
+  enabled = true,
+  { jsTracers = true }: { jsTracers?: boolean } = {},
+): RpcNamespace[] {
   const available = namespace.availableOn?.(engine) ?? true
   if (enabled && available) namespace.serve?.(engine)
   const prefix = methodPrefix(namespace)
@@ -48,7 +54,8 @@ export function bindNamespace(namespace: NamespaceDefinition, engine: Engine, en
     const methods = Object.fromEntries(
       (available ? namespace.methods : []).map((method) => [
         `${as}${method.name.slice(prefix.length)}`,
-        (params: unknown, context: Parameters<typeof invokeMethod>[3]) => invokeMethod(method, engine, params, context),
+        (params: unknown, context: Parameters<typeof invokeMethod>[3]) =>
+          invokeMethod(method, engine, params, context, jsTracers),
       ]),
     )
     const fallback = namespace.fallback

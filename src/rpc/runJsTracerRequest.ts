@@ -29,7 +29,9 @@ export function jsTracerPlan(args: readonly unknown[]): Extract<TracePlan, { kin
  * A request with a JavaScript tracer runs where such code may run: here in a hardened thread (a
  * worker's daemon), otherwise whole on a worker thread, which is ended if the request outlives the
  * tracer's timeout (an endless loop in `step` cannot be interrupted otherwise) or its deadline — the
- * answer is then geth's `execution timeout`, and a fresh thread takes the next request.
+ * answer is then geth's `execution timeout`, and a fresh thread takes the next request. Refused
+ * where they are off: on the engine (`jsTracers: false`), or on the listener the call came on
+ * (`allowed: false`: it listens beyond loopback without `--rpc.jstracers`).
  */
 export async function runJsTracerRequest(
   engine: Engine,
@@ -38,10 +40,11 @@ export async function runJsTracerRequest(
   plan: Extract<TracePlan, { kind: 'js' }>,
   context: CallContext,
   here: () => Promise<unknown>,
+  { allowed = true }: { allowed?: boolean } = {},
 ): Promise<unknown> {
-  if (engine.options.jsTracers === false)
+  if (engine.options.jsTracers === false || !allowed)
     throw new ServerRpcError(
-      'JavaScript tracers are off on this server: it listens beyond loopback (start it with --rpc.jstracers to serve them)',
+      'JavaScript tracers are off on this listener: it listens beyond loopback (start it with --rpc.jstracers to serve them)',
     )
   if (realmIsHardened()) return here()
   const workers = engine.jsTracerWorkers
