@@ -149,10 +149,14 @@ export async function createServer({
     const origin = req.headers.origin
     if (origin === undefined) return true
     if (originAllowed(origin, originRules)) return true
-    const host = req.headers.host
+    return sameOrigin(origin, req.headers.host)
+  }
+
+  /** A page of this server's own (its origin is the Host asked for, a Host the vhost check accepts). */
+  function sameOrigin(origin: string, host: string | undefined): boolean {
     if (!host || !hostAllowed(host, vhosts)) return false
     try {
-      return new URL(origin).origin === new URL(`http://${host}`).origin
+      return new URL(origin).origin === new URL(`${tls ? 'https' : 'http'}://${host}`).origin
     } catch {
       return false
     }
@@ -272,8 +276,17 @@ export async function createServer({
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) }).end(out)
   }
 
-  /** /graphql: POST { query, variables, operationName } as JSON, or GET ?query=…&variables=…. */
+  /**
+   * /graphql: POST { query, variables, operationName } as JSON, or GET ?query=…&variables=… (queries
+   * only). A browser's request from an origin `--http.corsdomain` does not allow (nor this server's
+   * own) is refused before anything runs: a page elsewhere cannot have GraphQL run for it.
+   */
   async function onGraphql(req: Request, res: Response, handle: GraphqlHandler) {
+    const origin = req.headers.origin
+    if (origin !== undefined && !corsOrigin(req, corsDomains) && !sameOrigin(origin, hostOf(req))) {
+      plainError(res, 403, 'origin not allowed (see --http.corsdomain)')
+      return
+    }
     let request: GraphqlRequest
     if (req.method === 'GET') {
       const params = new URL(req.url ?? '/', 'http://x').searchParams
@@ -317,8 +330,10 @@ export async function createServer({
       res.writeHead(405, { allow: 'POST, GET, OPTIONS' }).end('method not allowed\n')
       return
     }
-    const { status, body } = await handle(request)
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body)
+    const { status, body, headers = {} } = await handle(request, { readOnly: req.method === 'GET' })
+    res
+      .writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+      .end(body)
   }
 
   const onHttp = (req: Request, res: Response) => {

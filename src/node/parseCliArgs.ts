@@ -117,8 +117,9 @@ ${NAMESPACE_LINES}
                           over 64 blocks or more) and concurrent whole-block traces spread to (default
                           one per core, 0: all on the main thread); they start on the first such call
                           and stop after a minute idle
-  --graphql               GraphQL on /graphql (POST, or GET with ?query=): the execution-apis schema,
-                          every field from the same verified sources as the JSON-RPC methods
+  --graphql               GraphQL on /graphql (POST, or GET with ?query= for queries): the
+                          execution-apis schema, every field from the same verified sources as the
+                          JSON-RPC methods
   --https.enabled         an HTTPS listener too: HTTP/2 and HTTP/1.1 on one port, WebSocket over TLS
   --https.addr ADDR       its address (default --http.addr's)
   --https.port PORT       its port (default 8443)

@@ -1,5 +1,5 @@
 import type { RpcJson } from './rpcJson.js'
-import { type GraphQLError, buildSchema, graphql } from 'graphql'
+import { type GraphQLError, buildSchema, getOperationAST, graphql, parse } from 'graphql'
 import type { RpcHandler } from '../createRpcHandler.js'
 import { AccountResolver } from './accountResolver.js'
 import { BlockResolver, callResult } from './blockResolver.js'
@@ -16,7 +16,24 @@ type Json = RpcJson
 const MAX_BLOCKS = 10_000
 
 export type GraphqlRequest = { query?: unknown; variables?: unknown; operationName?: unknown }
-export type GraphqlHandler = (request: GraphqlRequest) => Promise<{ status: number; body: string }>
+/**
+ * `readOnly`: the request came by GET, which may only run queries (GraphQL over HTTP): a mutation
+ * is answered 405 with an `allow: POST` header and not run (a GET can be made by any web page).
+ */
+export type GraphqlHandler = (
+  request: GraphqlRequest,
+  options?: { readOnly?: boolean },
+) => Promise<{ status: number; body: string; headers?: Record<string, string> }>
+
+/** Whether the operation a request would run is a mutation (false when the text does not parse: graphql says why). */
+function isMutation(query: string, operationName: unknown): boolean {
+  try {
+    const operation = getOperationAST(parse(query), typeof operationName === 'string' ? operationName : undefined)
+    return operation?.operation === 'mutation'
+  } catch {
+    return false
+  }
+}
 
 function formatError(error: GraphQLError): Record<string, unknown> {
   const out: Record<string, unknown> = { ...error.toJSON() }
@@ -35,9 +52,15 @@ function formatError(error: GraphQLError): Record<string, unknown> {
  */
 export function createGraphqlHandler(rpcHandler: RpcHandler): GraphqlHandler {
   const schema = buildSchema(SCHEMA_TEXT)
-  return async ({ query, variables, operationName }) => {
+  return async ({ query, variables, operationName }, { readOnly = false } = {}) => {
     if (typeof query !== 'string' || query.trim() === '')
       return { status: 400, body: JSON.stringify({ errors: [{ message: 'a GraphQL query is required (query)' }] }) }
+    if (readOnly && isMutation(query, operationName))
+      return {
+        status: 405,
+        headers: { allow: 'POST' },
+        body: JSON.stringify({ errors: [{ message: 'mutations are not allowed over GET: send them with POST' }] }),
+      }
     const rpc = createRpcCaller(rpcHandler)
     const blocks = new Map<string, Promise<BlockResolver | null>>()
     const blockOf = (hash: string): Promise<BlockResolver | null> => {
