@@ -110,7 +110,7 @@ describe('Node server', () => {
     ])
   })
 
-  it('passes other eth_* methods through, errors included', async () => {
+  it('answers eth_blockNumber from the verified head, and argument errors as JSON-RPC errors', async () => {
     expect(await rpcResult(edge.url, 'eth_blockNumber')).toBe(await rpcResult(anvil.url, 'eth_blockNumber'))
     const { json } = await post('{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x12"]}')
     expect(json.error.code).toBeTypeOf('number')
