@@ -64,6 +64,8 @@ export type EngineOptions = {
   jsTracerMemoryMb?: number | undefined
   /** How often subscriptions read the head when the upstream cannot announce it, ms (default 1000). */
   subscriptionPollMs?: number | undefined
+  /** A filter (eth_newFilter …) not polled for this long is removed, ms (geth's default: 5 minutes). */
+  filterTimeoutMs?: number | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */
