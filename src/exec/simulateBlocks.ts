@@ -25,6 +25,7 @@ import { requestContracts } from '../chain/requestContracts.js'
 import { toGethEvmError } from '../errors/evmErrorMap.js'
 import { RpcError } from '../errors/rpc.js'
 import { runTracedTransaction } from '../evm/runTracedTransaction.js'
+import { warmPrecompilesAsGeth } from '../evm/warmPrecompilesAsGeth.js'
 import { borPrecompiles } from './borExecution.js'
 import { type OverlayStateManager, createOverlayStateManager } from '../state/createOverlayStateManager.js'
 import type { AccessListEntry } from '../state/types.js'
@@ -393,6 +394,11 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
       ...(baseFee !== undefined && baseFee > 0n ? { customOpcodes: [baseFeeOpcode(baseFee)] } : {}),
     },
   })
+  // A moved precompile runs at its new address, yet the transaction starts with the fork's own
+  // precompile addresses warm, as geth's do (the new address cold).
+  if (customPrecompiles.length > 0) {
+    warmPrecompilesAsGeth(vm.evm, getActivePrecompiles(common, borPrecompiles(engine.rules, preliminary.number)))
+  }
   await applySystemCalls(state, preliminary)
 
   const recorder = createSimulationLogRecorder(opts.traceTransfers)
@@ -456,6 +462,11 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
       }
       if (stateNonce > nonce) {
         throw txRejected(`nonce too low: address ${who}, tx: ${nonce} state: ${stateNonce}`, gas, -38010)
+      }
+      // geth's ErrNonceMax (the nonce could not be raised past 2^64-1), which its simulate maps to
+      // no code of its own: -32603.
+      if (stateNonce >= MAX_NONCE) {
+        throw txRejected(`nonce has max value: address ${who}, nonce: ${stateNonce}`, gas, -32603)
       }
     }
     const skipFeeCheck = !opts.validation && feeCap === 0n && tipCap === 0n
