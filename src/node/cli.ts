@@ -207,6 +207,7 @@ async function main(argv: string[]): Promise<void> {
         : `\nJSON-RPC at ${server.url} (the explorer page is off${opts.explorer === false ? '' : ' away from loopback: --http.explorer on'})`,
   ]
   console.log(lines.join('\n'))
+  for (const warning of server.engine.rules.warnings) console.warn(warning)
   // Each address beyond loopback is warned about once, with what its listeners serve there.
   const beyond = new Map<string, Set<string>>()
   for (const l of server.listeners)
