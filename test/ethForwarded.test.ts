@@ -206,12 +206,15 @@ describe('filters', () => {
     let tamper = true
     const e = await env.edgeVia(
       {
+        // The upstream lies consistently: in its receipts and in its own filters' and logs' answers.
         transform: (call, result) => {
-          if (!tamper || call.method !== 'eth_getBlockReceipts' || !Array.isArray(result)) return result
-          return result.map((r: { logs: { data: string }[] }) => ({
-            ...r,
-            logs: r.logs.map((l) => ({ ...l, data: flipHexDigit(l.data) })),
-          }))
+          if (!tamper || !Array.isArray(result)) return result
+          const alter = (l: { data: string }) => ({ ...l, data: flipHexDigit(l.data) })
+          if (call.method === 'eth_getBlockReceipts')
+            return result.map((r: { logs: { data: string }[] }) => ({ ...r, logs: r.logs.map(alter) }))
+          if (['eth_getFilterChanges', 'eth_getFilterLogs', 'eth_getLogs'].includes(call.method))
+            return result.map((l) => (typeof l === 'object' && l !== null && 'data' in l ? alter(l) : l))
+          return result
         },
       },
       { subscriptionPollMs: 20 },
@@ -231,6 +234,10 @@ describe('filters', () => {
     tamper = false
     const after = await changesUntil(e.url, id, 1)
     expect(after).toEqual(await rpcResult(env.devnet.anvil.url, 'eth_getLogs', [{ blockHash: receipt.blockHash }]))
+    expect(after[0].data).toBe(receipt.logs[0].data)
+    // The upstream's own filters were never asked.
+    for (const method of ['eth_newFilter', 'eth_getFilterChanges', 'eth_getFilterLogs'])
+      expect(calls(method), method).toBe(0)
   })
 
   it('a WebSocket connection’s filters are its own and end with it; over HTTP they are global', async () => {
