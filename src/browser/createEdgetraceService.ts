@@ -2,6 +2,8 @@ import { type PooledWorker, createWebWorkerPool } from './createWebWorkerPool.js
 import { type EngineCounters, engineCounters } from '../exec/engineCounters.js'
 import type { GethGenesis } from '@ethereumjs/common'
 import { createStore, get, set } from 'idb-keyval'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { bytesToHex, utf8ToBytes } from '@ethereumjs/util'
 import { DEFAULT_API, type Edgetrace, createEdgetrace } from '../createEdgetrace.js'
 import { InvalidParamsRpcError } from '../errors/rpc.js'
 import { UpstreamUnavailableError } from '../errors/upstream.js'
@@ -94,6 +96,11 @@ export type EdgetraceService = {
 
 type Identity = { chainId: string; genesisHash: string | null }
 const identities = () => createStore('edgetrace-upstreams', 'identity')
+/**
+ * Which upstream a remembered identity belongs to: a digest of its whole URL — two paths of one host
+ * may be two chains, and the URL itself (which may hold a key) is never stored.
+ */
+const identityKey = (url: string) => `keccak:${bytesToHex(keccak_256(utf8ToBytes(url)))}`
 
 /**
  * Starts edgetrace inside a browser context (a worker, a service worker, or a page): the same
@@ -140,11 +147,11 @@ export async function createEdgetraceService(
       }),
     ])
     identity = { chainId: `0x${BigInt(chainId).toString(16)}`, genesisHash: genesis?.hash?.toLowerCase() ?? null }
-    if (persistentWanted) await set(upstream.url, identity, identities()).catch(() => undefined)
+    if (persistentWanted) await set(identityKey(config.upstream), identity, identities()).catch(() => undefined)
   } catch (err) {
     const remembered =
       persistentWanted && err instanceof UpstreamUnavailableError
-        ? await get<Identity>(upstream.url, identities()).catch(() => undefined)
+        ? await get<Identity>(identityKey(config.upstream), identities()).catch(() => undefined)
         : undefined
     if (!remembered) {
       await upstream.close()

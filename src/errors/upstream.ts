@@ -1,6 +1,7 @@
+import { redactUrlsIn } from '../utils/redactUrl.js'
 import { BaseError, type BaseErrorParameters } from './base.js'
 
-/** The upstream node answered a call with a JSON-RPC error. */
+/** The upstream node answered a call with a JSON-RPC error (a URL in its message cut to scheme, host and port). */
 export class UpstreamRpcError extends BaseError {
   override name = 'UpstreamRpcError'
   readonly code: number
@@ -11,21 +12,27 @@ export class UpstreamRpcError extends BaseError {
     error: { code: number; message: string; data?: unknown },
     args: BaseErrorParameters = {},
   ) {
-    super(error.message, { ...args, metaMessages: [`Upstream method: ${method}`, ...(args.metaMessages ?? [])] })
+    super(typeof error.message === 'string' ? redactUrlsIn(error.message) : error.message, {
+      ...args,
+      metaMessages: [`Upstream method: ${method}`, ...(args.metaMessages ?? [])],
+    })
     this.code = error.code
     this.data = error.data
     this.method = method
   }
 }
 
-/** The upstream could not be reached or kept failing (HTTP status, timeout, dropped connection). */
+/**
+ * The upstream could not be reached or kept failing (HTTP status, timeout, dropped connection). No
+ * URL in it keeps more than its scheme, host and port (a runtime's error may quote the whole URL).
+ */
 export class UpstreamUnavailableError extends BaseError {
   override name = 'UpstreamUnavailableError'
   readonly status: number | undefined
   constructor(url: string, reason: string, args: BaseErrorParameters & { status?: number } = {}) {
-    super(`upstream unreachable: ${reason}`, {
+    super(`upstream unreachable: ${redactUrlsIn(reason)}`, {
       ...args,
-      metaMessages: [`URL: ${url}`, ...(args.metaMessages ?? [])],
+      metaMessages: [`URL: ${redactUrlsIn(url)}`, ...(args.metaMessages ?? [])],
     })
     this.status = args.status
   }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { GethGenesis } from '@ethereumjs/common'
 import { CLIENT_VERSION } from '../rpc/web3/clientVersion.js'
-import { redactUrl } from '../upstream/redactUrl.js'
+import { redactUrl } from '../utils/redactUrl.js'
 import { checkPortFree } from './checkPortFree.js'
 import { explorerDir } from './explorerDir.js'
 import { CliError, USAGE, defaultApi, isLoopback, parseCliArgs } from './parseCliArgs.js'

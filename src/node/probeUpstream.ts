@@ -1,4 +1,4 @@
-import { redactUrl } from '../upstream/redactUrl.js'
+import { redactUrl } from '../utils/redactUrl.js'
 import { CliError } from './parseCliArgs.js'
 
 /**

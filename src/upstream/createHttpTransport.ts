@@ -1,3 +1,4 @@
+import { redactUrlsIn } from '../utils/redactUrl.js'
 import { RetryableError } from './RetryableError.js'
 import type { Reply, Transport } from './types.js'
 import { withBasicAuth } from './withBasicAuth.js'
@@ -44,7 +45,10 @@ export function createHttpTransport({
       } catch (err) {
         if (controller.signal.aborted) throw controller.signal.reason
         const cause = (err as { cause?: { code?: string; message?: string } }).cause
-        throw new RetryableError(`connection failed (${cause?.code ?? cause?.message ?? (err as Error).message})`)
+        // fetch's own message may quote the URL whole ("Failed to parse URL from …").
+        throw new RetryableError(
+          `connection failed (${redactUrlsIn(String(cause?.code ?? cause?.message ?? (err as Error).message))})`,
+        )
       } finally {
         clearTimeout(timer)
         signal.removeEventListener('abort', abandon)

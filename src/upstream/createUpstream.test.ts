@@ -6,7 +6,7 @@ import { createProxy } from '../../test/src/createProxy.js'
 import { UpstreamRpcError, UpstreamUnavailableError } from '../errors/upstream.js'
 import { type AnvilInstance, startAnvil } from '../node/devnet/startAnvil.js'
 import { createUpstream } from './createUpstream.js'
-import { redactUrl } from './redactUrl.js'
+import { redactUrl } from '../utils/redactUrl.js'
 
 const ACCOUNTS = [
   '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
@@ -109,7 +109,7 @@ describe('createUpstream over HTTP', () => {
     expect(text).not.toContain('hunter2secret')
     expect(text).not.toContain('alice')
     expect(text).not.toContain('sk_live_1234')
-    expect(upstream.url).toBe(`http://127.0.0.1:${port}/?apikey=***`)
+    expect(upstream.url).toBe(`http://127.0.0.1:${port}`)
     expect(upstream.stats().requests).toBe(3)
     await upstream.close()
     await proxy.stop()
@@ -319,11 +319,11 @@ describe('createUpstream over WebSocket', () => {
 })
 
 describe('redactUrl', () => {
-  it('removes user info, key-like path segments and secret query values', () => {
+  it('keeps the scheme, host and port only: no user info, path or query', () => {
     expect(redactUrl('https://user:pass@mainnet.infura.io/v3/0123456789abcdef0123456789abcdef')).toBe(
-      'https://mainnet.infura.io/v3/***',
+      'https://mainnet.infura.io',
     )
-    expect(redactUrl('https://node.example/rpc?token=abc&chain=1')).toBe('https://node.example/rpc?token=***&chain=1')
+    expect(redactUrl('https://node.example/rpc?token=abc&chain=1')).toBe('https://node.example')
     expect(redactUrl('ws://127.0.0.1:8546')).toBe('ws://127.0.0.1:8546')
   })
 })

@@ -7,7 +7,7 @@ import { createSlotLimiter } from './createSlotLimiter.js'
 import { type WebSocketConstructor, createWebSocketTransport } from './createWebSocketTransport.js'
 import { parseRetryAfter } from './parseRetryAfter.js'
 import { RetryableError } from './RetryableError.js'
-import { redactUrl } from './redactUrl.js'
+import { redactUrl, redactUrlsIn } from '../utils/redactUrl.js'
 import { retryDelay } from './retryDelay.js'
 import { type Call, Abandoned, failCalls, settleCall, startAttempt } from './settleCall.js'
 import { settleFromReply } from './settleFromReply.js'
@@ -120,7 +120,8 @@ export function createUpstream({
         )
       } catch (err) {
         if (err instanceof Abandoned) return
-        failure = err instanceof RetryableError ? err : new RetryableError(String(err))
+        // A runtime's error may quote the URL whole (a WebSocket class refusing it): never shown so.
+        failure = err instanceof RetryableError ? err : new RetryableError(redactUrlsIn(String(err)))
       } finally {
         slots.release()
       }

@@ -1,30 +1,26 @@
-const SECRET_PARAMS = /^(key|api[-_]?key|apikey|token|access[-_]?token|secret|auth|password|pass|pwd|sig|signature)$/i
-const TOKEN_SEGMENT = /^[A-Za-z0-9_-]{20,}$/
+/** A URL in running text: its scheme (http, https, ws, wss) up to a space, a quote or a parenthesis. */
+const URL_IN_TEXT = /\b(?:https?|wss?):\/\/[^\s"'`<>(){}]+/gi
+/** Punctuation that ends a sentence rather than the URL. */
+const TRAILING = /[.,;:!?]+$/
 
 /**
- * An upstream URL fit for logs and errors: user info removed, query values of credential-like
- * parameters and path segments that look like API keys (Infura's /v3/<key>, Alchemy's /v2/<key>)
- * replaced by `***`.
+ * An upstream URL fit for clients, logs and errors: its scheme, host and port only. The path, the
+ * query and user info are left out whole — API keys hide in any of them under any name (Infura's
+ * /v3/<key>, ?x-api-key=, access_key, client_secret, jwt, a short path token), so none is kept.
  */
 export function redactUrl(url: string): string {
-  let parsed: URL
   try {
-    parsed = new URL(url)
+    const parsed = new URL(url)
+    return `${parsed.protocol}//${parsed.host}`
   } catch {
     return '<invalid URL>'
   }
-  parsed.username = ''
-  parsed.password = ''
-  parsed.pathname = parsed.pathname
-    .split('/')
-    .map((segment) => (TOKEN_SEGMENT.test(segment) && /\d/.test(segment) ? '***' : segment))
-    .join('/')
-  for (const name of [...parsed.searchParams.keys()]) {
-    if (SECRET_PARAMS.test(name)) parsed.searchParams.set(name, '***')
-  }
-  let out = parsed.toString().replace(/%2A%2A%2A/g, '***')
-  // URL adds a '/' path to a bare origin; keep the URL as it was written.
-  const hadPath = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*[/?#]/i.test(url)
-  if (!hadPath) out = out.replace(/\/$/, '')
-  return out
+}
+
+/** Text (an error's message, an upstream's error) with every URL in it cut to its scheme, host and port. */
+export function redactUrlsIn(text: string): string {
+  return text.replace(URL_IN_TEXT, (match) => {
+    const trailing = TRAILING.exec(match)?.[0] ?? ''
+    return redactUrl(match.slice(0, match.length - trailing.length)) + trailing
+  })
 }

@@ -4,6 +4,7 @@ import type { BlockSelector } from '../../types/blockSelector.js'
 import { SILENT_CONTEXT } from '../progress.js'
 import { defineMethod } from '../defineMethod.js'
 import { clientVersion } from '../web3/clientVersion.js'
+import { redactUrl } from '../../utils/redactUrl.js'
 
 /** How long the upstream is given to show it is there before it is reported unreachable. */
 const PROBE_MS = 3000
@@ -29,7 +30,7 @@ async function probe(engine: Engine, selector: BlockSelector): Promise<VerifiedH
  * edgetrace is no peer — it has no node key, enode, ENR or ports, so those are empty (ports 0) — and
  * its one "protocol" is the upstream: `protocols.eth` holds the chain (`network`: the chain id, the
  * verified genesis and head hashes, null while not known and the upstream is not reachable) and `protocols.edgetrace`
- * the upstream's URL (credentials removed), whether it answered within 3 s, whether state is verified
+ * the upstream's scheme, host and port (never its path, query or user info: keys hide there), whether it answered within 3 s, whether state is verified
  * by proofs, and the head's number.
  */
 export const nodeInfo = defineMethod({
@@ -58,7 +59,7 @@ export const nodeInfo = defineMethod({
             head: head?.hash ?? null,
           },
           edgetrace: {
-            upstream: engine.upstream.url,
+            upstream: redactUrl(engine.upstream.url),
             reachable: head !== undefined,
             verified: engine.source.verified,
             headNumber: head === undefined ? null : Number(head.number),
