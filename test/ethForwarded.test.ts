@@ -127,6 +127,24 @@ describe('methods the namespaces do not declare', () => {
   })
 })
 
+describe('eth_capabilities', () => {
+  it('names the verified head; an upstream without the method (anvil) leaves every oldest block unknown', async () => {
+    const e = await env.edgeVia()
+    expect((await rpc(env.devnet.anvil.url, 'eth_capabilities')).error.code).toBe(-32601)
+    const head = await rpcResult(env.devnet.anvil.url, 'eth_getBlockByNumber', ['latest', false])
+    const unknown = { disabled: false }
+    expect(await rpcResult(e.url, 'eth_capabilities')).toEqual({
+      head: { number: head.number, hash: head.hash },
+      state: unknown,
+      tx: unknown,
+      logs: unknown,
+      receipts: unknown,
+      blocks: unknown,
+      stateproofs: unknown,
+    })
+  })
+})
+
 describe('filters', () => {
   it('log and block filters over HTTP (viem’s polling): new logs and block hashes, eth_getFilterLogs, uninstall', async () => {
     const e = await env.edgeVia({}, { subscriptionPollMs: 20 })

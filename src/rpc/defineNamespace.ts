@@ -2,7 +2,10 @@ import type { Engine } from '../exec/createEngine.js'
 import type { RpcNamespace } from './createRpcHandler.js'
 import { type MethodDefinition, invokeMethod } from './defineMethod.js'
 
-/** A namespace (`eth`, `debug`, …): its methods, and what it does with `<name>_*` methods it does not declare. */
+/**
+ * A namespace (`eth`, `debug`, …): its methods. A `<name>_*` method it does not declare does not
+ * exist (−32601): nothing is passed through to the upstream unless declared (see forwardUnverified).
+ */
 export type NamespaceDefinition = {
   readonly name: string
   /** One line for `--help`: what the namespace is for. */
@@ -13,8 +16,6 @@ export type NamespaceDefinition = {
    */
   readonly prefix?: string | undefined
   readonly methods: readonly MethodDefinition[]
-  /** Undeclared `<name>_*` methods: eth and net pass them through to the upstream. Without it: −32601. */
-  readonly fallback?: ((engine: Engine, method: string, params: unknown) => Promise<unknown>) | undefined
   /** Called once when the namespace is bound to an engine and enabled (to start what its methods observe). */
   readonly serve?: ((engine: Engine) => void) | undefined
   /** Another prefix its methods answer under too (sidechain's `bor_*`, the reference daemon's names). */
@@ -58,10 +59,7 @@ export function bindNamespace(
           invokeMethod(method, engine, params, context, jsTracers),
       ]),
     )
-    const fallback = namespace.fallback
-    return fallback
-      ? { name: as, methods, fallback: (method, params) => fallback(engine, method, params) }
-      : { name: as, methods }
+    return { name: as, methods }
   }
   return namespace.aliasPrefix ? [bound(prefix), bound(namespace.aliasPrefix)] : [bound(prefix)]
 }
