@@ -77,6 +77,37 @@ describe('a streamed result that fails', () => {
     expect((await post('debug_traceBlockByNumber', [hex(good)])).json.result).toBeInstanceOf(Array)
   })
 
+  // Issue 32 item 5: the struct logger's stream timed out after content had gone out, and the
+  // envelope carried the error without the struct logs' closing brackets (malformed JSON delivered
+  // as a complete answer): the session's abort was skipped when the run's handler had no `failed`.
+  it('debug_traceCall / debug_traceTransaction (struct logs): timing out after content, the partial result closed and the error', async () => {
+    const looping = '0x00000000000000000000000000000000000000aa'
+    const call = { from: devnet.accounts[1], to: looping, gas: '0x2faf080' }
+    const config = { timeout: '300ms', stateOverrides: { [looping]: { code: '0x5b600056' } } }
+    const out = await post('debug_traceCall', [call, 'latest', config])
+    expect(out.text.length).toBeGreaterThan(300_000) // streamed past the transport's first 256 KiB
+    const json = out.json as { result: { structLogs: unknown[] }; error: unknown }
+    expect(json.error).toEqual({ code: -32000, message: 'execution timeout' })
+    expect(json.result.structLogs.length).toBeGreaterThan(1000)
+    expect(json.result.structLogs.at(-1)).toMatchObject({ op: expect.any(String), depth: 1 })
+
+    const tx = devnet.transactions.find((t) => t.label === 'fill the Inspector')!
+    const whole = await post('debug_traceTransaction', [tx.hash, { enableMemory: true }])
+    expect(whole.json.error).toBeUndefined()
+    // A timeout short enough to stop the trace part-way (its steps take tens of milliseconds).
+    let partial: { text: string; json: Record<string, unknown> } | undefined
+    for (const timeout of ['8ms', '4ms', '16ms', '2ms', '30ms']) {
+      const out = await post('debug_traceTransaction', [tx.hash, { enableMemory: true, timeout }])
+      if (out.json.error !== undefined && out.json.result !== undefined) {
+        partial = out
+        break
+      }
+    }
+    expect(partial?.json.error).toEqual({ code: -32000, message: 'execution timeout' })
+    const steps = (partial!.json.result as { structLogs: unknown[] }).structLogs
+    expect(steps).toEqual((whole.json.result as { structLogs: unknown[] }).structLogs.slice(0, steps.length))
+  })
+
   it('debug_traceCallMany: timing out in its first call, a plain error', async () => {
     const call = { from: devnet.accounts[1], to: devnet.contracts.Scenarios, data: `0xb2041d21${'0'.repeat(63)}3` }
     const simulation = { blockNumber: hex(good), transactionIndex: -1 }

@@ -155,7 +155,10 @@ function sessions(handler: TraceHandler) {
         if (open) {
           const { at, session } = open
           open = undefined
-          handler.failed?.(at, await session.abort())
+          // Aborted whether or not the handler listens: `failed?.(at, await abort())` would skip the
+          // abort with the call, leaving a struct-log stream's JSON open.
+          const wrote = await session.abort()
+          handler.failed?.(at, wrote)
         }
         throw err
       }
