@@ -83,10 +83,15 @@ describe('eth_getAccount and eth_getAccountInfo', () => {
   })
 
   it('with --unverified, are passed through as they were sent (the upstream is trusted there)', async () => {
-    const e = await env.edgeVia({ transform: lieAboutBalance }, { unverified: true })
+    const e = await env.edgeVia({ transform: lieAboutBalance }, { unverified: true, subscriptionPollMs: 20 })
     const before = calls('eth_getAccountInfo')
     expect((await rpcResult(e.url, 'eth_getAccountInfo', [DEV_ACCOUNT, 'latest'])).balance).toBe('0x1')
     expect(calls('eth_getAccountInfo')).toBe(before + 1)
+    // Filters are served here in that mode too (the upstream's own are not used).
+    const logs = await rpcResult(e.url, 'eth_newFilter', [{ topics: [TOPIC] }])
+    const receipt = await emitLog()
+    expect((await changesUntil(e.url, logs, 1))[0].transactionHash).toBe(receipt.transactionHash)
+    expect(calls('eth_newFilter')).toBe(0)
   })
 })
 
