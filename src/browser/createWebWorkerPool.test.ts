@@ -45,4 +45,32 @@ describe('createWebWorkerPool', () => {
     expect(workers.started).toHaveLength(2)
     await pool.close()
   })
+
+  it('a task aborted while it waits for a worker leaves the queue: it never runs, and the next task gets the worker', async () => {
+    const ran: unknown[] = []
+    let finish: (() => void) | undefined
+    const pool = createWebWorkerPool({
+      size: 1,
+      start: async () => ({
+        async request(message) {
+          ran.push(message)
+          if ((message as { a: number }).a === 1) await new Promise<void>((r) => (finish = r))
+          return message
+        },
+        close: async () => {},
+      }),
+    })
+    const first = pool.run('{"a":1}')
+    await new Promise((r) => setTimeout(r, 10))
+    const cancel = new AbortController()
+    const queued = pool.run('{"a":2}', cancel.signal)
+    cancel.abort(new Error('the client went away'))
+    await expect(queued).rejects.toThrow('the client went away')
+    const next = pool.run('{"a":3}')
+    finish?.()
+    expect(JSON.parse(await first)).toEqual({ a: 1 })
+    expect(JSON.parse(await next)).toEqual({ a: 3 })
+    expect(ran).toEqual([{ a: 1 }, { a: 3 }])
+    await pool.close()
+  })
 })

@@ -33,7 +33,7 @@ export function createWebWorkerPool({
     running--
     void worker.then((w) => w.close()).catch(() => undefined)
   }
-  function acquire(): Promise<PooledWorker> {
+  function acquire(signal: AbortSignal | undefined): Promise<PooledWorker> {
     const free = idle.pop()
     if (free) {
       clearTimeout(free.timer)
@@ -45,8 +45,22 @@ export function createWebWorkerPool({
       worker.catch(() => running--)
       return worker
     }
-    // All busy: the next worker released is handed over (as the promise it is kept as).
-    return new Promise<PooledWorker>((resolve, reject) => waiting.push((worker) => worker.then(resolve, reject)))
+    // All busy: the next worker released is handed over (as the promise it is kept as). A task
+    // aborted while it waits leaves the queue: it takes no worker (a JavaScript tracer's wait counts
+    // against its timeout, and a client that went away is not served).
+    return new Promise<PooledWorker>((resolve, reject) => {
+      const onAbort = () => {
+        const at = waiting.indexOf(waiter)
+        if (at >= 0) waiting.splice(at, 1)
+        reject(signal?.reason)
+      }
+      const waiter = (worker: Promise<PooledWorker>) => {
+        signal?.removeEventListener('abort', onAbort)
+        worker.then(resolve, reject)
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      waiting.push(waiter)
+    })
   }
   function release(worker: Promise<PooledWorker>) {
     const next = waiting.shift()
@@ -94,8 +108,13 @@ export function createWebWorkerPool({
     minBlocks,
     async run(text, signal) {
       signal?.throwIfAborted()
-      const worker = acquire()
+      const worker = acquire(signal)
       const w = await worker
+      // Aborted while its worker started: the worker is free for the next task.
+      if (signal?.aborted) {
+        release(worker)
+        throw signal.reason
+      }
       let aborted = false
       const answer = new Promise<unknown>((resolve, reject) => {
         const onAbort = () => {

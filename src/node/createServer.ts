@@ -246,28 +246,39 @@ export async function createServer({
     let held: string[] = []
     let heldBytes = 0
     let streaming = false
-    const owed = await handler.handleTextStreaming(Buffer.concat(chunks).toString('utf8'), async (chunk) => {
-      if (res.destroyed) throw new Error('client went away')
-      if (!streaming) {
-        held.push(chunk)
-        heldBytes += chunk.length
-        if (heldBytes < STREAM_THRESHOLD) return
-        streaming = true
-        res.writeHead(200, { 'content-type': 'application/json' })
-        chunk = held.join('')
-        held = []
-      }
-      if (!(res as ServerResponse).write(chunk))
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            res.off('drain', done)
-            res.off('close', done)
-            resolve()
-          }
-          res.on('drain', done)
-          res.on('close', done)
-        })
+    // A client that closes its connection before its answer is done cancels its calls (a JavaScript
+    // tracer's thread is ended).
+    const gone = new AbortController()
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort(new Error('the client went away'))
     })
+    const text = Buffer.concat(chunks).toString('utf8')
+    const owed = await handler.handleTextStreaming(
+      text,
+      async (chunk) => {
+        if (res.destroyed) throw new Error('client went away')
+        if (!streaming) {
+          held.push(chunk)
+          heldBytes += chunk.length
+          if (heldBytes < STREAM_THRESHOLD) return
+          streaming = true
+          res.writeHead(200, { 'content-type': 'application/json' })
+          chunk = held.join('')
+          held = []
+        }
+        if (!(res as ServerResponse).write(chunk))
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              res.off('drain', done)
+              res.off('close', done)
+              resolve()
+            }
+            res.on('drain', done)
+            res.on('close', done)
+          })
+      },
+      { signal: gone.signal },
+    )
     if (streaming) {
       res.end()
       return
@@ -373,10 +384,15 @@ export async function createServer({
         setTimeout(() => socket.terminate(), 5000).unref()
       },
     })
-    socket.on('close', () => session.end())
+    // The connection's calls are cancelled when it closes (a JavaScript tracer's thread is ended).
+    const gone = new AbortController()
+    socket.on('close', () => {
+      session.end()
+      gone.abort(new Error('the client went away'))
+    })
     socket.on('message', (data) => {
       wsHandler
-        .handleText(data.toString(), { session })
+        .handleText(data.toString(), { session, signal: gone.signal })
         .then((out) => {
           if (out !== undefined && socket.readyState === socket.OPEN) socket.send(out)
         })

@@ -74,9 +74,12 @@ export async function createSocketServer({
       maxQueuedBytes,
       drop: () => socket.destroy(),
     })
+    // The connection's calls are cancelled when it closes (a JavaScript tracer's thread is ended).
+    const gone = new AbortController()
     socket.on('close', () => {
       connections.delete(socket)
       session.end()
+      gone.abort(new Error('the client went away'))
     })
     socket.on('error', () => socket.destroy())
     socket.on('end', () => {
@@ -88,7 +91,7 @@ export async function createSocketServer({
       for (const text of texts) {
         inFlight++
         handler
-          .handleText(text, { session })
+          .handleText(text, { session, signal: gone.signal })
           .then((out) => {
             if (out !== undefined && !socket.destroyed) socket.write(`${out}\n`)
           })

@@ -29,6 +29,8 @@ export type HandleOptions = {
   onProgress?: ProgressSink | undefined
   /** The connection the message came on, when the transport can push to it (subscriptions). */
   session?: RpcSession | undefined
+  /** Aborts once the client is gone (the transport saw its connection close): its calls may stop. */
+  signal?: AbortSignal | undefined
 }
 
 export type CreateRpcHandlerParameters = {
@@ -154,7 +156,11 @@ export function createRpcHandler({
         progressEveryMs,
       )
       const timed = withDeadline(progress, deadline, requestTimeoutMs)
-      const context: CallContext = options?.session ? { ...timed, session: options.session } : timed
+      const context: CallContext = {
+        ...timed,
+        ...(options?.session ? { session: options.session } : {}),
+        ...(options?.signal ? { signal: options.signal } : {}),
+      }
       const result = await beforeDeadline(deadline, () => dispatch(method, params, context))
       if (result instanceof JsonStream) outcome = { result: disposedAfter(result, deadline) }
       else {

@@ -8,8 +8,6 @@ import { runOnWorker } from './runOnWorker.js'
 
 /** A time past a JavaScript tracer's own timeout before its thread is ended (its checks had their chance). */
 const GRACE_MS = 1000
-/** What a thread may take to start when none is up (the one an endless tracer took is replaced). */
-const START_MS = 30_000
 
 /** Whether this thread's realm is hardened for JavaScript tracers (hardenRealm ran here). */
 export const realmIsHardened = () =>
@@ -52,13 +50,26 @@ export async function runJsTracerRequest(
     throw new ServerRpcError(
       'JavaScript tracers run on worker threads (Web Workers in the browser), and this daemon cannot start any here',
     )
+  // The tracer's clock starts with the request: the wait for a free thread, a cold thread's start and
+  // the run all count against its timeout, so an endless tracer answers within timeout + GRACE_MS
+  // whatever the pool's state, and a request queued behind another's tracer waits no longer than its
+  // own timeout. A method of several transactions (a block, debug_traceCallMany) gives each its
+  // timeout: the clock restarts as the thread reports each transaction's start (where it can).
   const single = method === 'debug_traceCall' || method === 'debug_traceTransaction'
+  const perTx = !single && workers.reportsTxStart === true
   const timeout = new AbortController()
-  const budget = plan.timeoutMs + GRACE_MS + (workers.hasFree() ? 0 : START_MS)
-  const timer = single ? setTimeout(() => timeout.abort(new TracerTimeoutError()), budget) : undefined
-  const signals = [timeout.signal, ...(context.deadline?.signal ? [context.deadline.signal] : [])]
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const arm = () => {
+    clearTimeout(timer)
+    timer = setTimeout(() => timeout.abort(new TracerTimeoutError()), plan.timeoutMs + GRACE_MS)
+  }
+  if (single || perTx) arm()
+  // The request's deadline, and its client: one that went away (or was cancelled) ends its thread.
+  const signals = [timeout.signal, context.deadline?.signal, context.signal].filter(
+    (s): s is AbortSignal => s !== undefined,
+  )
   try {
-    const result = await runOnWorker(workers, method, params, AbortSignal.any(signals))
+    const result = await runOnWorker(workers, method, params, AbortSignal.any(signals), perTx ? arm : undefined)
     return new JsonStream(async (write) => write(result.json))
   } catch (err) {
     if (timeout.signal.aborted) throw new TracerTimeoutError()
@@ -68,6 +79,6 @@ export async function runJsTracerRequest(
       )
     throw err
   } finally {
-    if (timer) clearTimeout(timer)
+    clearTimeout(timer)
   }
 }

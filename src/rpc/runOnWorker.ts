@@ -15,8 +15,10 @@ export async function runOnWorker(
   method: string,
   params: unknown,
   signal?: AbortSignal,
+  onTxStart?: () => void,
 ): Promise<WorkerResult> {
-  const out = await workers.run(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), signal)
+  const text = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
+  const out = await (onTxStart ? workers.run(text, signal, onTxStart) : workers.run(text, signal))
   if (out.startsWith(RESULT_PREFIX) && out.endsWith('}')) {
     const json = out.slice(RESULT_PREFIX.length, -1)
     let parsed: unknown

@@ -14,6 +14,7 @@ import {
   type JsTracerState,
   createJsTracerSession,
 } from './js/createJsTracerSession.js'
+import { jsTracerTxStarted } from './js/jsTracerTxStart.js'
 import type { TracePlan } from './tracePlan.js'
 import { createCallTraceRecorder } from './recorder/createCallTraceRecorder.js'
 import { createStructLogWriter } from './render/geth/createStructLogWriter.js'
@@ -111,6 +112,7 @@ function startJsTrace(
 ): TxTraceSession {
   let env: JsTracerEnv | undefined
   let base: VerifiedHeader | undefined
+  jsTracerTxStarted()
   const session = createJsTracerSession({
     source: plan.source,
     config: plan.config,

@@ -36,4 +36,6 @@ export type CallContext = {
   readonly deadline?: Deadline | undefined
   /** The connection the call came on, when it can be pushed to (eth_subscribe); none over HTTP. */
   readonly session?: RpcSession | undefined
+  /** Aborts once the client that sent the call is gone (its connection closed): work for it may stop. */
+  readonly signal?: AbortSignal | undefined
 }

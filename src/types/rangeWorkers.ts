@@ -8,8 +8,14 @@ export type RangeWorkers = {
   readonly size: number
   /** Ranges of fewer blocks than this are not worth the fan-out: the main daemon runs them. */
   readonly minBlocks: number
-  /** Runs one request on a free worker; aborting it ends that request (its worker is replaced). */
-  run(text: string, signal?: AbortSignal): Promise<string>
+  /**
+   * Runs one request on a free worker; aborting it ends that request (its worker is replaced), also
+   * while it waits for a worker. `onTxStart` hears each JavaScript tracer's transaction start (where
+   * `reportsTxStart`).
+   */
+  run(text: string, signal?: AbortSignal, onTxStart?: () => void): Promise<string>
+  /** Whether run() reports the start of each transaction a JavaScript tracer traces. */
+  readonly reportsTxStart?: boolean
   /**
    * Whether a worker is started and free now. A single heavy call goes to a worker only then: it
    * never waits for a thread to start (seconds), which only a long range is worth.

@@ -5,14 +5,15 @@ import { DEFAULT_JS_TRACER_MEMORY_MB, type Engine } from '../../exec/createEngin
 import { type PersistentCodec, createPersistentCodec } from '../../state/createPersistentCodec.js'
 import type { RangeWorkers } from '../../types/rangeWorkers.js'
 import type { PortStoreReply, PortStoreRequest } from './createPortStore.js'
-import type { RangeTask, RangeWorkerData } from './rangeWorker.js'
+import type { RangeTask, RangeTaskResult, RangeWorkerData, TxStartMessage } from './rangeWorker.js'
 
 /** The default pool: one worker thread per core. */
 export const defaultWorkerThreads = (): number => availableParallelism()
 
 /** Serves a worker's store requests from the main daemon's cache, in the items' persisted form. */
 function serveCache(port: MessagePort, engine: Engine, codec: PersistentCodec) {
-  port.on('message', (message: PortStoreRequest) => {
+  port.on('message', (message: PortStoreRequest | TxStartMessage) => {
+    if (message.op === 'tx') return
     if (message.op === 'get') {
       const values = message.keys.map((key) => {
         const value = engine.cache.get(key)
@@ -90,7 +91,7 @@ export function createRangeWorkers({
       ? { resourceLimits: { maxOldGenerationSizeMb: options.jsTracerMemoryMb ?? DEFAULT_JS_TRACER_MEMORY_MB } }
       : {}),
   })
-  // The threads whose daemon is up (each start task answers with its thread's id), and the tasks running.
+  // The threads whose daemon is up (each task answers with its thread's id), and the tasks running.
   const up = new Set<number>()
   let inFlight = 0
   pool.on('workerDestroy', (worker: { threadId: number }) => up.delete(worker.threadId))
@@ -98,8 +99,10 @@ export function createRangeWorkers({
     // Start tasks sent together make the pool start that many threads; one that a quick thread
     // took twice leaves another thread starting, which the next round waits for.
     for (let round = 0; round < 3 && up.size < threads; round++) {
-      const ids = await Promise.all(Array.from({ length: threads - up.size }, () => pool.run(null) as Promise<string>))
-      for (const id of ids) up.add(Number(id))
+      const started = await Promise.all(
+        Array.from({ length: threads - up.size }, () => pool.run(null) as Promise<RangeTaskResult>),
+      )
+      for (const { thread } of started) up.add(thread)
     }
   }
   let warming: Promise<void> | undefined
@@ -118,13 +121,27 @@ export function createRangeWorkers({
     ready,
     size: threads,
     minBlocks,
-    async run(text, signal) {
+    // A JavaScript tracer's thread reports each transaction it starts tracing (its timeout restarts).
+    reportsTxStart: harden,
+    async run(text, signal, onTxStart) {
+      signal?.throwIfAborted()
       const { port1, port2 } = new MessageChannel()
       serveCache(port1, engine, codec)
+      if (onTxStart)
+        port1.on('message', (message: { op?: unknown }) => {
+          if (message.op === 'tx') onTxStart()
+        })
       inFlight++
       try {
         const task: RangeTask = { text, port: port2 }
-        return await pool.run(task, { transferList: [port2], ...(signal ? { signal } : {}) })
+        // Aborted while queued, the task leaves the queue; while running, its thread is ended.
+        const result: RangeTaskResult = await pool.run(task, {
+          transferList: [port2],
+          ...(signal ? { signal } : {}),
+        })
+        // A thread that answered is up (a cold pool's threads start with their first task).
+        up.add(result.thread)
+        return result.text
       } finally {
         inFlight--
         port1.close()

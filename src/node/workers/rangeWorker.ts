@@ -5,6 +5,7 @@ import { type MessagePort, threadId, workerData } from 'node:worker_threads'
 import type { GethGenesis } from '@ethereumjs/common'
 import { createEdgetrace } from '../../createEdgetrace.js'
 import type { EngineOptions } from '../../exec/createEngine.js'
+import { onJsTracerTxStart } from '../../tracing/js/jsTracerTxStart.js'
 import { createUpstream } from '../../upstream/createUpstream.js'
 import { createPortStore } from './createPortStore.js'
 
@@ -19,6 +20,10 @@ export type RangeWorkerData = {
 }
 
 export type RangeTask = { text: string; port: MessagePort }
+/** A task's answer: the thread that ran it (its daemon is up) and the response's text. */
+export type RangeTaskResult = { thread: number; text: string }
+/** What a thread tells its task's port besides store requests: a JavaScript tracer's transaction starts. */
+export type TxStartMessage = { op: 'tx' }
 
 const data = workerData as RangeWorkerData
 let current: MessagePort | undefined
@@ -46,18 +51,20 @@ const daemon = (async () => {
 // Awaited by the first task; a failed start fails every task with its error.
 daemon.catch(() => {})
 
-/** A task, or null to start this thread's daemon: answered then with the thread's id. */
-export default async function run(task: RangeTask | null): Promise<string> {
+/** A task, or null to start this thread's daemon (answered with no text). */
+export default async function run(task: RangeTask | null): Promise<RangeTaskResult> {
   const d = await daemon
-  if (task === null) return String(threadId)
+  if (task === null) return { thread: threadId, text: '' }
   const { text, port } = task
   current = port
+  onJsTracerTxStart(() => port.postMessage({ op: 'tx' } satisfies TxStartMessage))
   try {
     const out = await d.handler.handleText(text)
     // What this task verified and others can use reaches the main cache before the task ends.
     await d.engine.persistent?.flush()
-    return out ?? ''
+    return { thread: threadId, text: out ?? '' }
   } finally {
+    onJsTracerTxStart(undefined)
     current = undefined
     port.close()
   }

@@ -3,6 +3,7 @@ import type { Hex } from '../../types/hex.js'
 import type { EnterFrame, OpcodeStep, TracerHooks } from '../hooks.js'
 import { type JsTracerObject, evaluateJsTracer } from './evaluateJsTracer.js'
 import { JsTracerInterrupt, fromBuf, jsTracerGlobals, rightAligned, toBig } from './jsTracerGlobals.js'
+import { JS_TRACER_RESULT_MAX_CHARS, jsTracerResultTooLarge } from './jsTracerResultLimit.js'
 
 /** What a tracer's `db` reads, synchronously; 'unknown' where the state has not been loaded yet. */
 export type JsTracerState = {
@@ -142,6 +143,7 @@ export function createJsTracerSession({
     },
     exists: (addr: unknown) => account(addressOf(addr)) !== undefined,
   }
+  harden(db)
 
   // The frames the tracer is inside (for log.contract): caller, address, value, input.
   const frames: { caller: Hex; address: Hex; value: bigint; input: Uint8Array; stepped: boolean }[] = []
@@ -205,6 +207,8 @@ export function createJsTracerSession({
     getRefund: () => Number(step?.refund ?? 0n),
     getError: () => step?.error,
   }
+  // The host's objects a tracer is handed are frozen, as geth's are native: it reads them, never rewires them.
+  harden(log)
 
   const enterFrame = (frame: EnterFrame) => ({
     getType: () => frame.kind,
@@ -311,6 +315,9 @@ export function createJsTracerSession({
       } catch (err) {
         throw new Error(`tracer result is not JSON: ${describe(err)}`)
       }
+      // Bounded here, in the tracer's thread (its heap is bounded): no oversize text leaves it.
+      if (text !== undefined && text.length > JS_TRACER_RESULT_MAX_CHARS)
+        throw new Error(jsTracerResultTooLarge(text.length))
       return JSON.parse(text ?? 'null')
     },
   }

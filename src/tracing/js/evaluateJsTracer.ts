@@ -1,4 +1,5 @@
 import { BaseError } from '../../errors/base.js'
+import { JsTracerInterrupt } from './jsTracerGlobals.js'
 
 /** A JavaScript tracer's source that does not make a tracer: geth's words. */
 export class JsTracerError extends BaseError {
@@ -22,6 +23,9 @@ declare const Compartment: new (options?: {
   evaluate(source: string): unknown
 }
 
+/** The realm's stack trace limit as it was before any tracer ran. */
+let stackTraceLimit: number | undefined
+
 /**
  * Evaluates a tracer's source as geth does — `(` source `)`, an expression that must give an object
  * with `result()` and `fault()`, optionally `step()`, `enter()` with `exit()`, and `setup()` — in a
@@ -34,6 +38,15 @@ export function evaluateJsTracer(source: string, globals: Record<string, unknown
   if (typeof Compartment !== 'function' || !Object.isFrozen(Object.prototype)) {
     throw new JsTracerError('JavaScript tracers run only in a hardened thread (SES lockdown)')
   }
+  // Host classes whose instances a tracer can catch are frozen with their prototypes (lockdown froze
+  // only the realm's own intrinsics): nothing a tracer sets on them outlives its request.
+  harden(JsTracerInterrupt)
+  // The host realm's Error (the constructor of an error a host helper threw, which a tracer may
+  // catch) keeps two realm-wide settings SES leaves settable: what an earlier tracer set there is
+  // reset before this one runs.
+  stackTraceLimit ??= Error.stackTraceLimit
+  ;(Error as { prepareStackTrace?: unknown }).prepareStackTrace = undefined
+  Error.stackTraceLimit = stackTraceLimit
   const compartment = new Compartment({ globals: harden({ ...globals }), __options__: true })
   const value = compartment.evaluate(`(${source}\n)`)
   const object = (typeof value === 'object' || typeof value === 'function') && value !== null ? value : {}

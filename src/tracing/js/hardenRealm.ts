@@ -6,8 +6,10 @@
 import 'ses'
 
 lockdown({
-  // The daemon's own errors keep their stacks and messages (they are never a tracer's to read).
-  errorTaming: 'unsafe',
+  // No error's stack is readable in this realm (an empty string): a tracer's errors, a host
+  // helper's it caught, and `new Error().stack` would otherwise show the daemon's files and paths.
+  // Messages are kept; the daemon's errors here reach clients by their message only.
+  errorTaming: 'safe',
   stackFiltering: 'verbose',
   consoleTaming: 'unsafe',
   // Libraries assign to properties their objects inherit from frozen prototypes (toString, constructor …).
