@@ -1,4 +1,5 @@
 import type { RpcHandler } from '../createRpcHandler.js'
+import { JsonStream } from '../jsonStream.js'
 
 /** A JSON-RPC error met while resolving a field: its message, and its code in the GraphQL error's extensions. */
 export class GraphqlFieldError extends Error {
@@ -20,6 +21,19 @@ export function createRpcCaller(handler: RpcHandler): RpcCaller {
       | { result: unknown }
       | { error: { code: number; message: string } }
     if ('error' in res) throw new GraphqlFieldError(res.error.code, res.error.message)
+    // A result written as JSON text (txpool_content's Go key order): read back.
+    if (res.result instanceof JsonStream) {
+      let text = ''
+      await res.result.produce(
+        (chunk) => {
+          text += chunk
+        },
+        (held) => {
+          text += held
+        },
+      )
+      return JSON.parse(text) as never
+    }
     return res.result as never
   }
 }
