@@ -10,6 +10,7 @@ import { type ListenerInfo, type RunningEdgetrace, startEdgetrace } from './star
 import { startWarnings } from './startWarnings.js'
 import type { Devnet } from './devnet/startDevnet.js'
 import { installProcessGuard } from './installProcessGuard.js'
+import { defaultIpcPath } from './defaultIpcPath.js'
 import { DEFAULT_JS_TRACER_MEMORY_MB } from '../exec/createEngine.js'
 
 /** The devnet's part of the banner: its contracts and transactions, and tracing to try at once. */
@@ -66,6 +67,8 @@ async function main(argv: string[]): Promise<void> {
   }
   // Said first, before a devnet or anything else starts: a port that is taken.
   await checkPortFree(opts.host, opts.port)
+  // The IPC socket's default directory is checked before anything starts too (this user's own, 0700).
+  const socketUrl = opts.socketUrl ?? (opts.socketEnabled ? `unix://${defaultIpcPath()}` : undefined)
   const cleanups: (() => Promise<void>)[] = []
   let upstreamUrl = opts.upstream
   let upstreamNote = ''
@@ -114,7 +117,7 @@ async function main(argv: string[]): Promise<void> {
     upstream: upstreamUrl as string,
     ws: { port: opts.wsPort, api: opts.wsApi },
     https,
-    socketUrl: opts.socketUrl,
+    socketUrl,
     graphql: opts.graphql,
     host: opts.host,
     port: opts.port,

@@ -1,5 +1,3 @@
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { BaseError } from '../errors/base.js'
 import { parseSocketUrl } from './createSocketServer.js'
 import { NAMESPACES } from '../rpc/namespaces.js'
@@ -29,8 +27,10 @@ export type CliOptions = {
   https?:
     | { host?: string | undefined; port: number; certFile?: string | undefined; keyFile?: string | undefined }
     | undefined
-  /** `--socket.enabled` / `--socket.url`: an IPC or raw TCP listener. */
+  /** `--socket.url`: an IPC or raw TCP listener. */
   socketUrl?: string | undefined
+  /** `--socket.enabled`: an IPC listener, at `--socket.url` or else in this user's own directory (defaultIpcPath). */
+  socketEnabled: boolean
   /** `--graphql`: GraphQL (the execution-apis schema) on /graphql. */
   graphql: boolean
   /** `--subscription.interval`: how often subscriptions read the head of an upstream that cannot announce it. */
@@ -126,7 +126,8 @@ ${NAMESPACE_LINES}
   --https.cert FILE       its certificate (PEM)
   --https.key FILE        its private key (PEM)
   --socket.enabled        a socket listener too, newline-separated JSON-RPC with subscriptions
-  --socket.url URL        unix:///path/edgetrace.ipc (IPC, owner-only; default in the temp directory)
+  --socket.url URL        unix:///path/edgetrace.ipc (IPC, owner-only; default $XDG_RUNTIME_DIR/edgetrace.ipc,
+                          else <temp dir>/edgetrace-<uid>/edgetrace.ipc in a 0700 directory of this user's)
                           or tcp://host:port (a raw TCP socket)
   --rpc.gascap N          most gas one call may use (default 50000000; 0 = no cap)
   --rpc.evmtimeout DUR    most time one request may take, its execution and its upstream calls
@@ -214,6 +215,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     subscriptionPollMs: 1000,
     workers: undefined,
     graphql: false,
+    socketEnabled: false,
     vhosts: ['localhost'],
     gasCap: 50_000_000n,
     evmTimeoutMs: 5 * 60_000,
@@ -314,7 +316,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         opts.https = { port: 8443, ...opts.https, keyFile: takeValue() }
         break
       case '--socket.enabled':
-        opts.socketUrl ??= `unix://${join(tmpdir(), 'edgetrace.ipc')}`
+        opts.socketEnabled = true
         break
       case '--socket.url':
         opts.socketUrl = takeValue()

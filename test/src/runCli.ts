@@ -3,12 +3,17 @@ import { spawn } from 'node:child_process'
 /**
  * Runs the edgetrace CLI (src/node/cli.ts through tsx) until its output matches `until` (resolves
  * with the output so far and a kill switch) or it exits (resolves with its code); after 30 s it is
- * ended and resolves with what it printed.
+ * ended and resolves with what it printed. `env`: the child's environment (this process's by default).
  */
-export function runCli(args: string[], until: RegExp): Promise<{ code: number | null; output: string; kill(): void }> {
+export function runCli(
+  args: string[],
+  until: RegExp,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; output: string; kill(): void }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/cli.ts', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env,
     })
     let output = ''
     let done = false
