@@ -157,6 +157,44 @@ describe('JavaScript tracers (differential against anvil)', () => {
     }
   }, 120_000)
 
+  it('db.getState() at an SSTORE’s step reads the slot before the write, as geth’s step precedes the op: the value the transaction last wrote there, else the one before it (eth_getStorageAt at the parent block)', async () => {
+    const tracer = `{ writes: [],
+      step: function(log, db) {
+        if (log.op.toString() !== 'SSTORE') return
+        var address = log.contract.getAddress(), slot = toWord(log.stack.peek(0).toString(16))
+        this.writes.push([toHex(address), toHex(slot), toHex(db.getState(address, slot)), '0x' + log.stack.peek(1).toString(16)])
+      },
+      fault: function() {}, result: function() { return this.writes } }`
+    let rewrites = 0
+    for (const label of [
+      'storage writes',
+      'storage clears (refunds)',
+      'nested token calls (transferFrom, transfer, balanceOf)',
+    ]) {
+      const tx = devnet.transactions.find((t) => t.label === label)!
+      const writes = (await rpcResult(edge.url, 'debug_traceTransaction', [tx.hash, { tracer }])) as string[][]
+      expect(writes.length, label).toBeGreaterThan(0)
+      const last = new Map<string, bigint>()
+      for (const [address, slot, read, value] of writes) {
+        const key = `${address}:${slot}`
+        const before =
+          last.get(key) ??
+          BigInt(
+            await rpcResult(devnet.anvil.url, 'eth_getStorageAt', [
+              address,
+              slot,
+              `0x${(tx.blockNumber - 1).toString(16)}`,
+            ]),
+          )
+        if (last.has(key)) rewrites++
+        expect(BigInt(read!), `${label} ${key}`).toBe(before)
+        last.set(key, BigInt(value!))
+      }
+    }
+    // fill(20) pushes 20 times: the array's length slot is written again and again in one transaction.
+    expect(rewrites).toBeGreaterThan(10)
+  }, 60_000)
+
   it('a tracer that fails on what its db could not answer yet (an account the transaction never touched) is run again once that state is loaded', async () => {
     const tx = devnet.transactions.find((t) => t.label.startsWith('token transfer'))!
     const untouched = devnet.contracts.BadJump!

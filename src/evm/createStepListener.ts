@@ -83,8 +83,10 @@ export function createStepListener(hooks: TracerHooks, frames: readonly Frame[])
       refund: step.gasRefund,
       returnData: frames[frames.length - 1]?.returnData ?? new Uint8Array(0),
     }
-    if (op === 0x55 && stack.length >= 2)
+    if (op === 0x55 && stack.length >= 2) {
       next.slot = { key: bytesOfWord(stack[stack.length - 1]!), value: bytesOfWord(stack[stack.length - 2]!) }
+      hooks.onSstoreStart?.(next)
+    }
     held = next
   }
 

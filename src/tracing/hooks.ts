@@ -99,6 +99,12 @@ export type TracerHooks = {
   onEnter?: (frame: EnterFrame) => void
   onExit?: (frame: ExitFrame) => void
   onOpcode?: (step: OpcodeStep) => void
+  /**
+   * An SSTORE about to run, its slot not yet written. Its step reaches onOpcode later (steps are
+   * held until the next event completes them), by when the write is done: a receiver that reads the
+   * state at the step as geth's OnOpcode does, before the op, reads the slot here.
+   */
+  onSstoreStart?: (step: OpcodeStep) => void
   /** A promise while the receiver of steps is behind (a streamed trace); the EVM waits on it. */
   onOpcodeDrain?: () => Promise<void> | undefined
   onLog?: (log: LogRecord) => void

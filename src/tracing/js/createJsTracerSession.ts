@@ -137,7 +137,11 @@ export function createJsTracerSession({
     getState(addr: unknown, slotValue: unknown) {
       const address = addressOf(addr)
       const slot = bytesToHex(rightAligned(fromBuf(slotValue, false, interrupt), 32)) as Hex
-      const value = state()?.storage(address, slot) ?? 'unknown'
+      // At an SSTORE's step, the slot it writes as it was before the op (geth's step precedes it).
+      const value =
+        written && written.step === step && written.address === address && written.slot === slot
+          ? written.before
+          : (state()?.storage(address, slot) ?? 'unknown')
       if (value === 'unknown') misses.push({ address, slot })
       return setLengthLeft(value === 'unknown' ? new Uint8Array(0) : value, 32)
     },
@@ -145,6 +149,8 @@ export function createJsTracerSession({
   }
   harden(db)
 
+  // The slot the SSTORE being stepped writes, and its value before the write.
+  let written: { step: OpcodeStep; address: Hex; slot: Hex; before: Uint8Array | 'unknown' } | undefined
   // The frames the tracer is inside (for log.contract): caller, address, value, input.
   const frames: { caller: Hex; address: Hex; value: bigint; input: Uint8Array; stepped: boolean }[] = []
   let step: OpcodeStep | undefined
@@ -296,7 +302,14 @@ export function createJsTracerSession({
     const frame = frames.at(-1)
     if (frame) frame.stepped = true
     if (hasStep) call('step', tracer.step, log, db)
+    written = undefined
   }
+  if (hasStep)
+    hooks.onSstoreStart = (next) => {
+      const address = next.address.toLowerCase() as Hex
+      const slot = bytesToHex(next.slot!.key) as Hex
+      written = { step: next, address, slot, before: state()?.storage(address, slot) ?? 'unknown' }
+    }
 
   return {
     hooks,
