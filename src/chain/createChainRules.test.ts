@@ -349,8 +349,13 @@ describe('createChainRules', () => {
       'genesis config.depositContractAddress must be a 20-byte hex address, got 42',
     )
     expect(refuse({ preMergeForkBlock: 'soon' })).toThrow(
-      'genesis config.preMergeForkBlock must be a block number, got "soon"',
+      'genesis config.preMergeForkBlock must be a non-negative integer, got "soon"',
     )
+    // A known fork field with a wrong value is refused by name (it was a bare BigInt SyntaxError).
+    expect(refuse({ pragueTime: 'next week' })).toThrow(
+      'genesis config.pragueTime must be a non-negative integer, got "next week"',
+    )
+    expect(refuse({ cancunTime: -1 })).toThrow('genesis config.cancunTime must be a non-negative integer, got -1')
   })
 
   it('refuses unknown blobSchedule forks and fields, and forks it cannot execute, by name', () => {

@@ -128,6 +128,18 @@ function canonicalKeys(obj: Record<string, unknown>, known: readonly string[]): 
 
 const asNumber = (v: unknown) => (typeof v === 'string' ? Number(v.startsWith('0x') ? BigInt(v) : BigInt(v)) : v)
 
+/** A fork's block or time, or the chain id: a non-negative integer, as a JSON number or a decimal or hex string. */
+function genesisNumber(key: string, value: unknown): number {
+  let n: unknown
+  try {
+    n = asNumber(value)
+  } catch {}
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
+    throw new GenesisConfigError(`genesis config.${key} must be a non-negative integer, got ${JSON.stringify(value)}`)
+  }
+  return n
+}
+
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== false
 
 /**
@@ -221,7 +233,7 @@ export function normalizeGethGenesis(input: Record<string, unknown>): { genesis:
     ...TIME_FORKS,
     'chainId',
   ]) {
-    if (config[key] !== undefined && config[key] !== null) config[key] = asNumber(config[key])
+    if (config[key] !== undefined && config[key] !== null) config[key] = genesisNumber(key, config[key])
     else delete config[key]
   }
   for (const key of REQUEST_CONTRACT_KEYS) {
@@ -235,12 +247,7 @@ export function normalizeGethGenesis(input: Record<string, unknown>): { genesis:
     const value = config[alias]
     delete config[alias]
     if (value === undefined || value === null) continue
-    let block: unknown
-    try {
-      block = asNumber(value)
-    } catch {}
-    if (typeof block !== 'number' || !Number.isSafeInteger(block) || block < 0)
-      throw new GenesisConfigError(`genesis config.${alias} must be a block number, got ${JSON.stringify(value)}`)
+    const block = genesisNumber(alias, value)
     config.mergeNetsplitBlock ??= block
   }
   if (config.frontierBlock !== undefined && config.frontierBlock !== null && asNumber(config.frontierBlock) !== 0)
