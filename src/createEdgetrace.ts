@@ -16,6 +16,8 @@ export type CreateEdgetraceParameters = {
   api?: readonly string[]
   /** `--rpc.batch.limit`, default 100. */
   batchLimit?: number
+  /** `--rpc.response.limit`: most bytes of one message's answer (0, the default: no limit). */
+  maxResponseBytes?: number
   /** A geth-style genesis (`--chain`). */
   genesis?: GethGenesis | undefined
   /** `--hardfork`. */
@@ -62,6 +64,7 @@ export async function createEdgetrace({
   upstream,
   api = DEFAULT_API,
   batchLimit = 100,
+  maxResponseBytes = 0,
   genesis,
   hardfork,
   engine: engineOptions = {},
@@ -92,6 +95,8 @@ export async function createEdgetrace({
       // `vendor` (or its alias `erigon`) serves the erigon_* methods: the core gates by method prefix.
       enabled,
       batchLimit,
+      // Internal callers (GraphQL's resolvers) read whole values, never sent as they are.
+      maxResponseBytes: options.internal ? 0 : maxResponseBytes,
       ...(onInternalError ? { onInternalError } : {}),
       ...(onProgress ? { onProgress } : {}),
       ...(progressEveryMs !== undefined ? { progressEveryMs } : {}),

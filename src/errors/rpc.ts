@@ -54,6 +54,18 @@ export class ServerRpcError extends RpcError {
   }
 }
 
+/**
+ * -32003, geth's "response too large" (its code for a batch answer over --rpc.batch-response-max-size):
+ * an answer past `--rpc.response.limit`.
+ */
+export class ResponseTooLargeRpcError extends RpcError {
+  static readonly code = -32003
+  override name = 'ResponseTooLargeRpcError'
+  constructor(limit: number) {
+    super(-32003, `response too large: over ${limit} bytes (see --rpc.response.limit)`)
+  }
+}
+
 /** Code 3: eth_call / eth_estimateGas reverted; `data` holds the revert bytes. */
 export class ExecutionRevertedRpcError extends RpcError {
   static readonly code = 3

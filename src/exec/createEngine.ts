@@ -62,6 +62,11 @@ export type EngineOptions = {
    * `--rpc.jstracers.memory`; default 512). A tracer past it ends with an error, its thread with it.
    */
   jsTracerMemoryMb?: number | undefined
+  /**
+   * Struct-log traces (debug_traceTransaction, debug_traceCall without a named tracer) run at most
+   * this many at a time; the others wait in line within their own deadline (default: one per core).
+   */
+  traceConcurrency?: number | undefined
   /** How often subscriptions read the head when the upstream cannot announce it, ms (default 1000). */
   subscriptionPollMs?: number | undefined
   /** A filter (eth_newFilter …) not polled for this long is removed, ms (geth's default: 5 minutes). */

@@ -6,9 +6,11 @@ import { WebSocketServer } from 'ws'
 import type { GraphqlHandler, GraphqlRequest } from '../rpc/graphql/createGraphqlHandler.js'
 import type { RpcHandler } from '../rpc/createRpcHandler.js'
 import { createPushSession } from '../rpc/createPushSession.js'
+import { createConnectionOutbox } from './createConnectionOutbox.js'
 import { hostAllowed } from './hostAllowed.js'
 import { isJsonContentType } from './isJsonContentType.js'
 import { originAllowed } from './originAllowed.js'
+import { readBody } from './readBody.js'
 import { serveStatic } from './serveStatic.js'
 
 export type CreateServerParameters = {
@@ -35,8 +37,13 @@ export type CreateServerParameters = {
   vhosts?: readonly string[]
   /** Largest request body accepted (geth: 5 MiB). */
   maxBodyBytes?: number
-  /** Notifications left unread by one WebSocket client before it is dropped (default 16 MiB). */
+  /**
+   * Notifications left unread by one WebSocket client before it is dropped (default 16 MiB); answers
+   * past it are not sent ahead — the client is not read until it takes them.
+   */
   maxQueuedBytes?: number
+  /** Requests of one WebSocket connection answered at once; past it the client is not read (default 64). */
+  maxInFlight?: number
   /**
    * The trace explorer page: the directory of its build, served on GET (`/` is the page). Without
    * it, GET / answers the health check as /health does.
@@ -52,6 +59,9 @@ export type CreateServerParameters = {
 
 /** Responses up to this size are sent whole; bigger ones stream. */
 const STREAM_THRESHOLD = 256 * 1024
+
+/** A streamed WebSocket answer waits for the client past this much unsent. */
+const WS_HIGH_WATER = 256 * 1024
 
 export type EdgetraceServer = {
   url: string
@@ -133,6 +143,7 @@ export async function createServer({
   vhosts = ['localhost'],
   maxBodyBytes = 5 * 1024 * 1024,
   maxQueuedBytes = 16 * 1024 * 1024,
+  maxInFlight,
   explorerDir,
   counters,
   explorerInfo,
@@ -213,8 +224,8 @@ export async function createServer({
       return
     }
     const declared = Number(req.headers['content-length'])
-    if (declared > maxBodyBytes) {
-      // Said up front (geth checks it first): answered without reading the body, then closed.
+    if (declared > maxBodyBytes * 5) {
+      // Far too large to wait for: answered without reading the body, then closed.
       plainError(res, 413, `content length too large (${declared}>${maxBodyBytes})`, { connection: 'close' })
       return
     }
@@ -223,24 +234,20 @@ export async function createServer({
       plainError(res, 415, 'invalid content type, only application/json is supported')
       return
     }
-    const chunks: Buffer[] = []
-    let size = 0
-    let tooLarge = false
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length
-      if (size > maxBodyBytes) {
-        tooLarge = true
-        break
-      }
-      chunks.push(chunk as Buffer)
-    }
-    if (tooLarge) {
+    // A body over the limit (declared or not) is read to its end and dropped before the 413, within
+    // bounds (readBody): a client answered while still sending would get EPIPE instead of the 413.
+    const read = await readBody(req, maxBodyBytes)
+    if ('aborted' in read) return
+    if ('tooLarge' in read) {
+      const size = Math.max(read.tooLarge, declared || 0)
       res
-        .writeHead(413, { 'content-type': 'text/plain', connection: 'close' })
-        .end(`content length too large (${size}>${maxBodyBytes})\n`)
-      req.destroy()
+        .writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+        .end(`content length too large (${size}>${maxBodyBytes})\n`, () => {
+          if (!read.complete) req.destroy()
+        })
       return
     }
+    const chunks = [read.body]
     // Small responses go out whole with a content-length; a big (streamed) one is sent chunked as
     // it is produced, waiting for the socket to drain so memory stays bounded.
     let held: string[] = []
@@ -373,10 +380,44 @@ export async function createServer({
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
   })
-  wss.on('connection', (socket) => {
+  wss.on('connection', (socket, req: IncomingMessage) => {
+    // Answers leave one message at a time; a big one is sent as the fragments of one message while
+    // it is computed, waiting for the client to take them (its socket's drain). A client pipelining
+    // without reading is not read past the outbox's bounds (see createConnectionOutbox).
+    const raw = req.socket
+    const outbox = createConnectionOutbox({
+      transport: {
+        write: (chunk, last) => {
+          socket.send(chunk, { fin: last })
+          return socket.bufferedAmount < WS_HIGH_WATER
+        },
+        drained: () =>
+          socket.bufferedAmount === 0 || raw.destroyed
+            ? Promise.resolve()
+            : new Promise<void>((resolve) => {
+                const done = () => {
+                  raw.off('drain', done)
+                  raw.off('close', done)
+                  resolve()
+                }
+                raw.on('drain', done)
+                raw.on('close', done)
+              }),
+        buffered: () => socket.bufferedAmount,
+        pause: () => socket.pause(),
+        resume: () => socket.resume(),
+        destroy: () => socket.terminate(),
+        get closed() {
+          return socket.readyState !== socket.OPEN
+        },
+      },
+      handle: (text, write) => wsHandler.handleTextStreaming(text, write, { session, signal: gone.signal }),
+      maxQueuedBytes,
+      ...(maxInFlight !== undefined ? { maxInFlight } : {}),
+    })
     const session = createPushSession({
-      send: (text) => socket.send(text),
-      queuedBytes: () => socket.bufferedAmount,
+      send: (text) => void outbox.send(text),
+      queuedBytes: () => outbox.queuedBytes(),
       maxQueuedBytes,
       drop: (reason) => {
         socket.close(1008, reason)
@@ -390,14 +431,7 @@ export async function createServer({
       session.end()
       gone.abort(new Error('the client went away'))
     })
-    socket.on('message', (data) => {
-      wsHandler
-        .handleText(data.toString(), { session, signal: gone.signal })
-        .then((out) => {
-          if (out !== undefined && socket.readyState === socket.OPEN) socket.send(out)
-        })
-        .catch(() => socket.close(1011))
-    })
+    socket.on('message', (data) => outbox.receive(data.toString()))
   })
   await new Promise<void>((resolve, reject) => {
     http.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, host, port)))

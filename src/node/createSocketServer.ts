@@ -3,6 +3,7 @@ import { type AddressInfo, type Server, type Socket, connect, createServer as cr
 import type { RpcHandler } from '../rpc/createRpcHandler.js'
 import { createJsonFramer } from './createJsonFramer.js'
 import { createPushSession } from '../rpc/createPushSession.js'
+import { type ConnectionOutbox, createConnectionOutbox } from './createConnectionOutbox.js'
 
 export type CreateSocketServerParameters = {
   handler: RpcHandler
@@ -10,11 +11,21 @@ export type CreateSocketServerParameters = {
   url: string
   /** Largest request accepted (as HTTP's body limit). */
   maxBodyBytes?: number
-  /** Notifications one client may leave unread before it is dropped. */
+  /**
+   * Notifications one client may leave unread before it is dropped; answers past it are not sent
+   * ahead — the client is not read until it takes them.
+   */
   maxQueuedBytes?: number
+  /** Requests of one connection answered at once; past it the client is not read (default 64). */
+  maxInFlight?: number
 }
 
-export type SocketServer = { url: string; close(): Promise<void> }
+export type SocketServer = {
+  url: string
+  close(): Promise<void>
+  /** Each open connection's bytes waiting for its client, and its requests being or waiting to be answered. */
+  connections(): { queuedBytes: number; pending: number }[]
+}
 
 /** What `--socket.url` names: a Unix socket's path, or a TCP host and port. */
 export function parseSocketUrl(url: string): { path: string } | { host: string; port: number } {
@@ -50,6 +61,7 @@ export async function createSocketServer({
   url,
   maxBodyBytes = 5 * 1024 * 1024,
   maxQueuedBytes = 16 * 1024 * 1024,
+  maxInFlight,
 }: CreateSocketServerParameters): Promise<SocketServer> {
   const target = parseSocketUrl(url)
   if ('path' in target && existsSync(target.path)) {
@@ -60,17 +72,50 @@ export async function createSocketServer({
     unlinkSync(target.path) // left by a process that is gone
   }
   const connections = new Set<Socket>()
+  const outboxes = new Map<Socket, ConnectionOutbox>()
   const server: Server = createNetServer({ allowHalfOpen: true }, (socket) => {
     connections.add(socket)
     const framer = createJsonFramer(maxBodyBytes)
-    let inFlight = 0
     let ended = false
     const finish = () => {
-      if (ended && inFlight === 0 && !socket.destroyed) socket.end()
+      if (ended && outbox.pending === 0 && !socket.destroyed) socket.end()
     }
+    // Answers leave one at a time, a big one streamed up to its newline with backpressure; a client
+    // that pipelines without reading is not read past the outbox's bounds.
+    const outbox = createConnectionOutbox({
+      transport: {
+        write: (chunk, last) => socket.write(last ? `${chunk}\n` : chunk),
+        drained: () =>
+          socket.writableLength === 0 || socket.destroyed
+            ? Promise.resolve()
+            : new Promise<void>((resolve) => {
+                const done = () => {
+                  socket.off('drain', done)
+                  socket.off('close', done)
+                  resolve()
+                }
+                socket.on('drain', done)
+                socket.on('close', done)
+              }),
+        buffered: () => socket.writableLength,
+        pause: () => socket.pause(),
+        resume: () => {
+          if (!ended) socket.resume()
+        },
+        destroy: () => socket.destroy(),
+        get closed() {
+          return socket.destroyed
+        },
+      },
+      handle: (text, write) => handler.handleTextStreaming(text, write, { session, signal: gone.signal }),
+      maxQueuedBytes,
+      ...(maxInFlight !== undefined ? { maxInFlight } : {}),
+      onIdle: () => finish(),
+    })
+    outboxes.set(socket, outbox)
     const session = createPushSession({
-      send: (text) => socket.write(`${text}\n`),
-      queuedBytes: () => socket.writableLength,
+      send: (text) => void outbox.send(text),
+      queuedBytes: () => outbox.queuedBytes(),
       maxQueuedBytes,
       drop: () => socket.destroy(),
     })
@@ -78,6 +123,7 @@ export async function createSocketServer({
     const gone = new AbortController()
     socket.on('close', () => {
       connections.delete(socket)
+      outboxes.delete(socket)
       session.end()
       gone.abort(new Error('the client went away'))
     })
@@ -88,19 +134,7 @@ export async function createSocketServer({
     })
     socket.on('data', (chunk: Buffer) => {
       const { texts, error } = framer.push(chunk)
-      for (const text of texts) {
-        inFlight++
-        handler
-          .handleText(text, { session, signal: gone.signal })
-          .then((out) => {
-            if (out !== undefined && !socket.destroyed) socket.write(`${out}\n`)
-          })
-          .catch(() => socket.destroy())
-          .finally(() => {
-            inFlight--
-            finish()
-          })
-      }
+      for (const text of texts) outbox.receive(text)
       if (error) {
         const answer =
           error === 'parse error'
@@ -110,8 +144,9 @@ export async function createSocketServer({
                 id: null,
                 error: { code: -32600, message: `request too large (over ${maxBodyBytes} bytes)` },
               }
-        socket.end(`${JSON.stringify(answer)}\n`)
         socket.pause()
+        ended = true
+        void outbox.send(JSON.stringify(answer)).then(() => socket.end())
       }
     })
   })
@@ -135,6 +170,7 @@ export async function createSocketServer({
       : `tcp://${(address as AddressInfo).family === 'IPv6' ? `[${(address as AddressInfo).address}]` : (address as AddressInfo).address}:${(address as AddressInfo).port}`
   return {
     url: shown,
+    connections: () => [...outboxes.values()].map((o) => ({ queuedBytes: o.queuedBytes(), pending: o.pending })),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of connections) socket.destroy()

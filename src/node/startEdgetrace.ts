@@ -1,4 +1,5 @@
 import type { GethGenesis } from '@ethereumjs/common'
+import { availableParallelism } from 'node:os'
 import { type Edgetrace, createEdgetrace } from '../createEdgetrace.js'
 import { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from '../exec/createEngine.js'
 import { type WebSocketConstructor, createUpstream } from '../upstream/createUpstream.js'
@@ -38,6 +39,8 @@ export type StartEdgetraceParameters = {
   /** `--http.vhosts`: see createServer (default `localhost`). */
   vhosts?: readonly string[]
   batchLimit?: number
+  /** `--rpc.response.limit`: most bytes of one message's answer on every transport (0: no limit). */
+  maxResponseBytes?: number
   genesis?: GethGenesis | undefined
   hardfork?: string | undefined
   engine?: Partial<EngineOptions>
@@ -111,6 +114,7 @@ export async function startEdgetrace({
   wsOrigins,
   vhosts,
   batchLimit,
+  maxResponseBytes,
   genesis,
   hardfork,
   engine,
@@ -149,10 +153,13 @@ export async function startEdgetrace({
       upstream,
       api: httpApiFor(loopback.http),
       ...(batchLimit !== undefined ? { batchLimit } : {}),
+      ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}),
       genesis,
       hardfork,
       // Their pool is there when some listener serves them.
       engine: {
+        // Struct-log traces: one per core at a time (see traceOne).
+        traceConcurrency: availableParallelism(),
         ...engine,
         jsTracers: Object.values(loopback).some((local) => local !== undefined && jsTracersFor(local)),
       },

@@ -1,4 +1,10 @@
-import { InvalidRequestRpcError, MethodNotFoundRpcError, ParseRpcError, ServerRpcError } from '../errors/rpc.js'
+import {
+  InvalidRequestRpcError,
+  MethodNotFoundRpcError,
+  ParseRpcError,
+  ResponseTooLargeRpcError,
+  ServerRpcError,
+} from '../errors/rpc.js'
 import { ExecutionTimeoutError } from '../errors/execution.js'
 import { toRpcError } from '../errors/toRpcError.js'
 import { isJsonText } from './isJsonText.js'
@@ -54,6 +60,12 @@ export type CreateRpcHandlerParameters = {
    * (`--rpc.evmtimeout`'s default).
    */
   requestTimeoutMs?: number
+  /**
+   * `--rpc.response.limit`: most bytes one message's answer may have (a batch's answers together, as
+   * geth's --rpc.batch-response-max-size counts them); 0, the default, for no limit. An answer past it
+   * is geth's -32003 `response too large` naming the flag (a streamed one beside what was sent).
+   */
+  maxResponseBytes?: number
 }
 
 export type RpcHandler = {
@@ -92,6 +104,7 @@ export function createRpcHandler({
   onProgress,
   progressEveryMs = 250,
   requestTimeoutMs = 5 * 60_000,
+  maxResponseBytes = 0,
 }: CreateRpcHandlerParameters): RpcHandler {
   const byName = new Map(namespaces.map((ns) => [ns.name, ns]))
   const enabledSet = new Set(enabled)
@@ -245,15 +258,27 @@ export function createRpcHandler({
     res: JsonRpcResponse,
     write: ChunkWriter,
     idText = JSON.stringify(res.id) ?? 'null',
+    budget: ResponseBudget = { used: 0, over: false },
   ): Promise<void> {
     const head = `{"jsonrpc":"2.0","id":${idText},`
+    const tooLarge = () =>
+      `${head}"error":${JSON.stringify(toRpcError(new ResponseTooLargeRpcError(maxResponseBytes)))}}`
     const result = 'result' in res ? res.result : undefined
     if (!(result instanceof JsonStream)) {
       const body = JSON.stringify(
         'error' in res ? { error: res.error } : { result: res.result ?? null },
         bigintReplacer,
       )
-      await write(head + body.slice(1))
+      const text = head + body.slice(1)
+      if (maxResponseBytes > 0 && !('error' in res)) {
+        budget.used += text.length
+        if (budget.over || budget.used > maxResponseBytes) {
+          budget.over = true
+          await write(tooLarge())
+          return
+        }
+      }
+      await write(text)
       return
     }
     const prefix = `${head}"result":`
@@ -263,6 +288,15 @@ export function createRpcHandler({
       // Chunks reach `write` in call order: what is held goes out in the same call as the content after it.
       await result.produce(
         (chunk) => {
+          if (maxResponseBytes > 0) {
+            // Past the limit only what closes the JSON already sent goes out (a failing producer's
+            // brackets); content is refused, which stops the producer.
+            if (budget.over ? chunk.length > CLOSING_BYTES : budget.used + chunk.length > maxResponseBytes) {
+              budget.over = true
+              return Promise.reject(new ResponseTooLargeRpcError(maxResponseBytes))
+            }
+            budget.used += chunk.length
+          }
           const out = `${sent ? '' : prefix}${held}${chunk}`
           held = ''
           sent = true
@@ -276,7 +310,8 @@ export function createRpcHandler({
     } catch (error) {
       if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError')
         onInternalError?.(error, 'stream')
-      const rpcError = JSON.stringify(toRpcError(error))
+      // Over the limit, that is the error, however the producer worded its stop.
+      const rpcError = JSON.stringify(toRpcError(budget.over ? new ResponseTooLargeRpcError(maxResponseBytes) : error))
       await write(sent ? `${held},"error":${rpcError}}` : `${head}"error":${rpcError}}`)
     }
   }
@@ -322,9 +357,10 @@ export function createRpcHandler({
           : response(parseIdText(scanned.id), { error: nestingTooDeepError() }),
       }
     })
+    const budget: ResponseBudget = { used: 0, over: false }
     if (!out.batch) {
       if (out.answer === undefined) return false
-      await writeResponse(out.answer, write, scan.batch ? undefined : idText(out.answer, 0))
+      await writeResponse(out.answer, write, scan.batch ? undefined : idText(out.answer, 0), budget)
       return true
     }
     if (out.answers.every((r) => r === undefined)) return false
@@ -334,7 +370,7 @@ export function createRpcHandler({
       if (res === undefined) continue
       if (!first) await write(',')
       first = false
-      await writeResponse(res, write, idText(res, i))
+      await writeResponse(res, write, idText(res, i), budget)
     }
     await write(']')
     return true
@@ -354,6 +390,12 @@ export function createRpcHandler({
 
   return { handleMessage, handleText, handleTextStreaming, enabled: [...enabled] }
 }
+
+/** What one message's answers have written so far, against `--rpc.response.limit`. */
+type ResponseBudget = { used: number; over: boolean }
+
+/** What a stream stopped at the response limit may still write: the brackets closing what it sent. */
+const CLOSING_BYTES = 256
 
 /** The id a scanned id text stands for, when it is a valid one (string or number); null otherwise. */
 function parseIdText(text: string | undefined): JsonRpcId {
