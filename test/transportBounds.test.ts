@@ -11,6 +11,7 @@ import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrac
 import { txByLabel, withDevnet } from './src/devnet.js'
 import { openStreamClient } from './src/streamClient.js'
 import { rpcResult } from './src/rpc.js'
+import { runCli } from './src/runCli.js'
 
 // Issue 32, items 1, 4, 5 and 16: what the transports hold for one client is bounded. Answers
 // stream with backpressure on every transport, or past --rpc.response.limit end in a clear error;
@@ -181,6 +182,27 @@ describe('item 1: big answers on every transport', () => {
       await bounded.close()
     }
   }, 120_000)
+
+  it('--rpc.response.limit on the command line', async () => {
+    const run = await runCli(
+      ['--upstream', devnet.anvil.url, '--http.port', '0', '--hardfork', 'prague', '--rpc.response.limit', '2000'],
+      /listening:\s+http:\/\/\S+/,
+    )
+    try {
+      const url = /listening:\s+(http:\/\/\S+)/.exec(run.output)![1]!
+      const answer = JSON.parse(await post(url, envelope(1, 'eth_getCode', [devnet.contracts.Inspector, 'latest'])))
+      expect(answer).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32003, message: 'response too large: over 2000 bytes (see --rpc.response.limit)' },
+      })
+      expect(JSON.parse(await post(url, envelope(2, 'eth_chainId'))).result).toBe('0x7a69')
+    } finally {
+      run.kill()
+    }
+    const bad = await runCli(['--upstream', devnet.anvil.url, '--rpc.response.limit', '-1'], /never/)
+    expect(bad.output).toContain('--rpc.response.limit expects a whole number')
+  }, 60_000)
 })
 
 describe('item 4: a client pipelining without reading', () => {

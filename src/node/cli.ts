@@ -138,6 +138,7 @@ async function main(argv: string[]): Promise<void> {
     wsOrigins: opts.wsOrigins,
     vhosts: opts.vhosts,
     batchLimit: opts.batchLimit,
+    maxResponseBytes: opts.responseLimit,
     genesis,
     hardfork,
     engine: {

@@ -41,6 +41,8 @@ export type CliOptions = {
   gasCap: bigint
   evmTimeoutMs: number
   batchLimit: number
+  /** `--rpc.response.limit`: most bytes of one message's answer (0: no limit). */
+  responseLimit: number
   returnDataLimit: number
   otsSearchMaxBlocks: number
   borSnapshotWalk: number
@@ -133,6 +135,8 @@ ${NAMESPACE_LINES}
   --rpc.evmtimeout DUR    most time one request may take, its execution and its upstream calls
                           (default 5m; e.g. 30s, 1m30s)
   --rpc.batch.limit N     largest JSON-RPC batch (default 100)
+  --rpc.response.limit N  most bytes of one answer, a batch's together, on every transport (default 0 =
+                          no limit: answers stream with backpressure); past it geth's -32003 error
   --rpc.returndata.limit N  most bytes eth_call may return (default 100000; 0 = no limit)
   --rpc.overlay.getlogstimeout DUR      most time one overlay_getLogs may take (default 5m)
   --rpc.overlay.replayblocktimeout DUR  most time overlay_getLogs may replay one block (default 10s)
@@ -220,6 +224,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     gasCap: 50_000_000n,
     evmTimeoutMs: 5 * 60_000,
     batchLimit: 100,
+    responseLimit: 0,
     returnDataLimit: 100_000,
     otsSearchMaxBlocks: 10_000,
     borSnapshotWalk: 16_384,
@@ -337,6 +342,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--rpc.batch.limit':
         opts.batchLimit = integer(flag, takeValue(), 1)
+        break
+      case '--rpc.response.limit':
+        opts.responseLimit = integer(flag, takeValue(), 0)
         break
       case '--rpc.returndata.limit':
         opts.returnDataLimit = integer(flag, takeValue(), 0)
