@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
 import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { rpc, rpcResult } from './src/rpc.js'
@@ -78,6 +79,14 @@ describe('JavaScript tracers: timeouts, cancellation, isolation and bounded resu
     } finally {
       await cold.close()
     }
+    // In a block, each transaction has the tracer's timeout (counted from its start).
+    const block = `0x${devnet.transactions.find((t) => t.hash === tx)!.blockNumber.toString(16)}`
+    const { answer, ms } = await timed(warm.url, 'debug_traceBlockByNumber', [
+      block,
+      { tracer: ENDLESS, timeout: '2s' },
+    ])
+    expect(answer.error).toEqual({ code: -32000, message: 'execution timeout' })
+    expect(ms).toBeLessThan(3500)
   }, 120_000)
 
   it('a request queued behind another client’s endless tracer waits no longer than its own timeout; a client that goes away ends its tracer’s thread, and the next client is served at once', async () => {
@@ -104,6 +113,25 @@ describe('JavaScript tracers: timeouts, cancellation, isolation and bounded resu
     const next = await timed(warm.url, 'debug_traceTransaction', [tx, { tracer: COUNTER, timeout: '20s' }])
     expect(next.answer.result).toBeGreaterThan(100)
     expect(next.ms).toBeLessThan(10_000)
+    // Over WebSocket alike: the connection closes, its tracer's thread is ended.
+    const socket = new WebSocket(warm.wsUrl)
+    await new Promise<void>((done, fail) => {
+      socket.once('open', () => done())
+      socket.once('error', fail)
+    })
+    socket.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'debug_traceTransaction',
+        params: [tx, { tracer: ENDLESS, timeout: '60s' }],
+      }),
+    )
+    await new Promise((r) => setTimeout(r, 500))
+    socket.terminate()
+    const afterWs = await timed(warm.url, 'debug_traceTransaction', [tx, { tracer: COUNTER, timeout: '20s' }])
+    expect(afterWs.answer.result).toBeGreaterThan(100)
+    expect(afterWs.ms).toBeLessThan(10_000)
   }, 60_000)
 
   it('what a tracer sets on the host’s objects or on Error, and promise jobs it leaves running, do not reach the next request, which answers correctly and promptly', async () => {
