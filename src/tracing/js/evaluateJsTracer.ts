@@ -43,10 +43,15 @@ export function evaluateJsTracer(source: string, globals: Record<string, unknown
   harden(JsTracerInterrupt)
   // The host realm's Error (the constructor of an error a host helper threw, which a tracer may
   // catch) keeps two realm-wide settings SES leaves settable: what an earlier tracer set there is
-  // reset before this one runs.
+  // reset before this one runs (where a setting cannot be set, as in a browser's worker, no tracer
+  // could set it either).
   stackTraceLimit ??= Error.stackTraceLimit
-  ;(Error as { prepareStackTrace?: unknown }).prepareStackTrace = undefined
-  Error.stackTraceLimit = stackTraceLimit
+  try {
+    ;(Error as { prepareStackTrace?: unknown }).prepareStackTrace = undefined
+  } catch {}
+  try {
+    Error.stackTraceLimit = stackTraceLimit
+  } catch {}
   const compartment = new Compartment({ globals: harden({ ...globals }), __options__: true })
   const value = compartment.evaluate(`(${source}\n)`)
   const object = (typeof value === 'object' || typeof value === 'function') && value !== null ? value : {}
