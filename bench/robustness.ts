@@ -1,4 +1,4 @@
-// npm run bench (last), or alone: tsx bench/robustness.ts [--window MS] [--hang MS]
+// npm run bench (last), or alone: tsx bench/robustness.ts [--window MS] [--hang MS] [--bounds] [--big-gas N]
 // How edgetrace holds up: (1) eth_chainId latency seen by a client probing every 20 ms while 0, 1, 10
 // and 50 heavy requests run (an eth_call whose state override installs an endless loop, and the same
 // loop traced by debug_traceCall with callTracer: JUMPDEST PUSH1 0 JUMP, called with 2^48 gas, it
@@ -7,6 +7,14 @@
 // a new cold call answers correctly. The server runs as its own process (the CLI), so a stalled event
 // loop in it cannot stall the measuring client. Real sockets on loopback only.
 import { type ChildProcess, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { connect as netConnect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { WebSocket } from 'ws'
 import { fileURLToPath } from 'node:url'
 import { startAnvil } from '../src/node/devnet/startAnvil.js'
 import { createProxy } from '../test/src/createProxy.js'
@@ -258,12 +266,284 @@ async function measureRecovery(anvilUrl: string, contract: string, callsDuringHa
   }
 }
 
+// ——— What one client can make the daemon hold (issue 32, items 1, 4, 5): the daemon's peak resident
+// memory (its /proc status, every 10 ms) while one client pipelines 50 MB of requests without
+// reading, and while one huge struct-log trace streams over each transport; another client's
+// eth_chainId latency meanwhile (target p99 ≤ 100 ms); and 50 struct-log traces at once.
+
+const BIG_TRACE_GAS = numberFlag('big-gas', 72_000)
+/** JUMPDEST PUSH1 1 PUSH2 0x1fe0 MSTORE PUSH1 0 JUMP: each step shows 8 KiB of memory. */
+const MEMORY_LOOP = '0x5b6001611fe052600056'
+
+const residentKb = (pid: number): number => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+  } catch {
+    return 0
+  }
+}
+
+/** Samples a process's resident memory until stopped: its peak, MB. */
+function watchResident(pid: number) {
+  let peak = residentKb(pid)
+  const timer = setInterval(() => {
+    peak = Math.max(peak, residentKb(pid))
+  }, 10)
+  return {
+    idleMb: Math.round(peak / 1024),
+    stop: () => {
+      clearInterval(timer)
+      return Math.round(Math.max(peak, residentKb(pid)) / 1024)
+    },
+  }
+}
+
+/**
+ * eth_chainId over HTTP every 20 ms until stopped: p50, p99 and max, ms. It runs on a thread of its
+ * own, so that what this process does as the other client (take in a 250 MB message, send 50 MB) is
+ * not counted as the daemon's latency.
+ */
+function probeChainId(url: string) {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads')
+    const latencies = []
+    let stopped = false
+    parentPort.on('message', () => { stopped = true })
+    ;(async () => {
+      while (!stopped) {
+        const started = performance.now()
+        try {
+          const res = await fetch(workerData.url, { method: 'POST', headers: { 'content-type': 'application/json' },
+            body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}', signal: AbortSignal.timeout(workerData.limit) })
+          await res.text()
+          latencies.push(performance.now() - started)
+        } catch { latencies.push(workerData.limit) }
+        await new Promise((r) => setTimeout(r, workerData.every))
+      }
+      parentPort.postMessage(latencies)
+    })()`,
+    { eval: true, workerData: { url, every: PROBE_EVERY_MS, limit: PROBE_TIMEOUT_MS } },
+  )
+  return async () => {
+    const latencies = await new Promise<number[]>((resolve) => {
+      worker.once('message', resolve)
+      worker.postMessage('stop')
+    })
+    await worker.terminate()
+    const sorted = [...latencies].sort((a, b) => a - b)
+    return {
+      probes: sorted.length,
+      p50: fmt(percentile(sorted, 50), PROBE_TIMEOUT_MS),
+      p99: fmt(percentile(sorted, 99), PROBE_TIMEOUT_MS),
+      max: fmt(sorted.at(-1)!, PROBE_TIMEOUT_MS),
+    }
+  }
+}
+
+/**
+ * One streamed answer read without keeping it: its length, a hash, and its end (a whole answer ends
+ * `"returnValue":"0x"}}`). `send` opens the transport and calls `chunk` for each piece until `end`.
+ */
+type Digest = { bytes: number; hash: string; tail: string }
+function digestOf(start: (chunk: (piece: Buffer) => void, end: () => void, fail: (e: Error) => void) => void) {
+  return new Promise<Digest>((resolve, reject) => {
+    const hash = createHash('sha256')
+    let bytes = 0
+    let tail = ''
+    start(
+      (piece) => {
+        hash.update(piece)
+        bytes += piece.length
+        tail = (tail + piece.toString('latin1')).slice(-80)
+      },
+      () => resolve({ bytes, hash: hash.digest('hex').slice(0, 12), tail }),
+      reject,
+    )
+  })
+}
+
+function overHttp(url: string, body: string) {
+  return digestOf((chunk, end, fail) => {
+    const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      res.on('data', chunk)
+      res.on('end', end)
+      res.on('error', fail)
+    })
+    req.on('error', fail)
+    req.end(body)
+  })
+}
+
+function overWebSocket(url: string, body: string) {
+  return digestOf((chunk, end, fail) => {
+    const ws = new WebSocket(url, { maxPayload: 2 ** 31 })
+    ws.on('open', () => ws.send(body))
+    ws.on('message', (data: Buffer) => {
+      chunk(data)
+      end()
+      ws.terminate()
+    })
+    ws.on('error', fail)
+  })
+}
+
+function overSocket(target: { path: string } | { port: number; host: string }, body: string) {
+  return digestOf((chunk, end, fail) => {
+    const socket = netConnect(target as never)
+    socket.on('connect', () => socket.write(body))
+    socket.on('data', (piece: Buffer) => {
+      const at = piece.indexOf(0x0a)
+      if (at < 0) return chunk(piece)
+      chunk(piece.subarray(0, at))
+      end()
+      socket.destroy()
+    })
+    socket.on('error', fail)
+  })
+}
+
+type BoundsRow = { scenario: string; idleMb: number; peakMb: number; probe: string; outcome: string }
+
+async function measureBounds(anvilUrl: string, block: string, contract: string): Promise<BoundsRow[]> {
+  const rows: BoundsRow[] = []
+  const dir = mkdtempSync(join(tmpdir(), 'edgetrace-bench-'))
+  const bigTrace = JSON.stringify(
+    envelope(1, 'debug_traceCall', [
+      { to: LOOP_ADDRESS, gas: `0x${BIG_TRACE_GAS.toString(16)}` },
+      block,
+      { enableMemory: true, timeout: '60s', stateOverrides: { [LOOP_ADDRESS]: { code: MEMORY_LOOP } } },
+    ]),
+  )
+  const ipcPath = join(dir, 'edgetrace.ipc')
+  const tcpPort = 20_000 + Math.floor(Math.random() * 20_000)
+  const transports: { name: string; args: string[]; send(server: Server): Promise<Digest> }[] = [
+    { name: 'HTTP', args: [], send: (server) => overHttp(server.url, bigTrace) },
+    { name: 'WebSocket', args: [], send: (server) => overWebSocket(server.url.replace('http', 'ws'), bigTrace) },
+    {
+      name: 'IPC',
+      args: ['--socket.url', `unix://${ipcPath}`],
+      send: () => overSocket({ path: ipcPath }, bigTrace),
+    },
+    {
+      name: 'TCP',
+      args: ['--socket.url', `tcp://127.0.0.1:${tcpPort}`],
+      send: () => overSocket({ host: '127.0.0.1', port: tcpPort }, bigTrace),
+    },
+  ]
+  const args = ['--http.api', 'eth,debug', '--workers', '0']
+  try {
+    for (const transport of transports) {
+      const server = await startServer(anvilUrl, [...args, ...transport.args])
+      try {
+        await timedRpc(server.url, envelope(1, 'eth_getCode', [contract, block]), 30_000) // warm
+        const memory = watchResident(server.process.pid!)
+        const probe = probeChainId(server.url)
+        const started = performance.now()
+        const outcome = await transport.send(server).then(
+          (d) =>
+            `${(d.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s, ${
+              d.tail.endsWith('"returnValue":"0x"}}') && !d.tail.includes('"error"') ? 'whole' : `cut: …${d.tail}`
+            } (sha256 ${d.hash})`,
+          (err: Error) => `failed: ${err.message}`,
+        )
+        const p = await probe()
+        rows.push({
+          scenario: `one struct-log trace over ${transport.name}`,
+          idleMb: memory.idleMb,
+          peakMb: memory.stop(),
+          probe: `${p.p50} / ${p.p99} / ${p.max} (${p.probes})`,
+          outcome,
+        })
+      } finally {
+        await server.kill()
+      }
+    }
+
+    // One client pipelining 50 MB of eth_getCode without reading, over WebSocket and TCP.
+    const request = `${JSON.stringify(envelope(1, 'eth_getCode', [contract, block]))}\n`
+    const count = Math.ceil((50 * 1024 * 1024) / request.length)
+    for (const kind of ['WebSocket', 'TCP'] as const) {
+      const server = await startServer(anvilUrl, [...args, '--socket.url', `tcp://127.0.0.1:${tcpPort}`])
+      try {
+        await timedRpc(server.url, envelope(1, 'eth_getCode', [contract, block]), 30_000) // warm
+        const memory = watchResident(server.process.pid!)
+        let close: () => void
+        if (kind === 'TCP') {
+          const socket = netConnect({ host: '127.0.0.1', port: tcpPort })
+          await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+          socket.pause()
+          socket.on('error', () => undefined)
+          const payload = request.repeat(count)
+          socket.write(payload)
+          close = () => socket.destroy()
+        } else {
+          const ws = new WebSocket(server.url.replace('http', 'ws'))
+          await new Promise<void>((resolve) => ws.once('open', () => resolve()))
+          ;(ws as unknown as { _socket: { pause(): void } })._socket.pause() // reads nothing
+          ws.on('error', () => undefined)
+          const text = request.trimEnd()
+          for (let i = 0; i < count; i++) ws.send(text)
+          close = () => ws.terminate()
+        }
+        const probe = probeChainId(server.url)
+        await new Promise((r) => setTimeout(r, WINDOW_MS))
+        const p = await probe()
+        close()
+        rows.push({
+          scenario: `one client pipelining 50 MB (${count} eth_getCode) over ${kind}, not reading`,
+          idleMb: memory.idleMb,
+          peakMb: memory.stop(),
+          probe: `${p.p50} / ${p.p99} / ${p.max} (${p.probes})`,
+          outcome: `${WINDOW_MS / 1000} s; serving ${(await timedRpc(server.url, envelope(2, 'eth_chainId', []), 10_000)).kind === 'answer' ? 'on' : 'stopped'}`,
+        })
+      } finally {
+        await server.kill()
+      }
+    }
+
+    // 50 struct-log traces at once over HTTP (200 ms each alone), a 3 s tracer timeout.
+    const server = await startServer(anvilUrl, args)
+    try {
+      const loop = JSON.stringify(
+        envelope(1, 'debug_traceCall', [
+          { to: LOOP_ADDRESS, gas: '0x61a80' },
+          block,
+          { timeout: '3s', stateOverrides: { [LOOP_ADDRESS]: { code: LOOP_CODE } } },
+        ]),
+      )
+      const alone = await overHttp(server.url, loop)
+      const memory = watchResident(server.process.pid!)
+      const probe = probeChainId(server.url)
+      const started = performance.now()
+      const all = await Promise.all(Array.from({ length: 50 }, () => overHttp(server.url, loop)))
+      const seconds = ((performance.now() - started) / 1000).toFixed(1)
+      const p = await probe()
+      const same = all.filter((d) => d.hash === alone.hash).length
+      rows.push({
+        scenario: '50 struct-log debug_traceCall at once over HTTP (6.6 MB each)',
+        idleMb: memory.idleMb,
+        peakMb: memory.stop(),
+        probe: `${p.p50} / ${p.p99} / ${p.max} (${p.probes})`,
+        outcome: `${same} of 50 complete and identical to the one alone, in ${seconds} s${
+          same < 50 ? `; others end …${all.find((d) => d.hash !== alone.hash)!.tail.slice(-50)}` : ''
+        }`,
+      })
+    } finally {
+      await server.kill()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return rows
+}
+
 async function main() {
   const anvil = await startAnvil()
   try {
     const contract = await deploy(anvil.url, storageContractInitCode(7))
     await rpcResult(anvil.url, 'evm_mine', [])
     const block = await rpcResult(anvil.url, 'eth_blockNumber')
+    if (process.argv.includes('--bounds')) return printBounds(await measureBounds(anvil.url, block, contract))
 
     const load: LoadRow[] = []
     for (const heavy of [0, 1, 10, 50]) load.push(await measureUnderLoad(anvil.url, block, heavy, 'eth_call'))
@@ -296,9 +576,22 @@ async function main() {
     for (const r of recovery)
       console.log(`| ${r.scenario} | ${r.recoveryMs} | ${r.attempts} | ${r.firstAttempt} | ${r.hungCalls} |`)
     console.log('\n(target: a cold call after the upstream is back answers at once, whatever was left hanging)')
+    printBounds(await measureBounds(anvil.url, block, contract))
   } finally {
     await anvil.stop()
   }
+}
+
+function printBounds(rows: BoundsRow[]) {
+  console.log(
+    `\nedgetrace robustness — what one client can make the daemon hold (its resident memory, sampled every 10 ms); eth_chainId over HTTP every ${PROBE_EVERY_MS} ms meanwhile\n`,
+  )
+  console.log('| scenario | daemon idle MB | daemon peak MB | eth_chainId p50 / p99 / max ms (probes) | outcome |')
+  console.log('|---|---:|---:|---|---|')
+  for (const r of rows) console.log(`| ${r.scenario} | ${r.idleMb} | ${r.peakMb} | ${r.probe} | ${r.outcome} |`)
+  console.log(
+    `\n(the trace: JUMPDEST PUSH1 1 PUSH2 0x1fe0 MSTORE PUSH1 0 JUMP with enableMemory, ${BIG_TRACE_GAS} gas; target: peak memory independent of the answer's size and of what the client leaves unread, p99 ≤ 100 ms)`,
+  )
 }
 
 main().then(

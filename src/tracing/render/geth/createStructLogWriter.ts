@@ -1,6 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import type { OpcodeStep } from '../../hooks.js'
 import { gethOpcodeName } from '../../gethOpcodeName.js'
+import { shouldYield, yieldToEventLoop } from '../../../utils/yieldToEventLoop.js'
 import type { Hex } from '../../../types/hex.js'
 
 /** The struct logger's options (geth's logger.Config; Erigon's disableMemory accepted as well). */
@@ -81,6 +82,7 @@ export function createStructLogWriter(
   let count = 0
   let skipped = 0
   let pending: Promise<void> | undefined
+  let sinceYield = 0
   let closed = false
   let started = false
   /** The transport failed (the client went away): stop the execution at its next step. */
@@ -164,7 +166,10 @@ export function createStructLogWriter(
       buffer += (count++ === 0 ? '' : ',') + render(step)
       if (buffer.length >= CHUNK) flush()
     },
-    drain: () => pending,
+    // Behind the transport, wait for it; otherwise, every 64 steps, let the event loop in once the
+    // shared slice is used up (a loop of wide steps renders for long between the EVM's own pauses at
+    // jumps and calls: other clients waited 60 ms and more).
+    drain: () => pending ?? (++sinceYield % 64 === 0 && shouldYield() ? yieldToEventLoop() : undefined),
     async finish(outcome) {
       closed = true
       buffer += index ? `${JSON.stringify(index)}` : ']'
