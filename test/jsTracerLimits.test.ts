@@ -134,6 +134,24 @@ describe('JavaScript tracers: timeouts, cancellation, isolation and bounded resu
     expect(afterWs.ms).toBeLessThan(10_000)
   }, 60_000)
 
+  it('a tracer queued behind endless ones on a cold pool is served once their threads are ended (a fresh thread starts for it)', async () => {
+    const cold = await start(1, false)
+    try {
+      const runs = [ENDLESS, ENDLESS, COUNTER].map((tracer) =>
+        timed(cold.url, 'debug_traceTransaction', [tx, { tracer, timeout: tracer === COUNTER ? '15s' : '1s' }]),
+      )
+      const [first, second, clean] = await Promise.all(runs)
+      for (const endless of [first!, second!]) {
+        expect(endless.answer.error).toEqual({ code: -32000, message: 'execution timeout' })
+        expect(endless.ms).toBeLessThan(2500)
+      }
+      expect(clean!.answer.result).toBeGreaterThan(100)
+      expect(clean!.ms).toBeLessThan(10_000)
+    } finally {
+      await cold.close()
+    }
+  }, 60_000)
+
   it('what a tracer sets on the host’s objects or on Error, and promise jobs it leaves running, do not reach the next request, which answers correctly and promptly', async () => {
     const url = warm.url
     // A tracer that catches a host helper's interrupt, rewires its class, and sets the realm-wide

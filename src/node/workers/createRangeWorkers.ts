@@ -93,8 +93,17 @@ export function createRangeWorkers({
   })
   // The threads whose daemon is up (each task answers with its thread's id), and the tasks running.
   const up = new Set<number>()
+  let closing = false
   let inFlight = 0
-  pool.on('workerDestroy', (worker: { threadId: number }) => up.delete(worker.threadId))
+  pool.on('workerDestroy', (worker: { threadId: number }) => {
+    up.delete(worker.threadId)
+    // A thread ended under its task (an aborted JavaScript tracer's) is not replaced by piscina for
+    // the tasks already queued (it starts threads only as tasks arrive): a start task makes it start
+    // one, which takes the first of them.
+    setImmediate(() => {
+      if (pool.queueSize > 0 && !closing) pool.run(null).catch(() => {})
+    })
+  })
   const startAll = async () => {
     // Start tasks sent together make the pool start that many threads; one that a quick thread
     // took twice leaves another thread starting, which the next round waits for.
@@ -149,6 +158,9 @@ export function createRangeWorkers({
     },
     hasFree: () => up.size > inFlight,
     warmUp: () => void warmUp(),
-    close: () => pool.destroy(),
+    close: () => {
+      closing = true
+      return pool.destroy()
+    },
   }
 }
