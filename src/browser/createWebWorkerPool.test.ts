@@ -73,4 +73,27 @@ describe('createWebWorkerPool', () => {
     expect(ran).toEqual([{ a: 1 }, { a: 3 }])
     await pool.close()
   })
+
+  it('a task waiting while the busy worker’s task is aborted gets a fresh worker (the aborted one is closed)', async () => {
+    let started = 0
+    const pool = createWebWorkerPool({
+      size: 1,
+      start: async () => {
+        const id = started++
+        return {
+          request: (message) =>
+            (message as { a: number }).a === 1 ? new Promise<never>(() => {}) : Promise.resolve({ worker: id }),
+          close: async () => {},
+        }
+      },
+    })
+    const cancel = new AbortController()
+    const endless = pool.run('{"a":1}', cancel.signal)
+    await new Promise((r) => setTimeout(r, 10))
+    const waiting = pool.run('{"a":2}')
+    cancel.abort(new Error('execution timeout'))
+    await expect(endless).rejects.toThrow('execution timeout')
+    expect(JSON.parse(await waiting)).toEqual({ worker: 1 })
+    await pool.close()
+  })
 })

@@ -32,6 +32,14 @@ export function createWebWorkerPool({
   const retire = (worker: Promise<PooledWorker>) => {
     running--
     void worker.then((w) => w.close()).catch(() => undefined)
+    // A task waiting for a worker gets a fresh one in its place (an aborted task's worker is closed).
+    const next = closed ? undefined : waiting.shift()
+    if (next) {
+      running++
+      const fresh = start()
+      fresh.catch(() => running--)
+      next(fresh)
+    }
   }
   function acquire(signal: AbortSignal | undefined): Promise<PooledWorker> {
     const free = idle.pop()
