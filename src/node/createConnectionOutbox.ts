@@ -7,7 +7,10 @@ export type OutboxTransport = {
    * newline). False when the transport holds enough unsent: the writer waits for `drained`.
    */
   write(chunk: string, last: boolean): boolean
-  /** Resolves once what was written has gone out to the client (or the connection closed). */
+  /**
+   * Resolves once what was written has gone out to the client (or the connection closed); at once
+   * when the transport is not holding back (no drain to wait for).
+   */
   drained(): Promise<void>
   /** Bytes written and not yet taken by the client. */
   buffered(): number
@@ -104,10 +107,13 @@ export function createConnectionOutbox({
     // Unread bytes over the bound: look again once the client has taken some.
     if (paused && !watching && queuedBytes() >= maxQueuedBytes && !transport.closed) {
       watching = true
-      transport.drained().then(() => {
-        watching = false
-        pump()
-      })
+      // A timer between looks: what waits its turn is not the transport's, and no drain tells of it.
+      transport.drained().then(() =>
+        setTimeout(() => {
+          watching = false
+          pump()
+        }, 10),
+      )
     }
     if (inFlight === 0 && backlog.length === 0) onIdle?.()
   }

@@ -392,7 +392,7 @@ export async function createServer({
           return socket.bufferedAmount < WS_HIGH_WATER
         },
         drained: () =>
-          socket.bufferedAmount === 0 || raw.destroyed
+          !raw.writableNeedDrain || raw.destroyed
             ? Promise.resolve()
             : new Promise<void>((resolve) => {
                 const done = () => {

@@ -86,7 +86,7 @@ export async function createSocketServer({
       transport: {
         write: (chunk, last) => socket.write(last ? `${chunk}\n` : chunk),
         drained: () =>
-          socket.writableLength === 0 || socket.destroyed
+          !socket.writableNeedDrain || socket.destroyed
             ? Promise.resolve()
             : new Promise<void>((resolve) => {
                 const done = () => {
