@@ -91,6 +91,7 @@ beforeAll(async () => {
     api: ['eth', 'debug'],
     workers: { threads: 0 },
     socketUrl: `unix://${join(dir, 'edgetrace.ipc')}`,
+    graphql: true,
   })
 }, 120_000)
 afterAll(async () => {
@@ -341,8 +342,8 @@ describe('item 16: a request body over the limit', () => {
     })
 
   /** The same with fetch: the status, or the error under its failure (EPIPE before). */
-  const overFetch = () =>
-    fetch(edge.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+  const overFetch = (path = '/') =>
+    fetch(new URL(path, edge.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
       async (res) => {
         await res.text()
         return `HTTP/1.1 ${res.status} Payload Too Large`
@@ -350,9 +351,14 @@ describe('item 16: a request body over the limit', () => {
       (err: Error & { cause?: { code?: string } }) => err.cause?.code ?? err.message,
     )
 
-  it('gets its 413, 5 times of 5, sent with a length, chunked or by fetch (before: EPIPE 3 times of 5)', async () => {
+  it('gets its 413, 5 times of 5, sent with a length, chunked or by fetch, on / and /graphql (before: EPIPE 3 times of 5)', async () => {
     const expected = Array(5).fill('HTTP/1.1 413 Payload Too Large')
-    for (const send of [() => overSocket(false), () => overSocket(true), overFetch]) {
+    for (const send of [
+      () => overSocket(false),
+      () => overSocket(true),
+      () => overFetch(),
+      () => overFetch('/graphql'),
+    ]) {
       const statuses: string[] = []
       for (let i = 0; i < 5; i++) statuses.push(await send())
       expect(statuses).toEqual(expected)
