@@ -64,13 +64,19 @@ export async function openStreamClient(url: string): Promise<StreamClient> {
   const socket: Socket = url.startsWith('unix://')
     ? connect(url.slice('unix://'.length))
     : connect({ host: new URL(url).hostname, port: Number(new URL(url).port) })
-  let buffered = ''
   socket.setEncoding('utf8')
+  // Chunks are kept until a newline ends a text: a 100 MB answer is joined once, not re-split per chunk.
+  let pending: string[] = []
   socket.on('data', (chunk: string) => {
-    buffered += chunk
-    const parts = buffered.split('\n')
-    buffered = parts.pop()!
-    inbox.push(...parts.filter((p) => p !== ''))
+    let from = 0
+    for (let at = chunk.indexOf('\n'); at >= 0; at = chunk.indexOf('\n', from)) {
+      pending.push(chunk.slice(from, at))
+      const text = pending.join('')
+      pending = []
+      if (text !== '') inbox.push(text)
+      from = at + 1
+    }
+    if (from < chunk.length) pending.push(chunk.slice(from))
     arrived()
   })
   socket.on('close', () => {
