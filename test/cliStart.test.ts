@@ -38,12 +38,17 @@ function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number } = {})
 }
 
 /** Starts the CLI and resolves with its whole banner once it says where to open the explorer. */
-function startCli(args: string[]): Promise<{ child: ChildProcess; banner: string; exited: Promise<number | null> }> {
+function startCli(
+  args: string[],
+): Promise<{ child: ChildProcess; banner: string; exited: Promise<number | NodeJS.Signals | null> }> {
   const child = spawn(process.execPath, ['--import', TSX, 'src/node/cli.ts', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+  // The exit code, or the signal that ended the process (a crash names itself: SIGABRT, SIGSEGV).
+  const exited = new Promise<number | NodeJS.Signals | null>((done) =>
+    child.on('exit', (code, signal) => done(code ?? signal)),
+  )
   let output = ''
   return new Promise((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`no banner: ${output}`)), 90_000)

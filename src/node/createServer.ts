@@ -11,6 +11,7 @@ import { hostAllowed } from './hostAllowed.js'
 import { isJsonContentType } from './isJsonContentType.js'
 import { originAllowed } from './originAllowed.js'
 import { readBody } from './readBody.js'
+import { whenDrained } from './whenDrained.js'
 import { serveStatic } from './serveStatic.js'
 
 export type CreateServerParameters = {
@@ -229,11 +230,10 @@ export async function createServer({
       plainError(res, 413, `content length too large (${declared}>${maxBodyBytes})`, { connection: 'close' })
       return
     }
-    // Only JSON is executed: a cross-origin page may POST text/plain without a CORS preflight.
-    if (!isJsonContentType(req.headers['content-type'])) {
-      plainError(res, 415, 'invalid content type, only application/json is supported')
-      return
-    }
+    // Only JSON is executed: a cross-origin page may POST text/plain without a CORS preflight. A
+    // length declared over the limit is answered 413 first, as geth's validateRequest orders them.
+    const unsupported = () => plainError(res, 415, 'invalid content type, only application/json is supported')
+    if (!(declared > maxBodyBytes) && !isJsonContentType(req.headers['content-type'])) return unsupported()
     // A body over the limit (declared or not) is read to its end and dropped before the 413, within
     // bounds (readBody): a client answered while still sending would get EPIPE instead of the 413.
     const read = await readBody(req, maxBodyBytes)
@@ -247,6 +247,7 @@ export async function createServer({
         })
       return
     }
+    if (!isJsonContentType(req.headers['content-type'])) return unsupported()
     const chunks = [read.body]
     // Small responses go out whole with a content-length; a big (streamed) one is sent chunked as
     // it is produced, waiting for the socket to drain so memory stays bounded.
@@ -273,16 +274,7 @@ export async function createServer({
           chunk = held.join('')
           held = []
         }
-        if (!(res as ServerResponse).write(chunk))
-          await new Promise<void>((resolve) => {
-            const done = () => {
-              res.off('drain', done)
-              res.off('close', done)
-              resolve()
-            }
-            res.on('drain', done)
-            res.on('close', done)
-          })
+        if (!(res as ServerResponse).write(chunk)) await whenDrained(res)
       },
       { signal: gone.signal },
     )
@@ -392,18 +384,7 @@ export async function createServer({
           socket.send(chunk, { fin: last })
           return socket.bufferedAmount < WS_HIGH_WATER
         },
-        drained: () =>
-          !raw.writableNeedDrain || raw.destroyed
-            ? Promise.resolve()
-            : new Promise<void>((resolve) => {
-                const done = () => {
-                  raw.off('drain', done)
-                  raw.off('close', done)
-                  resolve()
-                }
-                raw.on('drain', done)
-                raw.on('close', done)
-              }),
+        drained: () => (!raw.writableNeedDrain || raw.destroyed ? Promise.resolve() : whenDrained(raw)),
         buffered: () => socket.bufferedAmount,
         pause: () => socket.pause(),
         resume: () => socket.resume(),

@@ -4,6 +4,7 @@ import type { RpcHandler } from '../rpc/createRpcHandler.js'
 import { createJsonFramer } from './createJsonFramer.js'
 import { createPushSession } from '../rpc/createPushSession.js'
 import { type ConnectionOutbox, createConnectionOutbox } from './createConnectionOutbox.js'
+import { whenDrained } from './whenDrained.js'
 
 export type CreateSocketServerParameters = {
   handler: RpcHandler
@@ -85,18 +86,7 @@ export async function createSocketServer({
     const outbox = createConnectionOutbox({
       transport: {
         write: (chunk, last) => socket.write(last ? `${chunk}\n` : chunk),
-        drained: () =>
-          !socket.writableNeedDrain || socket.destroyed
-            ? Promise.resolve()
-            : new Promise<void>((resolve) => {
-                const done = () => {
-                  socket.off('drain', done)
-                  socket.off('close', done)
-                  resolve()
-                }
-                socket.on('drain', done)
-                socket.on('close', done)
-              }),
+        drained: () => (!socket.writableNeedDrain || socket.destroyed ? Promise.resolve() : whenDrained(socket)),
         buffered: () => socket.writableLength,
         pause: () => socket.pause(),
         resume: () => {

@@ -22,12 +22,10 @@ import type { RpcSession } from '../types/rpcSession.js'
 /** One JSON-RPC method: receives the raw `params` (and the call's context) and returns the `result`. */
 export type RpcMethod = (params: unknown, context: CallContext) => Promise<unknown>
 
-/** A namespace (`eth`, `debug`, …): its methods, and optionally a handler for methods it does not list. */
+/** A namespace (`eth`, `debug`, …): its methods. A method it does not list does not exist (-32601): nothing is passed through. */
 export type RpcNamespace = {
   name: string
   methods: Readonly<Record<string, RpcMethod>>
-  /** Called for `<name>_*` methods not in `methods` (eth passes them through to the upstream). */
-  fallback?: (method: string, params: unknown) => Promise<unknown>
 }
 
 /** Per message: who hears the progress of its long calls (a transport's client), besides the handler's own sink. */
@@ -119,7 +117,6 @@ export function createRpcHandler({
     }
     const handler = Object.hasOwn(ns.methods, method) ? ns.methods[method] : undefined
     if (handler) return handler(params, context)
-    if (ns.fallback) return ns.fallback(method, params)
     throw new MethodNotFoundRpcError(method)
   }
 

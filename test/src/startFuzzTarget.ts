@@ -21,29 +21,22 @@ export async function startFuzzTarget() {
     const receipt = await waitForReceipt(anvil.url, txHash)
     const proxy = await createProxy(anvil.url)
     const internalErrors: string[] = []
-    const edge = await startEdgetrace({
-      upstream: proxy.url,
-      port: 0,
-      hardfork: 'prague',
-      api: ['eth', 'debug', 'trace', 'web3', 'net'],
-      engine: { evmTimeoutMs: 5000 },
-      socketUrl: `unix://${join(tmpdir(), `edgetrace-fuzz-${process.pid}.ipc`)}`,
-      log: (line) => {
-        if (line.startsWith('internal error')) internalErrors.push(line.split('\n').slice(0, 3).join(' | '))
-      },
-    })
+    /** A daemon on the proxy with every namespace the fuzzer aims at, its socket listener at `socketUrl`. */
+    const serve = (socketUrl: string) =>
+      startEdgetrace({
+        upstream: proxy.url,
+        port: 0,
+        hardfork: 'prague',
+        api: ['eth', 'debug', 'trace', 'web3', 'net'],
+        engine: { evmTimeoutMs: 5000 },
+        socketUrl,
+        log: (line) => {
+          if (line.startsWith('internal error')) internalErrors.push(line.split('\n').slice(0, 3).join(' | '))
+        },
+      })
+    const edge = await serve(`unix://${join(tmpdir(), `edgetrace-fuzz-${process.pid}.ipc`)}`)
     // The raw TCP framing: a second daemon on the same upstream (one socket listener a daemon).
-    const tcp = await startEdgetrace({
-      upstream: proxy.url,
-      port: 0,
-      hardfork: 'prague',
-      api: ['eth', 'debug', 'trace', 'web3', 'net'],
-      engine: { evmTimeoutMs: 5000 },
-      socketUrl: 'tcp://127.0.0.1:0',
-      log: (line) => {
-        if (line.startsWith('internal error')) internalErrors.push(line.split('\n').slice(0, 3).join(' | '))
-      },
-    })
+    const tcp = await serve('tcp://127.0.0.1:0')
     const context: FuzzContext = {
       contract,
       account: DEV_ACCOUNT,
