@@ -210,6 +210,14 @@ async function main(argv: string[]): Promise<void> {
         ? `\nJSON-RPC at ${server.url} (the explorer page is not built: run \`npm run build\`, which npm install runs)`
         : `\nJSON-RPC at ${server.url} (the explorer page is off${opts.explorer === false ? '' : ' away from loopback: --http.explorer on'})`,
   ]
+  // Stopping is armed before anything is printed: writes to a pipe are synchronous, so a supervisor
+  // that signals as soon as it reads the banner would otherwise meet the default action (killed).
+  const stop = async () => {
+    for (const c of cleanups) await c().catch(() => {})
+    process.exit(0)
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
   console.log(lines.join('\n'))
   for (const warning of server.engine.rules.warnings) console.warn(warning)
   // Each address beyond loopback is warned about once, with what its listeners serve there.
@@ -218,12 +226,6 @@ async function main(argv: string[]): Promise<void> {
     if (!l.loopback) beyond.set(l.address, new Set([...(beyond.get(l.address) ?? []), ...l.api]))
   for (const [address, served] of beyond)
     for (const warning of startWarnings(address, [...served])) console.warn(warning)
-  const stop = async () => {
-    for (const c of cleanups) await c().catch(() => {})
-    process.exit(0)
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
