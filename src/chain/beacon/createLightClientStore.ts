@@ -254,12 +254,30 @@ export function createLightClientStore(
       beaconBlockHeaderRoot(update.attestedHeader.beacon),
       syncCommitteeDomain(config, fork.version),
     ])
-    if (!verifySyncCommitteeSignature(signers, signingRoot, update.syncAggregate.signature))
+    if (!verifySyncCommitteeSignature(signers, signingRoot, update.syncAggregate.signature)) {
+      // Said as a fork mismatch when the committee signed the block under another fork's version.
+      const attestedRoot = beaconBlockHeaderRoot(update.attestedHeader.beacon)
+      const other = config.forks.find(
+        (f) =>
+          f.version.some((b, i) => b !== fork.version[i]) &&
+          verifySyncCommitteeSignature(
+            signers,
+            merkleize([attestedRoot, syncCommitteeDomain(config, f.version)]),
+            update.syncAggregate.signature,
+          ),
+      )
+      if (other)
+        fail(
+          'fork',
+          `the committee signed under ${other.name}'s fork version where ${fork.name} is in force (slot ${forkVersionSlot})`,
+          slots,
+        )
       fail(
         'signature',
         `the sync committee's aggregate signature of ${active} over block ${hex(beaconBlockHeaderRoot(update.attestedHeader.beacon))} (fork ${fork.name}) is not valid`,
         slots,
       )
+    }
   }
 
   function apply(update: LightClientUpdate): void {

@@ -1,0 +1,46 @@
+import { redactUrl } from '../utils/redactUrl.js'
+
+/** The Beacon API of a consensus node, as the light client reads it: GET a path, its JSON answer. */
+export type BeaconApi = {
+  readonly url: string
+  get(path: string, signal?: AbortSignal): Promise<unknown>
+}
+
+/** Longest wait for one Beacon API answer (ms), and its largest body. */
+const TIMEOUT_MS = 30_000
+const MAX_BYTES = 32 * 1024 * 1024
+
+/**
+ * A Beacon API client over HTTP(S) `fetch`: each GET bounded in time and size; a non-2xx answer is
+ * an error naming the path and status (the node's own message when it gives one), never data.
+ */
+export function createBeaconApi(url: string, { timeoutMs = TIMEOUT_MS } = {}): BeaconApi {
+  const base = url.replace(/\/+$/, '')
+  return {
+    url: redactUrl(base),
+    async get(path, signal) {
+      const timeout = AbortSignal.timeout(timeoutMs)
+      const res = await fetch(`${base}${path}`, {
+        headers: { accept: 'application/json' },
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      }).catch((err: unknown) => {
+        const reason = timeout.aborted ? `no answer within ${timeoutMs} ms` : (err as Error).message
+        throw new Error(`beacon API ${redactUrl(base)}${path.split('?')[0]}: ${reason}`)
+      })
+      const text = await res.text()
+      if (text.length > MAX_BYTES) throw new Error(`beacon API ${path.split('?')[0]}: answer over ${MAX_BYTES} bytes`)
+      if (!res.ok) {
+        let message = text.slice(0, 200)
+        try {
+          message = String((JSON.parse(text) as { message?: unknown }).message ?? message)
+        } catch {}
+        throw new Error(`beacon API ${path.split('?')[0]}: HTTP ${res.status}${message ? ` (${message})` : ''}`)
+      }
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        throw new Error(`beacon API ${path.split('?')[0]}: the answer is not JSON`)
+      }
+    },
+  }
+}
