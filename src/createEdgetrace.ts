@@ -9,6 +9,7 @@ import type { ProgressSink } from './types/progress.js'
 import type { PersistentStore } from './state/createPersistentBacking.js'
 import { UpstreamUnavailableError } from './errors/upstream.js'
 import type { Upstream } from './upstream/types.js'
+import type { ExecutionAnchor } from './chain/createHeaderStore.js'
 
 export type CreateEdgetraceParameters = {
   upstream: Upstream
@@ -37,6 +38,8 @@ export type CreateEdgetraceParameters = {
    * if they link to it by parent hashes; without it, which block is number N is the upstream's word.
    */
   checkpoint?: string | undefined
+  /** Consensus' word on which block is real: a beacon light client's (tags and numbers resolve through it). */
+  anchor?: ExecutionAnchor | undefined
   /** Hears what the daemon has to say outside a request (long checkpoint walks). */
   onLog?: ((line: string) => void) | undefined
 }
@@ -74,11 +77,20 @@ export async function createEdgetrace({
   onProgress,
   progressEveryMs,
   checkpoint,
+  anchor,
   onLog,
 }: CreateEdgetraceParameters): Promise<Edgetrace> {
   const chainId = knownChainId ?? BigInt(await upstream.request<string>('eth_chainId', []))
   const rules = createChainRules({ chainId, genesis, hardfork })
-  const engine = createEngine({ upstream, rules, options: engineOptions, persistentStore, checkpoint, log: onLog })
+  const engine = createEngine({
+    upstream,
+    rules,
+    options: engineOptions,
+    persistentStore,
+    checkpoint,
+    anchor,
+    log: onLog,
+  })
   // The checkpoint is fetched by hash and verified now, so a wrong one fails the start, not every later
   // call; only an unreachable upstream (a browser starting offline) leaves that to the first use.
   await engine.headers.checkpoint().catch((err: unknown) => {

@@ -33,6 +33,15 @@ export type HeaderStore = {
   }
 }
 
+/**
+ * Which execution block consensus vouches for (a beacon light client): under `latest` the optimistic
+ * head's, under `safe` and `finalized` the finalized one's. With one, no tag or number is the
+ * upstream's word.
+ */
+export type ExecutionAnchor = {
+  head(tag: 'latest' | 'safe' | 'finalized'): Promise<{ number: bigint; hash: Hex }>
+}
+
 export type CreateHeaderStoreParameters = {
   upstream: Upstream
   rules: ChainRules
@@ -47,6 +56,11 @@ export type CreateHeaderStoreParameters = {
   checkpoint?: string | undefined
   /** Hears long checkpoint walks and upstream answers refused on them. */
   log?: ((line: string) => void) | undefined
+  /**
+   * Consensus' word on which block is real: a tag resolves to the block it vouches for (fetched by
+   * that hash, so any other header is refused), a number to that block's ancestor by parent links.
+   */
+  anchor?: ExecutionAnchor | undefined
 }
 
 const HEADER_BYTES = 2048
@@ -59,6 +73,7 @@ export function createHeaderStore({
   reorgDepth = 64,
   checkpoint,
   log,
+  anchor,
 }: CreateHeaderStoreParameters): HeaderStore {
   let highest = -1n
   const isFinal = (number: bigint) => number <= highest - BigInt(reorgDepth)
@@ -67,7 +82,11 @@ export function createHeaderStore({
       ? undefined
       : createCheckpointLinker({ checkpoint, upstream, rules, cache, byHash, keep, reorgDepth, log })
   // With a checkpoint, a number's hash is cached only once linked to it (and under its name: never one cached without it).
-  const numberKey = linker ? linker.numberKey : (n: bigint) => cacheKeys.number(n)
+  const numberKey = linker
+    ? linker.numberKey
+    : anchor
+      ? (n: bigint) => `anchored:${cacheKeys.number(n)}`
+      : (n: bigint) => cacheKeys.number(n)
 
   function verify(json: unknown, expectedHash?: string): VerifiedHeader {
     if (json === null || json === undefined) throw new BlockNotFoundError(expectedHash ?? 'requested')
@@ -113,6 +132,7 @@ export function createHeaderStore({
     if (known) return byHash(known)
     // At or below the checkpoint, which block is number n is the checkpoint's ancestry's word, not the upstream's.
     if (linker && n <= (await linker.header()).number) return byHash(await linker.hashAt(n))
+    if (anchor) return anchoredByNumber(n)
     const header = await accept(
       await upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]),
       'requested',
@@ -127,9 +147,34 @@ export function createHeaderStore({
     if (block.kind === 'number') return byNumber(block.number)
     if (block.tag === 'earliest') return byNumber(0n)
     const tag = block.tag === 'pending' ? 'latest' : block.tag
+    if (anchor) return anchoredHead(tag)
     const json = await upstream.request('eth_getBlockByNumber', [tag, false])
     if (json === null) throw new BlockNotFoundError(tag)
     return accept(json, tag)
+  }
+
+  /** The block consensus vouches for under a tag, by its hash: a header the upstream made up does not hash to it. */
+  async function anchoredHead(tag: 'latest' | 'safe' | 'finalized'): Promise<VerifiedHeader> {
+    const vouched = await anchor!.head(tag)
+    const header = await byHash(vouched.hash)
+    if (header.number !== vouched.number)
+      throw new HeaderVerificationError(
+        `block ${vouched.hash} is number ${vouched.number} by consensus, ${header.number} by its header`,
+        { facts: { block: header } },
+      )
+    if (header.number > highest) highest = header.number
+    return header
+  }
+
+  /** Block n as the anchored head's ancestor, followed down its parent links; kept by number once final by consensus. */
+  async function anchoredByNumber(n: bigint): Promise<VerifiedHeader> {
+    const head = await anchoredHead('latest')
+    if (n === head.number) return head
+    if (n > head.number) throw new BlockNotFoundError(`${n} (past the consensus-anchored head, block ${head.number})`)
+    const hash = await ancestorHash(head, n)
+    const finalized = await anchor!.head('finalized')
+    if (n <= finalized.number) cache.set(numberKey(n), hash, 128)
+    return byHash(hash)
   }
 
   async function ancestorHash(head: VerifiedHeader, number: bigint): Promise<Hex> {

@@ -1,5 +1,5 @@
 import type { ChainRules } from '../chain/createChainRules.js'
-import { type HeaderStore, createHeaderStore } from '../chain/createHeaderStore.js'
+import { type ExecutionAnchor, type HeaderStore, createHeaderStore } from '../chain/createHeaderStore.js'
 import { type LruCache, createLruCache } from '../utils/createLruCache.js'
 import {
   type PersistentBacking,
@@ -127,6 +127,7 @@ export function createEngine({
   options = {},
   persistentStore,
   checkpoint,
+  anchor,
   log,
 }: {
   upstream: Upstream
@@ -139,6 +140,8 @@ export function createEngine({
   persistentStore?: PersistentStore | undefined
   /** `--checkpoint`: blocks asked by number or tag must link to this block hash (see createHeaderStore). */
   checkpoint?: string | undefined
+  /** Consensus' word on which block is real (a beacon light client; see createHeaderStore). */
+  anchor?: ExecutionAnchor | undefined
   log?: ((line: string) => void) | undefined
 }): Engine {
   const opts = { ...DEFAULT_ENGINE_OPTIONS, ...options }
@@ -147,7 +150,7 @@ export function createEngine({
       ? createPersistentBacking({ store: persistentStore, codec: createPersistentCodec(rules) })
       : undefined
   const cache = createLruCache(opts.cacheBytes, persistent)
-  const headers = createHeaderStore({ upstream, rules, cache, checkpoint, log })
+  const headers = createHeaderStore({ upstream, rules, cache, checkpoint, anchor, log })
   const verified = newVerificationCounts()
   const source = opts.unverified
     ? createUnverifiedStateSource({ upstream, cache })

@@ -83,7 +83,16 @@ export type BeaconFixture = ReturnType<typeof createBeaconFixture>
  * The chain up to `head` (a slot; the test moves it). `genesisTime` is the clock's origin: slot s is
  * at genesisTime + 6 s.
  */
-export function createBeaconFixture({ genesisTime = 1_700_000_000, committeeSize = 32 } = {}) {
+export function createBeaconFixture({
+  genesisTime = 1_700_000_000,
+  committeeSize = 32,
+  executionAt,
+}: {
+  genesisTime?: number
+  committeeSize?: number
+  /** The execution payload header of slot s's block (a real chain's block s); made up otherwise. */
+  executionAt?: (slot: number) => ExecutionPayloadHeader
+} = {}) {
   const genesisValidatorsRoot = sha256(te.encode('edgetrace fixture beacon chain'))
   const config: BeaconConfig = parseBeaconConfig(CONFIG_KEYS, hex(genesisValidatorsRoot))
   if (config.preset.syncCommitteeSize !== committeeSize) throw new Error('the fixture is minimal-preset only')
@@ -106,7 +115,7 @@ export function createBeaconFixture({ genesisTime = 1_700_000_000, committeeSize
     return c
   }
 
-  const execution = (slot: number): ExecutionPayloadHeader => ({
+  const madeUp = (slot: number): ExecutionPayloadHeader => ({
     parentHash: slot === 0 ? new Uint8Array(32) : sha256(te.encode(`execution block ${slot - 1}`)),
     feeRecipient: new Uint8Array(20),
     stateRoot: sha256(te.encode(`execution state ${slot}`)),
@@ -125,6 +134,7 @@ export function createBeaconFixture({ genesisTime = 1_700_000_000, committeeSize
     blobGasUsed: 0n,
     excessBlobGas: 0n,
   })
+  const execution = executionAt ?? madeUp
   const filler = (what: string, slot: number, i: number) => sha256(te.encode(`${what} ${slot} ${i}`))
 
   /** The block finalized in the state of `slot`: the first of the epoch two before its own (none early on). */
@@ -334,4 +344,32 @@ export function createBeaconFixture({ genesisTime = 1_700_000_000, committeeSize
   }
 
   return Object.assign(fixture, { serve })
+}
+
+/** An execution block as the Beacon API's payload header carries it (from a JSON-RPC block). */
+export function executionPayloadHeaderOf(block: Record<string, string>): ExecutionPayloadHeader {
+  const b = (key: string, length: number) => {
+    const out = Uint8Array.from(Buffer.from((block[key] ?? '0x').slice(2), 'hex'))
+    if (length >= 0 && out.length !== length) return new Uint8Array(length)
+    return out
+  }
+  return {
+    parentHash: b('parentHash', 32),
+    feeRecipient: b('miner', 20),
+    stateRoot: b('stateRoot', 32),
+    receiptsRoot: b('receiptsRoot', 32),
+    logsBloom: b('logsBloom', 256),
+    prevRandao: b('mixHash', 32),
+    blockNumber: BigInt(block.number!),
+    gasLimit: BigInt(block.gasLimit!),
+    gasUsed: BigInt(block.gasUsed!),
+    timestamp: BigInt(block.timestamp!),
+    extraData: b('extraData', -1),
+    baseFeePerGas: BigInt(block.baseFeePerGas ?? 0),
+    blockHash: b('hash', 32),
+    transactionsRoot: b('transactionsRoot', 32),
+    withdrawalsRoot: b('withdrawalsRoot', 32),
+    blobGasUsed: BigInt(block.blobGasUsed ?? 0),
+    excessBlobGas: BigInt(block.excessBlobGas ?? 0),
+  }
 }

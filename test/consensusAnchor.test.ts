@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createConsensusAnchor } from '../src/chain/beacon/createConsensusAnchor.js'
+import { connectLightClient } from '../src/chain/beacon/connectLightClient.js'
+import { createChainRules } from '../src/chain/createChainRules.js'
+import { parseHeader } from '../src/chain/parseHeader.js'
+import { createEdgetrace } from '../src/createEdgetrace.js'
+import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
+import { createBeaconApi } from '../src/upstream/createBeaconApi.js'
+import { createUpstream } from '../src/upstream/createUpstream.js'
+import { type BeaconFixture, createBeaconFixture, executionPayloadHeaderOf } from './src/beaconFixture.js'
+import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
+import { DEV_ACCOUNT, rpcResult } from './src/rpc.js'
+
+// Which block is real, from consensus: a beacon chain (test/src/beaconFixture.ts) whose blocks carry
+// a real anvil's execution blocks as their payload headers, a light client following it, and
+// edgetrace resolving tags and numbers through it against that anvil behind a proxy that forges
+// headers — self-consistent ones, their hash recomputed, which today's upstream word would take.
+
+type Block = Record<string, string>
+const HEAD = 40
+/** anvil runs ahead of the beacon chain's head: its own latest is never what is served. */
+const MINED = 60
+const rules = createChainRules({ chainId: 31337n, hardfork: 'prague' })
+
+let anvil: AnvilInstance
+let proxy: Proxy
+let beacon: BeaconFixture
+let served: Awaited<ReturnType<BeaconFixture['serve']>>
+let real: Block[]
+
+/** The same block with one field changed and its hash recomputed (keccak256 of its RLP). */
+function forge(block: Block, changes: Record<string, string>): Block {
+  const { hash: _claimed, ...fields } = block
+  const forged = { ...fields, ...changes }
+  return { ...forged, hash: parseHeader(forged, rules).hash }
+}
+
+beforeAll(async () => {
+  anvil = await startAnvil()
+  await rpcResult(anvil.url, 'anvil_mine', [`0x${MINED.toString(16)}`])
+  real = await Promise.all(
+    Array.from({ length: MINED + 1 }, (_, n) =>
+      rpcResult(anvil.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]),
+    ),
+  )
+  beacon = createBeaconFixture({ executionAt: (slot) => executionPayloadHeaderOf(real[slot]!) })
+  beacon.head = HEAD
+  served = await beacon.serve()
+  proxy = await createProxy(anvil.url)
+})
+afterAll(async () => {
+  await served?.close()
+  await proxy?.stop()
+  await anvil?.stop()
+})
+
+async function daemon(hooks: ProxyHooks = {}) {
+  proxy.hooks = hooks
+  const client = await connectLightClient(
+    createBeaconApi(served.url),
+    `0x${Buffer.from(beacon.rootAt(8)).toString('hex')}`,
+    {
+      now: beacon.now,
+    },
+  )
+  const upstream = createUpstream({ url: proxy.url })
+  const edge = await createEdgetrace({
+    upstream,
+    hardfork: 'prague',
+    api: ['eth', 'debug'],
+    anchor: createConsensusAnchor(client),
+  })
+  const call = async (method: string, params: unknown[]) => {
+    const text = await edge.handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))
+    return JSON.parse(text!) as { result?: unknown; error?: { code: number; message: string } }
+  }
+  return { call, upstream }
+}
+
+describe('blocks resolved through a beacon light client', () => {
+  it("tags are consensus' word: latest the optimistic head's block, finalized and safe the finalized one's", async () => {
+    const { call } = await daemon()
+    // anvil's own latest is block 60; the beacon chain's optimistic head carries block 39.
+    expect((await call('eth_blockNumber', [])).result).toBe('0x27')
+    expect(((await call('eth_getBlockByNumber', ['latest', false])).result as Block).hash).toBe(real[39]!.hash)
+    expect(((await call('eth_getBlockByNumber', ['finalized', false])).result as Block).hash).toBe(real[16]!.hash)
+    expect(((await call('eth_getBlockByNumber', ['safe', false])).result as Block).hash).toBe(real[16]!.hash)
+    expect((await call('eth_getBalance', [DEV_ACCOUNT, 'latest'])).result).toBe(
+      await rpcResult(anvil.url, 'eth_getBalance', [DEV_ACCOUNT, '0x27']),
+    )
+  })
+
+  it("refuses the upstream's own head made up with its hash recomputed — the case the upstream's word serves — naming both hashes", async () => {
+    const forgedHead = forge(real[39]!, { stateRoot: `0x${'ab'.repeat(32)}` })
+    const { call } = await daemon({
+      transform: (c, result) =>
+        (c.method === 'eth_getBlockByHash' && String(c.params[0]).toLowerCase() === real[39]!.hash) ||
+        (c.method === 'eth_getBlockByNumber' && (c.params[0] === 'latest' || c.params[0] === '0x27'))
+          ? forgedHead
+          : result,
+    })
+    const out = await call('eth_getBalance', [DEV_ACCOUNT, 'latest'])
+    expect(out.result).toBeUndefined()
+    expect(out.error!.message).toContain(real[39]!.hash)
+    expect(out.error!.message).toContain(forgedHead.hash!)
+  })
+
+  it('a block asked by number is the anchored head’s ancestor by parent links, whatever the upstream says is that number', async () => {
+    const forged5 = forge(real[5]!, { extraData: '0x0bad' })
+    const { call, upstream } = await daemon({
+      transform: (c, result) => (c.method === 'eth_getBlockByNumber' && c.params[0] === '0x5' ? forged5 : result),
+    })
+    upstream.resetStats()
+    const block = (await call('eth_getBlockByNumber', ['0x5', false])).result as Block
+    expect(block.hash).toBe(real[5]!.hash)
+    const { roundTrips } = upstream.stats()
+    // The walk fetches the stretch by number in one batch, then follows (and checks) parent links.
+    expect(roundTrips).toBeLessThanOrEqual(4)
+    // Past the anchored head there is no block yet, whatever the upstream has.
+    const past = await call('eth_getBlockByNumber', ['0x28', false])
+    expect(past.error?.message ?? JSON.stringify(past.result)).toMatch(/past the consensus-anchored head|null/)
+  })
+
+  it('a beacon node that lies stops the answers (naming the check) rather than serving an unanchored head', async () => {
+    const { call } = await daemon()
+    beacon.lie = 'signature'
+    beacon.head = HEAD + 12
+    try {
+      const out = await call('eth_blockNumber', [])
+      expect(out.error?.message).toMatch(/signature does not verify/)
+    } finally {
+      beacon.lie = undefined
+      beacon.head = HEAD
+    }
+  })
+})
