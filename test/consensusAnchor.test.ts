@@ -9,7 +9,8 @@ import { createBeaconApi } from '../src/upstream/createBeaconApi.js'
 import { createUpstream } from '../src/upstream/createUpstream.js'
 import { type BeaconFixture, createBeaconFixture, executionPayloadHeaderOf } from './src/beaconFixture.js'
 import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
-import { DEV_ACCOUNT, rpcResult } from './src/rpc.js'
+import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
+import { runCli } from './src/runCli.js'
 
 // Which block is real, from consensus: a beacon chain (test/src/beaconFixture.ts) whose blocks carry
 // a real anvil's execution blocks as their payload headers, a light client following it, and
@@ -132,5 +133,58 @@ describe('blocks resolved through a beacon light client', () => {
       beacon.lie = undefined
       beacon.head = HEAD
     }
+  })
+})
+
+describe('--beacon.upstream on the command line', () => {
+  it('starts in trust mode consensus, says what anchors it, and answers from the anchored head', async () => {
+    // A beacon chain whose clock is this one: its head slot is now.
+    const live = createBeaconFixture({
+      executionAt: (slot) => executionPayloadHeaderOf(real[slot]!),
+      genesisTime: Math.floor(Date.now() / 1000) - HEAD * 6,
+    })
+    live.head = HEAD
+    const liveServed = await live.serve()
+    const root = `0x${Buffer.from(live.rootAt(8)).toString('hex')}`
+    const cli = await runCli(
+      [
+        '--upstream',
+        anvil.url,
+        '--beacon.upstream',
+        liveServed.url,
+        '--checkpoint',
+        root,
+        '--hardfork',
+        'prague',
+        '--http.port',
+        '0',
+      ],
+      /JSON-RPC at http:\/\/\S+|open http:\/\/\S+/,
+    )
+    try {
+      expect(cli.output).toMatch(
+        /trust: {6}consensus — a light client of the beacon node http:\/\/127\.0\.0\.1:\d+, from the beacon block root 0x[0-9a-f]{64}:/,
+      )
+      expect(cli.output).toMatch(
+        /finalized slot 16 \(block 16\), head slot 39 \(block 39\), 32\/32 of the sync committee signed/,
+      )
+      const url = cli.output.match(/http:\/\/127\.0\.0\.1:\d+(?=\/| )/g)!.find((u) => !u.startsWith(liveServed.url))!
+      expect(await rpcResult(url, 'eth_blockNumber')).toBe('0x27')
+      const tracer = await rpc(url, 'debug_traceCall', [
+        { to: DEV_ACCOUNT },
+        'latest',
+        { tracer: '{result: function () { return 1 }, fault: function () {}}' },
+      ])
+      expect(tracer.error?.message).toMatch(/JavaScript tracers are not served with --beacon.upstream yet/)
+    } finally {
+      cli.kill()
+      await liveServed.close()
+    }
+  }, 60_000)
+
+  it('refuses --beacon.upstream without a checkpoint root, saying what to give', async () => {
+    const cli = await runCli(['--upstream', anvil.url, '--beacon.upstream', 'http://127.0.0.1:1'], /never/)
+    expect(cli.code).toBe(1)
+    expect(cli.output).toMatch(/--beacon.upstream needs --checkpoint ROOT: a beacon block root you trust/)
   })
 })

@@ -19,6 +19,8 @@ export type HeaderStore = {
   peekStored(block: BlockSelector): Promise<VerifiedHeader | undefined>
   /** Whether a block this deep is taken as final (at least reorgDepth below the highest header seen). */
   isFinal(number: bigint): boolean
+  /** Whether blocks resolve through consensus (an anchor) rather than the upstream's word. */
+  readonly anchored: boolean
   /** With a checkpoint, its header (fetched by hash and verified); undefined without one. */
   checkpoint(): Promise<VerifiedHeader | undefined>
   /** Verifies and caches a block JSON fetched elsewhere (e.g. in a speculative batch). */
@@ -250,6 +252,7 @@ export function createHeaderStore({
   const checkpointHeader = async () => linker?.header()
 
   return {
+    anchored: anchor !== undefined,
     byHash,
     resolve,
     peek,

@@ -12,6 +12,7 @@ import type { Devnet } from './devnet/startDevnet.js'
 import { installProcessGuard } from './installProcessGuard.js'
 import { defaultIpcPath } from './defaultIpcPath.js'
 import { DEFAULT_JS_TRACER_MEMORY_MB } from '../exec/createEngine.js'
+import type { LightClient } from '../chain/beacon/createLightClient.js'
 
 /** The devnet's part of the banner: its contracts and transactions, and tracing to try at once. */
 function devnetBanner(devnet: Devnet, url: string, api: readonly string[]): string[] {
@@ -56,6 +57,15 @@ function namespacesBesides(server: RunningEdgetrace, kind: ListenerInfo['kind'],
   const listener = server.listeners.find((l) => l.kind === kind)
   if (!listener || listener.api.join(',') === shown.join(',')) return ''
   return `, namespaces ${listener.api.join(', ')}`
+}
+
+/** The banner's trust line in consensus mode: what anchors the answers, and how well it is signed. */
+function consensusTrustLine(client: LightClient, beaconUrl: string, checkpoint: string): string {
+  const { finalized, optimistic, participation } = client.status()
+  return [
+    `  trust:      consensus — a light client of the beacon node ${beaconUrl}, from the beacon block root ${checkpoint}:`,
+    `              finalized slot ${finalized.slot} (block ${finalized.blockNumber}), head slot ${optimistic.slot} (block ${optimistic.blockNumber}), ${participation.signed}/${participation.of} of the sync committee signed`,
+  ].join('\n')
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -157,7 +167,9 @@ async function main(argv: string[]): Promise<void> {
       txpool: opts.txpool,
       subscriptionPollMs: opts.subscriptionPollMs,
     },
-    checkpoint: opts.checkpoint,
+    ...(opts.beaconUpstream
+      ? { beacon: { url: opts.beaconUpstream, checkpoint: opts.checkpoint! } }
+      : { checkpoint: opts.checkpoint }),
     ...(opts.workers !== undefined ? { workers: { threads: opts.workers } } : {}),
     log: (line) => console.error(line),
   }).catch(async (err: unknown) => {
@@ -174,9 +186,11 @@ async function main(argv: string[]): Promise<void> {
     opts.unverified
       ? '  state:      UNVERIFIED (--unverified): accounts, storage and code are taken from the upstream without proofs'
       : '  state:      verified (Merkle proofs against block headers, code against code hashes)',
-    opts.checkpoint
-      ? `  trust:      blocks asked by number or tag must link by parent hashes to the checkpoint ${opts.checkpoint}${checkpoint ? ` (block ${checkpoint.number})` : ''}`
-      : "  trust:      blocks asked by number or tag are the upstream's word (no --checkpoint given)",
+    server.lightClient
+      ? consensusTrustLine(server.lightClient, redactUrl(opts.beaconUpstream!), opts.checkpoint!)
+      : opts.checkpoint
+        ? `  trust:      blocks asked by number or tag must link by parent hashes to the checkpoint ${opts.checkpoint}${checkpoint ? ` (block ${checkpoint.number})` : ''}`
+        : "  trust:      blocks asked by number or tag are the upstream's word (no --checkpoint given)",
     `  namespaces: ${api.join(', ')}${opts.api ? '' : ' (the default here; --http.api to choose)'}`,
     ...(api.includes('trace')
       ? [

@@ -7,6 +7,8 @@ import { DEFAULT_TXPOOL_LIMITS, type TxPoolLimits } from '../exec/txpool/createT
 
 export type CliOptions = {
   upstream?: string | undefined
+  /** `--beacon.upstream`: a Beacon API whose light-client endpoints anchor which block is real. */
+  beaconUpstream?: string | undefined
   host: string
   port: number
   /** `--http.api` as given; without it, `defaultApi` decides. */
@@ -162,7 +164,11 @@ ${NAMESPACE_LINES}
                           frame, vmTrace without op/idx) instead of the reference daemon's
   --checkpoint HASH       a block hash you trust (e.g. a finalized block's, from a source you trust):
                           blocks asked by number or tag must link to it by parent hashes. Without
-                          it, which block is number N is the upstream's word.
+                          it, which block is number N is the upstream's word. With --beacon.upstream:
+                          a beacon block root you trust, the light client's starting point
+  --beacon.upstream URL   a beacon node (any Beacon API): a consensus light client, bootstrapped from
+                          --checkpoint, decides which block is real — tags are the blocks its sync
+                          committee signed, numbers their ancestors (trust mode: consensus)
   --help                  this text
 `
 
@@ -391,6 +397,10 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--trace.compat':
         opts.traceCompat = true
         break
+      case '--beacon.upstream':
+        opts.beaconUpstream = takeValue()
+        if (!/^https?:\/\//.test(opts.beaconUpstream)) throw new CliError('--beacon.upstream must be an http(s):// URL')
+        break
       case '--checkpoint': {
         const value = takeValue()
         if (!/^0x[0-9a-fA-F]{64}$/.test(value))
@@ -404,5 +414,11 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   }
   if (opts.https && (opts.https.certFile === undefined || opts.https.keyFile === undefined))
     throw new CliError('--https.enabled needs --https.cert FILE and --https.key FILE')
+  if (opts.beaconUpstream && !opts.checkpoint)
+    throw new CliError(
+      '--beacon.upstream needs --checkpoint ROOT: a beacon block root you trust (a finalized block root from a source you trust), where the light client starts',
+    )
+  if (opts.beaconUpstream && opts.unverified)
+    throw new CliError('--beacon.upstream anchors verified state: it cannot go with --unverified')
   return opts
 }

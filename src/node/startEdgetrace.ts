@@ -13,6 +13,10 @@ import { createSocketServer, parseSocketUrl } from './createSocketServer.js'
 import type { RpcHandler } from '../rpc/createRpcHandler.js'
 import { DEFAULT_API } from '../createEdgetrace.js'
 import { createGraphqlHandler } from '../rpc/graphql/createGraphqlHandler.js'
+import { connectLightClient } from '../chain/beacon/connectLightClient.js'
+import { createConsensusAnchor } from '../chain/beacon/createConsensusAnchor.js'
+import type { LightClient } from '../chain/beacon/createLightClient.js'
+import { createBeaconApi } from '../upstream/createBeaconApi.js'
 
 export type StartEdgetraceParameters = {
   upstream: string
@@ -46,6 +50,11 @@ export type StartEdgetraceParameters = {
   engine?: Partial<EngineOptions>
   /** `--checkpoint`: the block hash blocks asked by number or tag must link to. */
   checkpoint?: string | undefined
+  /**
+   * `--beacon.upstream` with `--checkpoint ROOT`: a consensus light client of that beacon node,
+   * bootstrapped from the beacon block root, decides which block is real (trust mode consensus).
+   */
+  beacon?: { url: string; checkpoint: string } | undefined
   log?: (line: string) => void
   /** The explorer page's build directory, served on GET / (see createServer); none by default. */
   explorerDir?: string | undefined
@@ -94,7 +103,12 @@ export type ListenerInfo = {
 
 export type RunningEdgetrace = Edgetrace &
   EdgetraceServer &
-  ExtraListeners & { upstream: Upstream; listeners: readonly ListenerInfo[] }
+  ExtraListeners & {
+    upstream: Upstream
+    listeners: readonly ListenerInfo[]
+    /** With `beacon`: the light client blocks resolve through (its status for the banner). */
+    lightClient?: LightClient | undefined
+  }
 
 /** Node 20 has no global WebSocket: a ws(s):// upstream gets the `ws` package's class. */
 async function nodeWebSocket(url: string): Promise<WebSocketConstructor | undefined> {
@@ -119,6 +133,7 @@ export async function startEdgetrace({
   hardfork,
   engine,
   checkpoint,
+  beacon,
   log,
   progressEveryMs,
   explorerDir,
@@ -148,6 +163,8 @@ export async function startEdgetrace({
   const wsApiFor = (local: boolean) => ws?.api ?? httpApiFor(local)
   // JavaScript tracers: on loopback, and beyond it only when asked for (--rpc.jstracers).
   const jsTracersFor = (local: boolean) => engine?.jsTracers ?? local
+  // Consensus first: a beacon node that does not verify stops the start, saying what failed.
+  const lightClient = beacon ? await connectLightClient(createBeaconApi(beacon.url), beacon.checkpoint) : undefined
   try {
     const daemon = await createEdgetrace({
       upstream,
@@ -163,7 +180,7 @@ export async function startEdgetrace({
         ...engine,
         jsTracers: Object.values(loopback).some((local) => local !== undefined && jsTracersFor(local)),
       },
-      checkpoint,
+      ...(lightClient ? { anchor: createConsensusAnchor(lightClient) } : { checkpoint }),
       onLog: log,
       ...(log
         ? {
@@ -175,7 +192,9 @@ export async function startEdgetrace({
       onInternalError: (err, method) =>
         log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
     })
-    const threads = workers?.threads ?? defaultWorkerThreads()
+    // Worker threads resolve blocks on their own daemons, not yet through the light client: with one,
+    // ranges stay on the main thread and tracer code is refused (runJsTracerRequest).
+    const threads = lightClient ? 0 : (workers?.threads ?? defaultWorkerThreads())
     const poolOptions = (harden: boolean) =>
       createRangeWorkers({
         // JavaScript tracers need a thread to be ended on, even with ranges kept on the main one (--workers 0).
@@ -195,7 +214,7 @@ export async function startEdgetrace({
       })
     // Two pools: ranges on plain threads, JavaScript tracers on hardened ones (started on first use).
     const pool = threads > 0 ? poolOptions(false) : undefined
-    const jsPool = daemon.engine.options.jsTracers !== false ? poolOptions(true) : undefined
+    const jsPool = daemon.engine.options.jsTracers !== false && !lightClient ? poolOptions(true) : undefined
     daemon.engine.rangeWorkers = pool
     daemon.engine.jsTracerWorkers = jsPool
     for (const p of [pool, jsPool])
@@ -303,6 +322,7 @@ export async function startEdgetrace({
         wsUrl: extra.wsListenerUrl ?? server.wsUrl,
         listeners: infos,
         upstream,
+        lightClient,
         close: async () => {
           await closeAll()
           await upstream.close()
