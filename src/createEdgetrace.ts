@@ -97,7 +97,10 @@ export async function createEdgetrace({
     if (!(err instanceof UpstreamUnavailableError)) throw err
   })
   const handlerFor = (served: readonly string[], options: { internal?: boolean; jsTracers?: boolean } = {}) => {
-    const enabled = servedPrefixes(served, NAMESPACES)
+    const enabled = [
+      ...servedPrefixes(served, NAMESPACES),
+      ...NAMESPACES.filter((n) => n.alwaysServed).map(methodPrefix),
+    ]
     return createRpcHandler({
       namespaces: NAMESPACES.flatMap((namespace) =>
         bindNamespace(namespace, engine, !options.internal && enabled.includes(methodPrefix(namespace)), {

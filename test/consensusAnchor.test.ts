@@ -57,19 +57,16 @@ afterAll(async () => {
 
 async function daemon(hooks: ProxyHooks = {}) {
   proxy.hooks = hooks
-  const client = await connectLightClient(
-    createBeaconApi(served.url),
-    `0x${Buffer.from(beacon.rootAt(8)).toString('hex')}`,
-    {
-      now: beacon.now,
-    },
-  )
+  const root = `0x${Buffer.from(beacon.rootAt(8)).toString('hex')}`
+  const client = await connectLightClient(createBeaconApi(served.url), root, {
+    now: beacon.now,
+  })
   const upstream = createUpstream({ url: proxy.url })
   const edge = await createEdgetrace({
     upstream,
     hardfork: 'prague',
     api: ['eth', 'debug'],
-    anchor: createConsensusAnchor(client),
+    anchor: createConsensusAnchor(client, { checkpoint: root, beaconNode: served.url }),
   })
   const call = async (method: string, params: unknown[]) => {
     const text = await edge.handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))
@@ -120,6 +117,50 @@ describe('blocks resolved through a beacon light client', () => {
     // Past the anchored head there is no block yet, whatever the upstream has.
     const past = await call('eth_getBlockByNumber', ['0x28', false])
     expect(past.error?.message ?? JSON.stringify(past.result)).toMatch(/past the consensus-anchored head|null/)
+  })
+
+  it('edgetrace_trust says which mode answers and what anchors it, whatever --http.api names', async () => {
+    const { call } = await daemon()
+    const root = `0x${Buffer.from(beacon.rootAt(8)).toString('hex')}`
+    expect((await call('edgetrace_trust', [])).result).toEqual({
+      mode: 'consensus',
+      checkpoint: root,
+      beaconNode: served.url,
+      finalized: {
+        slot: '0x10',
+        beaconRoot: `0x${Buffer.from(beacon.rootAt(16)).toString('hex')}`,
+        blockNumber: '0x10',
+        blockHash: real[16]!.hash,
+      },
+      optimistic: {
+        slot: '0x27',
+        beaconRoot: `0x${Buffer.from(beacon.rootAt(39)).toString('hex')}`,
+        blockNumber: '0x27',
+        blockHash: real[39]!.hash,
+      },
+      syncCommitteePeriod: '0x0',
+      participation: { signed: 32, of: 32 },
+    })
+    // Without an anchor: the upstream's word, or a checkpoint's links.
+    const plain = await createEdgetrace({
+      upstream: createUpstream({ url: anvil.url }),
+      hardfork: 'prague',
+      api: ['eth'],
+    })
+    const asked = JSON.parse(
+      (await plain.handler.handleText('{"jsonrpc":"2.0","id":1,"method":"edgetrace_trust","params":[]}'))!,
+    )
+    expect(asked.result).toMatchObject({ mode: 'upstream', checkpoint: null, finalized: null, optimistic: null })
+    const pinned = await createEdgetrace({
+      upstream: createUpstream({ url: anvil.url }),
+      hardfork: 'prague',
+      api: ['eth'],
+      checkpoint: real[10]!.hash,
+    })
+    const linked = JSON.parse(
+      (await pinned.handler.handleText('{"jsonrpc":"2.0","id":1,"method":"edgetrace_trust","params":[]}'))!,
+    )
+    expect(linked.result).toMatchObject({ mode: 'checkpoint', checkpoint: real[10]!.hash })
   })
 
   it('a beacon node that lies stops the answers (naming the check) rather than serving an unanchored head', async () => {

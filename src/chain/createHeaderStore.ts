@@ -21,6 +21,8 @@ export type HeaderStore = {
   isFinal(number: bigint): boolean
   /** Whether blocks resolve through consensus (an anchor) rather than the upstream's word. */
   readonly anchored: boolean
+  /** Which trust mode answers and what anchors it (the anchor brought up to date first). */
+  trust(): Promise<TrustReport>
   /** With a checkpoint, its header (fetched by hash and verified); undefined without one. */
   checkpoint(): Promise<VerifiedHeader | undefined>
   /** Verifies and caches a block JSON fetched elsewhere (e.g. in a speculative batch). */
@@ -42,6 +44,26 @@ export type HeaderStore = {
  */
 export type ExecutionAnchor = {
   head(tag: 'latest' | 'safe' | 'finalized'): Promise<{ number: bigint; hash: Hex }>
+  /** What anchors it, as `edgetrace_trust` reports it. */
+  report(): Omit<TrustReport, 'mode'>
+}
+
+/** One consensus-anchored block: its beacon slot and root, its execution number and hash. */
+export type AnchoredBlock = { slot: number; beaconRoot: string; blockNumber: bigint; blockHash: string }
+
+/** Which trust mode answers (edgetrace_trust): what decides which block is real. */
+export type TrustReport = {
+  /** consensus: a beacon light client; checkpoint: parent links to a trusted block hash; upstream: its word. */
+  mode: 'consensus' | 'checkpoint' | 'upstream'
+  /** The trusted beacon block root (consensus) or block hash (checkpoint). */
+  checkpoint: string | null
+  /** The beacon node the light client follows (scheme, host and port). */
+  beaconNode: string | null
+  finalized: AnchoredBlock | null
+  optimistic: AnchoredBlock | null
+  syncCommitteePeriod: number | null
+  /** How many of the sync committee signed the head. */
+  participation: { signed: number; of: number } | null
 }
 
 export type CreateHeaderStoreParameters = {
@@ -251,8 +273,20 @@ export function createHeaderStore({
 
   const checkpointHeader = async () => linker?.header()
 
+  async function trust(): Promise<TrustReport> {
+    if (anchor) {
+      await anchor.head('latest')
+      return { mode: 'consensus', ...anchor.report() }
+    }
+    const none = { beaconNode: null, finalized: null, optimistic: null, syncCommitteePeriod: null, participation: null }
+    return checkpoint !== undefined
+      ? { mode: 'checkpoint', checkpoint: checkpoint.toLowerCase(), ...none }
+      : { mode: 'upstream', checkpoint: null, ...none }
+  }
+
   return {
     anchored: anchor !== undefined,
+    trust,
     byHash,
     resolve,
     peek,

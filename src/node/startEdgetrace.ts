@@ -17,6 +17,7 @@ import { connectLightClient } from '../chain/beacon/connectLightClient.js'
 import { createConsensusAnchor } from '../chain/beacon/createConsensusAnchor.js'
 import type { LightClient } from '../chain/beacon/createLightClient.js'
 import { createBeaconApi } from '../upstream/createBeaconApi.js'
+import { redactUrl } from '../utils/redactUrl.js'
 
 export type StartEdgetraceParameters = {
   upstream: string
@@ -180,7 +181,14 @@ export async function startEdgetrace({
         ...engine,
         jsTracers: Object.values(loopback).some((local) => local !== undefined && jsTracersFor(local)),
       },
-      ...(lightClient ? { anchor: createConsensusAnchor(lightClient) } : { checkpoint }),
+      ...(lightClient && beacon
+        ? {
+            anchor: createConsensusAnchor(lightClient, {
+              checkpoint: beacon.checkpoint.toLowerCase(),
+              beaconNode: redactUrl(beacon.url),
+            }),
+          }
+        : { checkpoint }),
       onLog: log,
       ...(log
         ? {

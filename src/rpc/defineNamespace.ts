@@ -20,6 +20,8 @@ export type NamespaceDefinition = {
   readonly serve?: ((engine: Engine) => void) | undefined
   /** Another prefix its methods answer under too (sidechain's `bor_*`, the reference daemon's names). */
   readonly aliasPrefix?: string | undefined
+  /** Served on every listener whatever `--http.api` names (edgetrace's own status). */
+  readonly alwaysServed?: boolean | undefined
   /** Whether the engine's chain has what the namespace serves; where not, every method does not exist. */
   readonly availableOn?: ((engine: Engine) => boolean) | undefined
 }

@@ -10,7 +10,7 @@ import { required } from './params.js'
 import { parseQuantity } from './parsers.js'
 
 describe('the namespace registry', () => {
-  it('lists every namespace of the reference daemon once, each method once and under its own prefix', () => {
+  it("lists every namespace of the reference daemon once, and edgetrace's own, each method once and under its own prefix", () => {
     const names = NAMESPACES.map((ns) => ns.name)
     expect(names).toEqual([
       'eth',
@@ -24,7 +24,10 @@ describe('the namespace registry', () => {
       'ots',
       'parity',
       'overlay',
+      'edgetrace',
     ])
+    // Only edgetrace's own status is served whatever --http.api names.
+    expect(NAMESPACES.filter((ns) => ns.alwaysServed).map((ns) => ns.name)).toEqual(['edgetrace'])
     const methods = NAMESPACES.flatMap((ns) => ns.methods.map((m) => m.name))
     expect(new Set(methods).size).toBe(methods.length)
     for (const ns of NAMESPACES)

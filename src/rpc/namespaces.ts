@@ -1,4 +1,5 @@
 import { debugNamespace } from './debug/debugNamespace.js'
+import { edgetraceNamespace } from './edgetrace/edgetraceNamespace.js'
 import type { NamespaceDefinition } from './defineNamespace.js'
 import { sidechainNamespace } from './sidechain/sidechainNamespace.js'
 import { ethNamespace } from './eth/ethNamespace.js'
@@ -29,4 +30,5 @@ export const NAMESPACES: readonly NamespaceDefinition[] = [
   otsNamespace,
   parityNamespace,
   overlayNamespace,
+  edgetraceNamespace,
 ]

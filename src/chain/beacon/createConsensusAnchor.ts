@@ -8,7 +8,10 @@ import type { LightClient } from './createLightClient.js'
  * slot old (one sync at a time, shared by the requests that wait for it); a sync that fails fails
  * the request, naming what did not verify — an old head is never passed off as the current one.
  */
-export function createConsensusAnchor(client: LightClient): ExecutionAnchor & {
+export function createConsensusAnchor(
+  client: LightClient,
+  { checkpoint, beaconNode }: { checkpoint: string; beaconNode: string },
+): ExecutionAnchor & {
   /** Brings the client up to date now. */
   refresh(): Promise<void>
 } {
@@ -27,6 +30,10 @@ export function createConsensusAnchor(client: LightClient): ExecutionAnchor & {
   }
   return {
     refresh,
+    report() {
+      const status = client.status()
+      return { checkpoint, beaconNode, ...status }
+    },
     async head(tag) {
       if (!client.store || client.currentSlot() > syncedAtSlot) await refresh()
       const status = client.status()
