@@ -1,5 +1,15 @@
 import type { BeaconConfig, LightClientFork } from './beaconConfig.js'
-import { SszReader, bytesRoot, isZero, merkleize, mixInLength, pack, uint64Chunk, uint256Chunk } from './ssz.js'
+import {
+  SszReader,
+  bytesRoot,
+  isZero,
+  merkleize,
+  mixInLength,
+  pack,
+  uint64Chunk,
+  uint256Chunk,
+  unpackBits,
+} from './ssz.js'
 
 // The light-client containers of the consensus specs (altair/capella/deneb/electra light-client
 // sync protocol), decoded from SSZ and hashed as the specs hash them.
@@ -213,7 +223,7 @@ export function decodeLightClientUpdate(
   const signature = r.take(96)
   const signatureSlot = r.smallUint64()
   const [attested, finalized] = r.variableParts([attestedOffset, finalizedOffset])
-  const bits = Array.from({ length: size }, (_, i) => ((bitBytes[i >> 3]! >> (i & 7)) & 1) === 1)
+  const bits = unpackBits(bitBytes, size)
   return {
     attestedHeader: decodeLightClientHeader(attested!, fork),
     nextSyncCommittee,

@@ -9,6 +9,7 @@ import {
   type SyncCommittee,
   branchDepths,
 } from './lightClientContainers.js'
+import { unpackBits } from './ssz.js'
 
 // The Beacon API's JSON of the light-client containers (`/eth/v1/beacon/light_client/*`: numbers as
 // decimal strings, bytes as 0x hex, a bitvector as the hex of its bytes), read into the same
@@ -192,7 +193,7 @@ export function lightClientUpdateFromJson(
       ? branchOf((json as Json).finality_branch, depths.finality, 'update.finality_branch')
       : Array.from({ length: depths.finality }, () => new Uint8Array(32)),
     syncAggregate: {
-      bits: Array.from({ length: size }, (_, i) => ((bits[i >> 3]! >> (i & 7)) & 1) === 1),
+      bits: unpackBits(bits, size),
       signature: hexOf(
         field(aggregate, 'sync_committee_signature', 'update.sync_aggregate'),
         96,

@@ -91,6 +91,11 @@ export function isValidMerkleBranch(
   return equalBytes(value, root)
 }
 
+/** A bitvector's bits from its bytes (bit i is bit i % 8 of byte i / 8). */
+export function unpackBits(bytes: Uint8Array, count: number): boolean[] {
+  return Array.from({ length: count }, (_, i) => ((bytes[i >> 3]! >> (i & 7)) & 1) === 1)
+}
+
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
