@@ -55,7 +55,7 @@ afterAll(async () => {
   await anvil?.stop()
 })
 
-async function daemon(hooks: ProxyHooks = {}) {
+async function daemon(hooks: ProxyHooks = {}, engine: { subscriptionPollMs?: number } = {}) {
   proxy.hooks = hooks
   const root = `0x${Buffer.from(beacon.rootAt(8)).toString('hex')}`
   const client = await connectLightClient(createBeaconApi(served.url), root, {
@@ -66,6 +66,7 @@ async function daemon(hooks: ProxyHooks = {}) {
     upstream,
     hardfork: 'prague',
     api: ['eth', 'debug'],
+    engine,
     anchor: createConsensusAnchor(client, { checkpoint: root, beaconNode: served.url }),
   })
   const call = async (method: string, params: unknown[]) => {
@@ -117,6 +118,22 @@ describe('blocks resolved through a beacon light client', () => {
     // Past the anchored head there is no block yet, whatever the upstream has.
     const past = await call('eth_getBlockByNumber', ['0x28', false])
     expect(past.error?.message ?? JSON.stringify(past.result)).toMatch(/past the consensus-anchored head|null/)
+  })
+
+  it("a block filter follows the anchored head: the blocks consensus moved over, none of the upstream's beyond it", async () => {
+    const { call } = await daemon({}, { subscriptionPollMs: 50 })
+    const id = (await call('eth_newBlockFilter', [])).result
+    try {
+      beacon.head = HEAD + 4
+      const seen: string[] = []
+      for (let i = 0; i < 100 && !seen.includes(real[43]!.hash!); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        seen.push(...((await call('eth_getFilterChanges', [id])).result as string[]))
+      }
+      expect(seen).toEqual([real[40]!.hash, real[41]!.hash, real[42]!.hash, real[43]!.hash])
+    } finally {
+      beacon.head = HEAD
+    }
   })
 
   it('edgetrace_trust says which mode answers and what anchors it, whatever --http.api names', async () => {
