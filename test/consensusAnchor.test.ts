@@ -246,3 +246,59 @@ describe('--beacon.upstream on the command line', () => {
     expect(cli.output).toMatch(/--beacon.upstream needs --checkpoint ROOT: a beacon block root you trust/)
   })
 })
+
+describe('far blocks below the anchored head', () => {
+  it('are proven through the EIP-2935 history contract with one storage proof, where the parent walk would fetch every header', async () => {
+    // The beacon chain's slots carry anvil's blocks from OFFSET on. (A block over 8,191 back takes a
+    // hop a window; anvil takes 70 s to mine 9,000 blocks, so the test stays within one window.)
+    const OFFSET = MINED + 1_600
+    await rpcResult(anvil.url, 'anvil_mine', [`0x${(OFFSET + HEAD - MINED).toString(16)}`])
+    const far = await Promise.all(
+      Array.from({ length: HEAD + 1 }, (_, s) =>
+        rpcResult(anvil.url, 'eth_getBlockByNumber', [`0x${(OFFSET + s).toString(16)}`, false]),
+      ),
+    )
+    const chain = createBeaconFixture({ executionAt: (slot) => executionPayloadHeaderOf(far[slot]!) })
+    chain.head = HEAD
+    const farServed = await chain.serve()
+    try {
+      const root = `0x${Buffer.from(chain.rootAt(8)).toString('hex')}`
+      const client = await connectLightClient(createBeaconApi(farServed.url), root, { now: chain.now })
+      const upstream = createUpstream({ url: anvil.url })
+      const edge = await createEdgetrace({
+        upstream,
+        hardfork: 'prague',
+        api: ['eth'],
+        anchor: createConsensusAnchor(client, { checkpoint: root, beaconNode: farServed.url }),
+      })
+      const call = async (method: string, params: unknown[]) =>
+        JSON.parse((await edge.handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })))!) as {
+          result?: Block
+          error?: { message: string }
+        }
+      const head = OFFSET + HEAD - 1
+      expect((await call('eth_blockNumber', [])).result).toBe(`0x${head.toString(16)}`)
+      const costs: Record<string, number> = {}
+      for (const back of [1, 100, 1_500]) {
+        const n = head - back
+        upstream.resetStats()
+        const block = (await call('eth_getBlockByNumber', [`0x${n.toString(16)}`, false])).result!
+        costs[back] = upstream.stats().roundTrips
+        expect(block.hash).toBe(
+          await rpcResult(anvil.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]).then((b: Block) => b.hash),
+        )
+      }
+      // 1 and 100 back: one batch of headers by number, then the links; 1,500 back: the history
+      // contract's slot proven at the anchored head, then the header by the proven hash — measured 4,
+      // where the walk (past its 256-header batch) would fetch the 1,500 headers one by one.
+      expect(costs[1]).toBeLessThanOrEqual(2)
+      expect(costs[100]).toBeLessThanOrEqual(3)
+      expect(costs[1_500]).toBeLessThanOrEqual(4)
+      console.log(
+        `round trips to prove a block 1, 100 and 1,500 below the anchored head: ${costs[1]}, ${costs[100]}, ${costs[1_500]}`,
+      )
+    } finally {
+      await farServed.close()
+    }
+  }, 120_000)
+})

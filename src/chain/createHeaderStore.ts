@@ -85,6 +85,12 @@ export type CreateHeaderStoreParameters = {
    * that hash, so any other header is refused), a number to that block's ancestor by parent links.
    */
   anchor?: ExecutionAnchor | undefined
+  /**
+   * Block n's hash from `head`'s state (EIP-2935's history contract, proven by a storage proof), or
+   * undefined where it holds none: an anchored block far below the head is found in one step per
+   * 8,191 blocks instead of a header per block.
+   */
+  historyHash?: ((head: VerifiedHeader, n: bigint) => Promise<Hex | undefined>) | undefined
 }
 
 const HEADER_BYTES = 2048
@@ -98,6 +104,7 @@ export function createHeaderStore({
   checkpoint,
   log,
   anchor,
+  historyHash,
 }: CreateHeaderStoreParameters): HeaderStore {
   let highest = -1n
   const isFinal = (number: bigint) => number <= highest - BigInt(reorgDepth)
@@ -195,10 +202,37 @@ export function createHeaderStore({
     const head = await anchoredHead('latest')
     if (n === head.number) return head
     if (n > head.number) throw new BlockNotFoundError(`${n} (past the consensus-anchored head, block ${head.number})`)
-    const hash = await ancestorHash(head, n)
+    const hash = await provenAncestorHash(head, n)
     const finalized = await anchor!.head('finalized')
     if (n <= finalized.number) cache.set(numberKey(n), hash, 128)
     return byHash(hash)
+  }
+
+  /** Blocks nearer the head than this are found by the parent walk (one batch of headers). */
+  const WALK_LIMIT = 256n
+  const HISTORY_WINDOW = 8191n
+
+  /**
+   * `head`'s ancestor n: from the history contract's ring where the head's state holds it (hopping
+   * 8,191 blocks back per proof for a farther one), else by the parent walk. Each hop's header is
+   * fetched by the proven hash and must carry the number it was proven for.
+   */
+  async function provenAncestorHash(head: VerifiedHeader, n: bigint): Promise<Hex> {
+    let from = head
+    while (historyHash && from.number - n > WALK_LIMIT) {
+      const target = from.number - n > HISTORY_WINDOW ? from.number - HISTORY_WINDOW : n
+      const hash = await historyHash(from, target)
+      if (hash === undefined) break
+      const header = await byHash(hash)
+      if (header.number !== target)
+        throw new HeaderVerificationError(
+          `the history contract at block ${from.number} names ${hash} as block ${target}, whose header is block ${header.number}`,
+          { facts: { block: header } },
+        )
+      if (target === n) return hash
+      from = header
+    }
+    return from.number === n ? from.hash : ancestorHash(from, n)
   }
 
   async function ancestorHash(head: VerifiedHeader, number: bigint): Promise<Hex> {

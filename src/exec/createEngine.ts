@@ -1,4 +1,8 @@
+import { bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import type { ChainRules } from '../chain/createChainRules.js'
+import type { VerifiedHeader } from '../chain/parseHeader.js'
+import { bigIntToHex32 } from '../state/bigIntToHex32.js'
+import type { Hex } from '../types/hex.js'
 import { type ExecutionAnchor, type HeaderStore, createHeaderStore } from '../chain/createHeaderStore.js'
 import { type LruCache, createLruCache } from '../utils/createLruCache.js'
 import {
@@ -121,6 +125,21 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   cacheBytes: 256 * 1024 * 1024,
 }
 
+/** The EIP-2935 history contract: block n's hash at slot n % 8191 of every later block's state, 8,191 deep. */
+const HISTORY_CONTRACT = '0x0000f90827f1c53a10cb7a02335b175320002935' as Hex
+const HISTORY_WINDOW = 8191n
+
+/**
+ * Block n's hash as `head`'s state holds it in the history contract's ring (proven against head's
+ * state root), or undefined when n is outside the ring or the slot is empty (before Prague, or no
+ * such contract on the chain).
+ */
+async function historyHashAt(source: StateSource, head: VerifiedHeader, n: bigint): Promise<Hex | undefined> {
+  if (n >= head.number || head.number - n > HISTORY_WINDOW) return undefined
+  const value = await source.getStorage(head, HISTORY_CONTRACT, bigIntToHex32(`0x${(n % HISTORY_WINDOW).toString(16)}`))
+  return value.every((b) => b === 0) ? undefined : (bytesToHex(setLengthLeft(value, 32)) as Hex)
+}
+
 export function createEngine({
   upstream,
   rules,
@@ -150,11 +169,20 @@ export function createEngine({
       ? createPersistentBacking({ store: persistentStore, codec: createPersistentCodec(rules) })
       : undefined
   const cache = createLruCache(opts.cacheBytes, persistent)
-  const headers = createHeaderStore({ upstream, rules, cache, checkpoint, anchor, log })
   const verified = newVerificationCounts()
   const source = opts.unverified
     ? createUnverifiedStateSource({ upstream, cache })
     : createVerifiedStateSource({ upstream, cache, counts: verified })
+  const headers = createHeaderStore({
+    upstream,
+    rules,
+    cache,
+    checkpoint,
+    anchor,
+    log,
+    // EIP-2935's ring of block hashes, read with a storage proof at a block: far ancestors in one step.
+    ...(opts.unverified ? {} : { historyHash: (head, n) => historyHashAt(source, head, n) }),
+  })
   return {
     upstream,
     rules,
