@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLightClient } from '../src/chain/beacon/createLightClient.js'
 import { slotsPerPeriod } from '../src/chain/beacon/beaconConfig.js'
@@ -125,5 +127,24 @@ describe('a consensus light client following a beacon node', () => {
       now: fixture.now,
     })
     await expect(lc.sync()).rejects.toThrow(/beacon API \/eth\/v1\/beacon\/light_client\/bootstrap\/0x0707.*HTTP 404/)
+  })
+
+  it('bounds each Beacon API answer in size and in time: an oversize or hanging node is an error naming the path', async () => {
+    const small = createBeaconApi(served.url, { maxBytes: 1000 })
+    await expect(small.get(`/eth/v1/beacon/light_client/bootstrap/${hex(fixture.rootAt(8))}`)).rejects.toThrow(
+      /beacon API \/eth\/v1\/beacon\/light_client\/bootstrap\/0x[0-9a-f]+: answer over 1000 bytes/,
+    )
+    // A node that takes the request and never answers.
+    const hanging = createServer(() => undefined)
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve))
+    try {
+      const api = createBeaconApi(`http://127.0.0.1:${(hanging.address() as AddressInfo).port}`, { timeoutMs: 300 })
+      const started = Date.now()
+      await expect(api.get('/eth/v1/beacon/light_client/finality_update')).rejects.toThrow(/no answer within 300 ms/)
+      expect(Date.now() - started).toBeLessThan(3000)
+    } finally {
+      hanging.closeAllConnections()
+      hanging.close()
+    }
   })
 })

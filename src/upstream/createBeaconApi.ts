@@ -14,7 +14,7 @@ const MAX_BYTES = 32 * 1024 * 1024
  * A Beacon API client over HTTP(S) `fetch`: each GET bounded in time and size; a non-2xx answer is
  * an error naming the path and status (the node's own message when it gives one), never data.
  */
-export function createBeaconApi(url: string, { timeoutMs = TIMEOUT_MS } = {}): BeaconApi {
+export function createBeaconApi(url: string, { timeoutMs = TIMEOUT_MS, maxBytes = MAX_BYTES } = {}): BeaconApi {
   const base = url.replace(/\/+$/, '')
   return {
     url: redactUrl(base),
@@ -27,8 +27,9 @@ export function createBeaconApi(url: string, { timeoutMs = TIMEOUT_MS } = {}): B
         const reason = timeout.aborted ? `no answer within ${timeoutMs} ms` : (err as Error).message
         throw new Error(`beacon API ${redactUrl(base)}${path.split('?')[0]}: ${reason}`)
       })
-      const text = await res.text()
-      if (text.length > MAX_BYTES) throw new Error(`beacon API ${path.split('?')[0]}: answer over ${MAX_BYTES} bytes`)
+      const text = await readBounded(res, maxBytes).catch((err: unknown) => {
+        throw new Error(`beacon API ${path.split('?')[0]}: ${(err as Error).message}`)
+      })
       if (!res.ok) {
         let message = text.slice(0, 200)
         try {
@@ -43,4 +44,33 @@ export function createBeaconApi(url: string, { timeoutMs = TIMEOUT_MS } = {}): B
       }
     },
   }
+}
+
+/** A body's text, read no further than `maxBytes` (past it the answer is dropped and an error said). */
+async function readBounded(res: Response, maxBytes: number): Promise<string> {
+  if (Number(res.headers.get('content-length')) > maxBytes) {
+    await res.body?.cancel()
+    throw new Error(`answer over ${maxBytes} bytes`)
+  }
+  if (!res.body) return ''
+  const reader = res.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.length
+    if (size > maxBytes) {
+      await reader.cancel()
+      throw new Error(`answer over ${maxBytes} bytes`)
+    }
+    chunks.push(value)
+  }
+  const all = new Uint8Array(size)
+  let at = 0
+  for (const c of chunks) {
+    all.set(c, at)
+    at += c.length
+  }
+  return new TextDecoder().decode(all)
 }
