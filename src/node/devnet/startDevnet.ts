@@ -8,6 +8,7 @@ import {
 } from '@ethereumjs/util'
 import artifactsJson from './artifacts.json' with { type: 'json' }
 import { type AnvilInstance, type StartAnvilParameters, startAnvil } from './startAnvil.js'
+import { type DevnetBeaconNode, startDevnetBeacon } from './startDevnetBeacon.js'
 import { quantity } from '../../utils/hex.js'
 import type { Hex } from '../../types/hex.js'
 
@@ -24,6 +25,8 @@ export type Devnet = {
   accounts: Hex[]
   contracts: Record<string, Hex>
   transactions: DevnetTransaction[]
+  /** With `beacon`: a beacon chain following anvil (every block anvil mines gets a slot), its light-client endpoints on loopback. */
+  beacon?: DevnetBeaconNode | undefined
   stop(): Promise<void>
 }
 
@@ -59,7 +62,7 @@ const SECOND_DELEGATING_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d
  * explorers (Otterscan) ask for the state at the start of the block before a transaction's.
  */
 export async function startDevnet(
-  opts: { anvil?: StartAnvilParameters; log?: (line: string) => void } = {},
+  opts: { anvil?: StartAnvilParameters; log?: (line: string) => void; beacon?: boolean } = {},
 ): Promise<Devnet> {
   const artifacts = artifactsJson as unknown as Artifacts
   const anvil = await startAnvil(opts.anvil)
@@ -227,7 +230,12 @@ export async function startDevnet(
       transactions.push({ label, hash, blockNumber: Number(r.blockNumber), type: Number(r.type), status: 'success' })
     }
     opts.log?.(`devnet: ${Object.keys(contracts).length} contracts, ${transactions.length} transactions`)
-    return { anvil, accounts, contracts, transactions, stop: () => anvil.stop() }
+    const beacon = opts.beacon ? await startDevnetBeacon({ executionUrl: url }) : undefined
+    const stop = async () => {
+      await beacon?.close()
+      await anvil.stop()
+    }
+    return { anvil, accounts, contracts, transactions, beacon, stop }
   } catch (err) {
     await anvil.stop()
     throw err
