@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createConsensusAnchor } from '../src/chain/beacon/createConsensusAnchor.js'
 import { connectLightClient } from '../src/chain/beacon/connectLightClient.js'
@@ -216,6 +218,9 @@ describe('--beacon.upstream on the command line', () => {
         'prague',
         '--http.port',
         '0',
+        // Its pin goes to a directory of its own, not the user's.
+        '--datadir',
+        join(tmpdir(), `edgetrace-consensus-${process.pid}`),
       ],
       /JSON-RPC at http:\/\/\S+|open http:\/\/\S+/,
     )
@@ -233,17 +238,19 @@ describe('--beacon.upstream on the command line', () => {
         'latest',
         { tracer: '{result: function () { return 1 }, fault: function () {}}' },
       ])
-      expect(tracer.error?.message).toMatch(/JavaScript tracers are not served with --beacon.upstream yet/)
+      // JavaScript tracers run on their threads, which resolve blocks through the same light client.
+      expect(tracer.error).toBeUndefined()
+      expect(tracer.result).toBe(1)
     } finally {
       cli.kill()
       await liveServed.close()
     }
   }, 60_000)
 
-  it('refuses --beacon.upstream without a checkpoint root, saying what to give', async () => {
-    const cli = await runCli(['--upstream', anvil.url, '--beacon.upstream', 'http://127.0.0.1:1'], /never/)
+  it('refuses --trust consensus without a beacon node, saying what to give', async () => {
+    const cli = await runCli(['--upstream', anvil.url, '--trust', 'consensus'], /never/)
     expect(cli.code).toBe(1)
-    expect(cli.output).toMatch(/--beacon.upstream needs --checkpoint ROOT: a beacon block root you trust/)
+    expect(cli.output).toMatch(/--trust consensus needs --beacon.upstream URL: the beacon node/)
   })
 })
 

@@ -166,6 +166,15 @@ export async function startEdgetrace({
   const jsTracersFor = (local: boolean) => engine?.jsTracers ?? local
   // Consensus first: a beacon node that does not verify stops the start, saying what failed.
   const lightClient = beacon ? await connectLightClient(createBeaconApi(beacon.url), beacon.checkpoint) : undefined
+  // A sync a request starts is given up when the request would be (its Beacon API calls aborted).
+  const anchor =
+    lightClient && beacon
+      ? createConsensusAnchor(lightClient, {
+          checkpoint: beacon.checkpoint.toLowerCase(),
+          beaconNode: redactUrl(beacon.url),
+          syncTimeoutMs: engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
+        })
+      : undefined
   try {
     const daemon = await createEdgetrace({
       upstream,
@@ -181,14 +190,7 @@ export async function startEdgetrace({
         ...engine,
         jsTracers: Object.values(loopback).some((local) => local !== undefined && jsTracersFor(local)),
       },
-      ...(lightClient && beacon
-        ? {
-            anchor: createConsensusAnchor(lightClient, {
-              checkpoint: beacon.checkpoint.toLowerCase(),
-              beaconNode: redactUrl(beacon.url),
-            }),
-          }
-        : { checkpoint }),
+      ...(anchor ? { anchor } : { checkpoint }),
       onLog: log,
       ...(log
         ? {
@@ -200,9 +202,8 @@ export async function startEdgetrace({
       onInternalError: (err, method) =>
         log?.(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`),
     })
-    // Worker threads resolve blocks on their own daemons, not yet through the light client: with one,
-    // ranges stay on the main thread and tracer code is refused (runJsTracerRequest).
-    const threads = lightClient ? 0 : (workers?.threads ?? defaultWorkerThreads())
+    // Worker threads resolve blocks through the same anchor, asked over each task's port.
+    const threads = workers?.threads ?? defaultWorkerThreads()
     const poolOptions = (harden: boolean) =>
       createRangeWorkers({
         // JavaScript tracers need a thread to be ended on, even with ranges kept on the main one (--workers 0).
@@ -211,18 +212,20 @@ export async function startEdgetrace({
         ...(workers?.minBlocks !== undefined ? { minBlocks: workers.minBlocks } : {}),
         warm: workers?.warm === true,
         engine: daemon.engine,
+        anchor,
         data: {
           upstream: upstreamUrl,
           api: ['eth', 'trace', 'debug'],
           chainId: daemon.engine.rules.chainId,
           genesis,
           hardfork,
-          checkpoint,
+          // Under consensus the workers take the anchor, never a checkpoint's walk.
+          checkpoint: anchor ? undefined : checkpoint,
         },
       })
     // Two pools: ranges on plain threads, JavaScript tracers on hardened ones (started on first use).
     const pool = threads > 0 ? poolOptions(false) : undefined
-    const jsPool = daemon.engine.options.jsTracers !== false && !lightClient ? poolOptions(true) : undefined
+    const jsPool = daemon.engine.options.jsTracers !== false ? poolOptions(true) : undefined
     daemon.engine.rangeWorkers = pool
     daemon.engine.jsTracerWorkers = jsPool
     for (const p of [pool, jsPool])

@@ -45,11 +45,6 @@ export async function runJsTracerRequest(
       'JavaScript tracers are off on this listener: it listens beyond loopback (start it with --rpc.jstracers to serve them)',
     )
   if (realmIsHardened()) return here()
-  // Tracer threads resolve their blocks on their own: not yet through the light client.
-  if (engine.headers.anchored)
-    throw new ServerRpcError(
-      'JavaScript tracers are not served with --beacon.upstream yet: their threads would resolve blocks without the light client (native tracers are)',
-    )
   const workers = engine.jsTracerWorkers
   if (!workers || workers.size === 0)
     throw new ServerRpcError(

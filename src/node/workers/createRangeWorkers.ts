@@ -4,16 +4,25 @@ import { Piscina } from 'piscina'
 import { DEFAULT_JS_TRACER_MEMORY_MB, type Engine } from '../../exec/createEngine.js'
 import { type PersistentCodec, createPersistentCodec } from '../../state/createPersistentCodec.js'
 import type { RangeWorkers } from '../../types/rangeWorkers.js'
+import type { ExecutionAnchor } from '../../chain/createHeaderStore.js'
+import { type PortAnchorRequest, answerAnchorRequest } from './createPortAnchor.js'
 import type { PortStoreReply, PortStoreRequest } from './createPortStore.js'
 import type { RangeTask, RangeTaskResult, RangeWorkerData, TxStartMessage } from './rangeWorker.js'
 
 /** The default pool: one worker thread per core. */
 export const defaultWorkerThreads = (): number => availableParallelism()
 
-/** Serves a worker's store requests from the main daemon's cache, in the items' persisted form. */
-function serveCache(port: MessagePort, engine: Engine, codec: PersistentCodec) {
-  port.on('message', (message: PortStoreRequest | TxStartMessage) => {
+/**
+ * Serves a worker's store requests from the main daemon's cache, in the items' persisted form, and
+ * its questions to the anchor (which block consensus vouches for).
+ */
+function serveCache(port: MessagePort, engine: Engine, codec: PersistentCodec, anchor: ExecutionAnchor | undefined) {
+  port.on('message', (message: PortStoreRequest | TxStartMessage | PortAnchorRequest) => {
     if (message.op === 'tx') return
+    if (message.op === 'anchor') {
+      if (anchor) answerAnchorRequest(port, anchor, message)
+      return
+    }
     if (message.op === 'get') {
       const values = message.keys.map((key) => {
         const value = engine.cache.get(key)
@@ -42,6 +51,7 @@ export function createRangeWorkers({
   warm = false,
   harden = false,
   engine,
+  anchor,
   data,
 }: {
   threads: number
@@ -55,7 +65,12 @@ export function createRangeWorkers({
   /** Ranges of fewer blocks are run by the main daemon itself. */
   minBlocks?: number
   engine: Engine
-  data: Omit<RangeWorkerData, 'engine'>
+  /**
+   * Consensus' word on which block is real (the main daemon's light client): the workers' daemons
+   * resolve tags and numbers through it, asked over each task's port.
+   */
+  anchor?: ExecutionAnchor | undefined
+  data: Omit<RangeWorkerData, 'engine' | 'anchored'>
 }): RangeWorkers & { ready: Promise<void>; close(): Promise<void> } {
   const here = import.meta.url
   const typescript = here.endsWith('.ts')
@@ -72,6 +87,7 @@ export function createRangeWorkers({
     : Number.POSITIVE_INFINITY
   const workerData: RangeWorkerData = {
     ...data,
+    anchored: anchor !== undefined,
     engine: {
       ...options,
       cacheBytes: Math.max(16 * 1024 * 1024, Math.min(Math.floor(options.cacheBytes / threads), heapShare)),
@@ -135,7 +151,7 @@ export function createRangeWorkers({
     async run(text, signal, onTxStart) {
       signal?.throwIfAborted()
       const { port1, port2 } = new MessageChannel()
-      serveCache(port1, engine, codec)
+      serveCache(port1, engine, codec, anchor)
       if (onTxStart)
         port1.on('message', (message: { op?: unknown }) => {
           if (message.op === 'tx') onTxStart()

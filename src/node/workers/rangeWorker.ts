@@ -7,6 +7,7 @@ import { createEdgetrace } from '../../createEdgetrace.js'
 import type { EngineOptions } from '../../exec/createEngine.js'
 import { onJsTracerTxStart } from '../../tracing/js/jsTracerTxStart.js'
 import { createUpstream } from '../../upstream/createUpstream.js'
+import { createPortAnchor } from './createPortAnchor.js'
 import { createPortStore } from './createPortStore.js'
 
 export type RangeWorkerData = {
@@ -16,6 +17,8 @@ export type RangeWorkerData = {
   genesis?: GethGenesis | undefined
   hardfork?: string | undefined
   checkpoint?: string | undefined
+  /** Blocks resolve through the main thread's anchor (its consensus light client), asked over each task's port. */
+  anchored?: boolean | undefined
   engine: Partial<EngineOptions>
 }
 
@@ -44,6 +47,7 @@ const daemon = (async () => {
     genesis: data.genesis,
     hardfork: data.hardfork,
     checkpoint: data.checkpoint,
+    ...(data.anchored ? { anchor: createPortAnchor(() => current) } : {}),
     engine: data.engine,
     persistentStore: createPortStore(() => current),
   })
