@@ -16,6 +16,8 @@ import type { ChunkWriter } from '../types/chunkWriter.js'
 import type { PersistentStoreStats } from '../state/createPersistentBacking.js'
 import { createUpstream } from '../upstream/createUpstream.js'
 import { createIdbStore } from './createIdbStore.js'
+import { createBeaconPins } from './createBeaconPins.js'
+import { type PinnedLightClient, connectPinnedLightClient } from './connectPinnedLightClient.js'
 
 /** How a browser edgetrace is set up (structured-clone values: it crosses postMessage). */
 export type EdgetraceConfig = {
@@ -45,6 +47,15 @@ export type EdgetraceConfig = {
    * they link to it by parent hashes; without it, which block is number N is the upstream's word.
    */
   checkpoint?: string
+  /**
+   * As `--beacon.upstream` (with `--checkpoint ROOT`): which block is real is the beacon chain's word,
+   * through a consensus light client of the beacon node at `url` (any Beacon API, http(s)://, that
+   * answers this page's origin: CORS). Tags are its head, numbers its head's ancestors. `checkpoint`
+   * is a beacon block root one trusts; without it the beacon node's finalized root is trusted on
+   * first use. Either is pinned in IndexedDB per beacon chain, and later starts resume from the
+   * newest finalized root verified (see connectPinnedLightClient). Not with `checkpoint` above.
+   */
+  beacon?: { url: string; checkpoint?: string }
   /**
    * Web Workers long ranges fan out to (trace_filter, debug_getModifiedAccounts* over 64 blocks or
    * more), each with its own daemon on the same IndexedDB database; default one per core
@@ -134,6 +145,11 @@ export async function createEdgetraceService(
     },
   })
   const persistentWanted = config.cache !== false && typeof indexedDB !== 'undefined'
+  // Consensus, alongside the upstream's identity: a beacon node that does not verify fails the start.
+  const consensus: Promise<PinnedLightClient> | undefined = config.beacon
+    ? connectPinnedLightClient(config.beacon, createBeaconPins())
+    : undefined
+  consensus?.catch(() => undefined)
 
   // Which chain: the upstream's chain id and genesis hash (one round trip), or, offline, what was remembered.
   let identity: Identity
@@ -173,6 +189,10 @@ export async function createEdgetraceService(
       }).catch(() => undefined)
     : undefined
   const api = config.api ?? DEFAULT_API
+  const lightClient = await consensus?.catch(async (err: unknown) => {
+    await upstream.close()
+    throw err
+  })
   const daemon = await createEdgetrace({
     upstream,
     api,
@@ -184,6 +204,7 @@ export async function createEdgetraceService(
     persistentStore,
     progressEveryMs: config.progressEveryMs ?? 200,
     checkpoint: config.checkpoint,
+    anchor: lightClient?.anchor,
     onInternalError: (err, method) => console.error(`edgetrace: internal error in ${method}`, err),
   }).catch(async (err: unknown) => {
     // e.g. a checkpoint the upstream does not know: the start fails, and leaves no connection open.
@@ -273,6 +294,21 @@ function checkConfig(config: EdgetraceConfig): void {
     (typeof config.checkpoint !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(config.checkpoint))
   ) {
     bad('checkpoint', 'a block hash (0x and 64 hex digits)', config.checkpoint)
+  }
+  if (config.beacon !== undefined) {
+    const { url, checkpoint } = (config.beacon ?? {}) as { url?: unknown; checkpoint?: unknown }
+    if (typeof config.beacon !== 'object' || config.beacon === null)
+      bad('beacon', '{ url, checkpoint? }: a beacon node and the beacon block root to trust', config.beacon)
+    if (typeof url !== 'string' || !/^https?:\/\/[^\s/]+/i.test(url))
+      bad('beacon.url', "an http(s):// URL of a beacon node's Beacon API", url)
+    if (checkpoint !== undefined && (typeof checkpoint !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(checkpoint)))
+      bad('beacon.checkpoint', 'a beacon block root (0x and 64 hex digits)', checkpoint)
+    if (config.checkpoint !== undefined)
+      bad(
+        'checkpoint',
+        'no execution block hash with config.beacon (consensus decides which block is real; its trusted root is config.beacon.checkpoint)',
+        config.checkpoint,
+      )
   }
   if (config.workers !== undefined && (!Number.isSafeInteger(config.workers) || config.workers < 0))
     bad('workers', 'a whole number of Web Workers (0: none)', config.workers)

@@ -57,6 +57,8 @@ export type TrustReport = {
   mode: 'consensus' | 'checkpoint' | 'upstream'
   /** The trusted beacon block root (consensus) or block hash (checkpoint). */
   checkpoint: string | null
+  /** Consensus: the checkpoint was the beacon node's own finalized root, taken on first use and pinned (nothing vouched for it). */
+  trustedOnFirstUse?: boolean | undefined
   /** The beacon node the light client follows (scheme, host and port). */
   beaconNode: string | null
   finalized: AnchoredBlock | null

@@ -2,6 +2,7 @@ import type { BrowserCommand } from 'vitest/node'
 import { type Devnet, startDevnet } from '../../src/node/devnet/startDevnet.js'
 import type { FixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
 import { startBorDevnet } from '../src/startBorDevnet.js'
+import { beaconChainCommands } from './beaconChainCommands.js'
 
 /** Devnets a browser test started (and may stop, to take its upstream away). */
 const devnets = new Map<string, Devnet>()
@@ -13,6 +14,8 @@ const borDevnets = new Map<string, FixtureNode>()
  * loaded, used, reloaded and used again — a real page reload.
  */
 export const browserCommands: Record<string, BrowserCommand<any[]>> = {
+  /** anvil under a fixture beacon chain carrying its blocks (beaconChainCommands.ts). */
+  ...beaconChainCommands,
   startDevnet: async () => {
     const devnet = await startDevnet()
     devnets.set(devnet.anvil.url, devnet)

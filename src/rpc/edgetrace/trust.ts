@@ -24,6 +24,8 @@ export const trust = defineMethod({
     return {
       mode: report.mode,
       checkpoint: report.checkpoint,
+      // Where the anchor knows how its checkpoint came (the browser's pin): taken on first use or given.
+      ...(report.trustedOnFirstUse !== undefined ? { trustedOnFirstUse: report.trustedOnFirstUse } : {}),
       beaconNode: report.beaconNode,
       finalized: block(report.finalized),
       optimistic: block(report.optimistic),

@@ -1,0 +1,123 @@
+import { type Server, createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { BrowserCommand } from 'vitest/node'
+import { type AnvilInstance, startAnvil } from '../../src/node/devnet/startAnvil.js'
+import {
+  type BeaconFixture,
+  type BeaconLie,
+  createBeaconFixture,
+  executionPayloadHeaderOf,
+} from '../src/beaconFixture.js'
+import { rpcResult } from '../src/rpc.js'
+
+/** Blocks anvil mines: it runs ahead of every head the tests give the beacon chain, so its own latest is never served. */
+const MINED = 160
+/** The beacon clock's slot when the chain starts: heads up to it can be signed (a signature slot is never in the future). */
+const CLOCK_SLOT = 150
+
+type Chain = {
+  anvil: AnvilInstance
+  fixture: BeaconFixture
+  fixtureServer: { close(): Promise<void> }
+  front: Server
+  /** Every path the browser asked the beacon node for, in order. */
+  seen: string[]
+}
+const chains = new Map<string, Chain>()
+
+/**
+ * The beacon node the browser talks to: the fixture's, behind a front that answers any origin (CORS)
+ * and records every path asked, so a test can count bootstraps and other round trips.
+ */
+async function corsFront(target: string, seen: string[]): Promise<{ server: Server; url: string }> {
+  const server = createServer(async (req, res) => {
+    const cors = { 'access-control-allow-origin': '*' }
+    if (req.method === 'OPTIONS')
+      return void res
+        .writeHead(204, { ...cors, 'access-control-allow-methods': 'GET', 'access-control-allow-headers': '*' })
+        .end()
+    seen.push(req.url ?? '/')
+    try {
+      const answer = await fetch(`${target}${req.url ?? '/'}`)
+      const body = Buffer.from(await answer.arrayBuffer())
+      res.writeHead(answer.status, { ...cors, 'content-type': 'application/json' }).end(body)
+    } catch (err) {
+      res.writeHead(502, cors).end(String(err))
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
+}
+
+export type BeaconChainInfo = {
+  anvilUrl: string
+  /** The beacon node (CORS-enabled). */
+  beaconUrl: string
+  /** anvil's block hashes by number (0…160). */
+  hashes: string[]
+  /** Beacon block roots by slot (0…160). */
+  roots: string[]
+}
+
+/**
+ * Commands for the consensus browser tests: anvil with 160 blocks, and the fixture beacon chain
+ * (test/src/beaconFixture.ts) whose slot s carries anvil's block s, its clock set so that slot 150
+ * is now (a browser's light client reads the real clock).
+ */
+export const beaconChainCommands: Record<string, BrowserCommand<any[]>> = {
+  startBeaconChain: async (_ctx, head: number): Promise<BeaconChainInfo> => {
+    const anvil = await startAnvil()
+    await rpcResult(anvil.url, 'anvil_mine', [`0x${MINED.toString(16)}`])
+    const real: Record<string, string>[] = await Promise.all(
+      Array.from({ length: MINED + 1 }, (_, n) =>
+        rpcResult(anvil.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]),
+      ),
+    )
+    const fixture = createBeaconFixture({
+      genesisTime: Math.floor(Date.now() / 1000) - CLOCK_SLOT * 6,
+      executionAt: (slot) => executionPayloadHeaderOf(real[slot]!),
+    })
+    fixture.head = head
+    const fixtureServer = await fixture.serve()
+    const seen: string[] = []
+    const front = await corsFront(fixtureServer.url, seen)
+    chains.set(front.url, { anvil, fixture, fixtureServer, front: front.server, seen })
+    return {
+      anvilUrl: anvil.url,
+      beaconUrl: front.url,
+      hashes: real.map((b) => b.hash!),
+      roots: real.map((_, slot) => `0x${Buffer.from(fixture.rootAt(slot)).toString('hex')}`),
+    }
+  },
+  /** Moves the beacon chain's head slot, and sets how it lies (undefined: honestly). */
+  setBeaconChain: async (_ctx, url: string, change: { head?: number; lie?: BeaconLie | null }) => {
+    const chain = chains.get(url)
+    if (!chain) throw new Error(`no beacon chain at ${url}`)
+    if (change.head !== undefined) chain.fixture.head = change.head
+    if (change.lie !== undefined) chain.fixture.lie = change.lie ?? undefined
+  },
+  /** The paths asked of the beacon node since the last call (the record starts again). */
+  takeBeaconRequests: async (_ctx, url: string): Promise<string[]> => {
+    const chain = chains.get(url)
+    if (!chain) throw new Error(`no beacon chain at ${url}`)
+    return chain.seen.splice(0)
+  },
+  stopBeaconChain: async (_ctx, url: string) => {
+    const chain = chains.get(url)
+    chains.delete(url)
+    if (!chain) return
+    chain.front.closeAllConnections()
+    await new Promise<void>((resolve) => chain.front.close(() => resolve()))
+    await chain.fixtureServer.close()
+    await chain.anvil.stop()
+  },
+}
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    startBeaconChain(head: number): Promise<BeaconChainInfo>
+    setBeaconChain(url: string, change: { head?: number; lie?: BeaconLie | null }): Promise<void>
+    takeBeaconRequests(url: string): Promise<string[]>
+    stopBeaconChain(url: string): Promise<void>
+  }
+}

@@ -1,0 +1,295 @@
+import { clear, createStore, keys } from 'idb-keyval'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { commands } from 'vitest/browser'
+import { type EdgetraceClient, EdgetraceStartError } from '../../src/browser/connectEdgetraceWorker.js'
+import { BEACON_PINS_DATABASE } from '../../src/browser/createBeaconPins.js'
+import type { EdgetraceConfig } from '../../src/browser/createEdgetraceService.js'
+import { createEip1193Provider } from '../../src/browser/createEip1193Provider.js'
+import { registerEdgetraceServiceWorker } from '../../src/browser/registerEdgetraceServiceWorker.js'
+import type { BeaconChainInfo } from './beaconChainCommands.js'
+import { anvilResult, configFor, startWorker } from './support.js'
+
+// The consensus light client in the browser: a worker (and the service worker) started with
+// `beacon` resolves every tag and number through the beacon chain's sync committee — here the
+// fixture beacon chain (test/src/beaconFixture.ts), served over HTTP with CORS, whose slot s carries
+// anvil's block s. anvil has mined 160 blocks; the beacon chain's head is slot 40, so its optimistic
+// head is anvil's block 39 and its finalized block 16: anvil's own latest is never served.
+
+const HEAD = 40
+let chain: BeaconChainInfo
+const pins = () => createStore(BEACON_PINS_DATABASE, 'pins')
+
+beforeAll(async () => {
+  chain = await commands.startBeaconChain(HEAD)
+}, 120_000)
+afterAll(async () => {
+  if (chain) await commands.stopBeaconChain(chain.beaconUrl)
+})
+beforeEach(async () => {
+  await clear(pins())
+  await commands.setBeaconChain(chain.beaconUrl, { head: HEAD, lie: null })
+  await commands.takeBeaconRequests(chain.beaconUrl)
+})
+
+const consensusConfig = (
+  beacon: NonNullable<EdgetraceConfig['beacon']>,
+  more: Partial<EdgetraceConfig> = {},
+): EdgetraceConfig => configFor({ upstream: chain.anvilUrl, beacon, workers: 0, ...more })
+const quantity = (n: number) => `0x${n.toString(16)}`
+/** The roots whose bootstrap the browser asked the beacon node for since the last look. */
+const bootstraps = async () =>
+  (await commands.takeBeaconRequests(chain.beaconUrl))
+    .filter((p) => p.startsWith('/eth/v1/beacon/light_client/bootstrap/'))
+    .map((p) => p.split('/').at(-1))
+async function result(client: EdgetraceClient, method: string, params: unknown[] = []): Promise<any> {
+  const res = await client.call(method, params)
+  if ('error' in res) throw new Error(`${method}: ${res.error.message}`)
+  return res.result
+}
+/** Asks until the answer is `want` (the light client follows the beacon chain on the next slot, 6 s). */
+async function until<T>(ask: () => Promise<T>, want: (got: T) => boolean, ms = 15_000): Promise<T> {
+  let got = await ask()
+  for (const end = Date.now() + ms; !want(got) && Date.now() < end; ) {
+    await new Promise((r) => setTimeout(r, 250))
+    got = await ask()
+  }
+  return got
+}
+
+describe('the worker with a beacon node: every block through consensus', () => {
+  it("answers in mode consensus: tags are the beacon chain's blocks, not anvil's own latest", async () => {
+    const client = await startWorker(consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! }))
+    try {
+      expect(await anvilResult(chain.anvilUrl, 'eth_blockNumber', [])).toBe(quantity(160))
+      expect(await result(client, 'eth_blockNumber')).toBe(quantity(39))
+      expect((await result(client, 'eth_getBlockByNumber', ['latest', false])).hash).toBe(chain.hashes[39])
+      expect((await result(client, 'eth_getBlockByNumber', ['finalized', false])).hash).toBe(chain.hashes[16])
+      expect((await result(client, 'eth_getBlockByNumber', ['safe', false])).hash).toBe(chain.hashes[16])
+      expect((await result(client, 'eth_getBlockByNumber', ['0x5', false])).hash).toBe(chain.hashes[5])
+      expect(await result(client, 'edgetrace_trust')).toEqual({
+        mode: 'consensus',
+        checkpoint: chain.roots[8],
+        trustedOnFirstUse: false,
+        beaconNode: chain.beaconUrl,
+        finalized: { slot: '0x10', beaconRoot: chain.roots[16], blockNumber: '0x10', blockHash: chain.hashes[16] },
+        optimistic: { slot: '0x27', beaconRoot: chain.roots[39], blockNumber: '0x27', blockHash: chain.hashes[39] },
+        syncCommitteePeriod: '0x0',
+        participation: { signed: 32, of: 32 },
+      })
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('a bad beacon config is refused at start, naming the field', async () => {
+    const refused = async (config: EdgetraceConfig) => {
+      const err = (await startWorker(config).then(
+        (c) => c.close(),
+        (e: unknown) => e,
+      )) as EdgetraceStartError
+      expect(err).toBeInstanceOf(EdgetraceStartError)
+      expect(err.error.code).toBe(-32602)
+      return err.message
+    }
+    expect(await refused(consensusConfig({ url: 'ftp://beacon.example' }))).toMatch(/invalid config\.beacon\.url/)
+    expect(await refused(consensusConfig({ url: chain.beaconUrl, checkpoint: '0x1234' }))).toMatch(
+      /invalid config\.beacon\.checkpoint: expected a beacon block root/,
+    )
+    expect(await refused(consensusConfig('nope' as never))).toMatch(/invalid config\.beacon:/)
+    expect(await refused(consensusConfig({ url: chain.beaconUrl }, { checkpoint: chain.hashes[10]! }))).toMatch(
+      /invalid config\.checkpoint: expected no execution block hash with config\.beacon/,
+    )
+  })
+
+  const lies: [lie: string, head: number, words: RegExp][] = [
+    ['signature', HEAD, /signature does not verify/],
+    ['participation', HEAD, /8 of 32 of the sync committee signed/],
+    ['finality branch', HEAD, /finality branch does not verify/],
+    ['execution branch', HEAD, /execution branch does not verify/],
+    ['fork', HEAD, /signed under deneb's fork version where electra is in force/],
+    // Two periods on: the updates endpoint is asked, and its answer is attested in the wrong period.
+    ['period', 148, /asked for the update of period 0, the beacon node gave one attested in period 1/],
+  ]
+  for (const [lie, head, words] of lies) {
+    it(`a beacon node lying by its ${lie} fails the start, naming it`, async () => {
+      await commands.setBeaconChain(chain.beaconUrl, { head, lie: lie as never })
+      const err = (await startWorker(consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! })).then(
+        (c) => c.close(),
+        (e: unknown) => e,
+      )) as EdgetraceStartError
+      expect(err).toBeInstanceOf(EdgetraceStartError)
+      expect(err.message).toMatch(words)
+      // Nothing that did not verify is pinned.
+      expect(await keys(pins())).toEqual([])
+    })
+  }
+
+  it('a beacon node that starts lying later fails the answers, naming the check, and never serves the old head as current', async () => {
+    const client = await startWorker(consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! }))
+    try {
+      expect(await result(client, 'eth_blockNumber')).toBe(quantity(39))
+      await commands.setBeaconChain(chain.beaconUrl, { head: HEAD + 4, lie: 'signature' })
+      const answer = await until(
+        () => client.call('eth_blockNumber', []),
+        (r) => 'error' in r,
+      )
+      expect('error' in answer && answer.error).toMatchObject({
+        code: -32000,
+        message: expect.stringMatching(/light client: signature does not verify/),
+        data: { check: 'signature' },
+      })
+      // Honest again: it follows the head.
+      await commands.setBeaconChain(chain.beaconUrl, { lie: null })
+      expect(await result(client, 'eth_blockNumber')).toBe(quantity(HEAD + 3))
+    } finally {
+      await client.close()
+    }
+  })
+
+  it("the EIP-1193 provider's eth_blockNumber is the anchored head, and follows it", async () => {
+    const provider = createEip1193Provider(
+      await startWorker(consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! })),
+    )
+    try {
+      expect(await provider.request({ method: 'eth_blockNumber' })).toBe(quantity(39))
+      expect(
+        ((await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any).hash,
+      ).toBe(chain.hashes[39])
+      await commands.setBeaconChain(chain.beaconUrl, { head: HEAD + 4 })
+      expect(
+        await until(
+          () => provider.request({ method: 'eth_blockNumber' }),
+          (n) => n === quantity(HEAD + 3),
+        ),
+      ).toBe(quantity(HEAD + 3))
+    } finally {
+      await provider.close()
+    }
+  })
+})
+
+describe('the checkpoint and the store in IndexedDB', () => {
+  it('a second page starts from the anchor the first one verified, not from the checkpoint again', async () => {
+    const config = consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! })
+    const [first, second] = await commands.runInFreshPageTwice(location.origin, config, [
+      { method: 'eth_blockNumber', params: [] },
+      { method: 'edgetrace_trust', params: [] },
+    ])
+    // The first page bootstrapped from the checkpoint (slot 8), the reloaded one from slot 16, the
+    // newest finalized block the first verified.
+    expect(await bootstraps()).toEqual([chain.roots[8], chain.roots[16]])
+    for (const run of [first, second]) {
+      expect(run.answers[0]!.result).toBe(quantity(39))
+      expect(run.answers[1]!.result).toMatchObject({
+        mode: 'consensus',
+        checkpoint: chain.roots[8],
+        trustedOnFirstUse: false,
+      })
+    }
+  })
+
+  it('the newest finalized block is stored as the client advances, and the next start bootstraps from it', async () => {
+    const config = consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! })
+    const client = await startWorker(config)
+    try {
+      await commands.setBeaconChain(chain.beaconUrl, { head: 56 })
+      expect(
+        await until(
+          () => result(client, 'eth_blockNumber'),
+          (n) => n === quantity(55),
+        ),
+      ).toBe(quantity(55))
+      expect((await result(client, 'edgetrace_trust')).finalized.slot).toBe(quantity(32))
+    } finally {
+      await client.close()
+    }
+    expect(await bootstraps()).toEqual([chain.roots[8]])
+    const again = await startWorker(config)
+    try {
+      expect(await result(again, 'eth_blockNumber')).toBe(quantity(55))
+      expect(await bootstraps()).toEqual([chain.roots[32]])
+    } finally {
+      await again.close()
+    }
+  })
+
+  it("without a checkpoint the beacon node's finalized root is trusted on first use and pinned; a given checkpoint replaces the pin", async () => {
+    const tofu = consensusConfig({ url: chain.beaconUrl })
+    const finalizedAsked = (paths: string[]) => paths.filter((p) => p === '/eth/v1/beacon/headers/finalized').length
+    // First use: the beacon node's finalized block (slot 24 at head 40) is taken, and said so.
+    let client = await startWorker(tofu)
+    try {
+      expect(await result(client, 'edgetrace_trust')).toMatchObject({
+        checkpoint: chain.roots[24],
+        trustedOnFirstUse: true,
+        finalized: { slot: quantity(24) },
+      })
+      expect(await result(client, 'eth_blockNumber')).toBe(quantity(39))
+    } finally {
+      await client.close()
+    }
+    let asked = await commands.takeBeaconRequests(chain.beaconUrl)
+    expect(finalizedAsked(asked)).toBe(1)
+    // Later starts keep the pin: the beacon node's word on its finalized root is not asked again.
+    client = await startWorker(tofu)
+    try {
+      expect(await result(client, 'edgetrace_trust')).toMatchObject({
+        checkpoint: chain.roots[24],
+        trustedOnFirstUse: true,
+      })
+    } finally {
+      await client.close()
+    }
+    asked = await commands.takeBeaconRequests(chain.beaconUrl)
+    expect(finalizedAsked(asked)).toBe(0)
+    // A checkpoint given replaces the pin, and is no longer a first use.
+    client = await startWorker(consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! }))
+    await client.close()
+    expect(await bootstraps()).toEqual([chain.roots[8]])
+    client = await startWorker(tofu)
+    try {
+      expect(await result(client, 'edgetrace_trust')).toMatchObject({
+        checkpoint: chain.roots[8],
+        trustedOnFirstUse: false,
+      })
+    } finally {
+      await client.close()
+    }
+    asked = await commands.takeBeaconRequests(chain.beaconUrl)
+    expect(finalizedAsked(asked)).toBe(0)
+    expect(asked.filter((p) => p.includes('/bootstrap/')).map((p) => p.split('/').at(-1))).toEqual([chain.roots[16]])
+  })
+
+  it('the service worker answers through consensus too, and starts again from the stored anchor', async () => {
+    const config = {
+      ...consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! }),
+      path: '/rpc-consensus',
+    }
+    const register = () =>
+      registerEdgetraceServiceWorker({
+        scriptUrl: new URL('../../worker/edgetrace.sw.ts', import.meta.url),
+        type: 'module',
+        config,
+      })
+    const call = async (url: string, method: string) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
+      })
+      return (await res.json()).result
+    }
+    const sw = await register()
+    try {
+      expect(await call(sw.url, 'eth_blockNumber')).toBe(quantity(39))
+      expect(await call(sw.url, 'edgetrace_trust')).toMatchObject({ mode: 'consensus', checkpoint: chain.roots[8] })
+      expect(await bootstraps()).toEqual([chain.roots[8]])
+      // Configured again (a new daemon inside it): it resumes from what it verified.
+      const again = await register()
+      expect(await call(again.url, 'eth_blockNumber')).toBe(quantity(39))
+      expect(await bootstraps()).toEqual([chain.roots[16]])
+    } finally {
+      await sw.unregister()
+    }
+  })
+})
