@@ -418,12 +418,12 @@ describe('--checkpoint on the command line', () => {
     )
     anchored.kill()
     expect(anchored.output).toContain(
-      `trust:      blocks asked by number or tag must link by parent hashes to the checkpoint ${real[CHECKPOINT]!.hash} (block ${CHECKPOINT})`,
+      `trust:      checkpoint — blocks asked by number or tag must link by parent hashes to the checkpoint ${real[CHECKPOINT]!.hash} (block ${CHECKPOINT})`,
     )
     const open = await runCli(['--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0'], /listening/)
     open.kill()
     expect(open.output).toContain(
-      "trust:      blocks asked by number or tag are the upstream's word (no --checkpoint given)",
+      "trust:      upstream — blocks asked by number or tag are the upstream's word (no --beacon.upstream or --checkpoint given)",
     )
   })
 })

@@ -35,3 +35,11 @@ export class LightClientVerificationError extends BaseErrorWithData<{
     this.check = check
   }
 }
+
+/**
+ * A checkpoint older than the weak-subjectivity bound: validators that have left since could have
+ * signed another chain from there, which a light client starting from it could not tell apart.
+ */
+export class CheckpointTooOldError extends BaseErrorWithData<{ checkpoint: string; slot: string; ageSeconds: number }> {
+  override name = 'CheckpointTooOldError'
+}

@@ -13,6 +13,9 @@ import { installProcessGuard } from './installProcessGuard.js'
 import { defaultIpcPath } from './defaultIpcPath.js'
 import { DEFAULT_JS_TRACER_MEMORY_MB } from '../exec/createEngine.js'
 import type { LightClient } from '../chain/beacon/createLightClient.js'
+import { parseBeaconConfigFile } from '../chain/beacon/parseBeaconConfigFile.js'
+import type { TrustedStart } from './connectTrustedLightClient.js'
+import { defaultDataDir } from './createBeaconPinStore.js'
 
 /** The devnet's part of the banner: its contracts and transactions, and tracing to try at once. */
 function devnetBanner(devnet: Devnet, url: string, api: readonly string[]): string[] {
@@ -59,12 +62,39 @@ function namespacesBesides(server: RunningEdgetrace, kind: ListenerInfo['kind'],
   return `, namespaces ${listener.api.join(', ')}`
 }
 
-/** The banner's trust line in consensus mode: what anchors the answers, and how well it is signed. */
-function consensusTrustLine(client: LightClient, beaconUrl: string, checkpoint: string): string {
+/** Red on a terminal (upstream mode, trust on first use): what a reader must not miss. */
+const red = (text: string) => (process.stdout.isTTY ? `\x1b[31m${text}\x1b[0m` : text)
+
+/** The banner's trust lines in consensus mode: what anchors the answers, how well signed, and how the checkpoint came. */
+function consensusTrustLine(
+  client: LightClient,
+  beaconUrl: string,
+  start: TrustedStart,
+  configFile: string | undefined,
+): string {
   const { finalized, optimistic, participation } = client.status()
+  const { network } = start.chain
+  const pin = start.pinFile ? ` in ${start.pinFile}` : ''
+  const whence =
+    start.source === 'first use'
+      ? start.pinnedNow
+        ? red(
+            `WARNING: trusted on first use — the beacon node's own finalized root, which nothing vouched for; pinned${pin} for later starts (check it against a source you trust, or give --checkpoint ROOT)`,
+          )
+        : `pinned since ${start.pinnedAt}${pin} (trusted on first use: the beacon node's own finalized root, nothing vouched for it)`
+      : start.pinnedNow
+        ? `given with --checkpoint, pinned${pin}${start.replaced ? `; it replaces the pinned ${start.replaced}` : ''}`
+        : `given with --checkpoint, pinned since ${start.pinnedAt}${pin}`
   return [
-    `  trust:      consensus — a light client of the beacon node ${beaconUrl}, from the beacon block root ${checkpoint}:`,
+    `  trust:      consensus — a light client of the beacon node ${beaconUrl}, from the beacon block root ${start.checkpoint}:`,
     `              finalized slot ${finalized.slot} (block ${finalized.blockNumber}), head slot ${optimistic.slot} (block ${optimistic.blockNumber}), ${participation.signed}/${participation.of} of the sync committee signed`,
+    `              ${whence}`,
+    ...(start.resumedFrom
+      ? [
+          `              resumed from the finalized root ${start.resumedFrom.root} (slot ${start.resumedFrom.slot}) verified last time`,
+        ]
+      : []),
+    `              beacon chain: ${network ? `${network.name} (edgetrace's own config)` : `genesis validators root ${start.chain.genesisValidatorsRoot}, config from ${configFile ? `--beacon.config ${configFile}` : "the beacon node's /eth/v1/config/spec"}`}`,
   ].join('\n')
 }
 
@@ -105,6 +135,14 @@ async function main(argv: string[]): Promise<void> {
       genesis = JSON.parse(await readFile(opts.chain, 'utf8')) as GethGenesis
     } catch (err) {
       throw new CliError(`--chain ${opts.chain}: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  let beaconConfigKeys: Record<string, string> | undefined
+  if (opts.beaconConfig !== undefined) {
+    try {
+      beaconConfigKeys = parseBeaconConfigFile(await readFile(opts.beaconConfig, 'utf8'), opts.beaconConfig)
+    } catch (err) {
+      throw new CliError(`--beacon.config ${opts.beaconConfig}: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
   let https: { host?: string | undefined; port: number; key: Buffer; cert: Buffer } | undefined
@@ -167,8 +205,18 @@ async function main(argv: string[]): Promise<void> {
       txpool: opts.txpool,
       subscriptionPollMs: opts.subscriptionPollMs,
     },
-    ...(opts.beaconUpstream
-      ? { beacon: { url: opts.beaconUpstream, checkpoint: opts.checkpoint! } }
+    ...(opts.trust === 'consensus'
+      ? {
+          beacon: {
+            url: opts.beaconUpstream!,
+            checkpoint: opts.checkpoint,
+            network: opts.network,
+            configKeys: beaconConfigKeys,
+            // The devnet's beacon chain is made anew each start: nothing of it is pinned.
+            datadir: devnet ? undefined : (opts.datadir ?? defaultDataDir()),
+            force: opts.checkpointForce,
+          },
+        }
       : { checkpoint: opts.checkpoint }),
     ...(opts.workers !== undefined ? { workers: { threads: opts.workers } } : {}),
     log: (line) => console.error(line),
@@ -186,11 +234,13 @@ async function main(argv: string[]): Promise<void> {
     opts.unverified
       ? '  state:      UNVERIFIED (--unverified): accounts, storage and code are taken from the upstream without proofs'
       : '  state:      verified (Merkle proofs against block headers, code against code hashes)',
-    server.lightClient
-      ? consensusTrustLine(server.lightClient, redactUrl(opts.beaconUpstream!), opts.checkpoint!)
-      : opts.checkpoint
-        ? `  trust:      blocks asked by number or tag must link by parent hashes to the checkpoint ${opts.checkpoint}${checkpoint ? ` (block ${checkpoint.number})` : ''}`
-        : "  trust:      blocks asked by number or tag are the upstream's word (no --checkpoint given)",
+    server.lightClient && server.beaconTrust
+      ? consensusTrustLine(server.lightClient, redactUrl(opts.beaconUpstream!), server.beaconTrust, opts.beaconConfig)
+      : opts.trust === 'checkpoint'
+        ? `  trust:      checkpoint — blocks asked by number or tag must link by parent hashes to the checkpoint ${opts.checkpoint}${checkpoint ? ` (block ${checkpoint.number})` : ''}`
+        : red(
+            `  trust:      upstream — blocks asked by number or tag are the upstream's word (${devnet ? 'the embedded devnet' : 'no --beacon.upstream or --checkpoint given'})`,
+          ),
     `  namespaces: ${api.join(', ')}${opts.api ? '' : ' (the default here; --http.api to choose)'}`,
     ...(api.includes('trace')
       ? [

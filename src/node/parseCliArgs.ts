@@ -4,11 +4,29 @@ import { NAMESPACES } from '../rpc/namespaces.js'
 import { NAMESPACE_ALIASES } from '../rpc/servedPrefixes.js'
 import type { Hex } from '../types/hex.js'
 import { DEFAULT_TXPOOL_LIMITS, type TxPoolLimits } from '../exec/txpool/createTxPool.js'
+import { KNOWN_NETWORK_NAMES, type KnownNetworkName } from '../chain/beacon/knownNetworks.js'
+
+/** `--trust`: what decides which block is real. */
+export type TrustMode = 'consensus' | 'checkpoint' | 'upstream'
+const TRUST_MODES: readonly TrustMode[] = ['consensus', 'checkpoint', 'upstream']
 
 export type CliOptions = {
   upstream?: string | undefined
   /** `--beacon.upstream`: a Beacon API whose light-client endpoints anchor which block is real. */
   beaconUpstream?: string | undefined
+  /**
+   * `--trust`, or its default: consensus with `--beacon.upstream`, checkpoint with `--checkpoint`
+   * alone, upstream otherwise.
+   */
+  trust: TrustMode
+  /** `--network`: the known beacon chain (else the execution chain id's). */
+  network?: KnownNetworkName | undefined
+  /** `--beacon.config FILE`: a consensus specs config.yaml for a beacon chain edgetrace does not know. */
+  beaconConfig?: string | undefined
+  /** `--datadir`: where pinned checkpoints are kept (else $XDG_DATA_HOME/edgetrace or ~/.local/share/edgetrace). */
+  datadir?: string | undefined
+  /** `--checkpoint.force`: take a checkpoint older than the weak-subjectivity bound. */
+  checkpointForce: boolean
   host: string
   port: number
   /** `--http.api` as given; without it, `defaultApi` decides. */
@@ -162,14 +180,34 @@ ${NAMESPACE_LINES}
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
   --trace.compat          trace_* in OpenEthereum's shapes (its error labels, no result on a failed
                           frame, vmTrace without op/idx) instead of the reference daemon's
-  --checkpoint HASH       a block hash you trust (e.g. a finalized block's, from a source you trust):
-                          blocks asked by number or tag must link to it by parent hashes. Without
-                          it, which block is number N is the upstream's word. With --beacon.upstream:
-                          a beacon block root you trust, the light client's starting point
-  --beacon.upstream URL   a beacon node (any Beacon API): a consensus light client, bootstrapped from
-                          --checkpoint, decides which block is real — tags are the blocks its sync
-                          committee signed, numbers their ancestors (trust mode: consensus)
   --help                  this text
+
+Trust: what decides which block is real (every value is proven against a block's header; this says
+whether that block is the real chain's)
+  --trust MODE            consensus, checkpoint or upstream. Default: consensus with --beacon.upstream,
+                          checkpoint with --checkpoint alone, upstream otherwise (and on the devnet)
+    consensus             a light client of the beacon chain: tags are the blocks the sync committee
+                          signed (latest the optimistic head, safe/finalized the finalized one), numbers
+                          their ancestors by hash links. Proves canonicity as far as 2/3 of the
+                          committee's signatures do; not that the beacon node is live or complete
+    checkpoint            blocks asked by number or tag must link by parent hashes to --checkpoint
+                          HASH. Proves descent from it, not canonicity: a block made up on top of
+                          the real chain links as well
+    upstream              which block is number N (or latest) is the upstream's word: for devnets and
+                          chains without a beacon chain. Proves state against the upstream's headers only
+  --beacon.upstream URL   a beacon node (any Beacon API) the light client follows (trust mode consensus)
+  --checkpoint ROOT|HASH  consensus: a beacon block root you trust, where the light client starts.
+                          Without it the root pinned earlier, or on first use the beacon node's
+                          finalized root (trusted on first use, pinned, said in the banner).
+                          checkpoint: a block hash you trust (a finalized block's, from a source you trust)
+  --checkpoint.force      take a checkpoint older than the weak-subjectivity bound (14 days)
+  --network NAME          ${KNOWN_NETWORK_NAMES.join(', ')}: the beacon chain's config is edgetrace's own (its
+                          forks, genesis); default: the execution chain id's. A beacon node of another
+                          chain is refused
+  --beacon.config FILE    another beacon chain's config (the consensus specs' config.yaml); default:
+                          the beacon node's /eth/v1/config/spec
+  --datadir DIR           where pinned checkpoints are kept, one file per beacon chain (default
+                          $XDG_DATA_HOME/edgetrace, else ~/.local/share/edgetrace)
 `
 
 /** A bad command line: cli.ts prints the message and the usage, and exits. */
@@ -240,8 +278,11 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     traceCompat: false,
     overlayGetLogsTimeoutMs: 5 * 60_000,
     overlayReplayBlockTimeoutMs: 10_000,
+    trust: 'upstream',
+    checkpointForce: false,
     help: false,
   }
+  let trust: TrustMode | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (!arg.startsWith('--')) throw new CliError(`unexpected argument "${arg}"`)
@@ -401,6 +442,32 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         opts.beaconUpstream = takeValue()
         if (!/^https?:\/\//.test(opts.beaconUpstream)) throw new CliError('--beacon.upstream must be an http(s):// URL')
         break
+      case '--trust': {
+        const value = takeValue()
+        if (!TRUST_MODES.includes(value as TrustMode))
+          throw new CliError(`--trust expects consensus, checkpoint or upstream, got "${value}"`)
+        trust = value as TrustMode
+        break
+      }
+      case '--network': {
+        const value = takeValue()
+        if (!KNOWN_NETWORK_NAMES.includes(value as KnownNetworkName))
+          throw new CliError(
+            `--network expects ${KNOWN_NETWORK_NAMES.join(', ')}, got "${value}" (another beacon chain: its node's config, or --beacon.config FILE)`,
+          )
+        opts.network = value as KnownNetworkName
+        break
+      }
+      case '--beacon.config':
+        opts.beaconConfig = takeValue()
+        break
+      case '--datadir':
+        opts.datadir = takeValue()
+        if (opts.datadir === '') throw new CliError('--datadir needs a directory')
+        break
+      case '--checkpoint.force':
+        opts.checkpointForce = true
+        break
       case '--checkpoint': {
         const value = takeValue()
         if (!/^0x[0-9a-fA-F]{64}$/.test(value))
@@ -414,11 +481,53 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   }
   if (opts.https && (opts.https.certFile === undefined || opts.https.keyFile === undefined))
     throw new CliError('--https.enabled needs --https.cert FILE and --https.key FILE')
-  if (opts.beaconUpstream && !opts.checkpoint)
-    throw new CliError(
-      '--beacon.upstream needs --checkpoint ROOT: a beacon block root you trust (a finalized block root from a source you trust), where the light client starts',
-    )
+  opts.trust = trustMode(opts, trust)
   if (opts.beaconUpstream && opts.unverified)
     throw new CliError('--beacon.upstream anchors verified state: it cannot go with --unverified')
   return opts
+}
+
+/**
+ * The trust mode: `--trust` checked against the flags it needs and those it contradicts, or the
+ * default the flags given imply (consensus with a beacon node, checkpoint with a checkpoint alone,
+ * else upstream). The beacon chain's flags go with consensus only.
+ */
+function trustMode(opts: CliOptions, given: TrustMode | undefined): TrustMode {
+  if (given === 'consensus' && !opts.beaconUpstream)
+    throw new CliError(
+      '--trust consensus needs --beacon.upstream URL: the beacon node (any Beacon API) whose sync committee the light client follows',
+    )
+  if (given === 'checkpoint') {
+    if (opts.beaconUpstream)
+      throw new CliError(
+        '--trust checkpoint with --beacon.upstream: the checkpoint walk follows no beacon node (--trust consensus does)',
+      )
+    if (!opts.checkpoint)
+      throw new CliError(
+        '--trust checkpoint needs --checkpoint HASH: a block hash you trust, which blocks asked by number or tag must link to',
+      )
+  }
+  if (given === 'upstream' && (opts.checkpoint || opts.beaconUpstream))
+    throw new CliError(
+      `--trust upstream with ${opts.checkpoint ? '--checkpoint' : '--beacon.upstream'}: in trust mode upstream, which block is real is the upstream's word; drop ${opts.checkpoint ? '--checkpoint' : '--beacon.upstream'}, or use --trust ${opts.beaconUpstream ? 'consensus' : 'checkpoint'}`,
+    )
+  const mode = given ?? (opts.beaconUpstream ? 'consensus' : opts.checkpoint ? 'checkpoint' : 'upstream')
+  if (mode !== 'consensus') {
+    const beaconFlag = opts.network
+      ? `--network ${opts.network}`
+      : opts.beaconConfig
+        ? '--beacon.config'
+        : opts.checkpointForce
+          ? '--checkpoint.force'
+          : undefined
+    if (beaconFlag)
+      throw new CliError(
+        `${beaconFlag} goes with trust mode consensus (--beacon.upstream URL); this start is in trust mode ${mode}`,
+      )
+  }
+  if (opts.network && opts.beaconConfig)
+    throw new CliError(
+      `--beacon.config with --network ${opts.network}: a known network's config is edgetrace's own; --beacon.config is for other beacon chains`,
+    )
+  return mode
 }

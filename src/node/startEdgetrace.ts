@@ -13,10 +13,10 @@ import { createSocketServer, parseSocketUrl } from './createSocketServer.js'
 import type { RpcHandler } from '../rpc/createRpcHandler.js'
 import { DEFAULT_API } from '../createEdgetrace.js'
 import { createGraphqlHandler } from '../rpc/graphql/createGraphqlHandler.js'
-import { connectLightClient } from '../chain/beacon/connectLightClient.js'
 import { createConsensusAnchor } from '../chain/beacon/createConsensusAnchor.js'
 import type { LightClient } from '../chain/beacon/createLightClient.js'
-import { createBeaconApi } from '../upstream/createBeaconApi.js'
+import { type ConsensusParameters, startConsensus } from './startConsensus.js'
+import type { TrustedStart } from './connectTrustedLightClient.js'
 import { redactUrl } from '../utils/redactUrl.js'
 
 export type StartEdgetraceParameters = {
@@ -52,10 +52,11 @@ export type StartEdgetraceParameters = {
   /** `--checkpoint`: the block hash blocks asked by number or tag must link to. */
   checkpoint?: string | undefined
   /**
-   * `--beacon.upstream` with `--checkpoint ROOT`: a consensus light client of that beacon node,
-   * bootstrapped from the beacon block root, decides which block is real (trust mode consensus).
+   * `--beacon.upstream` (trust mode consensus): a consensus light client of that beacon node,
+   * bootstrapped from the beacon block root given, pinned (`datadir`) or trusted on first use,
+   * decides which block is real.
    */
-  beacon?: { url: string; checkpoint: string } | undefined
+  beacon?: ConsensusParameters | undefined
   log?: (line: string) => void
   /** The explorer page's build directory, served on GET / (see createServer); none by default. */
   explorerDir?: string | undefined
@@ -109,6 +110,8 @@ export type RunningEdgetrace = Edgetrace &
     listeners: readonly ListenerInfo[]
     /** With `beacon`: the light client blocks resolve through (its status for the banner). */
     lightClient?: LightClient | undefined
+    /** With `beacon`: how the start came to trust its checkpoint (given, pinned, first use; resumed from). */
+    beaconTrust?: TrustedStart | undefined
   }
 
 /** Node 20 has no global WebSocket: a ws(s):// upstream gets the `ws` package's class. */
@@ -164,13 +167,19 @@ export async function startEdgetrace({
   const wsApiFor = (local: boolean) => ws?.api ?? httpApiFor(local)
   // JavaScript tracers: on loopback, and beyond it only when asked for (--rpc.jstracers).
   const jsTracersFor = (local: boolean) => engine?.jsTracers ?? local
-  // Consensus first: a beacon node that does not verify stops the start, saying what failed.
-  const lightClient = beacon ? await connectLightClient(createBeaconApi(beacon.url), beacon.checkpoint) : undefined
+  // Consensus first: a beacon node that does not verify, or serves another chain, stops the start, saying what failed.
+  const trusted = beacon
+    ? await startConsensus(beacon, { upstream, genesis, log }).catch(async (err: unknown) => {
+        await upstream.close()
+        throw err
+      })
+    : undefined
+  const lightClient = trusted?.client
   // A sync a request starts is given up when the request would be (its Beacon API calls aborted).
   const anchor =
-    lightClient && beacon
-      ? createConsensusAnchor(lightClient, {
-          checkpoint: beacon.checkpoint.toLowerCase(),
+    trusted && beacon
+      ? createConsensusAnchor(trusted.client, {
+          checkpoint: trusted.start.checkpoint,
           beaconNode: redactUrl(beacon.url),
           syncTimeoutMs: engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
         })
@@ -334,6 +343,7 @@ export async function startEdgetrace({
         listeners: infos,
         upstream,
         lightClient,
+        beaconTrust: trusted?.start,
         close: async () => {
           await closeAll()
           await upstream.close()
