@@ -103,7 +103,7 @@ describe('trust on first use, pinned for later starts', () => {
         lastFinalized: { root: firstRoot, slot: 24 },
       })
       expect(Date.parse(pin.pinnedAt)).toBeGreaterThan(Date.now() - 60_000)
-      expect(await trustOf(first)).toMatchObject({ mode: 'consensus', checkpoint: firstRoot })
+      expect(await trustOf(first)).toMatchObject({ mode: 'consensus', checkpoint: firstRoot, trustedOnFirstUse: true })
       // Finality moves; the client, brought up to date (as a request does once a slot), stores the newer finalized root.
       beacon.head = 56
       await first.lightClient!.sync()
@@ -151,6 +151,7 @@ describe('trust on first use, pinned for later starts', () => {
       })
       const pin = JSON.parse(await readFile(join(dir, 'beacon', `${gvr()}.json`), 'utf8'))
       expect(pin).toMatchObject({ checkpoint: given, source: 'flag' })
+      expect(await trustOf(second)).toMatchObject({ mode: 'consensus', checkpoint: given, trustedOnFirstUse: false })
     } finally {
       await second.close()
     }

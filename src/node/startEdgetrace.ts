@@ -176,13 +176,21 @@ export async function startEdgetrace({
     : undefined
   const lightClient = trusted?.client
   // A sync a request starts is given up when the request would be (its Beacon API calls aborted).
-  const anchor =
+  const consensus =
     trusted && beacon
       ? createConsensusAnchor(trusted.client, {
           checkpoint: trusted.start.checkpoint,
           beaconNode: redactUrl(beacon.url),
           syncTimeoutMs: engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
         })
+      : undefined
+  // edgetrace_trust says whether the checkpoint is the beacon node's own word (trusted on first use).
+  const anchor =
+    consensus && trusted
+      ? {
+          ...consensus,
+          report: () => ({ ...consensus.report(), trustedOnFirstUse: trusted.start.source === 'first use' }),
+        }
       : undefined
   try {
     const daemon = await createEdgetrace({
