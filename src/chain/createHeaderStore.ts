@@ -114,11 +114,12 @@ export function createHeaderStore({
     checkpoint === undefined
       ? undefined
       : createCheckpointLinker({ checkpoint, upstream, rules, cache, byHash, keep, reorgDepth, log })
-  // With a checkpoint, a number's hash is cached only once linked to it (and under its name: never one cached without it).
+  // With a checkpoint, a number's hash is cached only once linked to it (and under its name: never one
+  // cached without it); under consensus, once final by consensus, under `consensus` (persisted too).
   const numberKey = linker
     ? linker.numberKey
     : anchor
-      ? (n: bigint) => `anchored:${cacheKeys.number(n)}`
+      ? (n: bigint) => cacheKeys.number(n, 'consensus')
       : (n: bigint) => cacheKeys.number(n)
 
   function verify(json: unknown, expectedHash?: string): VerifiedHeader {
@@ -199,14 +200,42 @@ export function createHeaderStore({
     return header
   }
 
-  /** Block n as the anchored head's ancestor, followed down its parent links; kept by number once final by consensus. */
+  /**
+   * The blocks above consensus' finalized one proven as the anchored head's ancestors, while it is
+   * the head (a new head may have moved off them): a range near the head is walked once, not once a block.
+   */
+  let underHead: { hash: string; numbers: Map<bigint, string> } = { hash: '', numbers: new Map() }
+  const UNDER_HEAD_MAX = 8192
+
+  /**
+   * Block n as the anchored head's ancestor, followed down its parent links (or hops of the history
+   * contract). Every block proven on the way at or below consensus' finalized block is kept by number
+   * (in memory and where the cache persists): asked again, it costs no round trip.
+   */
   async function anchoredByNumber(n: bigint): Promise<VerifiedHeader> {
     const head = await anchoredHead('latest')
     if (n === head.number) return head
     if (n > head.number) throw new BlockNotFoundError(`${n} (past the consensus-anchored head, block ${head.number})`)
-    const hash = await provenAncestorHash(head, n)
-    const finalized = await anchor!.head('finalized')
-    if (n <= finalized.number) cache.set(numberKey(n), hash, 128)
+    if (underHead.hash !== head.hash) underHead = { hash: head.hash, numbers: new Map() }
+    const numbers = underHead.numbers
+    const known = numbers.get(n)
+    if (known) return byHash(known)
+    const finalized = (await anchor!.head('finalized')).number
+    const remember = (number: bigint, hash: string) => {
+      if (number <= finalized) cache.set(numberKey(number), hash, 128)
+      else if (numbers.size < UNDER_HEAD_MAX) numbers.set(number, hash)
+    }
+    // The walk starts at the nearest block above n already proven (a range walks each stretch once).
+    let from = head
+    for (let m = n + 1n; m < head.number && m <= n + WALK_LIMIT; m++) {
+      const proven = numbers.get(m) ?? cache.get<string>(numberKey(m))
+      if (proven) {
+        from = await byHash(proven)
+        break
+      }
+    }
+    const hash = await provenAncestorHash(from, n, remember)
+    remember(n, hash)
     return byHash(hash)
   }
 
@@ -219,7 +248,11 @@ export function createHeaderStore({
    * 8,191 blocks back per proof for a farther one), else by the parent walk. Each hop's header is
    * fetched by the proven hash and must carry the number it was proven for.
    */
-  async function provenAncestorHash(head: VerifiedHeader, n: bigint): Promise<Hex> {
+  async function provenAncestorHash(
+    head: VerifiedHeader,
+    n: bigint,
+    remember: (number: bigint, hash: string) => void,
+  ): Promise<Hex> {
     let from = head
     while (historyHash && from.number - n > WALK_LIMIT) {
       const target = from.number - n > HISTORY_WINDOW ? from.number - HISTORY_WINDOW : n
@@ -231,13 +264,21 @@ export function createHeaderStore({
           `the history contract at block ${from.number} names ${hash} as block ${target}, whose header is block ${header.number}`,
           { facts: { block: header } },
         )
+      remember(target, hash)
       if (target === n) return hash
       from = header
     }
-    return from.number === n ? from.hash : ancestorHash(from, n)
+    return from.number === n ? from.hash : walkParents(from, n, remember)
   }
 
-  async function ancestorHash(head: VerifiedHeader, number: bigint): Promise<Hex> {
+  const ancestorHash = (head: VerifiedHeader, number: bigint): Promise<Hex> => walkParents(head, number)
+
+  /** As ancestorHash, telling `linked` of every header the walk passes (each one an ancestor of `head`). */
+  async function walkParents(
+    head: VerifiedHeader,
+    number: bigint,
+    linked?: (number: bigint, hash: string) => void,
+  ): Promise<Hex> {
     if (number >= head.number) throw new Error(`block ${number} is not an ancestor of block ${head.number}`)
     let current = head
     // Fetch the missing stretch in one batch by number, then follow (and so check) the parent links.
@@ -266,6 +307,7 @@ export function createHeaderStore({
     while (current.number > number + 1n) {
       const parent = bytesToHex(current.header.parentHash)
       current = prefetched.get(parent) ?? (await byHash(parent))
+      linked?.(current.number, current.hash)
     }
     return bytesToHex(current.header.parentHash)
   }
