@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -206,6 +207,7 @@ describe('--beacon.upstream on the command line', () => {
     live.head = HEAD
     const liveServed = await live.serve()
     const root = `0x${Buffer.from(live.rootAt(8)).toString('hex')}`
+    const datadir = join(tmpdir(), `edgetrace-consensus-${process.pid}`)
     const cli = await runCli(
       [
         '--upstream',
@@ -220,7 +222,7 @@ describe('--beacon.upstream on the command line', () => {
         '0',
         // Its pin goes to a directory of its own, not the user's.
         '--datadir',
-        join(tmpdir(), `edgetrace-consensus-${process.pid}`),
+        datadir,
       ],
       /JSON-RPC at http:\/\/\S+|open http:\/\/\S+/,
     )
@@ -244,6 +246,7 @@ describe('--beacon.upstream on the command line', () => {
     } finally {
       cli.kill()
       await liveServed.close()
+      await rm(datadir, { recursive: true, force: true })
     }
   }, 60_000)
 

@@ -418,7 +418,7 @@ describe('the banner', () => {
     )
   }, 90_000)
 
-  it('names the mode in checkpoint and upstream mode', async () => {
+  it('names upstream mode; a contradiction stops the CLI, naming the flags', async () => {
     const argv = ['--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0', '--workers', '0']
     const open = await runCli(argv, /listening/)
     open.kill()
