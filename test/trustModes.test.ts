@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -425,8 +426,50 @@ describe('the banner', () => {
     expect(open.output).toContain(
       "trust:      upstream — blocks asked by number or tag are the upstream's word (no --beacon.upstream or --checkpoint given)",
     )
+    expect(open.output).not.toContain('\x1b[')
     const refused = await runCli([...argv, '--trust', 'upstream', '--checkpoint', real[10]!.hash], /never/)
     expect(refused.code).toBe(1)
     expect(refused.output).toContain('edgetrace: --trust upstream with --checkpoint')
   }, 90_000)
+
+  it('says upstream mode in red on a terminal', async () => {
+    // script(1) gives the CLI a pseudo-terminal for its stdout.
+    const command = [
+      process.execPath,
+      '--import',
+      'tsx',
+      'src/node/cli.ts',
+      '--upstream',
+      anvil.url,
+      '--hardfork',
+      'prague',
+      '--http.port',
+      '0',
+      '--workers',
+      '0',
+    ]
+    const child = spawn('script', ['-qec', command.join(' '), '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    try {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 30_000)
+        child.stdout.on('data', (d: Buffer) => {
+          output += d.toString()
+          if (/listening/.test(output)) {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+        child.on('exit', () => resolve())
+      })
+    } finally {
+      // Ended, and waited for: its pseudo-terminal closes and takes the CLI with it.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGTERM')
+        await exited
+      }
+    }
+    expect(output).toContain("\x1b[31m  trust:      upstream — blocks asked by number or tag are the upstream's word")
+  }, 60_000)
 })
