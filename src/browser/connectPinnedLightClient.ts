@@ -1,8 +1,10 @@
-import { connectLightClient } from '../chain/beacon/connectLightClient.js'
+import { MAX_CHECKPOINT_AGE_SECONDS, connectLightClient } from '../chain/beacon/connectLightClient.js'
 import { createConsensusAnchor } from '../chain/beacon/createConsensusAnchor.js'
 import type { LightClient } from '../chain/beacon/createLightClient.js'
+import type { KnownNetwork } from '../chain/beacon/knownNetworks.js'
+import { BeaconChainMismatchError, resolveBeaconChain } from '../chain/beacon/resolveBeaconChain.js'
 import type { ExecutionAnchor } from '../chain/createHeaderStore.js'
-import { LightClientVerificationError } from '../errors/consensus.js'
+import { CheckpointTooOldError, LightClientVerificationError } from '../errors/consensus.js'
 import { type BeaconApi, createBeaconApi } from '../upstream/createBeaconApi.js'
 import { redactUrl } from '../utils/redactUrl.js'
 import type { BeaconPin, BeaconPins } from './createBeaconPins.js'
@@ -28,15 +30,22 @@ export type PinnedLightClient = {
  * - a pin the client verified past is resumed from its newest verified finalized root (stored as the
  *   client advances), not re-walked from the checkpoint. Should the beacon node no longer serve that
  *   bootstrap, the pinned checkpoint is tried; a check that fails is never retried from elsewhere.
+ * A known network's config is edgetrace's own (a beacon node of another chain is refused, naming
+ * both genesis validators roots); a root older than the weak-subjectivity bound (Helios' 14 days,
+ * see connectLightClient) is refused unless `force`.
  */
 export async function connectPinnedLightClient(
-  { url, checkpoint }: { url: string; checkpoint?: string | undefined },
+  { url, checkpoint, force }: { url: string; checkpoint?: string | undefined; force?: boolean | undefined },
   pins: BeaconPins,
+  { network }: { network?: KnownNetwork | undefined } = {},
 ): Promise<PinnedLightClient> {
   const api = createBeaconApi(url)
-  const genesis = ((await api.get('/eth/v1/beacon/genesis')) as { data?: { genesis_validators_root?: unknown } }).data
-  const chain = String(genesis?.genesis_validators_root ?? '').toLowerCase()
-  if (!ROOT.test(chain)) throw new Error(`beacon API ${api.url}: no genesis validators root in /eth/v1/beacon/genesis`)
+  const beaconChain = await resolveBeaconChain(api, { network }).catch((err: unknown) => {
+    throw err instanceof BeaconChainMismatchError
+      ? new BeaconChainMismatchError(`config.beacon.url: ${err.shortMessage}`)
+      : err
+  })
+  const chain = beaconChain.genesisValidatorsRoot
   const pinned = await pins.get(chain)
   const given = checkpoint?.toLowerCase()
 
@@ -51,12 +60,15 @@ export async function connectPinnedLightClient(
   let bootstrappedFrom = pin.checkpoint
   for (const [i, root] of roots.entries()) {
     try {
-      client = await connectLightClient(api, root)
+      client = await connectLightClient(api, root, {
+        chain: beaconChain,
+        ...(force ? {} : { maxCheckpointAgeSeconds: MAX_CHECKPOINT_AGE_SECONDS }),
+      })
       bootstrappedFrom = root
       break
     } catch (err) {
       // A beacon node that lies is refused; one that no longer serves the newer bootstrap gets the checkpoint's.
-      if (err instanceof LightClientVerificationError || i === roots.length - 1) throw err
+      if (err instanceof LightClientVerificationError || i === roots.length - 1) throw inBrowserTerms(err)
     }
   }
   const inner = client!
@@ -96,6 +108,17 @@ export async function connectPinnedLightClient(
     pin: () => pin,
     bootstrappedFrom,
   }
+}
+
+/** A checkpoint too old, said with the config's fields (the Node server's message names its flags). */
+function inBrowserTerms(err: unknown): unknown {
+  if (!(err instanceof CheckpointTooOldError) || !err.data) return err
+  return new CheckpointTooOldError(
+    err.shortMessage
+      .replace('--checkpoint ROOT', 'config.beacon.checkpoint')
+      .replace('--checkpoint.force', 'config.beacon.force: true'),
+    err.data,
+  )
 }
 
 /** The beacon node's finalized block root (`/eth/v1/beacon/headers/finalized`): the checkpoint trusted on first use. */

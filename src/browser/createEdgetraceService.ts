@@ -17,6 +17,8 @@ import type { PersistentStoreStats } from '../state/createPersistentBacking.js'
 import { createUpstream } from '../upstream/createUpstream.js'
 import { createIdbStore } from './createIdbStore.js'
 import { createBeaconPins } from './createBeaconPins.js'
+import { knownNetworkOfChainId } from '../chain/beacon/knownNetworks.js'
+import { KNOWN_BOR_CHAINS } from '../chain/bor/borChains.js'
 import { type PinnedLightClient, connectPinnedLightClient } from './connectPinnedLightClient.js'
 
 /** How a browser edgetrace is set up (structured-clone values: it crosses postMessage). */
@@ -53,9 +55,15 @@ export type EdgetraceConfig = {
    * answers this page's origin: CORS). Tags are its head, numbers its head's ancestors. `checkpoint`
    * is a beacon block root one trusts; without it the beacon node's finalized root is trusted on
    * first use. Either is pinned in IndexedDB per beacon chain, and later starts resume from the
-   * newest finalized root verified (see connectPinnedLightClient). Not with `checkpoint` above.
+   * newest finalized root verified (see connectPinnedLightClient). Not with `checkpoint` above, nor on
+   * a Bor chain. mainnet, sepolia and hoodi (by chain id) bring their own beacon config.
    */
-  beacon?: { url: string; checkpoint?: string }
+  beacon?: {
+    url: string
+    checkpoint?: string
+    /** As `--checkpoint.force`: take a checkpoint (given, pinned or resumed) older than the weak-subjectivity bound, 14 days. */
+    force?: boolean
+  }
   /**
    * Web Workers long ranges fan out to (trace_filter, debug_getModifiedAccounts* over 64 blocks or
    * more), each with its own daemon on the same IndexedDB database; default one per core
@@ -145,11 +153,6 @@ export async function createEdgetraceService(
     },
   })
   const persistentWanted = config.cache !== false && typeof indexedDB !== 'undefined'
-  // Consensus, alongside the upstream's identity: a beacon node that does not verify fails the start.
-  const consensus: Promise<PinnedLightClient> | undefined = config.beacon
-    ? connectPinnedLightClient(config.beacon, createBeaconPins())
-    : undefined
-  consensus?.catch(() => undefined)
 
   // Which chain: the upstream's chain id and genesis hash (one round trip), or, offline, what was remembered.
   let identity: Identity
@@ -189,10 +192,14 @@ export async function createEdgetraceService(
       }).catch(() => undefined)
     : undefined
   const api = config.api ?? DEFAULT_API
-  const lightClient = await consensus?.catch(async (err: unknown) => {
-    await upstream.close()
-    throw err
-  })
+  // Consensus: a beacon node that does not verify fails the start. A known network (by the chain id)
+  // brings its own config, and its beacon node must be of that chain.
+  const lightClient = config.beacon
+    ? await connectConsensus(config, BigInt(identity.chainId)).catch(async (err: unknown) => {
+        await upstream.close()
+        throw err
+      })
+    : undefined
   const daemon = await createEdgetrace({
     upstream,
     api,
@@ -273,6 +280,20 @@ export async function createEdgetraceService(
   }
 }
 
+/** The light client of `config.beacon`, for the execution chain `chainId` (a Bor chain has none). */
+async function connectConsensus(config: EdgetraceConfig, chainId: bigint): Promise<PinnedLightClient> {
+  const bor =
+    KNOWN_BOR_CHAINS.find((c) => BigInt(c.chainId) === chainId)?.name ??
+    ((config.genesis?.config as Record<string, unknown> | undefined)?.bor !== undefined
+      ? `Bor chain ${chainId}`
+      : undefined)
+  if (bor)
+    throw new InvalidParamsRpcError(
+      `invalid config.beacon: ${bor}'s blocks are sealed by its validator set, not by Ethereum's beacon chain — leave config.beacon out (config.checkpoint takes a block hash)`,
+    )
+  return connectPinnedLightClient(config.beacon!, createBeaconPins(), { network: knownNetworkOfChainId(chainId) })
+}
+
 /** A config from another context (postMessage, IndexedDB) is checked before anything starts: the error names the field. */
 function checkConfig(config: EdgetraceConfig): void {
   const bad = (field: string, expected: string, got: unknown) => {
@@ -296,13 +317,15 @@ function checkConfig(config: EdgetraceConfig): void {
     bad('checkpoint', 'a block hash (0x and 64 hex digits)', config.checkpoint)
   }
   if (config.beacon !== undefined) {
-    const { url, checkpoint } = (config.beacon ?? {}) as { url?: unknown; checkpoint?: unknown }
+    const { url, checkpoint, force } = (config.beacon ?? {}) as { url?: unknown; checkpoint?: unknown; force?: unknown }
     if (typeof config.beacon !== 'object' || config.beacon === null)
       bad('beacon', '{ url, checkpoint? }: a beacon node and the beacon block root to trust', config.beacon)
     if (typeof url !== 'string' || !/^https?:\/\/[^\s/]+/i.test(url))
       bad('beacon.url', "an http(s):// URL of a beacon node's Beacon API", url)
     if (checkpoint !== undefined && (typeof checkpoint !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(checkpoint)))
       bad('beacon.checkpoint', 'a beacon block root (0x and 64 hex digits)', checkpoint)
+    if (force !== undefined && typeof force !== 'boolean')
+      bad('beacon.force', 'true or false (take a checkpoint older than the weak-subjectivity bound)', force)
     if (config.checkpoint !== undefined)
       bad(
         'checkpoint',

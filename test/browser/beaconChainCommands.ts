@@ -49,6 +49,13 @@ async function corsFront(target: string, seen: string[]): Promise<{ server: Serv
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
 }
 
+export type BeaconChainOptions = {
+  /** The beacon clock's slot now (default 150): a far one makes every root old. */
+  clockSlot?: number
+  /** anvil's chain id (default 31337). */
+  chainId?: number
+}
+
 export type BeaconChainInfo = {
   anvilUrl: string
   /** The beacon node (CORS-enabled). */
@@ -65,8 +72,8 @@ export type BeaconChainInfo = {
  * is now (a browser's light client reads the real clock).
  */
 export const beaconChainCommands: Record<string, BrowserCommand<any[]>> = {
-  startBeaconChain: async (_ctx, head: number): Promise<BeaconChainInfo> => {
-    const anvil = await startAnvil()
+  startBeaconChain: async (_ctx, head: number, options: BeaconChainOptions = {}): Promise<BeaconChainInfo> => {
+    const anvil = await startAnvil(options.chainId !== undefined ? { chainId: options.chainId } : {})
     await rpcResult(anvil.url, 'anvil_mine', [`0x${MINED.toString(16)}`])
     const real: Record<string, string>[] = await Promise.all(
       Array.from({ length: MINED + 1 }, (_, n) =>
@@ -74,7 +81,7 @@ export const beaconChainCommands: Record<string, BrowserCommand<any[]>> = {
       ),
     )
     const fixture = createBeaconFixture({
-      genesisTime: Math.floor(Date.now() / 1000) - CLOCK_SLOT * 6,
+      genesisTime: Math.floor(Date.now() / 1000) - (options.clockSlot ?? CLOCK_SLOT) * 6,
       executionAt: (slot) => executionPayloadHeaderOf(real[slot]!),
     })
     fixture.head = head
@@ -115,7 +122,7 @@ export const beaconChainCommands: Record<string, BrowserCommand<any[]>> = {
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
-    startBeaconChain(head: number): Promise<BeaconChainInfo>
+    startBeaconChain(head: number, options?: BeaconChainOptions): Promise<BeaconChainInfo>
     setBeaconChain(url: string, change: { head?: number; lie?: BeaconLie | null }): Promise<void>
     takeBeaconRequests(url: string): Promise<string[]>
     stopBeaconChain(url: string): Promise<void>

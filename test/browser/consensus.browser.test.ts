@@ -7,6 +7,7 @@ import type { EdgetraceConfig } from '../../src/browser/createEdgetraceService.j
 import { createEip1193Provider } from '../../src/browser/createEip1193Provider.js'
 import { registerEdgetraceServiceWorker } from '../../src/browser/registerEdgetraceServiceWorker.js'
 import type { BeaconChainInfo } from './beaconChainCommands.js'
+import { genesis as borGenesis } from '../src/borDevnet.js'
 import { anvilResult, configFor, startWorker } from './support.js'
 
 // The consensus light client in the browser: a worker (and the service worker) started with
@@ -290,6 +291,75 @@ describe('the checkpoint and the store in IndexedDB', () => {
       expect(await bootstraps()).toEqual([chain.roots[16]])
     } finally {
       await sw.unregister()
+    }
+  })
+})
+
+describe('which beacon chain, and how old a checkpoint', () => {
+  const startRefused = async (config: EdgetraceConfig) =>
+    (await startWorker(config).then(
+      (c) => c.close(),
+      (e: unknown) => e,
+    )) as EdgetraceStartError
+
+  it('a root older than the weak-subjectivity bound (14 days) is refused, saying its age and how to force it', async () => {
+    // The beacon clock 16 days past slot 0: every root of this chain is that old.
+    const old = await commands.startBeaconChain(HEAD, { clockSlot: 230_000 })
+    try {
+      const beacon = { url: old.beaconUrl, checkpoint: old.roots[8]! }
+      const err = await startRefused(configFor({ upstream: old.anvilUrl, beacon, workers: 0 }))
+      expect(err).toBeInstanceOf(EdgetraceStartError)
+      expect(err.message).toMatch(
+        /the checkpoint 0x[0-9a-f]{64} \(slot 8\) is 15 days old, beyond the weak-subjectivity period \(14 days\).*config\.beacon\.checkpoint.*config\.beacon\.force: true/,
+      )
+      expect(await keys(pins())).toEqual([])
+      const forced = await startWorker(
+        configFor({ upstream: old.anvilUrl, beacon: { ...beacon, force: true }, workers: 0 }),
+      )
+      try {
+        expect(await result(forced, 'eth_blockNumber')).toBe(quantity(39))
+      } finally {
+        await forced.close()
+      }
+    } finally {
+      await commands.stopBeaconChain(old.beaconUrl)
+    }
+  })
+
+  it("a known network's beacon node must be of that chain: mainnet's execution chain under another beacon chain is refused, naming both roots", async () => {
+    const other = await commands.startBeaconChain(HEAD, { chainId: 1 })
+    try {
+      const err = await startRefused(
+        configFor({ upstream: other.anvilUrl, beacon: { url: other.beaconUrl }, workers: 0 }),
+      )
+      expect(err).toBeInstanceOf(EdgetraceStartError)
+      expect(err.message).toMatch(
+        /config\.beacon\.url: the beacon node .* serves another chain than mainnet: its genesis validators root is 0x[0-9a-f]{64}, mainnet's is 0x4b363db94e286120d76eb905340fdd4e54bfe9f06bf33ff6cf5ad27f511bfe95/,
+      )
+      // Nothing was asked of it past its genesis: no finalized root taken, nothing pinned.
+      expect(await commands.takeBeaconRequests(other.beaconUrl)).toEqual(['/eth/v1/beacon/genesis'])
+      expect(await keys(pins())).toEqual([])
+    } finally {
+      await commands.stopBeaconChain(other.beaconUrl)
+    }
+  })
+
+  it('a Bor chain takes no beacon node (its blocks are sealed by its validator set)', async () => {
+    const bor = await commands.startBorDevnet()
+    try {
+      const err = await startRefused({
+        upstream: bor.url,
+        api: ['eth'],
+        genesis: borGenesis as never,
+        beacon: { url: chain.beaconUrl },
+        cache: false,
+        workers: 0,
+      })
+      expect(err).toBeInstanceOf(EdgetraceStartError)
+      expect(err.error.code).toBe(-32602)
+      expect(err.message).toMatch(/invalid config\.beacon: Bor chain \d+'s blocks are sealed by its validator set/)
+    } finally {
+      await commands.stopBorDevnet(bor.url)
     }
   })
 })
