@@ -116,8 +116,16 @@ async function main(argv: string[]): Promise<void> {
   let devnet: Devnet | undefined
   if (upstreamUrl === undefined) {
     const { startDevnet } = await import('./devnet/startDevnet.js')
-    console.log('no --upstream given: starting the embedded local devnet (anvil) …')
-    devnet = await startDevnet()
+    console.log(
+      `no --upstream given: starting the embedded local devnet (anvil${opts.devnetBeacon ? ' and a beacon chain following it' : ''}) …`,
+    )
+    devnet = await startDevnet({ beacon: opts.devnetBeacon === true })
+    if (devnet.beacon) {
+      // Its light client starts from the beacon chain's first block (the one carrying anvil's genesis).
+      opts.beaconUpstream = devnet.beacon.url
+      opts.checkpoint = devnet.beacon.checkpoint
+      opts.trust = 'consensus'
+    }
     cleanups.push(() => (devnet as Devnet).stop())
     upstreamUrl = devnet.anvil.url
     hardfork ??= devnet.anvil.hardfork

@@ -12,6 +12,8 @@ const TRUST_MODES: readonly TrustMode[] = ['consensus', 'checkpoint', 'upstream'
 
 export type CliOptions = {
   upstream?: string | undefined
+  /** `--devnet.beacon`: the embedded devnet with a beacon chain following anvil (trust mode consensus). */
+  devnetBeacon?: boolean | undefined
   /** `--beacon.upstream`: a Beacon API whose light-client endpoints anchor which block is real. */
   beaconUpstream?: string | undefined
   /**
@@ -118,6 +120,7 @@ Usage: edgetrace [--upstream URL] [flags]
 
   --upstream URL          the node to read state from (http(s):// or ws(s)://). Without it, an embedded
                           local devnet (anvil, seeded with demo contracts) is started.
+  --devnet.beacon         the embedded devnet with a beacon chain following anvil: trust mode consensus
   --http.addr ADDR        listen address (default 127.0.0.1; loopback unless told otherwise)
   --http.port PORT        listen port (default 8545; 0 picks a free one)
   --http.api LIST         namespaces served, comma-separated. Default: ${LOCAL_API.join(',')} on a loopback
@@ -298,6 +301,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--help':
       case '-h':
         opts.help = true
+        break
+      case '--devnet.beacon':
+        opts.devnetBeacon = true
         break
       case '--upstream':
         opts.upstream = takeValue()
@@ -481,6 +487,23 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   }
   if (opts.https && (opts.https.certFile === undefined || opts.https.keyFile === undefined))
     throw new CliError('--https.enabled needs --https.cert FILE and --https.key FILE')
+  if (opts.devnetBeacon) {
+    const clash = opts.upstream
+      ? '--upstream'
+      : opts.beaconUpstream
+        ? '--beacon.upstream'
+        : opts.checkpoint
+          ? '--checkpoint'
+          : trust
+            ? '--trust'
+            : opts.unverified
+              ? '--unverified'
+              : undefined
+    if (clash)
+      throw new CliError(
+        `--devnet.beacon starts the embedded devnet with its own beacon chain (trust mode consensus): it cannot go with ${clash}`,
+      )
+  }
   opts.trust = trustMode(opts, trust)
   if (opts.beaconUpstream && opts.unverified)
     throw new CliError('--beacon.upstream anchors verified state: it cannot go with --unverified')
