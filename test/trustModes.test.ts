@@ -181,6 +181,22 @@ describe('trust on first use, pinned for later starts', () => {
     expect(failed?.message).toContain('give a recent finalized root with --checkpoint ROOT (it replaces the pin)')
   }, 60_000)
 
+  it('a data directory that cannot be used stops the start, naming the file and what to do', async () => {
+    const notADir = join(await datadir(), 'a file')
+    await writeFile(notADir, '')
+    const err = await start({ url: served.url, datadir: notADir }).then(
+      async (s) => {
+        await s.close()
+        return undefined
+      },
+      (e: unknown) => e as Error,
+    )
+    expect(err?.message).toContain(
+      `the pinned checkpoint ${join(notADir, 'beacon', `${gvr()}.json`)} cannot be read: ENOTDIR`,
+    )
+    expect(err?.message).toContain('give another --datadir DIR')
+  }, 60_000)
+
   it('without a data directory nothing is pinned: each start trusts the beacon node anew', async () => {
     const server = await start({ url: served.url })
     try {
@@ -430,6 +446,10 @@ describe('the banner', () => {
     const refused = await runCli([...argv, '--trust', 'upstream', '--checkpoint', real[10]!.hash], /never/)
     expect(refused.code).toBe(1)
     expect(refused.output).toContain('edgetrace: --trust upstream with --checkpoint')
+    const missing = join(tmpdir(), `no-such-config-${process.pid}.yaml`)
+    const noConfig = await runCli([...argv, '--beacon.upstream', served.url, '--beacon.config', missing], /never/)
+    expect(noConfig.code).toBe(1)
+    expect(noConfig.output).toContain(`edgetrace: --beacon.config ${missing}: ENOENT`)
   }, 90_000)
 
   it('says upstream mode in red on a terminal', async () => {

@@ -45,7 +45,9 @@ export function createBeaconPinStore(dataDir: string): BeaconPinStore {
         text = await readFile(fileOf(root), 'utf8')
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-        throw new Error(`the pinned checkpoint ${fileOf(root)} cannot be read: ${(err as Error).message}`)
+        throw new Error(
+          `the pinned checkpoint ${fileOf(root)} cannot be read: ${(err as Error).message} (give another --datadir DIR)`,
+        )
       }
       let pin: BeaconPin
       try {
