@@ -3,6 +3,7 @@ import { parseSignature } from './abi/signatures.js'
 import { type Connection, RpcError, createBrowserConnection, createServerConnection } from './connection.js'
 import { fill, h } from './dom.js'
 import { type CallRequest, type Names, exploreBlock, exploreCall, exploreTransaction } from './explore.js'
+import { type TrustReport, renderTrustPanel } from './views/trustPanel.js'
 import { big } from './format.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 
@@ -58,6 +59,17 @@ function connect(): Promise<Connection> {
     },
   )
   return connection
+}
+
+/** The trust panel: which block is real, as the daemon answering says; asked on each view and every 12 s. */
+async function showTrust() {
+  try {
+    const c = await connect()
+    const report = await c.call<TrustReport>('edgetrace_trust', [])
+    $('trust').replaceWith(renderTrustPanel(report))
+  } catch (err) {
+    $('trust').replaceWith(renderTrustPanel(undefined, err instanceof RpcError ? err.message : (err as Error).message))
+  }
 }
 
 function syncModeFields() {
@@ -205,6 +217,7 @@ function callForm() {
 }
 
 function route() {
+  void showTrust()
   const hash = location.hash.replace(/^#\/?/, '')
   const [kind, arg] = hash.split('/')
   if (kind === 'tx' && arg) {
@@ -261,6 +274,9 @@ async function start() {
   hardfork.value = saved('hardfork') ?? info.hardfork ?? ''
   syncModeFields()
   route()
+  setInterval(() => {
+    if (document.visibilityState === 'visible') void showTrust()
+  }, 12_000)
 }
 // For the console (and tests): the page's connection, to send any JSON-RPC call the same way, and
 // the last view's timings.
