@@ -6,6 +6,8 @@ import { BEACON_PINS_DATABASE } from '../../src/browser/createBeaconPins.js'
 import type { EdgetraceConfig } from '../../src/browser/createEdgetraceService.js'
 import { createEip1193Provider } from '../../src/browser/createEip1193Provider.js'
 import { registerEdgetraceServiceWorker } from '../../src/browser/registerEdgetraceServiceWorker.js'
+import { createChainRules } from '../../src/chain/createChainRules.js'
+import { parseHeader } from '../../src/chain/parseHeader.js'
 import type { BeaconChainInfo } from './beaconChainCommands.js'
 import { genesis as borGenesis } from '../src/borDevnet.js'
 import { anvilResult, configFor, startWorker } from './support.js'
@@ -28,7 +30,7 @@ afterAll(async () => {
 })
 beforeEach(async () => {
   await clear(pins())
-  await commands.setBeaconChain(chain.beaconUrl, { head: HEAD, lie: null })
+  await commands.setBeaconChain(chain.beaconUrl, { head: HEAD, lie: null, forgeExecution: false })
   await commands.takeBeaconRequests(chain.beaconUrl)
 })
 
@@ -77,6 +79,31 @@ describe('the worker with a beacon node: every block through consensus', () => {
         syncCommitteePeriod: '0x0',
         participation: { signed: 32, of: 32 },
       })
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('an execution upstream serving a block of its own making (one field changed, its hash recomputed) is refused, naming both hashes', async () => {
+    const client = await startWorker(
+      consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! }, { upstream: chain.forgingUrl }),
+    )
+    try {
+      await commands.setBeaconChain(chain.beaconUrl, { forgeExecution: true })
+      // What the forging upstream answers for block 39: the same block, another state root, its hash recomputed.
+      const { hash: _real, ...fields } = await anvilResult(chain.anvilUrl, 'eth_getBlockByNumber', ['0x27', false])
+      const forged = parseHeader(
+        { ...fields, stateRoot: `0x${'ab'.repeat(32)}` },
+        createChainRules({ chainId: 31337n, hardfork: 'prague' }),
+      ).hash
+      for (const params of [
+        ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', 'latest'],
+        ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', '0x27'],
+      ]) {
+        const answer = await client.call('eth_getBalance', params)
+        expect('error' in answer && answer.error.message).toContain(chain.hashes[39])
+        expect('error' in answer && answer.error.message).toContain(forged)
+      }
     } finally {
       await client.close()
     }
