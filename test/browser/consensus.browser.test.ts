@@ -196,6 +196,38 @@ describe('the worker with a beacon node: every block through consensus', () => {
   })
 })
 
+describe('range workers under consensus', () => {
+  it('a long range fans out to Web Workers, each resolving blocks through its own light client resumed from the pin', async () => {
+    // Head 100: blocks 1…99 anchored, past the fan-out threshold (64 blocks); finalized slot 80.
+    await commands.setBeaconChain(chain.beaconUrl, { head: 100 })
+    const beacon = { url: chain.beaconUrl, checkpoint: chain.roots[8]! }
+    const alone = await startWorker(consensusConfig(beacon, { api: ['eth', 'debug', 'trace'] }))
+    const pooled = await startWorker(consensusConfig(beacon, { api: ['eth', 'debug', 'trace'], workers: 1 }))
+    try {
+      const params = ['0x2', quantity(99)]
+      const a = await alone.call('debug_getModifiedAccountsByNumber', params)
+      const before = (await pooled.status())!.upstreamRequests
+      const b = await pooled.call('debug_getModifiedAccountsByNumber', params)
+      expect('result' in a && a.result !== null).toBe(true)
+      expect(b).toEqual(a)
+      // The pool's worker replayed the blocks: this daemon itself asked next to nothing.
+      expect((await pooled.status())!.upstreamRequests - before).toBeLessThan(10)
+      // The latest block is the anchored head's, whatever anvil has (160 blocks).
+      const past = await pooled.call('debug_getModifiedAccountsByNumber', ['0x2', quantity(120)])
+      expect('error' in past && past.error.message).toBe('end block (120) is later than the latest block (99)')
+      // The first worker bootstrapped from the checkpoint; the second and its pool worker from slot 80,
+      // the newest finalized block verified and pinned.
+      const [first, ...later] = await bootstraps()
+      expect(first).toBe(chain.roots[8])
+      expect(later.length).toBeGreaterThanOrEqual(2)
+      for (const root of later) expect(root).toBe(chain.roots[80])
+    } finally {
+      await alone.close()
+      await pooled.close()
+    }
+  }, 120_000)
+})
+
 describe('the checkpoint and the store in IndexedDB', () => {
   it('a second page starts from the anchor the first one verified, not from the checkpoint again', async () => {
     const config = consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! })
