@@ -88,11 +88,17 @@ export type CreateHeaderStoreParameters = {
    */
   anchor?: ExecutionAnchor | undefined
   /**
-   * Block n's hash from `head`'s state (EIP-2935's history contract, proven by a storage proof), or
-   * undefined where it holds none: an anchored block far below the head is found in one step per
-   * 8,191 blocks instead of a header per block.
+   * EIP-2935's history contract: `hashAt` is block n's hash from `head`'s state (proven by a storage
+   * proof), or undefined where it holds none — an anchored block far below the head is found in one
+   * step per 8,191 blocks instead of a header per block; `ask` sends for the proof of block n's slot
+   * at the block of hash `hash` ahead (with that block's header), for `hashAt` to take once the header verifies.
    */
-  historyHash?: ((head: VerifiedHeader, n: bigint) => Promise<Hex | undefined>) | undefined
+  history?:
+    | {
+        hashAt(head: VerifiedHeader, n: bigint): Promise<Hex | undefined>
+        ask?(hash: Hex, n: bigint): void
+      }
+    | undefined
 }
 
 const HEADER_BYTES = 2048
@@ -106,7 +112,7 @@ export function createHeaderStore({
   checkpoint,
   log,
   anchor,
-  historyHash,
+  history,
 }: CreateHeaderStoreParameters): HeaderStore {
   let highest = -1n
   const isFinal = (number: bigint) => number <= highest - BigInt(reorgDepth)
@@ -254,10 +260,13 @@ export function createHeaderStore({
     remember: (number: bigint, hash: string) => void,
   ): Promise<Hex> {
     let from = head
-    while (historyHash && from.number - n > WALK_LIMIT) {
-      const target = from.number - n > HISTORY_WINDOW ? from.number - HISTORY_WINDOW : n
-      const hash = await historyHash(from, target)
+    const step = (at: bigint) => (at - n > HISTORY_WINDOW ? at - HISTORY_WINDOW : n)
+    while (history && from.number - n > WALK_LIMIT) {
+      const target = step(from.number)
+      const hash = await history.hashAt(from, target)
       if (hash === undefined) break
+      // The next hop's proof leaves with this hop's header (checked once the header is).
+      if (target !== n && target - n > WALK_LIMIT) history.ask?.(hash, step(target))
       const header = await byHash(hash)
       if (header.number !== target)
         throw new HeaderVerificationError(

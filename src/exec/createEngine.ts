@@ -136,8 +136,37 @@ const HISTORY_WINDOW = 8191n
  */
 async function historyHashAt(source: StateSource, head: VerifiedHeader, n: bigint): Promise<Hex | undefined> {
   if (n >= head.number || head.number - n > HISTORY_WINDOW) return undefined
-  const value = await source.getStorage(head, HISTORY_CONTRACT, bigIntToHex32(`0x${(n % HISTORY_WINDOW).toString(16)}`))
+  const slot = historySlot(n)
+  // The account and its slot in one proof (one round trip), then read from what it proved.
+  await source.prefetch(head, [{ address: HISTORY_CONTRACT, storageKeys: [slot] }])
+  const value = await source.getStorage(head, HISTORY_CONTRACT, slot)
   return value.every((b) => b === 0) ? undefined : (bytesToHex(setLengthLeft(value, 32)) as Hex)
+}
+
+const historySlot = (n: bigint) => bigIntToHex32(`0x${(n % HISTORY_WINDOW).toString(16)}`)
+
+/**
+ * The history contract's proofs asked for ahead, by the block hash they are at: a hop's proof at the
+ * block the previous hop named leaves with that block's header, and is taken once the header verifies
+ * (offerProof checks it against the state root), so a hop costs one round trip.
+ */
+function createHistoryLookAhead(upstream: Upstream, source: StateSource) {
+  const ahead = new Map<string, Promise<unknown>>()
+  return {
+    ask(hash: Hex, n: bigint) {
+      if (ahead.size > 16) ahead.clear()
+      const proof = upstream.request('eth_getProof', [HISTORY_CONTRACT, [historySlot(n)], { blockHash: hash }])
+      proof.catch(() => {})
+      ahead.set(hash, proof)
+    },
+    async hashAt(head: VerifiedHeader, n: bigint): Promise<Hex | undefined> {
+      const asked = ahead.get(head.hash)
+      ahead.delete(head.hash)
+      const proof = asked && (await asked.catch(() => undefined))
+      if (proof) await source.offerProof(head, proof)
+      return historyHashAt(source, head, n)
+    },
+  }
 }
 
 export function createEngine({
@@ -181,7 +210,7 @@ export function createEngine({
     anchor,
     log,
     // EIP-2935's ring of block hashes, read with a storage proof at a block: far ancestors in one step.
-    ...(opts.unverified ? {} : { historyHash: (head, n) => historyHashAt(source, head, n) }),
+    ...(opts.unverified ? {} : { history: createHistoryLookAhead(upstream, source) }),
   })
   return {
     upstream,

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createConsensusAnchor } from '../src/chain/beacon/createConsensusAnchor.js'
+import { connectLightClient } from '../src/chain/beacon/connectLightClient.js'
+import { createEdgetrace } from '../src/createEdgetrace.js'
+import { createBeaconApi } from '../src/upstream/createBeaconApi.js'
+import { createUpstream } from '../src/upstream/createUpstream.js'
+import { type FixtureNode, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
+import { type BeaconFixture, createBeaconFixture, executionPayloadHeaderOf } from './src/beaconFixture.js'
+import { type Proxy, createProxy } from './src/createProxy.js'
+import { HISTORY_GENESIS } from './src/historyGenesis.js'
+import { rpcResult } from './src/rpc.js'
+
+// Blocks far below the consensus-anchored head, proven through EIP-2935's history contract: a
+// storage proof at a block names the hash of any of the 8,191 blocks before it, so a block 20,000
+// back takes three hops (at the head, 8,191 below it, 16,382 below it), each a proof and a header
+// fetched by the proven hash. The chain is the fixture node's: empty Prague blocks built from the
+// system calls alone (mineEmptyBlocks, the same chain the VM builds), since anvil mines 20,000
+// blocks in ~225 s here and, by default, serves no state that far back.
+
+type Block = Record<string, string>
+const BACK = [1, 100, 20_000] as const
+/** The beacon chain's head slot; its optimistic head carries block OFFSET + HEAD - 1. */
+const HEAD = 40
+const TOTAL = 20_200
+const OFFSET = TOTAL - HEAD
+const HISTORY_WINDOW = 8191
+const quantity = (n: number) => `0x${n.toString(16)}`
+
+let node: FixtureNode
+let proxy: Proxy
+let beacon: BeaconFixture
+let served: Awaited<ReturnType<BeaconFixture['serve']>>
+let built: { blocks: number; seconds: number }
+
+beforeAll(async () => {
+  node = await startFixtureNode({ genesis: HISTORY_GENESIS })
+  const started = performance.now()
+  await node.chain.mineEmptyBlocks(TOTAL)
+  built = { blocks: TOTAL, seconds: (performance.now() - started) / 1000 }
+  const carried = await Promise.all(
+    Array.from({ length: HEAD + 1 }, (_, s) =>
+      rpcResult(node.url, 'eth_getBlockByNumber', [quantity(OFFSET + s), false]),
+    ),
+  )
+  beacon = createBeaconFixture({ executionAt: (slot) => executionPayloadHeaderOf(carried[slot] as Block) })
+  beacon.head = HEAD
+  served = await beacon.serve()
+  proxy = await createProxy(node.url)
+}, 180_000)
+afterAll(async () => {
+  await served?.close()
+  await proxy?.stop()
+  await node?.close()
+})
+
+describe('blocks far below the anchored head', () => {
+  it('1, 100 and 20,000 below it are proven, the last in a hop per 8,191 blocks; round trips counted', async () => {
+    const root = `0x${Buffer.from(beacon.rootAt(8)).toString('hex')}`
+    const client = await connectLightClient(createBeaconApi(served.url), root, { now: beacon.now })
+    const upstream = createUpstream({ url: proxy.url })
+    const edge = await createEdgetrace({
+      upstream,
+      hardfork: 'prague',
+      api: ['eth'],
+      anchor: createConsensusAnchor(client, { checkpoint: root, beaconNode: served.url }),
+    })
+    const call = async (method: string, params: unknown[]) =>
+      JSON.parse((await edge.handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })))!) as {
+        result?: Block
+        error?: { message: string }
+      }
+    const head = OFFSET + HEAD - 1
+    expect((await call('eth_blockNumber', [])).result).toBe(quantity(head))
+    const costs: Record<number, { roundTrips: number; proofs: number; headers: number }> = {}
+    for (const back of BACK) {
+      const n = head - back
+      upstream.resetStats()
+      const from = proxy.log.length
+      const out = await call('eth_getBlockByNumber', [quantity(n), false])
+      expect(out.error).toBeUndefined()
+      expect(out.result!.hash).toBe(node.chain.byNumber(BigInt(n))!.hash)
+      const calls = proxy.log.slice(from)
+      costs[back] = {
+        roundTrips: upstream.stats().roundTrips,
+        proofs: calls.filter((c) => c.method === 'eth_getProof').length,
+        headers: calls.filter(
+          (c) => c.method === 'eth_getBlockByNumber' || (c.method === 'eth_getBlockByHash' && c.params[1] === false),
+        ).length,
+      }
+    }
+    // 1 and 100 back: the parent walk (one batch of headers by number, then the links).
+    expect(costs[1]!.proofs).toBe(0)
+    expect(costs[100]!.proofs).toBe(0)
+    // 20,000 back: a storage proof per hop — at the head, 8,191 and 16,382 below it — and the header
+    // each names, fetched by its hash (no header is asked by number); each hop's proof leaves with
+    // the previous hop's header: a round trip a hop, then the last header and the block's body.
+    const hops = Math.ceil(20_000 / HISTORY_WINDOW)
+    expect(costs[20_000]!.proofs).toBe(hops)
+    expect(costs[20_000]!.headers).toBe(hops)
+    expect(costs[20_000]!.roundTrips).toBeLessThanOrEqual(hops + 2)
+    console.log(
+      `chain of ${built.blocks} blocks built in ${built.seconds.toFixed(1)} s; round trips to prove a block ${BACK.map((b) => `${b}: ${costs[b]!.roundTrips} (${costs[b]!.proofs} proofs, ${costs[b]!.headers} headers)`).join(', ')} below the anchored head`,
+    )
+  }, 120_000)
+
+  it('mineEmptyBlocks builds the chain the VM builds (its blocks hash the same)', async () => {
+    const [byVm, bySystemCalls] = await Promise.all([
+      startFixtureNode({ genesis: HISTORY_GENESIS }),
+      startFixtureNode({ genesis: HISTORY_GENESIS }),
+    ])
+    try {
+      for (let i = 0; i < 12; i++) await byVm.chain.mineBlock({}, [])
+      await bySystemCalls.chain.mineEmptyBlocks(12)
+      for (let n = 1n; n <= 12n; n++) expect(bySystemCalls.chain.byNumber(n)!.hash).toBe(byVm.chain.byNumber(n)!.hash)
+    } finally {
+      await Promise.all([byVm.close(), bySystemCalls.close()])
+    }
+  })
+})
