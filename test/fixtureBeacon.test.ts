@@ -50,6 +50,7 @@ describe('the fixture node serving a beacon chain over its own blocks', () => {
     const head = node.chain.head()
     expect(head.block.header.number).toBe(36n + 95n)
     expect(beacon.beacon.head).toBe(96)
+    expect(beacon.minedBlocks).toBe(131 - 54)
     const res = await fetch(`${node.url}/eth/v1/beacon/light_client/finality_update`)
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
     const update = ((await res.json()) as any).data

@@ -19,6 +19,8 @@ export type FixtureBeacon = {
   readonly firstBlock: bigint
   /** The beacon block root of slot 0: a checkpoint to start a light client from. */
   readonly checkpoint: string
+  /** Empty blocks mined on the execution chain to give the beacon chain its slots. */
+  readonly minedBlocks: number
   /** The execution side lies too: the beacon chain's head block answered as another one, self-consistent, its hash recomputed. */
   lieAboutHead: boolean
   /** Brings the beacon head to the execution chain's head (before each Beacon API answer). */
@@ -53,8 +55,11 @@ export async function createFixtureBeacon(
       throw new Error('a beacon chain needs a post-merge execution chain: this one is before the merge at its head')
     firstBlock = chain.head().block.header.number + 1n
   }
-  while (chain.head().block.header.number - firstBlock + 1n < BigInt(slots))
+  let minedBlocks = 0
+  while (chain.head().block.header.number - firstBlock + 1n < BigInt(slots)) {
     await chain.mineBlock({ timestamp: chain.head().block.header.timestamp + 12n }, [])
+    minedBlocks++
+  }
   const first = firstBlock
   const headSlot = () => Number(chain.head().block.header.number - first) + 1
   const beacon = createDevnetBeacon({
@@ -74,6 +79,7 @@ export async function createFixtureBeacon(
     beacon,
     firstBlock: first,
     checkpoint: bytesToHex(beacon.rootAt(0)),
+    minedBlocks,
     lieAboutHead: false,
     sync,
     blockAnswer(block) {
