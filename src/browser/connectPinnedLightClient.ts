@@ -37,7 +37,14 @@ export type PinnedLightClient = {
 export async function connectPinnedLightClient(
   { url, checkpoint, force }: { url: string; checkpoint?: string | undefined; force?: boolean | undefined },
   pins: BeaconPins,
-  { network }: { network?: KnownNetwork | undefined } = {},
+  {
+    network,
+    syncTimeoutMs,
+  }: {
+    network?: KnownNetwork | undefined
+    /** The longest one sync a request starts is waited for, ms (the request's own timeout). */
+    syncTimeoutMs?: number | undefined
+  } = {},
 ): Promise<PinnedLightClient> {
   const api = createBeaconApi(url)
   const beaconChain = await resolveBeaconChain(api, { network }).catch((err: unknown) => {
@@ -98,10 +105,14 @@ export async function connectPinnedLightClient(
       await saved
     },
   }
-  const consensus = createConsensusAnchor(tracked, { checkpoint: pin.checkpoint, beaconNode: redactUrl(url) })
+  const consensus = createConsensusAnchor(tracked, {
+    checkpoint: pin.checkpoint,
+    beaconNode: redactUrl(url),
+    syncTimeoutMs,
+  })
   return {
     anchor: {
-      head: (tag) => consensus.head(tag),
+      ...consensus,
       report: () => ({ ...consensus.report(), trustedOnFirstUse: pin.source === 'first use' }),
     },
     client: tracked,

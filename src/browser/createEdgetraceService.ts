@@ -291,7 +291,11 @@ async function connectConsensus(config: EdgetraceConfig, chainId: bigint): Promi
     throw new InvalidParamsRpcError(
       `invalid config.beacon: ${bor}'s blocks are sealed by its validator set, not by Ethereum's beacon chain — leave config.beacon out (config.checkpoint takes a block hash)`,
     )
-  return connectPinnedLightClient(config.beacon!, createBeaconPins(), { network: knownNetworkOfChainId(chainId) })
+  return connectPinnedLightClient(config.beacon!, createBeaconPins(), {
+    network: knownNetworkOfChainId(chainId),
+    // A sync a request starts is given up with the request (a beacon node that never answers holds none).
+    syncTimeoutMs: config.engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
+  })
 }
 
 /** A config from another context (postMessage, IndexedDB) is checked before anything starts: the error names the field. */

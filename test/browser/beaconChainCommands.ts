@@ -26,14 +26,21 @@ type Chain = {
   execution: { server: Server; forge: boolean }
   /** Every path the browser asked the beacon node for, in order. */
   seen: string[]
+  /** The beacon node answers nothing while set. */
+  beaconNode: { hang: boolean }
 }
 const chains = new Map<string, Chain>()
 
 /**
  * The beacon node the browser talks to: the fixture's, behind a front that answers any origin (CORS)
- * and records every path asked, so a test can count bootstraps and other round trips.
+ * and records every path asked, so a test can count bootstraps and other round trips; when `hang`,
+ * it answers nothing.
  */
-async function corsFront(target: string, seen: string[]): Promise<{ server: Server; url: string }> {
+async function corsFront(
+  target: string,
+  seen: string[],
+  state: { hang: boolean },
+): Promise<{ server: Server; url: string }> {
   const server = createServer(async (req, res) => {
     const cors = { 'access-control-allow-origin': '*' }
     if (req.method === 'OPTIONS')
@@ -41,6 +48,7 @@ async function corsFront(target: string, seen: string[]): Promise<{ server: Serv
         .writeHead(204, { ...cors, 'access-control-allow-methods': 'GET', 'access-control-allow-headers': '*' })
         .end()
     seen.push(req.url ?? '/')
+    if (state.hang) return // never answered (the connection is closed when the chain stops)
     try {
       const answer = await fetch(`${target}${req.url ?? '/'}`)
       const body = Buffer.from(await answer.arrayBuffer())
@@ -145,9 +153,10 @@ export const beaconChainCommands: Record<string, BrowserCommand<any[]>> = {
     fixture.head = head
     const fixtureServer = await fixture.serve()
     const seen: string[] = []
-    const front = await corsFront(fixtureServer.url, seen)
+    const beaconNode = { hang: false }
+    const front = await corsFront(fixtureServer.url, seen, beaconNode)
     const execution = await forgingFront(anvil.url, BigInt(options.chainId ?? 31337))
-    chains.set(front.url, { anvil, fixture, fixtureServer, front: front.server, execution, seen })
+    chains.set(front.url, { anvil, fixture, fixtureServer, front: front.server, execution, seen, beaconNode })
     return {
       anvilUrl: anvil.url,
       forgingUrl: execution.url,
@@ -158,18 +167,19 @@ export const beaconChainCommands: Record<string, BrowserCommand<any[]>> = {
   },
   /**
    * Moves the beacon chain's head slot, sets how it lies (undefined: honestly), and whether the
-   * execution upstream at `forgingUrl` forges its blocks.
+   * execution upstream at `forgingUrl` forges its blocks, and whether the beacon node answers at all.
    */
   setBeaconChain: async (
     _ctx,
     url: string,
-    change: { head?: number; lie?: BeaconLie | null; forgeExecution?: boolean },
+    change: { head?: number; lie?: BeaconLie | null; forgeExecution?: boolean; hang?: boolean },
   ) => {
     const chain = chains.get(url)
     if (!chain) throw new Error(`no beacon chain at ${url}`)
     if (change.head !== undefined) chain.fixture.head = change.head
     if (change.lie !== undefined) chain.fixture.lie = change.lie ?? undefined
     if (change.forgeExecution !== undefined) chain.execution.forge = change.forgeExecution
+    if (change.hang !== undefined) chain.beaconNode.hang = change.hang
   },
   /** The paths asked of the beacon node since the last call (the record starts again). */
   takeBeaconRequests: async (_ctx, url: string): Promise<string[]> => {
@@ -195,7 +205,7 @@ declare module 'vitest/browser' {
     startBeaconChain(head: number, options?: BeaconChainOptions): Promise<BeaconChainInfo>
     setBeaconChain(
       url: string,
-      change: { head?: number; lie?: BeaconLie | null; forgeExecution?: boolean },
+      change: { head?: number; lie?: BeaconLie | null; forgeExecution?: boolean; hang?: boolean },
     ): Promise<void>
     takeBeaconRequests(url: string): Promise<string[]>
     stopBeaconChain(url: string): Promise<void>

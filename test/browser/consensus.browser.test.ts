@@ -30,7 +30,7 @@ afterAll(async () => {
 })
 beforeEach(async () => {
   await clear(pins())
-  await commands.setBeaconChain(chain.beaconUrl, { head: HEAD, lie: null, forgeExecution: false })
+  await commands.setBeaconChain(chain.beaconUrl, { head: HEAD, lie: null, forgeExecution: false, hang: false })
   await commands.takeBeaconRequests(chain.beaconUrl)
 })
 
@@ -169,6 +169,29 @@ describe('the worker with a beacon node: every block through consensus', () => {
       // Honest again: it follows the head.
       await commands.setBeaconChain(chain.beaconUrl, { lie: null })
       expect(await result(client, 'eth_blockNumber')).toBe(quantity(HEAD + 3))
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('a beacon node that stops answering costs a request its timeout, and the next one syncs afresh once it is back', async () => {
+    const client = await startWorker(
+      consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! }, { engine: { evmTimeoutMs: 2000 } }),
+    )
+    try {
+      expect(await result(client, 'eth_blockNumber')).toBe(quantity(39))
+      await commands.setBeaconChain(chain.beaconUrl, { head: HEAD + 4, hang: true })
+      // Within a slot the head is asked again, and the beacon node never answers: the request times out.
+      const stuck = await until(
+        () => client.call('eth_blockNumber', []),
+        (r) => 'error' in r,
+      )
+      expect('error' in stuck && stuck.error.message).toMatch(/timeout|2000 ms|2 s/i)
+      // Back: the next request does not wait on the sync that hung (given up with its request).
+      await commands.setBeaconChain(chain.beaconUrl, { hang: false })
+      const started = performance.now()
+      expect(await result(client, 'eth_blockNumber')).toBe(quantity(HEAD + 3))
+      expect(performance.now() - started).toBeLessThan(1500)
     } finally {
       await client.close()
     }
