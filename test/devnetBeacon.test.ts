@@ -49,6 +49,21 @@ describe('a beacon chain following anvil', () => {
     )
   })
 
+  it('signs a head once: asked again until the next block, the answer comes from memory', async () => {
+    const ask = () => get(`${node.url}/eth/v1/beacon/light_client/optimistic_update`)
+    const first = await ask()
+    const before = node.beacon.signatures
+    const again = await ask()
+    expect(again.body).toEqual(first.body)
+    expect(node.beacon.signatures).toBe(before)
+    await rpcResult(anvil.url, 'anvil_mine', ['0x1'])
+    const next = await ask()
+    expect(Number(next.body.data.attested_header.beacon.slot)).toBe(
+      Number(first.body.data.attested_header.beacon.slot) + 1,
+    )
+    expect(node.beacon.signatures).toBe(before + 1)
+  })
+
   it('serves browsers (any origin may read it) and follows anvil back when it reverts to a snapshot', async () => {
     const spec = await get(`${node.url}/eth/v1/config/spec`)
     expect(spec.cors).toBe('*')

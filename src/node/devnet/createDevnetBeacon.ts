@@ -218,6 +218,8 @@ export function createDevnetBeacon({
     head: 4 * epochSlots,
     /** How it lies now (undefined: honestly). */
     lie: undefined as BeaconLie,
+    /** Sync aggregates signed so far (each signed once, then answered from memory). */
+    signatures: 0,
     blockAt,
     rootAt: (slot: number) => beaconBlockHeaderRoot(blockAt(slot).header.beacon),
     executionAt: execution,
@@ -239,8 +241,24 @@ export function createDevnetBeacon({
       serveBeaconApi({ answer, ...opts }),
   }
 
+  /**
+   * Aggregates signed so far, by what they sign and how (a head is asked for again and again until the
+   * next block: signing is most of an answer's cost, 50 ms and more).
+   */
+  const signed = new Map<string, { sync_committee_bits: string; sync_committee_signature: string }>()
   /** The sync aggregate of the committee of `signatureSlot`'s period over `attested`, as the lie has it. */
   function aggregate(attested: LightClientHeader, signatureSlot: number) {
+    const key = `${hex(beaconBlockHeaderRoot(attested.beacon))} ${signatureSlot} ${beacon.lie}`
+    let out = signed.get(key)
+    if (!out) {
+      out = signAggregate(attested, signatureSlot)
+      beacon.signatures++
+      if (signed.size >= 256) signed.delete(signed.keys().next().value!)
+      signed.set(key, out)
+    }
+    return out
+  }
+  function signAggregate(attested: LightClientHeader, signatureSlot: number) {
     const { keys: secrets } = committeeOf(period(signatureSlot))
     const signing = beacon.lie === 'participation' ? secrets.length / 4 : secrets.length
     const version = beacon.lie === 'fork' ? Uint8Array.from([4, 0, 0, 1]) : Uint8Array.from([5, 0, 0, 1])
