@@ -217,6 +217,32 @@ describe('the worker with a beacon node: every block through consensus', () => {
       await provider.close()
     }
   })
+
+  it("newHeads through the provider follow the anchored head: the blocks consensus moved over, none of anvil's beyond", async () => {
+    const provider = createEip1193Provider(
+      await startWorker(consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! })),
+    )
+    const heads: { number: string; hash: string }[] = []
+    provider.on('message', (m) => {
+      if (m.type === 'eth_subscription') heads.push((m.data as { result: { number: string; hash: string } }).result)
+    })
+    try {
+      const id = await provider.request({ method: 'eth_subscribe', params: ['newHeads'] })
+      await commands.setBeaconChain(chain.beaconUrl, { head: HEAD + 4 })
+      await until(
+        async () => heads.length,
+        () => heads.at(-1)?.number === quantity(HEAD + 3),
+      )
+      expect(heads.at(-1)).toMatchObject({ number: quantity(HEAD + 3), hash: chain.hashes[HEAD + 3] })
+      for (const h of heads) {
+        expect(Number(h.number)).toBeLessThanOrEqual(HEAD + 3)
+        expect(h.hash).toBe(chain.hashes[Number(h.number)])
+      }
+      expect(await provider.request({ method: 'eth_unsubscribe', params: [id] })).toBe(true)
+    } finally {
+      await provider.close()
+    }
+  })
 })
 
 describe('range workers under consensus', () => {
