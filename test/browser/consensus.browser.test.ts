@@ -277,6 +277,28 @@ describe('range workers under consensus', () => {
   }, 120_000)
 })
 
+describe('JavaScript tracers under consensus', () => {
+  it('a JavaScript tracer runs on a hardened Web Worker whose own light client anchors the block it traces', async () => {
+    const client = await startWorker(
+      consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! }, { api: ['eth', 'debug'] }),
+    )
+    try {
+      const tracer = '{ fault: function() {}, result: function(ctx) { return ctx.block } }'
+      const call = {
+        from: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+        to: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      }
+      const traced = await client.call('debug_traceCall', [call, 'latest', { tracer }])
+      // Traced on the anchored head's block (39), not anvil's latest (160).
+      expect(traced).toMatchObject({ result: 39 })
+      // The hardened worker bootstrapped from the pin the first worker wrote.
+      expect(await bootstraps()).toEqual([chain.roots[8], chain.roots[16]])
+    } finally {
+      await client.close()
+    }
+  })
+})
+
 describe('the checkpoint and the store in IndexedDB', () => {
   it('a second page starts from the anchor the first one verified, not from the checkpoint again', async () => {
     const config = consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! })
