@@ -1,17 +1,28 @@
-// npm run bench, or alone: tsx bench/lightClient.ts [--latency MS]
+// npm run bench, or alone: tsx bench/lightClient.ts [--latency MS] [--far BLOCKS]
 // The consensus light client (src/chain/beacon) against the fixture beacon chain served over HTTP on
 // loopback, each Beacon API request held `latency` ms: bootstrap to the first verified head, catching
 // up three sync-committee periods, and one new head — requests, sequential round trips, wall time
 // and CPU. Then the BLS check of one mainnet-sized update (512 signers): the cost every head pays.
+// Then blocks far below the anchored head (1, 100, 8,192, 20,000 and `--far`, default 100,000, back)
+// proven through EIP-2935's history contract on a fixture node's chain of empty Prague blocks that
+// long: the execution upstream's sequential round trips and calls, each measured.
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { slotsPerPeriod } from '../src/chain/beacon/beaconConfig.js'
 import { createLightClient } from '../src/chain/beacon/createLightClient.js'
 import { verifySyncCommitteeSignature } from '../src/chain/beacon/verifySyncCommitteeSignature.js'
 import { type BeaconApi, createBeaconApi } from '../src/upstream/createBeaconApi.js'
-import { createBeaconFixture } from '../test/src/beaconFixture.js'
+import { connectLightClient } from '../src/chain/beacon/connectLightClient.js'
+import { createConsensusAnchor } from '../src/chain/beacon/createConsensusAnchor.js'
+import { createEdgetrace } from '../src/createEdgetrace.js'
+import { createUpstream } from '../src/upstream/createUpstream.js'
+import { startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
+import { createBeaconFixture, executionPayloadHeaderOf } from '../test/src/beaconFixture.js'
+import { HISTORY_GENESIS } from '../test/src/historyGenesis.js'
 
 const at = process.argv.indexOf('--latency')
 const LATENCY_MS = at > 0 ? Number(process.argv[at + 1]) : 50
+const farAt = process.argv.indexOf('--far')
+const FAR = farAt > 0 ? Number(process.argv[farAt + 1]) : 100_000
 
 const fixture = createBeaconFixture()
 const served = await fixture.serve()
@@ -92,3 +103,71 @@ for (const r of rows) console.log(`| ${r.label} | ${r.requests} | ${r.wallMs} | 
 console.log(
   `\none mainnet-sized update's BLS check (512 signers): ${cold.toFixed(0)} ms the first time in a period (keys decompressed and checked), then median ${times[2]!.toFixed(0)} ms of 5 (aggregation and one pairing)`,
 )
+
+// Blocks far below the anchored head. The fixture node builds empty Prague blocks from the system
+// calls alone (mineEmptyBlocks); a beacon chain of 40 slots carries its last blocks.
+const SLOTS = 40
+const chainNode = await startFixtureNode({ genesis: HISTORY_GENESIS })
+const buildStarted = performance.now()
+const buildCpu = process.cpuUsage()
+await chainNode.chain.mineEmptyBlocks(FAR + SLOTS + 10)
+const build = { s: (performance.now() - buildStarted) / 1000, cpu: process.cpuUsage(buildCpu).user / 1e6 }
+const tip = Number(chainNode.chain.head().block.header.number)
+const first = tip - SLOTS
+const carried = await Promise.all(
+  Array.from({ length: SLOTS + 1 }, async (_, slot) => {
+    const res = await fetch(chainNode.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_getBlockByNumber',
+        params: [`0x${(first + slot).toString(16)}`, false],
+      }),
+    })
+    return ((await res.json()) as { result: Record<string, string> }).result
+  }),
+)
+const farBeacon = createBeaconFixture({ executionAt: (slot) => executionPayloadHeaderOf(carried[slot]!) })
+farBeacon.head = SLOTS
+const farServed = await farBeacon.serve()
+const root = `0x${Buffer.from(farBeacon.rootAt(8)).toString('hex')}`
+const farClient = await connectLightClient(createBeaconApi(farServed.url), root, { now: farBeacon.now })
+// Each block is proven by a daemon of its own (nothing cached from the one before), on one light client.
+const daemonOnChain = async () => {
+  const upstream = createUpstream({ url: chainNode.url })
+  const edge = await createEdgetrace({
+    upstream,
+    hardfork: 'prague',
+    api: ['eth'],
+    anchor: createConsensusAnchor(farClient, { checkpoint: root, beaconNode: farServed.url }),
+  })
+  const head = await edge.engine.headers.resolve({ kind: 'tag', tag: 'latest' })
+  upstream.resetStats()
+  return { upstream, edge, head }
+}
+const far: { back: number; roundTrips: number; calls: number; ms: number }[] = []
+const { head } = await daemonOnChain()
+for (const back of [...new Set([1, 100, 8_192, 20_000, FAR])]) {
+  if (BigInt(back) >= head.number) continue
+  const number = head.number - BigInt(back)
+  const { upstream, edge } = await daemonOnChain()
+  const t = performance.now()
+  const header = await edge.engine.headers.resolve({ kind: 'number', number })
+  const ms = performance.now() - t
+  if (header.hash !== chainNode.chain.byNumber(number)!.hash) throw new Error(`block ${number}: not the chain's`)
+  const { roundTrips, calls } = upstream.stats()
+  far.push({ back, roundTrips, calls, ms })
+  await upstream.close()
+}
+await farServed.close()
+await chainNode.close()
+
+console.log(
+  `\nblocks below the anchored head (block ${head.number} of a fixture chain of ${tip} empty Prague blocks, built in ${build.s.toFixed(0)} s, ${build.cpu.toFixed(0)} s CPU), the header proven: execution upstream on loopback\n`,
+)
+console.log('| blocks back | sequential round trips | calls | wall ms (loopback) |')
+console.log('|---:|---:|---:|---:|')
+for (const r of far)
+  console.log(`| ${r.back.toLocaleString('en')} | ${r.roundTrips} | ${r.calls} | ${r.ms.toFixed(0)} |`)
