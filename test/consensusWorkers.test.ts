@@ -173,7 +173,7 @@ describe('a beacon node that stops answering', () => {
         new Promise((resolve) => setTimeout(resolve, 300)).then(() => edge.call('eth_chainId', [])),
       ])
       expect(timedOut.error?.message).toMatch(/timeout/)
-      expect(Date.now() - started).toBeLessThan(4000)
+      expect(Date.now() - started).toBeLessThan(5000)
       expect(chainId.result).toBe('0x7a69')
       // The beacon node answers again (the requests it took while hanging never will): the next
       // request's sync is a new one, not the hung one it would otherwise wait on.
