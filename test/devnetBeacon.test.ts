@@ -91,6 +91,9 @@ describe('npm start -- --devnet.beacon', () => {
         /trust: {6}consensus — a light client of the beacon node http:\/\/127\.0\.0\.1:\d+, from the beacon block root 0x[0-9a-f]{64}:/,
       )
       expect(cli.output).toMatch(/32\/32 of the sync committee signed/)
+      // Nothing of the devnet's beacon chain is pinned, and the banner does not claim otherwise.
+      expect(cli.output).toMatch(/the devnet beacon chain's slot 0 root: .*\(nothing pinned\)/)
+      expect(cli.output).not.toMatch(/given with --checkpoint/)
       const url = cli.output.match(/listening: {2}(http:\/\/\S+)/)![1]!
       const anvilUrl = cli.output.match(/upstream: {3}(http:\/\/\S+)/)![1]!
       const trust = await rpcResult(url, 'edgetrace_trust')

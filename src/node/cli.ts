@@ -71,12 +71,14 @@ function consensusTrustLine(
   beaconUrl: string,
   start: TrustedStart,
   configFile: string | undefined,
+  devnet: boolean,
 ): string {
   const { finalized, optimistic, participation } = client.status()
   const { network } = start.chain
   const pin = start.pinFile ? ` in ${start.pinFile}` : ''
-  const whence =
-    start.source === 'first use'
+  const whence = devnet
+    ? "the devnet beacon chain's slot 0 root: the chain is made anew each start, its committee keys are the devnet's own (nothing pinned)"
+    : start.source === 'first use'
       ? start.pinnedNow
         ? red(
             `WARNING: trusted on first use — the beacon node's own finalized root, which nothing vouched for; pinned${pin} for later starts (check it against a source you trust, or give --checkpoint ROOT)`,
@@ -243,7 +245,13 @@ async function main(argv: string[]): Promise<void> {
       ? '  state:      UNVERIFIED (--unverified): accounts, storage and code are taken from the upstream without proofs'
       : '  state:      verified (Merkle proofs against block headers, code against code hashes)',
     server.lightClient && server.beaconTrust
-      ? consensusTrustLine(server.lightClient, redactUrl(opts.beaconUpstream!), server.beaconTrust, opts.beaconConfig)
+      ? consensusTrustLine(
+          server.lightClient,
+          redactUrl(opts.beaconUpstream!),
+          server.beaconTrust,
+          opts.beaconConfig,
+          devnet !== undefined,
+        )
       : opts.trust === 'checkpoint'
         ? `  trust:      checkpoint — blocks asked by number or tag must link by parent hashes to the checkpoint ${opts.checkpoint}${checkpoint ? ` (block ${checkpoint.number})` : ''}`
         : red(
