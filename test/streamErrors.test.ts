@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
 import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { type Proxy, createProxy } from './src/createProxy.js'
@@ -12,14 +13,20 @@ import { rpcResult } from './src/rpc.js'
 let devnet: Devnet
 let proxy: Proxy
 let edge: RunningEdgetrace
+/** The same daemon's range fanned out to worker threads (stretches of 8 blocks and more). */
+let pooled: RunningEdgetrace
 /** A block with transactions whose previous block also has some: `bad` fails, `good` (bad − 1) does not. */
 let good: number
 let bad: number
 
 const hex = (n: number) => `0x${n.toString(16)}`
 
-async function post(method: string, params: unknown[]): Promise<{ text: string; json: Record<string, unknown> }> {
-  const res = await fetch(edge.url, {
+async function post(
+  method: string,
+  params: unknown[],
+  url = edge.url,
+): Promise<{ text: string; json: Record<string, unknown> }> {
+  const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
@@ -43,8 +50,16 @@ beforeAll(async () => {
     },
   })
   edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', api: ['eth', 'trace', 'debug'] })
+  pooled = await startEdgetrace({
+    upstream: proxy.url,
+    port: 0,
+    hardfork: 'prague',
+    api: ['eth', 'trace', 'debug'],
+    workers: { threads: 2, minBlocks: 2 },
+  })
 }, 120_000)
 afterAll(async () => {
+  await pooled?.close()
   await edge?.close()
   await proxy?.stop()
   await devnet?.stop()
@@ -67,6 +82,39 @@ describe('a streamed result that fails', () => {
     expect(alone.json.error).toBeUndefined()
     expect((alone.json.result as unknown[]).length).toBeGreaterThan(0)
     expect(later.json).toEqual({ jsonrpc: '2.0', id: 1, result: alone.json.result, error: first.json.error })
+  })
+
+  // A range fanned out to worker threads whose stretch fails after its first block: the worker
+  // answered its partial traces and the error in one envelope, which was taken for a result and its
+  // text cut into the array (`…],"error":{…}` inside the result: JSON no client could parse).
+  it('trace_filter on worker threads: a stretch failing part-way answers the traces and the error, over HTTP and WebSocket', async () => {
+    // Stretches of 8 blocks from `from` (state verifies from block 2 on): `good` and `bad` in one.
+    const from = Math.max(2, good - 8)
+    expect(Math.floor((good - from) / 8)).toBe(Math.floor((bad - from) / 8))
+    const range = [{ fromBlock: hex(from), toBlock: hex(bad + 8) }]
+    const here = await post('trace_filter', range)
+    expect(here.json.error).toEqual(expect.objectContaining({ data: expect.any(Object) }))
+    expect((here.json.result as unknown[]).length).toBeGreaterThan(0)
+
+    const http = await post('trace_filter', range, pooled.url)
+    expect(http.json).toEqual(here.json)
+    // Paged, the workers' traces are parsed and counted here: the same.
+    const paged = [{ ...range[0], after: 1, count: 1000 }]
+    expect((await post('trace_filter', paged, pooled.url)).json).toEqual((await post('trace_filter', paged)).json)
+
+    const socket = new WebSocket(pooled.wsUrl)
+    try {
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))
+      const answer = new Promise<string>((resolve) => socket.once('message', (data) => resolve(String(data))))
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'trace_filter', params: range }))
+      expect(JSON.parse(await answer)).toEqual(here.json)
+    } finally {
+      socket.close()
+    }
+    // The server serves on, the workers too.
+    const fine = await post('trace_filter', [{ fromBlock: hex(from), toBlock: hex(good) }], pooled.url)
+    expect(fine.json).toEqual((await post('trace_filter', [{ fromBlock: hex(from), toBlock: hex(good) }])).json)
+    expect(fine.json.error).toBeUndefined()
   })
 
   // A timeout of 1 ns fails the first transaction or call as soon as it starts executing (the

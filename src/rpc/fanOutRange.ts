@@ -20,7 +20,9 @@ function chunkSize(blocks: bigint, workers: number): bigint {
  * Runs a range method over `from…to` as tasks of consecutive blocks on the workers, at most two per
  * worker in flight, and hands each task's result to `onChunk` in block order (so results stream in
  * order while later chunks are computed). `onChunk` returning false stops the range: tasks in flight
- * are aborted. A worker's JSON-RPC error is the range's error, as it would have been here.
+ * are aborted. A worker's JSON-RPC error is the range's error, as it would have been here; a task that
+ * failed part-way hands its partial result to `onChunk` first (so `last` is then the task's last block,
+ * not the last one done).
  */
 export async function fanOutRange({
   workers,
@@ -68,7 +70,10 @@ export async function fanOutRange({
       }
       // The range's budget is per block, as when it runs here: each chunk done moves the deadline on.
       deadline?.extend(engine.options.evmTimeoutMs)
-      if (!(await onChunk(value, last))) return
+      const goOn = await onChunk(value, last)
+      // A task that failed part-way: its traces went out, its error ends the range.
+      if (value.error) throw value.error
+      if (!goOn) return
       launch()
     }
   } finally {

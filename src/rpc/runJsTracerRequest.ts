@@ -70,7 +70,11 @@ export async function runJsTracerRequest(
   )
   try {
     const result = await runOnWorker(workers, method, params, AbortSignal.any(signals), perTx ? arm : undefined)
-    return new JsonStream(async (write) => write(result.json))
+    return new JsonStream(async (write) => {
+      await write(result.json)
+      // A result that failed after content: the part, then its error (as the worker answered it).
+      if (result.error) throw result.error
+    })
   } catch (err) {
     if (timeout.signal.aborted) throw new TracerTimeoutError()
     if ((err as { code?: unknown } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY')

@@ -24,7 +24,11 @@ export async function spreadHeavyCall(
   if (workers && workers.size > 0 && count.calls > 0) {
     if (workers.hasFree()) {
       const result = await runOnWorker(workers, method, params, context.deadline?.signal)
-      return new JsonStream(async (write) => write(result.json))
+      return new JsonStream(async (write) => {
+        await write(result.json)
+        // A result that failed after content: the part, then its error (as the worker answered it).
+        if (result.error) throw result.error
+      })
     }
     // None started yet: this call runs here, and the next ones find the workers up.
     workers.warmUp()
