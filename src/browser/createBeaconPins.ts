@@ -1,22 +1,5 @@
 import { type UseStore, createStore, get, set } from 'idb-keyval'
-
-/** What a browser remembers of one beacon chain: the checkpoint it trusts, and how far it verified. */
-export type BeaconPin = {
-  /** The trusted beacon block root: given in the config, or the beacon node's finalized root on first use. */
-  checkpoint: string
-  /** 'first use': taken from the beacon node's word the first time (nothing vouched for it); 'config': given. */
-  source: 'first use' | 'config'
-  /** When it was pinned (ms since the epoch). */
-  pinnedAt: number
-  /** The newest finalized block the light client verified from it: later starts bootstrap from here. */
-  lastFinalized?: { root: string; slot: number }
-}
-
-export type BeaconPins = {
-  /** The pin of the beacon chain with this genesis validators root (undefined: none, or no IndexedDB). */
-  get(genesisValidatorsRoot: string): Promise<BeaconPin | undefined>
-  set(genesisValidatorsRoot: string, pin: BeaconPin): Promise<void>
-}
+import type { BeaconPin, BeaconPinStore } from '../chain/beacon/connectPinnedLightClient.js'
 
 /** The IndexedDB database pins are kept in, one entry per beacon chain (shared by the origin's pages and workers). */
 export const BEACON_PINS_DATABASE = 'edgetrace-beacon'
@@ -26,7 +9,7 @@ export const BEACON_PINS_DATABASE = 'edgetrace-beacon'
  * or in memory where there is no IndexedDB. A store that fails is read as empty and written to no
  * further: a pin is an optimisation of later starts and a record of trust, never a reason to fail one.
  */
-export function createBeaconPins(): BeaconPins {
+export function createBeaconPins(): BeaconPinStore {
   if (typeof indexedDB === 'undefined') {
     const memory = new Map<string, BeaconPin>()
     return {
@@ -37,7 +20,13 @@ export function createBeaconPins(): BeaconPins {
   let store: UseStore | undefined
   const db = () => (store ??= createStore(BEACON_PINS_DATABASE, 'pins'))
   return {
-    get: (root) => get<BeaconPin>(root.toLowerCase(), db()).catch(() => undefined),
+    get: (root) =>
+      get<BeaconPin>(root.toLowerCase(), db()).then(
+        // A pin stored before pinnedAt was ISO 8601 held ms since the epoch.
+        (pin) =>
+          pin && typeof pin.pinnedAt === 'number' ? { ...pin, pinnedAt: new Date(pin.pinnedAt).toISOString() } : pin,
+        () => undefined,
+      ),
     set: (root, pin) => set(root.toLowerCase(), pin, db()).catch(() => undefined),
   }
 }

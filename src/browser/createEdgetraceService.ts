@@ -19,7 +19,10 @@ import { createIdbStore } from './createIdbStore.js'
 import { createBeaconPins } from './createBeaconPins.js'
 import { knownNetworkOfChainId } from '../chain/beacon/knownNetworks.js'
 import { KNOWN_BOR_CHAINS } from '../chain/bor/borChains.js'
-import { type PinnedLightClient, connectPinnedLightClient } from './connectPinnedLightClient.js'
+import { type PinnedLightClient, connectPinnedLightClient } from '../chain/beacon/connectPinnedLightClient.js'
+import { BeaconChainMismatchError } from '../chain/beacon/resolveBeaconChain.js'
+import { BaseError } from '../errors/base.js'
+import { CheckpointTooOldError } from '../errors/consensus.js'
 
 /** How a browser edgetrace is set up (structured-clone values: it crosses postMessage). */
 export type EdgetraceConfig = {
@@ -291,11 +294,36 @@ async function connectConsensus(config: EdgetraceConfig, chainId: bigint): Promi
     throw new InvalidParamsRpcError(
       `invalid config.beacon: ${bor}'s blocks are sealed by its validator set, not by Ethereum's beacon chain — leave config.beacon out (config.checkpoint takes a block hash)`,
     )
-  return connectPinnedLightClient(config.beacon!, createBeaconPins(), {
+  const { url, checkpoint, force } = config.beacon!
+  return connectPinnedLightClient({
+    url,
+    checkpoint,
+    force,
+    given: 'config',
+    pins: createBeaconPins(),
     network: knownNetworkOfChainId(chainId),
     // A sync a request starts is given up with the request (a beacon node that never answers holds none).
     syncTimeoutMs: config.engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
+    rename: inConfigTerms,
   })
+}
+
+/** The Node server's flags, as the config's fields say them. */
+const CONFIG_TERMS: [flag: string, field: string][] = [
+  ['--checkpoint.force', 'config.beacon.force: true'],
+  ['--checkpoint ROOT', 'config.beacon.checkpoint'],
+  ['with --checkpoint', 'in config.beacon.checkpoint'],
+]
+
+/** A consensus start's error said with the config's fields (the shared flow's messages name the Node server's flags). */
+function inConfigTerms(err: unknown): unknown {
+  if (err instanceof BeaconChainMismatchError)
+    return new BeaconChainMismatchError(`config.beacon.url: ${err.shortMessage}`)
+  if (!(err instanceof BaseError)) return err
+  const say = (text: string) => CONFIG_TERMS.reduce((t, [flag, field]) => t.replaceAll(flag, field), text)
+  if (err instanceof CheckpointTooOldError) return new CheckpointTooOldError(say(err.shortMessage), err.data)
+  if (err.constructor !== BaseError) return err
+  return new BaseError(say(err.shortMessage), { metaMessages: err.metaMessages.map(say), details: err.details })
 }
 
 /** A config from another context (postMessage, IndexedDB) is checked before anything starts: the error names the field. */

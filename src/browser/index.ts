@@ -18,7 +18,8 @@ export {
   createEip1193Provider,
 } from './createEip1193Provider.js'
 export { createIdbStore } from './createIdbStore.js'
-export { BEACON_PINS_DATABASE, type BeaconPin, type BeaconPins, createBeaconPins } from './createBeaconPins.js'
+export { BEACON_PINS_DATABASE, createBeaconPins } from './createBeaconPins.js'
+export type { BeaconPin, BeaconPinStore } from '../chain/beacon/connectPinnedLightClient.js'
 export { type EdgetraceServiceWorker, registerEdgetraceServiceWorker } from './registerEdgetraceServiceWorker.js'
 export { type ServeEdgetraceOptions, serveEdgetrace } from './serveEdgetrace.js'
 export type { ServiceWorkerConfig } from './serviceWorkerProtocol.js'

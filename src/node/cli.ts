@@ -14,7 +14,7 @@ import { defaultIpcPath } from './defaultIpcPath.js'
 import { DEFAULT_JS_TRACER_MEMORY_MB } from '../exec/createEngine.js'
 import type { LightClient } from '../chain/beacon/createLightClient.js'
 import { parseBeaconConfigFile } from '../chain/beacon/parseBeaconConfigFile.js'
-import type { TrustedStart } from './connectTrustedLightClient.js'
+import type { PinnedStart } from '../chain/beacon/connectPinnedLightClient.js'
 import { defaultDataDir } from './createBeaconPinStore.js'
 
 /** The devnet's part of the banner: its contracts and transactions, and tracing to try at once. */
@@ -69,7 +69,7 @@ const red = (text: string) => (process.stdout.isTTY ? `\x1b[31m${text}\x1b[0m` :
 function consensusTrustLine(
   client: LightClient,
   beaconUrl: string,
-  start: TrustedStart,
+  start: PinnedStart,
   configFile: string | undefined,
   devnet: boolean,
 ): string {

@@ -1,25 +1,11 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { BaseError } from '../errors/base.js'
+import type { BeaconPin, BeaconPinStore } from '../chain/beacon/connectPinnedLightClient.js'
 
-/** What edgetrace remembers of one beacon chain: the checkpoint it trusts, and how far it verified. */
-export type BeaconPin = {
-  /** The trusted beacon block root. */
-  checkpoint: string
-  /** When it was pinned (ISO 8601). */
-  pinnedAt: string
-  /** 'first use': the beacon node's own finalized root, nothing vouched for it; 'flag': given with --checkpoint. */
-  source: 'first use' | 'flag'
-  /** The newest finalized block the light client verified from it: later starts bootstrap from here. */
-  lastFinalized?: { root: string; slot: number } | undefined
-}
-
-export type BeaconPinStore = {
-  /** The file a beacon chain's pin is kept in. */
-  fileOf(genesisValidatorsRoot: string): string
-  get(genesisValidatorsRoot: string): Promise<BeaconPin | undefined>
-  set(genesisValidatorsRoot: string, pin: BeaconPin): Promise<void>
-}
+/** The Node server's pins are files: `fileOf` names a chain's. */
+export type BeaconPinFiles = BeaconPinStore & { fileOf(genesisValidatorsRoot: string): string }
 
 /** `--datadir`'s default: `$XDG_DATA_HOME/edgetrace`, else `~/.local/share/edgetrace`. */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -34,7 +20,7 @@ const ROOT = /^0x[0-9a-f]{64}$/
  * the old one, so a crash leaves the old pin or the new one, never half of one. A file that does
  * not read as a pin is an error naming it (never silently replaced: it holds what was trusted).
  */
-export function createBeaconPinStore(dataDir: string): BeaconPinStore {
+export function createBeaconPinStore(dataDir: string): BeaconPinFiles {
   const dir = join(dataDir, 'beacon')
   const fileOf = (root: string) => join(dir, `${root.toLowerCase()}.json`)
   return {
@@ -68,12 +54,18 @@ export function createBeaconPinStore(dataDir: string): BeaconPinStore {
       return pin
     },
     async set(root, pin) {
-      // Directories it makes are owner-only (one given that exists is left as it is).
-      await mkdir(dir, { recursive: true, mode: 0o700 })
       const file = fileOf(root)
-      const temp = `${file}.${process.pid}.tmp`
-      await writeFile(temp, `${JSON.stringify(pin, null, 2)}\n`, { mode: 0o600 })
-      await rename(temp, file)
+      try {
+        // Directories it makes are owner-only (one given that exists is left as it is).
+        await mkdir(dir, { recursive: true, mode: 0o700 })
+        const temp = `${file}.${process.pid}.tmp`
+        await writeFile(temp, `${JSON.stringify(pin, null, 2)}\n`, { mode: 0o600 })
+        await rename(temp, file)
+      } catch (err) {
+        throw new BaseError(`cannot keep the pinned checkpoint in ${file}: ${(err as Error).message}`, {
+          metaMessages: ['give another --datadir DIR'],
+        })
+      }
     },
   }
 }

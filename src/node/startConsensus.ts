@@ -2,7 +2,7 @@ import type { GethGenesis } from '@ethereumjs/common'
 import type { KnownNetworkName } from '../chain/beacon/knownNetworks.js'
 import type { Upstream } from '../upstream/types.js'
 import { beaconNetworkFor } from './beaconNetworkFor.js'
-import { type TrustedLightClient, connectTrustedLightClient } from './connectTrustedLightClient.js'
+import { type PinnedLightClient, connectPinnedLightClient } from '../chain/beacon/connectPinnedLightClient.js'
 import { createBeaconPinStore } from './createBeaconPinStore.js'
 
 /** Trust mode consensus as the server starts it (`--beacon.upstream` and the flags that go with it). */
@@ -24,7 +24,8 @@ export type ConsensusParameters = {
 /**
  * The light client a consensus start resolves blocks through: which beacon chain the execution
  * upstream's chain id names (a Bor chain, a `--network` of another chain id, refused by name), then
- * the checkpoint given, pinned or trusted on first use (connectTrustedLightClient).
+ * the checkpoint given, pinned in `--datadir` or trusted on first use (connectPinnedLightClient, the
+ * browser's flow too; its errors name the flags).
  */
 export async function startConsensus(
   beacon: ConsensusParameters,
@@ -32,8 +33,15 @@ export async function startConsensus(
     upstream,
     genesis,
     log,
-  }: { upstream: Upstream; genesis?: GethGenesis | undefined; log?: ((line: string) => void) | undefined },
-): Promise<TrustedLightClient> {
+    syncTimeoutMs,
+  }: {
+    upstream: Upstream
+    genesis?: GethGenesis | undefined
+    log?: ((line: string) => void) | undefined
+    /** `--rpc.evmtimeout`: a sync a request starts is given up with the request. */
+    syncTimeoutMs?: number | undefined
+  },
+): Promise<PinnedLightClient> {
   const chainId = BigInt(await upstream.request<string>('eth_chainId', []))
   const network = beaconNetworkFor({
     chainId,
@@ -41,13 +49,15 @@ export async function startConsensus(
     configFile: beacon.configKeys !== undefined,
     genesis,
   })
-  return connectTrustedLightClient({
+  return connectPinnedLightClient({
     url: beacon.url,
     checkpoint: beacon.checkpoint,
+    given: 'flag',
     network,
     configKeys: beacon.configKeys,
     pins: beacon.datadir !== undefined ? createBeaconPinStore(beacon.datadir) : undefined,
     force: beacon.force,
+    syncTimeoutMs,
     log,
   })
 }

@@ -13,11 +13,9 @@ import { createSocketServer, parseSocketUrl } from './createSocketServer.js'
 import type { RpcHandler } from '../rpc/createRpcHandler.js'
 import { DEFAULT_API } from '../createEdgetrace.js'
 import { createGraphqlHandler } from '../rpc/graphql/createGraphqlHandler.js'
-import { createConsensusAnchor } from '../chain/beacon/createConsensusAnchor.js'
 import type { LightClient } from '../chain/beacon/createLightClient.js'
 import { type ConsensusParameters, startConsensus } from './startConsensus.js'
-import type { TrustedStart } from './connectTrustedLightClient.js'
-import { redactUrl } from '../utils/redactUrl.js'
+import type { PinnedStart } from '../chain/beacon/connectPinnedLightClient.js'
 
 export type StartEdgetraceParameters = {
   upstream: string
@@ -111,7 +109,7 @@ export type RunningEdgetrace = Edgetrace &
     /** With `beacon`: the light client blocks resolve through (its status for the banner). */
     lightClient?: LightClient | undefined
     /** With `beacon`: how the start came to trust its checkpoint (given, pinned, first use; resumed from). */
-    beaconTrust?: TrustedStart | undefined
+    beaconTrust?: PinnedStart | undefined
   }
 
 /** Node 20 has no global WebSocket: a ws(s):// upstream gets the `ws` package's class. */
@@ -169,29 +167,20 @@ export async function startEdgetrace({
   const jsTracersFor = (local: boolean) => engine?.jsTracers ?? local
   // Consensus first: a beacon node that does not verify, or serves another chain, stops the start, saying what failed.
   const trusted = beacon
-    ? await startConsensus(beacon, { upstream, genesis, log }).catch(async (err: unknown) => {
+    ? await startConsensus(beacon, {
+        upstream,
+        genesis,
+        log,
+        // A sync a request starts is given up when the request would be (its Beacon API calls aborted).
+        syncTimeoutMs: engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
+      }).catch(async (err: unknown) => {
         await upstream.close()
         throw err
       })
     : undefined
   const lightClient = trusted?.client
-  // A sync a request starts is given up when the request would be (its Beacon API calls aborted).
-  const consensus =
-    trusted && beacon
-      ? createConsensusAnchor(trusted.client, {
-          checkpoint: trusted.start.checkpoint,
-          beaconNode: redactUrl(beacon.url),
-          syncTimeoutMs: engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
-        })
-      : undefined
   // edgetrace_trust says whether the checkpoint is the beacon node's own word (trusted on first use).
-  const anchor =
-    consensus && trusted
-      ? {
-          ...consensus,
-          report: () => ({ ...consensus.report(), trustedOnFirstUse: trusted.start.source === 'first use' }),
-        }
-      : undefined
+  const anchor = trusted?.anchor
   try {
     const daemon = await createEdgetrace({
       upstream,
