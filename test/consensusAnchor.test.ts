@@ -2,18 +2,16 @@ import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createConsensusAnchor } from '../src/chain/beacon/createConsensusAnchor.js'
-import { connectLightClient } from '../src/chain/beacon/connectLightClient.js'
-import { createChainRules } from '../src/chain/createChainRules.js'
-import { parseHeader } from '../src/chain/parseHeader.js'
 import { createEdgetrace } from '../src/createEdgetrace.js'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
-import { createBeaconApi } from '../src/upstream/createBeaconApi.js'
 import { createUpstream } from '../src/upstream/createUpstream.js'
 import { type BeaconFixture, createBeaconFixture, executionPayloadHeaderOf } from './src/beaconFixture.js'
 import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
+import { fetchBlocks } from './src/fetchBlocks.js'
+import { forgeBlock as forge } from './src/forgeBlock.js'
 import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
 import { runCli } from './src/runCli.js'
+import { startConsensusDaemon } from './src/startConsensusDaemon.js'
 
 // Which block is real, from consensus: a beacon chain (test/src/beaconFixture.ts) whose blocks carry
 // a real anvil's execution blocks as their payload headers, a light client following it, and
@@ -24,7 +22,6 @@ type Block = Record<string, string>
 const HEAD = 40
 /** anvil runs ahead of the beacon chain's head: its own latest is never what is served. */
 const MINED = 60
-const rules = createChainRules({ chainId: 31337n, hardfork: 'prague' })
 
 let anvil: AnvilInstance
 let proxy: Proxy
@@ -32,21 +29,10 @@ let beacon: BeaconFixture
 let served: Awaited<ReturnType<BeaconFixture['serve']>>
 let real: Block[]
 
-/** The same block with one field changed and its hash recomputed (keccak256 of its RLP). */
-function forge(block: Block, changes: Record<string, string>): Block {
-  const { hash: _claimed, ...fields } = block
-  const forged = { ...fields, ...changes }
-  return { ...forged, hash: parseHeader(forged, rules).hash }
-}
-
 beforeAll(async () => {
   anvil = await startAnvil()
   await rpcResult(anvil.url, 'anvil_mine', [`0x${MINED.toString(16)}`])
-  real = await Promise.all(
-    Array.from({ length: MINED + 1 }, (_, n) =>
-      rpcResult(anvil.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]),
-    ),
-  )
+  real = await fetchBlocks(anvil.url, 0, MINED)
   beacon = createBeaconFixture({ executionAt: (slot) => executionPayloadHeaderOf(real[slot]!) })
   beacon.head = HEAD
   served = await beacon.serve()
@@ -60,23 +46,14 @@ afterAll(async () => {
 
 async function daemon(hooks: ProxyHooks = {}, engine: { subscriptionPollMs?: number } = {}) {
   proxy.hooks = hooks
-  const root = `0x${Buffer.from(beacon.rootAt(8)).toString('hex')}`
-  const client = await connectLightClient(createBeaconApi(served.url), root, {
-    now: beacon.now,
-  })
-  const upstream = createUpstream({ url: proxy.url })
-  const edge = await createEdgetrace({
-    upstream,
-    hardfork: 'prague',
+  const { call, upstream } = await startConsensusDaemon({
+    beacon,
+    beaconUrl: served.url,
+    upstreamUrl: proxy.url,
     api: ['eth', 'debug'],
     engine,
-    anchor: createConsensusAnchor(client, { checkpoint: root, beaconNode: served.url }),
   })
-  const call = async (method: string, params: unknown[]) => {
-    const text = await edge.handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))
-    return JSON.parse(text!) as { result?: unknown; error?: { code: number; message: string } }
-  }
-  return { call, upstream }
+  return { call: call<unknown>, upstream }
 }
 
 describe('blocks resolved through a beacon light client', () => {
@@ -263,29 +240,16 @@ describe('far blocks below the anchored head', () => {
     // hop a window; anvil takes 70 s to mine 9,000 blocks, so the test stays within one window.)
     const OFFSET = MINED + 1_600
     await rpcResult(anvil.url, 'anvil_mine', [`0x${(OFFSET + HEAD - MINED).toString(16)}`])
-    const far = await Promise.all(
-      Array.from({ length: HEAD + 1 }, (_, s) =>
-        rpcResult(anvil.url, 'eth_getBlockByNumber', [`0x${(OFFSET + s).toString(16)}`, false]),
-      ),
-    )
+    const far = await fetchBlocks(anvil.url, OFFSET, OFFSET + HEAD)
     const chain = createBeaconFixture({ executionAt: (slot) => executionPayloadHeaderOf(far[slot]!) })
     chain.head = HEAD
     const farServed = await chain.serve()
     try {
-      const root = `0x${Buffer.from(chain.rootAt(8)).toString('hex')}`
-      const client = await connectLightClient(createBeaconApi(farServed.url), root, { now: chain.now })
-      const upstream = createUpstream({ url: anvil.url })
-      const edge = await createEdgetrace({
-        upstream,
-        hardfork: 'prague',
-        api: ['eth'],
-        anchor: createConsensusAnchor(client, { checkpoint: root, beaconNode: farServed.url }),
+      const { call, upstream } = await startConsensusDaemon({
+        beacon: chain,
+        beaconUrl: farServed.url,
+        upstreamUrl: anvil.url,
       })
-      const call = async (method: string, params: unknown[]) =>
-        JSON.parse((await edge.handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })))!) as {
-          result?: Block
-          error?: { message: string }
-        }
       const head = OFFSET + HEAD - 1
       expect((await call('eth_blockNumber', [])).result).toBe(`0x${head.toString(16)}`)
       const costs: Record<string, number> = {}
