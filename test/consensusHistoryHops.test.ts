@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createConsensusAnchor } from '../src/chain/beacon/createConsensusAnchor.js'
-import { connectLightClient } from '../src/chain/beacon/connectLightClient.js'
-import { createEdgetrace } from '../src/createEdgetrace.js'
-import { createBeaconApi } from '../src/upstream/createBeaconApi.js'
-import { createUpstream } from '../src/upstream/createUpstream.js'
 import { type FixtureNode, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
 import { type BeaconFixture, createBeaconFixture, executionPayloadHeaderOf } from './src/beaconFixture.js'
 import { type Proxy, createProxy } from './src/createProxy.js'
+import { fetchBlocks } from './src/fetchBlocks.js'
 import { HISTORY_GENESIS } from './src/historyGenesis.js'
-import { rpcResult } from './src/rpc.js'
+import { startConsensusDaemon } from './src/startConsensusDaemon.js'
 
 // Blocks far below the consensus-anchored head, proven through EIP-2935's history contract: a
 // storage proof at a block names the hash of any of the 8,191 blocks before it, so a block 20,000
@@ -17,7 +13,6 @@ import { rpcResult } from './src/rpc.js'
 // system calls alone (mineEmptyBlocks, the same chain the VM builds), since anvil mines 20,000
 // blocks in ~225 s here and, by default, serves no state that far back.
 
-type Block = Record<string, string>
 const BACK = [1, 100, 20_000] as const
 /** The beacon chain's head slot; its optimistic head carries block OFFSET + HEAD - 1. */
 const HEAD = 40
@@ -37,12 +32,8 @@ beforeAll(async () => {
   const started = performance.now()
   await node.chain.mineEmptyBlocks(TOTAL)
   built = { blocks: TOTAL, seconds: (performance.now() - started) / 1000 }
-  const carried = await Promise.all(
-    Array.from({ length: HEAD + 1 }, (_, s) =>
-      rpcResult(node.url, 'eth_getBlockByNumber', [quantity(OFFSET + s), false]),
-    ),
-  )
-  beacon = createBeaconFixture({ executionAt: (slot) => executionPayloadHeaderOf(carried[slot] as Block) })
+  const carried = await fetchBlocks(node.url, OFFSET, OFFSET + HEAD)
+  beacon = createBeaconFixture({ executionAt: (slot) => executionPayloadHeaderOf(carried[slot]!) })
   beacon.head = HEAD
   served = await beacon.serve()
   proxy = await createProxy(node.url)
@@ -55,20 +46,7 @@ afterAll(async () => {
 
 describe('blocks far below the anchored head', () => {
   it('1, 100 and 20,000 below it are proven, the last in a hop per 8,191 blocks; round trips counted', async () => {
-    const root = `0x${Buffer.from(beacon.rootAt(8)).toString('hex')}`
-    const client = await connectLightClient(createBeaconApi(served.url), root, { now: beacon.now })
-    const upstream = createUpstream({ url: proxy.url })
-    const edge = await createEdgetrace({
-      upstream,
-      hardfork: 'prague',
-      api: ['eth'],
-      anchor: createConsensusAnchor(client, { checkpoint: root, beaconNode: served.url }),
-    })
-    const call = async (method: string, params: unknown[]) =>
-      JSON.parse((await edge.handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })))!) as {
-        result?: Block
-        error?: { message: string }
-      }
+    const { call, upstream } = await startConsensusDaemon({ beacon, beaconUrl: served.url, upstreamUrl: proxy.url })
     const head = OFFSET + HEAD - 1
     expect((await call('eth_blockNumber', [])).result).toBe(quantity(head))
     const costs: Record<number, { roundTrips: number; proofs: number; headers: number }> = {}

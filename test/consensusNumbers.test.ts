@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createConsensusAnchor } from '../src/chain/beacon/createConsensusAnchor.js'
-import { connectLightClient } from '../src/chain/beacon/connectLightClient.js'
-import { createChainRules } from '../src/chain/createChainRules.js'
-import { parseHeader } from '../src/chain/parseHeader.js'
-import { createEdgetrace } from '../src/createEdgetrace.js'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
 import type { PersistentStore } from '../src/state/createPersistentBacking.js'
-import { createBeaconApi } from '../src/upstream/createBeaconApi.js'
-import { createUpstream } from '../src/upstream/createUpstream.js'
 import { type BeaconFixture, createBeaconFixture, executionPayloadHeaderOf } from './src/beaconFixture.js'
 import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
+import { fetchBlocks } from './src/fetchBlocks.js'
+import { forgeBlock } from './src/forgeBlock.js'
 import { memoryStore } from './src/memoryStore.js'
 import { rpcResult } from './src/rpc.js'
+import { startConsensusDaemon } from './src/startConsensusDaemon.js'
 
 // Blocks asked by number under trust mode consensus: what was proven is remembered by number — in
 // memory, and where the cache persists (IndexedDB in the browser; a store in memory here) — so a
@@ -21,7 +17,6 @@ import { rpcResult } from './src/rpc.js'
 type Block = Record<string, string>
 const HEAD = 40
 const MINED = 60
-const rules = createChainRules({ chainId: 31337n, hardfork: 'prague' })
 const quantity = (n: number) => `0x${n.toString(16)}`
 
 let anvil: AnvilInstance
@@ -35,9 +30,7 @@ let beaconRequests = 0
 beforeAll(async () => {
   anvil = await startAnvil()
   await rpcResult(anvil.url, 'anvil_mine', [quantity(MINED)])
-  real = await Promise.all(
-    Array.from({ length: MINED + 1 }, (_, n) => rpcResult(anvil.url, 'eth_getBlockByNumber', [quantity(n), false])),
-  )
+  real = await fetchBlocks(anvil.url, 0, MINED)
   beacon = createBeaconFixture({ executionAt: (slot) => executionPayloadHeaderOf(real[slot]!) })
   beacon.head = HEAD
   served = await beacon.serve({
@@ -55,20 +48,12 @@ afterAll(async () => {
 
 async function daemon(hooks: ProxyHooks = {}, persistentStore?: PersistentStore) {
   proxy.hooks = hooks
-  const root = `0x${Buffer.from(beacon.rootAt(8)).toString('hex')}`
-  const client = await connectLightClient(createBeaconApi(served.url), root, { now: beacon.now })
-  const upstream = createUpstream({ url: proxy.url })
-  const edge = await createEdgetrace({
-    upstream,
-    hardfork: 'prague',
-    api: ['eth'],
+  const { call, upstream, edge } = await startConsensusDaemon({
+    beacon,
+    beaconUrl: served.url,
+    upstreamUrl: proxy.url,
     persistentStore,
-    anchor: createConsensusAnchor(client, { checkpoint: root, beaconNode: served.url }),
   })
-  const call = async (method: string, params: unknown[]) => {
-    const text = await edge.handler.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))
-    return JSON.parse(text!) as { result?: any; error?: { code: number; message: string } }
-  }
   /**
    * The block asked by number, and what it cost: round trips to the execution upstream, headers asked
    * of it (by number or hash: a walk; the block's body, asked by hash with its transactions, is not
@@ -117,12 +102,10 @@ describe('blocks by number under consensus', () => {
   })
 
   it('a header the upstream gives for a number in a range, other than the anchored chain’s, is refused naming both hashes', async () => {
-    const { hash: _claimed, ...fields } = real[35]!
-    const forged = { ...fields, extraData: '0x0bad' }
-    const forgedHash = parseHeader(forged, rules).hash
+    const forged = forgeBlock(real[35]!, { extraData: '0x0bad' })
+    const forgedHash = forged.hash!
     const { call } = await daemon({
-      transform: (c, result) =>
-        c.method === 'eth_getBlockByNumber' && c.params[0] === quantity(35) ? { ...forged, hash: forgedHash } : result,
+      transform: (c, result) => (c.method === 'eth_getBlockByNumber' && c.params[0] === quantity(35) ? forged : result),
     })
     // eth_feeHistory reads the headers below the anchored head by number, each linked to the next.
     const out = await call('eth_feeHistory', ['0x8', 'latest', []])
