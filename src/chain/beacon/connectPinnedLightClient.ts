@@ -167,7 +167,9 @@ async function connect({
     saved = saved
       .then(() => pins.set(key, next))
       .catch((err: unknown) =>
-        log?.(`beacon: the pin was not written: ${(err as BaseError).shortMessage ?? String(err)}`),
+        log?.(
+          `beacon: the pin was not written: ${err instanceof BaseError ? err.shortMessage : (err as Error).message}`,
+        ),
       )
   }
   if (pins) {
