@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createChainRules } from '../src/chain/createChainRules.js'
-import { parseHeader } from '../src/chain/parseHeader.js'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { type BeaconFixture, createBeaconFixture, executionPayloadHeaderOf } from './src/beaconFixture.js'
 import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
+import { fetchBlocks } from './src/fetchBlocks.js'
+import { forgeBlock as forge } from './src/forgeBlock.js'
 import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
 
 // The Node server in trust mode consensus (a light client of a made-up beacon chain whose blocks
@@ -17,7 +17,6 @@ type Block = Record<string, string>
 const HEAD = 80
 const MINED = 90
 const SECONDS_PER_SLOT = 2
-const rules = createChainRules({ chainId: 31337n, hardfork: 'prague' })
 const quantity = (n: number) => `0x${n.toString(16)}`
 
 let anvil: AnvilInstance
@@ -29,13 +28,6 @@ let root: string
 /** While set, the beacon node takes requests and never answers them. */
 let hang = false
 
-/** The same block with one field changed and its hash recomputed (keccak256 of its RLP). */
-function forge(block: Block, changes: Record<string, string>): Block {
-  const { hash: _claimed, ...fields } = block
-  const forged = { ...fields, ...changes }
-  return { ...forged, hash: parseHeader(forged, rules).hash }
-}
-
 beforeAll(async () => {
   anvil = await startAnvil()
   // A transfer every eighth block, so that ranges have traces.
@@ -46,9 +38,7 @@ beforeAll(async () => {
       ])
     else await rpcResult(anvil.url, 'anvil_mine', ['0x1'])
   }
-  real = await Promise.all(
-    Array.from({ length: MINED + 1 }, (_, n) => rpcResult(anvil.url, 'eth_getBlockByNumber', [quantity(n), false])),
-  )
+  real = await fetchBlocks(anvil.url, 0, MINED)
   // A beacon chain on this clock: its head slot is now.
   beacon = createBeaconFixture({
     executionAt: (slot) => executionPayloadHeaderOf(real[slot]!),
