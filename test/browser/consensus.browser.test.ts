@@ -1,4 +1,4 @@
-import { clear, createStore, keys } from 'idb-keyval'
+import { clear, createStore, keys, set } from 'idb-keyval'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
 import { type EdgetraceClient, EdgetraceStartError } from '../../src/browser/connectEdgetraceWorker.js'
@@ -389,6 +389,26 @@ describe('the checkpoint and the store in IndexedDB', () => {
     asked = await commands.takeBeaconRequests(chain.beaconUrl)
     expect(finalizedAsked(asked)).toBe(0)
     expect(asked.filter((p) => p.includes('/bootstrap/')).map((p) => p.split('/').at(-1))).toEqual([chain.roots[16]])
+  })
+
+  it('a pinned checkpoint the beacon node no longer serves fails the start, naming it, since when, and the config field to give', async () => {
+    const genesis = await (await fetch(`${chain.beaconUrl}/eth/v1/beacon/genesis`)).json()
+    const gone = `0x${'5a'.repeat(32)}`
+    await set(
+      genesis.data.genesis_validators_root,
+      { checkpoint: gone, source: 'config', pinnedAt: '2026-01-02T03:04:05.000Z' },
+      pins(),
+    )
+    const err = (await startWorker(consensusConfig({ url: chain.beaconUrl })).then(
+      (c) => c.close(),
+      (e: unknown) => e,
+    )) as EdgetraceStartError
+    expect(err).toBeInstanceOf(EdgetraceStartError)
+    expect(err.message).toContain(
+      `serves no light-client bootstrap for the checkpoint ${gone} (pinned since 2026-01-02T03:04:05.000Z)`,
+    )
+    expect(err.message).toContain('give a recent finalized root with config.beacon.checkpoint (it replaces the pin)')
+    expect(err.message).not.toContain('--checkpoint')
   })
 
   it('the service worker answers through consensus too, and starts again from the stored anchor', async () => {
