@@ -8,6 +8,7 @@ import { CliError, USAGE, parseCliArgs } from '../src/node/parseCliArgs.js'
 import { type RunningEdgetrace, type StartEdgetraceParameters, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { type BeaconFixture, createBeaconFixture, executionPayloadHeaderOf } from './src/beaconFixture.js'
 import { type Proxy, createProxy } from './src/createProxy.js'
+import { fetchBlocks } from './src/fetchBlocks.js'
 import { rpcResult } from './src/rpc.js'
 import { runCli } from './src/runCli.js'
 
@@ -50,11 +51,7 @@ function fixtureAt(agoSeconds = 0) {
 beforeAll(async () => {
   anvil = await startAnvil()
   await rpcResult(anvil.url, 'anvil_mine', [`0x${MINED.toString(16)}`])
-  real = await Promise.all(
-    Array.from({ length: MINED + 1 }, (_, n) =>
-      rpcResult(anvil.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]),
-    ),
-  )
+  real = await fetchBlocks(anvil.url, 0, MINED)
   beacon = fixtureAt()
   served = await beacon.serve()
   proxy = await createProxy(anvil.url)
@@ -80,6 +77,17 @@ async function start(
     beacon: beaconOptions,
     ...more,
   })
+}
+
+/** The error a start stops with, or undefined when it started (the server is then closed). */
+function stopsWith(starting: Promise<RunningEdgetrace>): Promise<Error | undefined> {
+  return starting.then(
+    async (s) => {
+      await s.close()
+      return undefined
+    },
+    (e: unknown) => e as Error,
+  )
 }
 
 async function trustOf(server: RunningEdgetrace) {
@@ -167,13 +175,7 @@ describe('trust on first use, pinned for later starts', () => {
       file,
       JSON.stringify({ checkpoint: gone, pinnedAt: '2026-01-02T03:04:05.000Z', source: 'first use' }),
     )
-    const failed = await start({ url: served.url, datadir: dir }).then(
-      async (s) => {
-        await s.close()
-        return undefined
-      },
-      (err: unknown) => err as Error,
-    )
+    const failed = await stopsWith(start({ url: served.url, datadir: dir }))
     expect(failed?.message).toContain(
       `the beacon node ${served.url} serves no light-client bootstrap for the checkpoint ${gone} (pinned since 2026-01-02T03:04:05.000Z in ${file})`,
     )
@@ -184,13 +186,7 @@ describe('trust on first use, pinned for later starts', () => {
   it('a data directory that cannot be used stops the start, naming the file and what to do', async () => {
     const notADir = join(await datadir(), 'a file')
     await writeFile(notADir, '')
-    const err = await start({ url: served.url, datadir: notADir }).then(
-      async (s) => {
-        await s.close()
-        return undefined
-      },
-      (e: unknown) => e as Error,
-    )
+    const err = await stopsWith(start({ url: served.url, datadir: notADir }))
     expect(err?.message).toContain(
       `the pinned checkpoint ${join(notADir, 'beacon', `${gvr()}.json`)} cannot be read: ENOTDIR`,
     )
@@ -213,13 +209,7 @@ describe('weak subjectivity', () => {
     const oldServed = await old.serve()
     try {
       const root = hex(old.rootAt(8))
-      const err = await start({ url: oldServed.url, checkpoint: root }).then(
-        async (s) => {
-          await s.close()
-          return undefined
-        },
-        (e: unknown) => e as Error,
-      )
+      const err = await stopsWith(start({ url: oldServed.url, checkpoint: root }))
       expect(err?.name).toBe('CheckpointTooOldError')
       expect(err?.message).toContain(
         `the checkpoint ${root} (slot 8) is 20 days old, beyond the weak-subjectivity period (14 days)`,
@@ -241,17 +231,13 @@ describe('which beacon chain', () => {
   async function startRefused(chainId: string, beaconOptions: StartEdgetraceParameters['beacon']) {
     proxy.hooks = { transform: (c, result) => (c.method === 'eth_chainId' ? chainId : result) }
     try {
-      return await startEdgetrace({
-        upstream: proxy.url,
-        port: 0,
-        workers: { threads: 0 },
-        beacon: beaconOptions,
-      }).then(
-        async (s) => {
-          await s.close()
-          return undefined
-        },
-        (e: unknown) => e as Error,
+      return await stopsWith(
+        startEdgetrace({
+          upstream: proxy.url,
+          port: 0,
+          workers: { threads: 0 },
+          beacon: beaconOptions,
+        }),
       )
     } finally {
       proxy.hooks = {}
@@ -294,13 +280,7 @@ describe('which beacon chain', () => {
       CAPELLA_FORK_EPOCH: '0',
       SECONDS_PER_SLOT: '6',
     }
-    const err = await start({ url: served.url, checkpoint: hex(beacon.rootAt(8)), configKeys: wrongForks }).then(
-      async (s) => {
-        await s.close()
-        return undefined
-      },
-      (e: unknown) => e as Error,
-    )
+    const err = await stopsWith(start({ url: served.url, checkpoint: hex(beacon.rootAt(8)), configKeys: wrongForks }))
     expect(err?.message).toMatch(/light client: .* does not verify/)
   }, 60_000)
 })
