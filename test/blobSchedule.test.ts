@@ -9,6 +9,7 @@ import { createEdgetraceService } from '../src/browser/createEdgetraceService.js
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { type FixtureBlock, FixtureImportError } from '../tools/fixture-node/createFixtureChain.js'
 import { type FixtureNode, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
+import { MERGED_AT_GENESIS } from './src/mergedAtGenesis.js'
 import { rpcResult } from './src/rpc.js'
 
 // A devnet whose own BPO schedule differs from mainnet's at every fork: Osaka from genesis, then
@@ -42,19 +43,7 @@ const CHECKER_CODE = '0x4a60003514600957fe5b4a435500'
 const genesis = {
   config: {
     chainId: CHAIN_ID,
-    homesteadBlock: 0,
-    eip150Block: 0,
-    eip155Block: 0,
-    eip158Block: 0,
-    byzantiumBlock: 0,
-    constantinopleBlock: 0,
-    petersburgBlock: 0,
-    istanbulBlock: 0,
-    berlinBlock: 0,
-    londonBlock: 0,
-    mergeNetsplitBlock: 0,
-    terminalTotalDifficulty: 0,
-    shanghaiTime: 0,
+    ...MERGED_AT_GENESIS,
     cancunTime: 0,
     pragueTime: 0,
     osakaTime: 0,

@@ -1,5 +1,6 @@
 import { createBlockHeader, paramsBlock } from '@ethereumjs/block'
 import { describe, expect, it } from 'vitest'
+import { MERGED_AT_GENESIS } from '../../test/src/mergedAtGenesis.js'
 import { UnknownChainError, createChainRules } from './createChainRules.js'
 import { requestContracts } from './requestContracts.js'
 
@@ -32,19 +33,7 @@ describe('createChainRules', () => {
     const genesis = {
       config: {
         chainId: 424242,
-        homesteadBlock: 0,
-        eip150Block: 0,
-        eip155Block: 0,
-        eip158Block: 0,
-        byzantiumBlock: 0,
-        constantinopleBlock: 0,
-        petersburgBlock: 0,
-        istanbulBlock: 0,
-        berlinBlock: 0,
-        londonBlock: 0,
-        mergeNetsplitBlock: 0,
-        terminalTotalDifficulty: 0,
-        shanghaiTime: 0,
+        ...MERGED_AT_GENESIS,
         cancunTime: 1000,
         pragueTime: 2000,
       },
@@ -70,19 +59,7 @@ describe('createChainRules', () => {
   const postMerge = (config: Record<string, unknown>) => ({
     config: {
       chainId: 424242,
-      homesteadBlock: 0,
-      eip150Block: 0,
-      eip155Block: 0,
-      eip158Block: 0,
-      byzantiumBlock: 0,
-      constantinopleBlock: 0,
-      petersburgBlock: 0,
-      istanbulBlock: 0,
-      berlinBlock: 0,
-      londonBlock: 0,
-      mergeNetsplitBlock: 0,
-      terminalTotalDifficulty: 0,
-      shanghaiTime: 0,
+      ...MERGED_AT_GENESIS,
       ...config,
     },
     alloc: {},

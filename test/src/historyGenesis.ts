@@ -1,22 +1,12 @@
 // A chain for history tests and benches (see FixtureChain.mineEmptyBlocks).
 
+import { MERGED_AT_GENESIS } from './mergedAtGenesis.js'
+
 /** Prague from genesis, with the EIP-2935 history contract (its code as deployed on mainnet). */
 export const HISTORY_GENESIS = {
   config: {
     chainId: 1337,
-    homesteadBlock: 0,
-    eip150Block: 0,
-    eip155Block: 0,
-    eip158Block: 0,
-    byzantiumBlock: 0,
-    constantinopleBlock: 0,
-    petersburgBlock: 0,
-    istanbulBlock: 0,
-    berlinBlock: 0,
-    londonBlock: 0,
-    mergeNetsplitBlock: 0,
-    terminalTotalDifficulty: 0,
-    shanghaiTime: 0,
+    ...MERGED_AT_GENESIS,
     cancunTime: 0,
     pragueTime: 0,
   },
