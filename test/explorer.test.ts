@@ -1,21 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { type Browser, type Page, chromium } from 'playwright'
-import { build } from 'vite'
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM_ARGS, resolveChromium } from '../scripts/resolveChromium.js'
 import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-
+import { buildExplorerPage } from './src/buildExplorerPage.js'
+import { openChromiumPage } from './src/openChromiumPage.js'
+import { screenshotsDir } from './src/screenshotsDir.js'
 // The trace explorer as a person uses it: the page the Node server serves on GET /, in headless
 // Chromium, against the embedded devnet — assertions on what the page shows. Then the same page in
 // in-browser mode (the daemon in its worker, reading anvil), and again with anvil stopped, from
 // IndexedDB. Screenshots of each view go to EDGETRACE_SCREENSHOTS (`npm run screenshots`: docs/screenshots).
-const ROOT = resolve(import.meta.dirname, '..')
-const SHOTS = process.env.EDGETRACE_SCREENSHOTS
-  ? resolve(ROOT, process.env.EDGETRACE_SCREENSHOTS)
-  : mkdtempSync(join(tmpdir(), 'edgetrace-shots-'))
+const SHOTS = screenshotsDir()
 
 let devnet: Devnet
 let server: RunningEdgetrace
@@ -25,15 +21,8 @@ let pageDir: string
 const hashOf = (label: string) => devnet.transactions.find((t) => t.label === label)!.hash
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
   // The page as `npm run build` builds it, into a directory of this test's own.
-  pageDir = mkdtempSync(join(tmpdir(), 'edgetrace-explorer-'))
-  await build({
-    configFile: resolve(ROOT, 'vite.config.ts'),
-    root: ROOT,
-    logLevel: 'warn',
-    build: { outDir: pageDir, emptyOutDir: true },
-  })
+  pageDir = await buildExplorerPage()
   devnet = await startDevnet()
   server = await startEdgetrace({
     upstream: devnet.anvil.url,
@@ -50,9 +39,7 @@ beforeAll(async () => {
       transactions: devnet.transactions,
     },
   })
-  browser = await chromium.launch({ executablePath: await resolveChromium(), args: CHROMIUM_ARGS })
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.on('pageerror', (err) => console.error('page error:', err.message))
+  ;({ browser, page } = await openChromiumPage({ width: 1280, height: 900 }))
 }, 180_000)
 
 afterAll(async () => {

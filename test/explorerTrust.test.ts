@@ -1,22 +1,18 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { type Browser, type Page, chromium } from 'playwright'
-import { build } from 'vite'
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM_ARGS, resolveChromium } from '../scripts/resolveChromium.js'
 import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { buildExplorerPage } from './src/buildExplorerPage.js'
+import { openChromiumPage } from './src/openChromiumPage.js'
 import { rpcResult } from './src/rpc.js'
-
+import { screenshotsDir } from './src/screenshotsDir.js'
 // The explorer page's trust panel as a person sees it: which block is real, from edgetrace_trust — in
 // consensus mode (the devnet's beacon chain, as `npm start -- --devnet.beacon` has it) the finalized
 // slot, how many of the committee signed and the checkpoint; with a checkpoint its hash; in upstream
 // mode (the plain devnet) a red warning. Screenshots go to EDGETRACE_SCREENSHOTS or a temp directory.
-const ROOT = resolve(import.meta.dirname, '..')
-const SHOTS = process.env.EDGETRACE_SCREENSHOTS
-  ? resolve(ROOT, process.env.EDGETRACE_SCREENSHOTS)
-  : mkdtempSync(join(tmpdir(), 'edgetrace-shots-'))
+const SHOTS = screenshotsDir()
 
 let devnet: Devnet
 let pageDir: string
@@ -25,14 +21,7 @@ let page: Page
 const servers: Record<'upstream' | 'consensus' | 'checkpoint', RunningEdgetrace> = {} as never
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  pageDir = mkdtempSync(join(tmpdir(), 'edgetrace-explorer-'))
-  await build({
-    configFile: resolve(ROOT, 'vite.config.ts'),
-    root: ROOT,
-    logLevel: 'warn',
-    build: { outDir: pageDir, emptyOutDir: true },
-  })
+  pageDir = await buildExplorerPage()
   devnet = await startDevnet({ beacon: true })
   const common = {
     upstream: devnet.anvil.url,
@@ -48,9 +37,7 @@ beforeAll(async () => {
   })
   const block5 = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', ['0x5', false])
   servers.checkpoint = await startEdgetrace({ ...common, checkpoint: block5.hash })
-  browser = await chromium.launch({ executablePath: await resolveChromium(), args: CHROMIUM_ARGS })
-  page = await browser.newPage({ viewport: { width: 1280, height: 500 } })
-  page.on('pageerror', (err) => console.error('page error:', err.message))
+  ;({ browser, page } = await openChromiumPage({ width: 1280, height: 500 }))
 }, 240_000)
 
 afterAll(async () => {
