@@ -1,4 +1,6 @@
 import { type Endpoint, type Remote, proxy, releaseProxy, wrap } from 'comlink'
+import { answerAnchorHead } from '../chain/createRemoteAnchor.js'
+import type { ExecutionAnchor } from '../chain/createHeaderStore.js'
 import { BaseError } from '../errors/base.js'
 import { errorResponseFor } from '../rpc/errorResponseFor.js'
 import { cutTooDeepRequests } from '../rpc/jsonDepth.js'
@@ -49,6 +51,12 @@ export type EdgetraceClient = {
 export async function connectEdgetraceWorker(
   target: Worker | Endpoint,
   config: EdgetraceConfig,
+  {
+    anchor,
+  }: {
+    /** A pool worker's: the starting daemon's anchor, which the worker's blocks resolve through (no light client of its own). */
+    anchor?: ExecutionAnchor | undefined
+  } = {},
 ): Promise<EdgetraceClient> {
   const remote: Remote<EdgetraceRemote> = wrap<EdgetraceRemote>(target)
   const progressListeners = new Set<(event: ProgressEvent) => void>()
@@ -88,7 +96,10 @@ export async function connectEdgetraceWorker(
         }
       }),
     )
-    return remote.start(config)
+    return remote.start(
+      config,
+      anchor ? proxy((tag: Parameters<ExecutionAnchor['head']>[0]) => answerAnchorHead(anchor, tag)) : undefined,
+    )
   }
   let started: Awaited<ReturnType<EdgetraceRemote['start']>>
   try {

@@ -17,6 +17,7 @@ import type { PersistentStoreStats } from '../state/createPersistentBacking.js'
 import { createUpstream } from '../upstream/createUpstream.js'
 import { createIdbStore } from './createIdbStore.js'
 import { createBeaconPins } from './createBeaconPins.js'
+import type { ExecutionAnchor } from '../chain/createHeaderStore.js'
 import { knownNetworkOfChainId } from '../chain/beacon/knownNetworks.js'
 import { KNOWN_BOR_CHAINS } from '../chain/bor/borChains.js'
 import { type PinnedLightClient, connectPinnedLightClient } from '../chain/beacon/connectPinnedLightClient.js'
@@ -133,9 +134,18 @@ export async function createEdgetraceService(
   config: EdgetraceConfig,
   {
     startWorker,
+    anchor,
   }: {
-    /** Starts one more daemon in a Web Worker (given where workers can be made: the range pool). */
-    startWorker?: ((config: EdgetraceConfig) => Promise<PooledWorker>) | undefined
+    /**
+     * Starts one more daemon in a Web Worker (given where workers can be made: the range pool),
+     * its blocks resolved through `anchor` when given.
+     */
+    startWorker?: ((config: EdgetraceConfig, anchor?: ExecutionAnchor) => Promise<PooledWorker>) | undefined
+    /**
+     * A pool worker's: the anchor of the daemon that started it (createRemoteAnchor), which its
+     * blocks resolve through instead of a light client of its own for `config.beacon`.
+     */
+    anchor?: ExecutionAnchor | undefined
   } = {},
 ): Promise<EdgetraceService> {
   checkConfig(config)
@@ -196,13 +206,15 @@ export async function createEdgetraceService(
     : undefined
   const api = config.api ?? DEFAULT_API
   // Consensus: a beacon node that does not verify fails the start. A known network (by the chain id)
-  // brings its own config, and its beacon node must be of that chain.
-  const lightClient = config.beacon
-    ? await connectConsensus(config, BigInt(identity.chainId)).catch(async (err: unknown) => {
-        await upstream.close()
-        throw err
-      })
-    : undefined
+  // brings its own config, and its beacon node must be of that chain. A pool worker runs none: its
+  // blocks resolve through the anchor of the daemon that started it.
+  const lightClient =
+    config.beacon && !anchor
+      ? await connectConsensus(config, BigInt(identity.chainId)).catch(async (err: unknown) => {
+          await upstream.close()
+          throw err
+        })
+      : undefined
   const daemon = await createEdgetrace({
     upstream,
     api,
@@ -214,7 +226,7 @@ export async function createEdgetraceService(
     persistentStore,
     progressEveryMs: config.progressEveryMs ?? 200,
     checkpoint: config.checkpoint,
-    anchor: lightClient?.anchor,
+    anchor: anchor ?? lightClient?.anchor,
     onInternalError: (err, method) => console.error(`edgetrace: internal error in ${method}`, err),
   }).catch(async (err: unknown) => {
     // e.g. a checkpoint the upstream does not know: the start fails, and leaves no connection open.
@@ -232,12 +244,15 @@ export async function createEdgetraceService(
       ? createWebWorkerPool({
           size: harden ? Math.max(1, threads) : threads,
           start: () =>
-            startWorker({
-              ...config,
-              workers: 0,
-              harden,
-              cache: persistentStore ? { ...cacheConfig, name: database } : false,
-            }),
+            startWorker(
+              {
+                ...config,
+                workers: 0,
+                harden,
+                cache: persistentStore ? { ...cacheConfig, name: database } : false,
+              },
+              anchor ?? lightClient?.anchor,
+            ),
         })
       : undefined
   const pool = startPool(false)

@@ -1,4 +1,6 @@
 import { type Endpoint, expose } from 'comlink'
+import type { ExecutionAnchor } from '../chain/createHeaderStore.js'
+import { createRemoteAnchor } from '../chain/createRemoteAnchor.js'
 import { toRpcError } from '../errors/toRpcError.js'
 import { errorResponseFor } from '../rpc/errorResponseFor.js'
 import { createPushSession } from '../rpc/createPushSession.js'
@@ -72,14 +74,18 @@ export function serveEdgetrace(endpoint: Endpoint, options: ServeEdgetraceOption
   }
 
   const remote: EdgetraceRemote = {
-    async start(config) {
+    async start(config, anchor) {
       if (!service) {
         const script = options.workerScript
         const startWorker =
           script && typeof Worker !== 'undefined'
-            ? (nested: EdgetraceConfig) => connectEdgetraceWorker(new Worker(script, { type: 'module' }), nested)
+            ? (nested: EdgetraceConfig, nestedAnchor?: ExecutionAnchor) =>
+                connectEdgetraceWorker(new Worker(script, { type: 'module' }), nested, { anchor: nestedAnchor })
             : undefined
-        service = createEdgetraceService(config, { startWorker }).then((s) => {
+        service = createEdgetraceService(config, {
+          startWorker,
+          anchor: anchor ? createRemoteAnchor((tag) => anchor(tag)) : undefined,
+        }).then((s) => {
           s.onReachability((reachable, reason) => emit({ type: 'reachability', reachable, reason }))
           return s
         })

@@ -1,3 +1,4 @@
+import type { RemoteAnchorHead } from '../chain/createRemoteAnchor.js'
 import type { ProgressEvent } from '../types/progress.js'
 import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
 import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.js'
@@ -14,8 +15,15 @@ export type EdgetraceEvent =
  * boundary — comlink would drop an error's fields — failures come back as values.
  */
 export type EdgetraceRemote = {
-  /** Starts the daemon; a second call answers with the running one's status. */
-  start(config: EdgetraceConfig): Promise<{ status: EdgetraceStatus } | { error: JsonRpcErrorObject }>
+  /**
+   * Starts the daemon; a second call answers with the running one's status. `anchor` (a comlink
+   * proxy): a pool worker's blocks resolve through the anchor of the daemon that started it, asked
+   * by tag, instead of a light client of its own.
+   */
+  start(
+    config: EdgetraceConfig,
+    anchor?: (tag: 'latest' | 'safe' | 'finalized') => Promise<RemoteAnchorHead>,
+  ): Promise<{ status: EdgetraceStatus } | { error: JsonRpcErrorObject }>
   /**
    * One JSON-RPC message → its response(s); errors are JSON-RPC error objects. Progress of long
    * calls goes to the subscribed listener, tagged with `ticket`.
