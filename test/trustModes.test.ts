@@ -79,6 +79,9 @@ async function start(
   })
 }
 
+/** The CLI's flags for a server on anvil (no worker threads, any port): upstream mode unless more are given. */
+const cliArgs = () => ['--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0', '--workers', '0']
+
 /** The error a start stops with, or undefined when it started (the server is then closed). */
 function stopsWith(starting: Promise<RunningEdgetrace>): Promise<Error | undefined> {
   return starting.then(
@@ -385,18 +388,7 @@ describe('the banner', () => {
 
   it('says a checkpoint trusted on first use on the first start, and since when it is pinned on the next', async () => {
     const dir = await datadir()
-    const argv = [
-      '--upstream',
-      anvil.url,
-      '--beacon.upstream',
-      served.url,
-      '--hardfork',
-      'prague',
-      '--http.port',
-      '0',
-      '--workers',
-      '0',
-    ]
+    const argv = [...cliArgs(), '--beacon.upstream', served.url]
     const first = await runCli(argv, /open http:\/\/\S+|JSON-RPC at http:\/\/\S+|edgetrace: /, cliEnv(dir))
     first.kill()
     const file = join(dir, 'edgetrace', 'beacon', `${gvr()}.json`)
@@ -416,7 +408,7 @@ describe('the banner', () => {
   }, 90_000)
 
   it('names upstream mode; a contradiction stops the CLI, naming the flags', async () => {
-    const argv = ['--upstream', anvil.url, '--hardfork', 'prague', '--http.port', '0', '--workers', '0']
+    const argv = cliArgs()
     const open = await runCli(argv, /listening/)
     open.kill()
     expect(open.output).toContain(
@@ -434,20 +426,7 @@ describe('the banner', () => {
 
   it('says upstream mode in red on a terminal', async () => {
     // script(1) gives the CLI a pseudo-terminal for its stdout.
-    const command = [
-      process.execPath,
-      '--import',
-      'tsx',
-      'src/node/cli.ts',
-      '--upstream',
-      anvil.url,
-      '--hardfork',
-      'prague',
-      '--http.port',
-      '0',
-      '--workers',
-      '0',
-    ]
+    const command = [process.execPath, '--import', 'tsx', 'src/node/cli.ts', ...cliArgs()]
     const child = spawn('script', ['-qec', command.join(' '), '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     try {
