@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEdgetrace } from '../src/createEdgetrace.js'
-import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
+import type { AnvilInstance } from '../src/node/devnet/startAnvil.js'
 import { createUpstream } from '../src/upstream/createUpstream.js'
 import { type BeaconFixture, createBeaconFixture, executionPayloadHeaderOf } from './src/beaconFixture.js'
-import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
+import type { Proxy, ProxyHooks } from './src/createProxy.js'
 import { fetchBlocks } from './src/fetchBlocks.js'
 import { forgeBlock as forge } from './src/forgeBlock.js'
 import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
 import { runCli } from './src/runCli.js'
+import { type AnvilBeacon, startAnvilBeacon } from './src/startAnvilBeacon.js'
 import { startConsensusDaemon } from './src/startConsensusDaemon.js'
 
 // Which block is real, from consensus: a beacon chain (test/src/beaconFixture.ts) whose blocks carry
@@ -23,26 +24,18 @@ const HEAD = 40
 /** anvil runs ahead of the beacon chain's head: its own latest is never what is served. */
 const MINED = 60
 
+let chain: AnvilBeacon
 let anvil: AnvilInstance
 let proxy: Proxy
 let beacon: BeaconFixture
-let served: Awaited<ReturnType<BeaconFixture['serve']>>
+let served: AnvilBeacon['served']
 let real: Block[]
 
 beforeAll(async () => {
-  anvil = await startAnvil()
-  await rpcResult(anvil.url, 'anvil_mine', [`0x${MINED.toString(16)}`])
-  real = await fetchBlocks(anvil.url, 0, MINED)
-  beacon = createBeaconFixture({ executionAt: (slot) => executionPayloadHeaderOf(real[slot]!) })
-  beacon.head = HEAD
-  served = await beacon.serve()
-  proxy = await createProxy(anvil.url)
+  chain = await startAnvilBeacon({ mined: MINED, head: HEAD })
+  ;({ anvil, proxy, beacon, served, real } = chain)
 })
-afterAll(async () => {
-  await served?.close()
-  await proxy?.stop()
-  await anvil?.stop()
-})
+afterAll(() => chain?.stop())
 
 async function daemon(hooks: ProxyHooks = {}, engine: { subscriptionPollMs?: number } = {}) {
   proxy.hooks = hooks

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
 import type { PersistentStore } from '../src/state/createPersistentBacking.js'
-import { type BeaconFixture, createBeaconFixture, executionPayloadHeaderOf } from './src/beaconFixture.js'
-import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
-import { fetchBlocks } from './src/fetchBlocks.js'
+import type { BeaconFixture } from './src/beaconFixture.js'
+import type { Proxy, ProxyHooks } from './src/createProxy.js'
 import { forgeBlock } from './src/forgeBlock.js'
 import { memoryStore } from './src/memoryStore.js'
-import { rpcResult } from './src/rpc.js'
+import { type AnvilBeacon, startAnvilBeacon } from './src/startAnvilBeacon.js'
 import { startConsensusDaemon } from './src/startConsensusDaemon.js'
 
 // Blocks asked by number under trust mode consensus: what was proven is remembered by number — in
@@ -19,32 +17,25 @@ const HEAD = 40
 const MINED = 60
 const quantity = (n: number) => `0x${n.toString(16)}`
 
-let anvil: AnvilInstance
+let chain: AnvilBeacon
 let proxy: Proxy
 let beacon: BeaconFixture
-let served: Awaited<ReturnType<BeaconFixture['serve']>>
+let served: AnvilBeacon['served']
 let real: Block[]
 /** Beacon API requests served. */
 let beaconRequests = 0
 
 beforeAll(async () => {
-  anvil = await startAnvil()
-  await rpcResult(anvil.url, 'anvil_mine', [quantity(MINED)])
-  real = await fetchBlocks(anvil.url, 0, MINED)
-  beacon = createBeaconFixture({ executionAt: (slot) => executionPayloadHeaderOf(real[slot]!) })
-  beacon.head = HEAD
-  served = await beacon.serve({
+  chain = await startAnvilBeacon({
+    mined: MINED,
+    head: HEAD,
     before: async () => {
       beaconRequests++
     },
   })
-  proxy = await createProxy(anvil.url)
+  ;({ proxy, beacon, served, real } = chain)
 })
-afterAll(async () => {
-  await served?.close()
-  await proxy?.stop()
-  await anvil?.stop()
-})
+afterAll(() => chain?.stop())
 
 async function daemon(hooks: ProxyHooks = {}, persistentStore?: PersistentStore) {
   proxy.hooks = hooks

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { type BeaconFixture, createBeaconFixture, executionPayloadHeaderOf } from './src/beaconFixture.js'
-import { type Proxy, type ProxyHooks, createProxy } from './src/createProxy.js'
-import { fetchBlocks } from './src/fetchBlocks.js'
+import type { BeaconFixture } from './src/beaconFixture.js'
+import type { Proxy, ProxyHooks } from './src/createProxy.js'
 import { forgeBlock as forge } from './src/forgeBlock.js'
 import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
+import { type AnvilBeacon, startAnvilBeacon } from './src/startAnvilBeacon.js'
 
 // The Node server in trust mode consensus (a light client of a made-up beacon chain whose blocks
 // carry a real anvil's): its worker threads — the range pool and the JavaScript-tracer pool — resolve
@@ -19,42 +18,37 @@ const MINED = 90
 const SECONDS_PER_SLOT = 2
 const quantity = (n: number) => `0x${n.toString(16)}`
 
-let anvil: AnvilInstance
+let chain: AnvilBeacon
 let proxy: Proxy
 let beacon: BeaconFixture
-let served: Awaited<ReturnType<BeaconFixture['serve']>>
+let served: AnvilBeacon['served']
 let real: Block[]
 let root: string
 /** While set, the beacon node takes requests and never answers them. */
 let hang = false
 
 beforeAll(async () => {
-  anvil = await startAnvil()
-  // A transfer every eighth block, so that ranges have traces.
-  for (let n = 1; n <= MINED; n++) {
-    if (n % 8 === 0)
-      await rpcResult(anvil.url, 'eth_sendTransaction', [
-        { from: DEV_ACCOUNT, to: `0x${n.toString(16).padStart(40, '0')}`, value: '0x1' },
-      ])
-    else await rpcResult(anvil.url, 'anvil_mine', ['0x1'])
-  }
-  real = await fetchBlocks(anvil.url, 0, MINED)
-  // A beacon chain on this clock: its head slot is now.
-  beacon = createBeaconFixture({
-    executionAt: (slot) => executionPayloadHeaderOf(real[slot]!),
-    genesisTime: Math.floor(Date.now() / 1000) - HEAD * SECONDS_PER_SLOT,
-    secondsPerSlot: SECONDS_PER_SLOT,
+  chain = await startAnvilBeacon({
+    mined: MINED,
+    head: HEAD,
+    // A transfer every eighth block, so that ranges have traces.
+    mine: async (anvil) => {
+      for (let n = 1; n <= MINED; n++) {
+        if (n % 8 === 0)
+          await rpcResult(anvil.url, 'eth_sendTransaction', [
+            { from: DEV_ACCOUNT, to: `0x${n.toString(16).padStart(40, '0')}`, value: '0x1' },
+          ])
+        else await rpcResult(anvil.url, 'anvil_mine', ['0x1'])
+      }
+    },
+    // A beacon chain on this clock: its head slot is now.
+    beacon: { genesisTime: Math.floor(Date.now() / 1000) - HEAD * SECONDS_PER_SLOT, secondsPerSlot: SECONDS_PER_SLOT },
+    before: () => (hang ? new Promise<void>(() => {}) : Promise.resolve()),
   })
-  beacon.head = HEAD
-  served = await beacon.serve({ before: () => (hang ? new Promise<void>(() => {}) : Promise.resolve()) })
+  ;({ proxy, beacon, served, real } = chain)
   root = `0x${Buffer.from(beacon.rootAt(8)).toString('hex')}`
-  proxy = await createProxy(anvil.url)
 }, 120_000)
-afterAll(async () => {
-  await served?.close()
-  await proxy?.stop()
-  await anvil?.stop()
-})
+afterAll(() => chain?.stop())
 
 async function server(
   hooks: ProxyHooks,
