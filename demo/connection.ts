@@ -57,13 +57,22 @@ export function createServerConnection(url: string): Connection {
   }
 }
 
-/** The daemon in a Web Worker of this page, reading verified state from `upstream` (and its IndexedDB cache). */
-export async function createBrowserConnection(upstream: string, hardfork: string | undefined): Promise<Connection> {
+/**
+ * The daemon in a Web Worker of this page, reading verified state from `upstream` (and its IndexedDB
+ * cache); with `beacon`, which block is real is that beacon node's sync committee's word (its light
+ * client in the worker, from `checkpoint` or, without one, the pin or the node's finalized root).
+ */
+export async function createBrowserConnection(
+  upstream: string,
+  hardfork: string | undefined,
+  beacon?: { url: string; checkpoint?: string | undefined },
+): Promise<Connection> {
   const worker = new Worker(new URL('../worker/edgetrace.worker.ts', import.meta.url), { type: 'module' })
   const client = await connectEdgetraceWorker(worker, {
     upstream,
     api: ['eth', 'vendor', 'debug', 'trace', 'web3', 'net'],
     ...(hardfork ? { hardfork } : {}),
+    ...(beacon ? { beacon: { url: beacon.url, ...(beacon.checkpoint ? { checkpoint: beacon.checkpoint } : {}) } } : {}),
   }).catch((err: unknown) => {
     worker.terminate()
     throw err
@@ -71,7 +80,7 @@ export async function createBrowserConnection(upstream: string, hardfork: string
   const started = client.started
   return {
     kind: 'browser',
-    label: `edgetrace in this browser, reading ${upstream}${started.startedOffline ? ' (started offline, from its IndexedDB cache)' : ''}`,
+    label: `edgetrace in this browser, reading ${upstream}${beacon ? `, anchored by the beacon node ${beacon.url}` : ''}${started.startedOffline ? ' (started offline, from its IndexedDB cache)' : ''}`,
     async call(method, params) {
       return unwrap(method, await client.call(method, params))
     },

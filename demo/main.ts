@@ -14,6 +14,10 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 type ExplorerInfo = {
   devnet?: boolean
   upstream?: string
+  /** The devnet's beacon node (`--devnet.beacon`): prefilled as the in-browser daemon's. */
+  beacon?: string
+  /** The devnet beacon chain's first root, which the server's daemon starts from (a pin of an earlier devnet's is replaced by it). */
+  beaconCheckpoint?: string
   hardfork?: string
   accounts?: string[]
   contracts?: Record<string, string>
@@ -26,6 +30,8 @@ const connStatus = $<HTMLElement>('conn-status')
 const mode = $<HTMLSelectElement>('mode')
 const url = $<HTMLInputElement>('url')
 const hardfork = $<HTMLInputElement>('hardfork')
+const beacon = $<HTMLInputElement>('beacon')
+const checkpoint = $<HTMLInputElement>('checkpoint')
 const search = $<HTMLInputElement>('search')
 
 const names: Names = new Map()
@@ -37,36 +43,94 @@ const timings: { last?: { answersAndBuildMs: number; drawMs: number } } = {}
 
 const saved = (key: string) => localStorage.getItem(`edgetrace.explorer.${key}`)
 const save = (key: string, value: string) => localStorage.setItem(`edgetrace.explorer.${key}`, value)
+/**
+ * A field's remembered value, or null. One still as the serving page suggested it follows what the
+ * page suggests now: a devnet's node and beacon node get new ports each start.
+ */
+function remembered(key: string, suggestion: string | undefined): string | null {
+  const value = saved(key)
+  return value !== null && suggestion !== undefined && value === saved(`${key}.suggested`) ? suggestion : value
+}
+function remember(key: string, value: string, suggestion: string | undefined) {
+  save(key, value)
+  save(`${key}.suggested`, suggestion ?? '')
+}
+/** The in-browser daemon's node URL: remembered, else the devnet's anvil, else a local node. */
+const browserUrl = () => remembered('url.browser', info.upstream) ?? info.upstream ?? 'http://127.0.0.1:8545'
 
 function connect(): Promise<Connection> {
-  const key = `${mode.value}|${url.value}|${hardfork.value}`
+  const browser = mode.value === 'browser'
+  const key = `${mode.value}|${url.value}|${hardfork.value}${browser ? `|${beacon.value}|${checkpoint.value}` : ''}`
   if (connection && key === connectionKey) return connection
   void connection?.then((c) => c.close()).catch(() => undefined)
   connectionKey = key
   save('mode', mode.value)
-  save(`url.${mode.value}`, url.value)
+  if (browser) {
+    remember('url.browser', url.value, info.upstream)
+    remember('beacon', beacon.value, info.beacon)
+    save('checkpoint', checkpoint.value)
+  } else save(`url.${mode.value}`, url.value)
   save('hardfork', hardfork.value)
-  fill(connStatus, mode.value === 'browser' ? 'starting edgetrace in this browser…' : '')
-  connection =
-    mode.value === 'browser'
-      ? createBrowserConnection(url.value.trim(), hardfork.value.trim() || undefined)
-      : Promise.resolve(createServerConnection(url.value.trim()))
+  const beaconNode = beacon.value.trim()
+  fill(
+    connStatus,
+    browser ? `starting edgetrace in this browser${beaconNode ? `, its light client of ${beaconNode}` : ''}…` : '',
+  )
+  connection = !browser
+    ? Promise.resolve(createServerConnection(url.value.trim()))
+    : !beaconNode && checkpoint.value.trim()
+      ? Promise.reject(
+          new Error(
+            'checkpoint: a beacon block root, checked by a light client of a beacon node — give the beacon node too',
+          ),
+        )
+      : startInBrowser(url.value.trim(), hardfork.value.trim() || undefined, beaconNode, checkpoint.value.trim())
   connection.then(
     (c) => fill(connStatus, `answered by ${c.label}`),
     (err: Error) => {
-      fill(connStatus, h('span', { class: 'error' }, `could not start: ${err.message}`))
+      const which = browser && beaconNode ? ` (beacon node ${beaconNode})` : ''
+      fill(
+        connStatus,
+        h('span', { class: 'error start-error' }, `could not start${which}: ${inPageWords(err.message)}`),
+      )
       connection = undefined
     },
   )
   return connection
 }
 
+/**
+ * The daemon in this page's worker. The devnet's beacon chain is made anew each start (the same
+ * chain id, other roots): a pin of an earlier one's root is not served, and the start then retries
+ * from the root the server gives (the devnet's first, as its own daemon starts), which replaces the pin.
+ */
+async function startInBrowser(
+  node: string,
+  fork: string | undefined,
+  beaconNode: string,
+  root: string,
+): Promise<Connection> {
+  if (!beaconNode) return createBrowserConnection(node, fork)
+  try {
+    return await createBrowserConnection(node, fork, { url: beaconNode, checkpoint: root || undefined })
+  } catch (err) {
+    const devnetRoot = info.devnet && beaconNode === info.beacon && !root ? info.beaconCheckpoint : undefined
+    if (!devnetRoot || !/serves no light-client bootstrap for the checkpoint/.test((err as Error).message)) throw err
+    const c = await createBrowserConnection(node, fork, { url: beaconNode, checkpoint: devnetRoot })
+    return { ...c, label: `${c.label} (from this devnet's first root: the pin of an earlier devnet's replaced)` }
+  }
+}
+
+/** A start error in the page's words: the worker's config fields are this page's inputs. */
+const inPageWords = (message: string) =>
+  message.replaceAll('config.beacon.checkpoint', 'checkpoint').replaceAll('config.beacon.url', 'beacon node')
+
 /** The trust panel: which block is real, as the daemon answering says; asked on each view and every 12 s. */
 async function showTrust() {
   try {
     const c = await connect()
     const report = await c.call<TrustReport>('edgetrace_trust', [])
-    $('trust').replaceWith(renderTrustPanel(report))
+    $('trust').replaceWith(renderTrustPanel(report, undefined, c.kind))
   } catch (err) {
     $('trust').replaceWith(renderTrustPanel(undefined, err instanceof RpcError ? err.message : (err as Error).message))
   }
@@ -75,6 +139,8 @@ async function showTrust() {
 function syncModeFields() {
   const browser = mode.value === 'browser'
   $('hardfork-field').hidden = !browser
+  $('beacon-field').hidden = !browser
+  $('checkpoint-field').hidden = !browser
   $('url-label').textContent = browser ? 'node URL (any JSON-RPC node with eth_getProof)' : 'edgetrace server'
 }
 
@@ -249,9 +315,7 @@ $<HTMLFormElement>('conn-form').addEventListener('submit', (e) => {
   route()
 })
 mode.addEventListener('change', () => {
-  url.value =
-    saved(`url.${mode.value}`) ??
-    (mode.value === 'browser' ? (info.upstream ?? 'http://127.0.0.1:8545') : defaultServer())
+  url.value = mode.value === 'browser' ? browserUrl() : (saved(`url.${mode.value}`) ?? defaultServer())
   if (mode.value === 'browser' && !hardfork.value && info.hardfork) hardfork.value = info.hardfork
   syncModeFields()
 })
@@ -268,10 +332,10 @@ async function start() {
   for (const [i, account] of (info.accounts ?? []).entries())
     names.set(account.toLowerCase(), ['alice', 'bob', 'carol'][i] ?? account)
   mode.value = saved('mode') ?? 'server'
-  url.value =
-    saved(`url.${mode.value}`) ??
-    (mode.value === 'browser' ? (info.upstream ?? 'http://127.0.0.1:8545') : defaultServer())
+  url.value = mode.value === 'browser' ? browserUrl() : (saved(`url.${mode.value}`) ?? defaultServer())
   hardfork.value = saved('hardfork') ?? info.hardfork ?? ''
+  beacon.value = remembered('beacon', info.beacon) ?? info.beacon ?? ''
+  checkpoint.value = saved('checkpoint') ?? ''
   syncModeFields()
   route()
   setInterval(() => {

@@ -23,9 +23,15 @@ const hash = (value: string) => h('code', { title: value }, short(value, 8))
  * Which block is real, as the daemon answering says (edgetrace_trust): in consensus mode the
  * finalized slot and how much of the sync committee signed the head, the checkpoint it started from;
  * in checkpoint mode the block hash numbers link to; in upstream mode a red warning that blocks are
- * the upstream's word. `failure`: why the daemon could not say (an older daemon, a lying beacon node).
+ * the upstream's word, and how to anchor them — a server's flags, or this page's beacon node field
+ * when the daemon answering is the one in this browser (`answeredBy`). `failure`: why the daemon
+ * could not say (an older daemon, a lying beacon node).
  */
-export function renderTrustPanel(report: TrustReport | undefined, failure?: string): HTMLElement {
+export function renderTrustPanel(
+  report: TrustReport | undefined,
+  failure?: string,
+  answeredBy: 'server' | 'browser' = 'server',
+): HTMLElement {
   if (!report)
     return h(
       'section',
@@ -92,7 +98,9 @@ export function renderTrustPanel(report: TrustReport | undefined, failure?: stri
     h(
       'p',
       { class: 'trust-detail' },
-      'Anchor it with --beacon.upstream (a beacon light client) or --checkpoint; on the devnet, npm start -- --devnet.beacon.',
+      answeredBy === 'browser'
+        ? 'Anchor it with a beacon node above (a light client of its sync committee runs in this page), and a checkpoint root if you have one; on the devnet, npm start -- --devnet.beacon prefills it.'
+        : 'Anchor it with --beacon.upstream (a beacon light client) or --checkpoint; on the devnet, npm start -- --devnet.beacon.',
     ),
   )
 }

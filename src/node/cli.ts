@@ -3,6 +3,7 @@ import type { GethGenesis } from '@ethereumjs/common'
 import { CLIENT_VERSION } from '../rpc/web3/clientVersion.js'
 import { redactUrl } from '../utils/redactUrl.js'
 import { checkPortFree } from './checkPortFree.js'
+import { devnetExplorerInfo } from './devnetExplorerInfo.js'
 import { explorerDir } from './explorerDir.js'
 import { CliError, USAGE, defaultApi, isLoopback, parseCliArgs } from './parseCliArgs.js'
 import { probeUpstream } from './probeUpstream.js'
@@ -182,16 +183,7 @@ async function main(argv: string[]): Promise<void> {
     api: opts.api,
     defaultApi: (loopback) => defaultApi(loopback, devnet !== undefined),
     explorerDir: explorer,
-    explorerInfo: devnet
-      ? {
-          devnet: true,
-          upstream: devnet.anvil.url,
-          hardfork,
-          accounts: devnet.accounts.slice(0, 3),
-          contracts: devnet.contracts,
-          transactions: devnet.transactions,
-        }
-      : { devnet: false, hardfork },
+    explorerInfo: devnetExplorerInfo(devnet, hardfork),
     corsDomains: opts.corsDomains,
     wsOrigins: opts.wsOrigins,
     vhosts: opts.vhosts,
