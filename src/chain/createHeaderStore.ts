@@ -260,13 +260,21 @@ export function createHeaderStore({
     remember: (number: bigint, hash: string) => void,
   ): Promise<Hex> {
     let from = head
+    /** Headers n and up to the walk's start, asked by number (each hashed, linked by the walk). */
+    let stretch: Promise<Map<string, VerifiedHeader>> | undefined
     const step = (at: bigint) => (at - n > HISTORY_WINDOW ? at - HISTORY_WINDOW : n)
     while (history && from.number - n > WALK_LIMIT) {
       const target = step(from.number)
       const hash = await history.hashAt(from, target)
       if (hash === undefined) break
-      // The next hop's proof leaves with this hop's header (checked once the header is).
+      // The next hop's proof, or the short stretch from n up to this hop, leaves with this hop's
+      // header (each checked once the header is: the proof against its state root, the stretch by its links).
       if (target !== n && target - n > WALK_LIMIT) history.ask?.(hash, step(target))
+      else if (target !== n) {
+        stretch = fetchStretch(n, target)
+        // Awaited by the walk; a failing hop must not leave it unhandled.
+        stretch.catch(() => {})
+      }
       const header = await byHash(hash)
       if (header.number !== target)
         throw new HeaderVerificationError(
@@ -277,7 +285,10 @@ export function createHeaderStore({
       if (target === n) return hash
       from = header
     }
-    return from.number === n ? from.hash : walkParents(from, n, remember)
+    if (from.number === n) return from.hash
+    // A short walk fetches block n's header with the stretch above it (the caller's next read).
+    stretch ??= from.number - n <= WALK_LIMIT ? fetchStretch(n, from.number) : undefined
+    return walkParents(from, n, remember, stretch)
   }
 
   const ancestorHash = (head: VerifiedHeader, number: bigint): Promise<Hex> => walkParents(head, number)
@@ -287,38 +298,47 @@ export function createHeaderStore({
     head: VerifiedHeader,
     number: bigint,
     linked?: (number: bigint, hash: string) => void,
+    stretch?: Promise<Map<string, VerifiedHeader>>,
   ): Promise<Hex> {
     if (number >= head.number) throw new Error(`block ${number} is not an ancestor of block ${head.number}`)
     let current = head
-    // Fetch the missing stretch in one batch by number, then follow (and so check) the parent links.
-    const missing: bigint[] = []
-    if (cache.restore && head.number - number <= 257n) {
-      const keys: string[] = []
-      for (let n = number + 1n; n < head.number; n++) keys.push(numberKey(n))
-      await cache.restore(keys)
-    }
-    for (let n = number + 1n; n < head.number; n++) if (!cache.has(numberKey(n))) missing.push(n)
-    const prefetched = new Map<string, VerifiedHeader>()
-    if (missing.length > 0 && missing.length <= 256) {
-      const answers = await Promise.all(
-        missing.map((n) => upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]).catch(() => null)),
-      )
-      for (const json of answers) {
-        if (json === null) continue
-        try {
-          const h = offer(json)
-          prefetched.set(h.hash, h)
-        } catch {
-          // A header that does not verify is never used; the walk below fetches by hash instead.
-        }
-      }
-    }
+    // The missing stretch fetched in one batch by number, then the parent links followed (and so checked).
+    const prefetched = await (stretch ?? fetchStretch(number + 1n, head.number))
     while (current.number > number + 1n) {
       const parent = bytesToHex(current.header.parentHash)
       current = prefetched.get(parent) ?? (await byHash(parent))
       linked?.(current.number, current.hash)
     }
     return bytesToHex(current.header.parentHash)
+  }
+
+  /**
+   * Headers `low` to `high` − 1 not known by number, asked by number in one batch (none past 256),
+   * each verified (hashed) and kept: what they claim is taken only once a parent walk links them.
+   */
+  async function fetchStretch(low: bigint, high: bigint): Promise<Map<string, VerifiedHeader>> {
+    const prefetched = new Map<string, VerifiedHeader>()
+    if (cache.restore && high - low <= 256n) {
+      const keys: string[] = []
+      for (let n = low; n < high; n++) keys.push(numberKey(n))
+      await cache.restore(keys)
+    }
+    const missing: bigint[] = []
+    for (let n = low; n < high; n++) if (!cache.has(numberKey(n))) missing.push(n)
+    if (missing.length === 0 || missing.length > 256) return prefetched
+    const answers = await Promise.all(
+      missing.map((n) => upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]).catch(() => null)),
+    )
+    for (const json of answers) {
+      if (json === null) continue
+      try {
+        const h = offer(json)
+        prefetched.set(h.hash, h)
+      } catch {
+        // A header that does not verify is never used; the walk fetches by hash instead.
+      }
+    }
+    return prefetched
   }
 
   function blockchainFor(head: VerifiedHeader): ReturnType<HeaderStore['blockchainFor']> {
