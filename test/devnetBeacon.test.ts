@@ -100,6 +100,14 @@ describe('npm start -- --devnet.beacon', () => {
       expect(trust.mode).toBe('consensus')
       expect(trust.checkpoint).toBe(cli.output.match(/beacon block root (0x[0-9a-f]{64})/)![1])
       expect(trust.participation).toEqual({ signed: 32, of: 32 })
+      // The explorer page is told the devnet's beacon node and first root (its browser mode prefills them).
+      const info = (await (await fetch(`${url}/explorer.json`)).json()) as Record<string, unknown>
+      expect(info).toMatchObject({
+        devnet: true,
+        upstream: anvilUrl,
+        beacon: cli.output.match(/a light client of the beacon node (http:\/\/127\.0\.0\.1:\d+)/)![1],
+        beaconCheckpoint: trust.checkpoint,
+      })
       const latest = await rpcResult(anvilUrl, 'eth_blockNumber')
       expect(await rpcResult(url, 'eth_blockNumber')).toBe(latest)
       expect(trust.optimistic.blockNumber).toBe(latest)
@@ -124,6 +132,7 @@ describe('npm start -- --devnet.beacon', () => {
       expect(cli.output).toMatch(/trust: {6}upstream — blocks asked by number or tag are the upstream's word/)
       const url = cli.output.match(/listening: {2}(http:\/\/\S+)/)![1]!
       expect(await rpcResult(url, 'edgetrace_trust')).toMatchObject({ mode: 'upstream', checkpoint: null })
+      expect(await (await fetch(`${url}/explorer.json`)).json()).not.toHaveProperty('beacon')
     } finally {
       cli.kill()
     }
