@@ -99,11 +99,7 @@ function connect(): Promise<Connection> {
   return connection
 }
 
-/**
- * The daemon in this page's worker. The devnet's beacon chain is made anew each start (the same
- * chain id, other roots): a pin of an earlier one's root is not served, and the start then retries
- * from the root the server gives (the devnet's first, as its own daemon starts), which replaces the pin.
- */
+/** The daemon in this page's worker, anchored by the beacon node when one is given. */
 async function startInBrowser(
   node: string,
   fork: string | undefined,
@@ -111,14 +107,7 @@ async function startInBrowser(
   root: string,
 ): Promise<Connection> {
   if (!beaconNode) return createBrowserConnection(node, fork)
-  try {
-    return await createBrowserConnection(node, fork, { url: beaconNode, checkpoint: root || undefined })
-  } catch (err) {
-    const devnetRoot = info.devnet && beaconNode === info.beacon && !root ? info.beaconCheckpoint : undefined
-    if (!devnetRoot || !/serves no light-client bootstrap for the checkpoint/.test((err as Error).message)) throw err
-    const c = await createBrowserConnection(node, fork, { url: beaconNode, checkpoint: devnetRoot })
-    return { ...c, label: `${c.label} (from this devnet's first root: the pin of an earlier devnet's replaced)` }
-  }
+  return createBrowserConnection(node, fork, { url: beaconNode, checkpoint: root || undefined })
 }
 
 /** A start error in the page's words: the worker's config fields are this page's inputs. */

@@ -49,6 +49,24 @@ describe('a beacon chain following anvil', () => {
     )
   })
 
+  it('is a chain of its own per devnet: the genesis validators root follows the execution genesis, so an earlier devnet’s pin is never this one’s', async () => {
+    const genesisRoot = async (url: string) =>
+      (await get(`${url}/eth/v1/beacon/genesis`)).body.data.genesis_validators_root as string
+    // The same anvil followed again: the same beacon chain.
+    const again = await startDevnetBeacon({ executionUrl: anvil.url })
+    // Another anvil (another genesis: its own start time): another beacon chain.
+    const other = await startAnvil({ args: ['--timestamp', '1800000000'] })
+    const otherNode = await startDevnetBeacon({ executionUrl: other.url })
+    try {
+      expect(await genesisRoot(again.url)).toBe(await genesisRoot(node.url))
+      expect(await genesisRoot(otherNode.url)).not.toBe(await genesisRoot(node.url))
+      expect(hex(otherNode.beacon.genesisValidatorsRoot)).toBe(await genesisRoot(otherNode.url))
+    } finally {
+      await Promise.all([again.close(), otherNode.close()])
+      await other.stop()
+    }
+  })
+
   it('signs a head once: asked again until the next block, the answer comes from memory', async () => {
     const ask = () => get(`${node.url}/eth/v1/beacon/light_client/optimistic_update`)
     const first = await ask()

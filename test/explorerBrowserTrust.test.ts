@@ -189,36 +189,6 @@ describe('the explorer page in browser mode, with a beacon node', () => {
     )
   }, 120_000)
 
-  it('a pin of an earlier devnet’s beacon chain (not served by this one) is replaced by this devnet’s first root', async () => {
-    // The devnet's beacon chain has the same genesis validators root each start, other block roots.
-    const key = `0x${Buffer.from(devnet.beacon!.beacon.genesisValidatorsRoot).toString('hex')}`
-    const earlier = `0x${'ab'.repeat(32)}`
-    await page.evaluate(
-      ([key, checkpoint]) =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('edgetrace-beacon')
-          open.onerror = () => reject(open.error)
-          open.onsuccess = () => {
-            const tx = open.result.transaction('pins', 'readwrite')
-            tx.objectStore('pins').put({ checkpoint, source: 'first use', pinnedAt: '2026-01-01T00:00:00.000Z' }, key)
-            tx.oncomplete = () => resolve()
-            tx.onerror = () => reject(tx.error)
-          }
-        }),
-      [key, earlier] as const,
-    )
-    await page.fill('#beacon', devnet.beacon!.url)
-    await page.fill('#checkpoint', '')
-    await connect()
-    expect(await text('#conn-status')).toContain(
-      "(from this devnet's first root: the pin of an earlier devnet's replaced)",
-    )
-    expect(await text('#trust')).toMatch(/✔ Anchored in consensus: finalized slot \d+, 32\/32 signatures/)
-    expect(await page.$eval('#trust .trust-checkpoint code', (el) => el.getAttribute('title'))).toBe(
-      devnet.beacon!.checkpoint,
-    )
-  }, 120_000)
-
   it('without a beacon node: the red upstream warning', async () => {
     await page.fill('#beacon', '')
     await page.fill('#checkpoint', '')

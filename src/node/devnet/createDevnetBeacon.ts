@@ -98,6 +98,8 @@ export type CreateDevnetBeaconParameters = {
   committeeSize?: number
   /** The execution payload header of slot s's block (a real chain's block); made up otherwise. */
   executionAt?: (slot: number) => ExecutionPayloadHeader
+  /** The chain's genesis validators root (what pins and signing domains are keyed by): one per chain. */
+  genesisValidatorsRoot?: Uint8Array
 }
 
 /**
@@ -109,9 +111,9 @@ export function createDevnetBeacon({
   secondsPerSlot = 6,
   committeeSize = 32,
   executionAt,
+  genesisValidatorsRoot = sha256(te.encode('edgetrace fixture beacon chain')),
 }: CreateDevnetBeaconParameters = {}) {
   const keys = configKeys(secondsPerSlot)
-  const genesisValidatorsRoot = sha256(te.encode('edgetrace fixture beacon chain'))
   const config: BeaconConfig = parseBeaconConfig(keys, hex(genesisValidatorsRoot))
   if (config.preset.syncCommitteeSize !== committeeSize) throw new Error('the devnet beacon is minimal-preset only')
   const period = (slot: number) => periodAtSlot(config, slot)

@@ -1,3 +1,4 @@
+import { sha256 } from '@noble/hashes/sha2.js'
 import type { Hex } from '../../types/hex.js'
 import { type DevnetBeacon, createDevnetBeacon } from './createDevnetBeacon.js'
 import { followExecutionChain } from './followExecutionChain.js'
@@ -35,7 +36,17 @@ export async function startDevnetBeacon({
   const chain = followExecutionChain(executionUrl, { onReorg: (from) => beacon?.forget(from) })
   await chain.catchUp()
   const genesisTime = Number(chain.payloadHeader(0).timestamp) - CLOCK_LEAD_SECONDS
-  const b = createDevnetBeacon({ genesisTime, secondsPerSlot, executionAt: (slot) => chain.payloadHeader(slot) })
+  // Each devnet is a chain of its own (anvil's genesis carries its start time): so is its beacon chain,
+  // so that a pin of an earlier devnet's (a page's, in IndexedDB) is never taken for this one's.
+  const genesisValidatorsRoot = sha256(
+    Buffer.concat([Buffer.from('edgetrace devnet beacon chain over '), chain.payloadHeader(0).blockHash]),
+  )
+  const b = createDevnetBeacon({
+    genesisTime,
+    secondsPerSlot,
+    genesisValidatorsRoot,
+    executionAt: (slot) => chain.payloadHeader(slot),
+  })
   beacon = b
   const sync = async () => {
     b.head = (await chain.catchUp()) + 1
