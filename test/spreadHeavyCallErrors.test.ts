@@ -123,4 +123,47 @@ describe('a whole-block trace spread to a worker thread', () => {
     expect(await postBatch(pooled.url, fine)).toEqual(fineHere)
     expect(onWorkers.length).toBeGreaterThan(afterFailure)
   }, 120_000)
+
+  // Found beside it, on the worker-free daemon: a batch's streamed answer after the limit was spent
+  // closed what it never opened — `"result":[{"txHash":…,"result":]}}],"error":…` — JSON no client can
+  // parse (its struct logs' first chunk refused, their closing brackets let through).
+  it('--rpc.response.limit: a batch of struct-log block traces past it answers well-formed JSON, the later ones a plain error', async () => {
+    const blocks = [...new Set(devnet.transactions.map((t) => t.blockNumber))].filter((n) => n > 2)
+    const sizes = await Promise.all(
+      blocks.map(async (n) => {
+        const [answer] = await postBatch(alone.url, [{ method: 'debug_traceBlockByNumber', params: [hex(n)] }])
+        return { n, size: JSON.stringify(answer).length, ok: answer!.error === undefined }
+      }),
+    )
+    const biggest = sizes.filter((b) => b.ok).sort((x, y) => y.size - x.size)[0]!
+    expect(biggest.size).toBeGreaterThan(50_000)
+    const limit = Math.floor(biggest.size / 2)
+    const bounded = await startEdgetrace({
+      upstream: devnet.anvil.url,
+      port: 0,
+      hardfork: 'prague',
+      api: ['eth', 'debug'],
+      workers: { threads: 0 },
+      maxResponseBytes: limit,
+    })
+    try {
+      const trace = { method: 'debug_traceBlockByNumber', params: [hex(biggest.n)] }
+      const res = await fetch(bounded.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([0, 1].map((id) => ({ jsonrpc: '2.0', id, ...trace }))),
+      })
+      const text = await res.text()
+      const answers = JSON.parse(text) as Answer[]
+      const error = { code: -32003, message: `response too large: over ${limit} bytes (see --rpc.response.limit)` }
+      // The first: what went out before the limit, closed, and the error; the second: the error alone.
+      expect(answers[0]!.error).toEqual(error)
+      expect((answers[0]!.result as unknown[]).length).toBeGreaterThan(0)
+      expect(answers[1]).toEqual({ jsonrpc: '2.0', id: 1, error })
+      // And on: a small answer after it.
+      expect(await rpcResult(bounded.url, 'eth_chainId')).toBe('0x7a69')
+    } finally {
+      await bounded.close()
+    }
+  }, 120_000)
 })

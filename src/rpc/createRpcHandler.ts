@@ -287,8 +287,9 @@ export function createRpcHandler({
         (chunk) => {
           if (maxResponseBytes > 0) {
             // Past the limit only what closes the JSON already sent goes out (a failing producer's
-            // brackets); content is refused, which stops the producer.
-            if (budget.over ? chunk.length > CLOSING_BYTES : budget.used + chunk.length > maxResponseBytes) {
+            // brackets); content is refused, which stops the producer. A response none of whose
+            // content went out (a batch's next, the budget spent) closes nothing: its error is plain.
+            if (budget.over ? !sent || chunk.length > CLOSING_BYTES : budget.used + chunk.length > maxResponseBytes) {
               budget.over = true
               return Promise.reject(new ResponseTooLargeRpcError(maxResponseBytes))
             }
