@@ -97,14 +97,13 @@ export async function createEdgetrace({
     if (!(err instanceof UpstreamUnavailableError)) throw err
   })
   const handlerFor = (served: readonly string[], options: { internal?: boolean; jsTracers?: boolean } = {}) => {
-    const enabled = [
-      ...servedPrefixes(served, NAMESPACES),
-      ...NAMESPACES.filter((n) => n.alwaysServed).map(methodPrefix),
-    ]
+    const named = servedPrefixes(served, NAMESPACES)
+    const enabled = [...named, ...NAMESPACES.filter((n) => n.alwaysServed).map(methodPrefix)]
     return createRpcHandler({
       namespaces: NAMESPACES.flatMap((namespace) =>
         bindNamespace(namespace, engine, !options.internal && enabled.includes(methodPrefix(namespace)), {
           jsTracers: options.jsTracers ?? true,
+          served: named,
         }),
       ),
       // `vendor` (or its alias `erigon`) serves the erigon_* methods: the core gates by method prefix.

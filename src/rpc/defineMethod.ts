@@ -25,6 +25,11 @@ export type MethodDefinition<
    * a worker's daemon when there are workers (see spreadHeavyCall).
    */
   readonly spread?: boolean
+  /**
+   * The namespace (by its `--http.api` name) this method is served with, where it is not its own's
+   * gating: edgetrace_previewTransactions is served wherever `eth` is, edgetrace_trust everywhere.
+   */
+  readonly servedWith?: string
 }
 
 export type MethodParameters<method> =

@@ -1,3 +1,4 @@
+import { MethodNotFoundRpcError } from '../errors/rpc.js'
 import type { Engine } from '../exec/createEngine.js'
 import type { RpcNamespace } from './createRpcHandler.js'
 import { type MethodDefinition, invokeMethod } from './defineMethod.js'
@@ -43,12 +44,14 @@ export const methodPrefix = (namespace: NamespaceDefinition): string => namespac
  * prefix (the core finds a namespace by what a method's name starts with) — and by its alias prefix
  * too, the same methods under their other names. On a chain it is not available on, it has no methods.
  * `jsTracers: false`: its methods refuse tracer code (a listener beyond loopback, see runJsTracerRequest).
+ * `served`: the prefixes `--http.api` names; a method `servedWith` another namespace answers −32601
+ * naming the flag unless that one is among them (absent: no such gating).
  */
 export function bindNamespace(
   namespace: NamespaceDefinition,
   engine: Engine,
   enabled = true,
-  { jsTracers = true }: { jsTracers?: boolean } = {},
+  { jsTracers = true, served }: { jsTracers?: boolean; served?: readonly string[] | undefined } = {},
 ): RpcNamespace[] {
   const available = namespace.availableOn?.(engine) ?? true
   if (enabled && available) namespace.serve?.(engine)
@@ -57,8 +60,14 @@ export function bindNamespace(
     const methods = Object.fromEntries(
       (available ? namespace.methods : []).map((method) => [
         `${as}${method.name.slice(prefix.length)}`,
-        (params: unknown, context: Parameters<typeof invokeMethod>[3]) =>
-          invokeMethod(method, engine, params, context, jsTracers),
+        (params: unknown, context: Parameters<typeof invokeMethod>[3]) => {
+          const gate = method.servedWith
+          if (gate !== undefined && served !== undefined && !served.includes(gate)) {
+            const name = `${as}${method.name.slice(prefix.length)}`
+            throw new MethodNotFoundRpcError(name, `served with the ${gate} namespace: add ${gate} to --http.api`)
+          }
+          return invokeMethod(method, engine, params, context, jsTracers)
+        },
       ]),
     )
     return { name: as, methods }

@@ -1,14 +1,17 @@
 import { defineNamespace } from '../defineNamespace.js'
+import { previewTransactions } from './previewTransactions.js'
 import { trust } from './trust.js'
 
 /**
  * edgetrace's own namespace: what it says of itself that a client needs to judge its answers (which
  * trust mode answers). Served on every listener whatever `--http.api` names: it holds no chain state
- * of its own and discloses nothing but what anchors the answers.
+ * of its own and discloses nothing but what anchors the answers. edgetrace_previewTransactions reads
+ * state as eth_call does: it is served wherever `eth` is (`servedWith`).
  */
 export const edgetraceNamespace = defineNamespace({
   name: 'edgetrace',
-  summary: 'edgetrace_trust: which trust mode answers (consensus, checkpoint, upstream) and what anchors it',
-  methods: [trust],
+  summary:
+    "edgetrace_trust: which trust mode answers and what anchors it (every listener); edgetrace_previewTransactions: a wallet's preview of calls (with eth)",
+  methods: [trust, previewTransactions],
   alwaysServed: true,
 })

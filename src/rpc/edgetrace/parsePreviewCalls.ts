@@ -1,0 +1,47 @@
+import type { CallArgs } from '../../exec/types.js'
+import type { Hex } from '../../types/hex.js'
+import { parseCallArgs } from '../parseCallArgs.js'
+import { ParamError } from '../params.js'
+import { describe, parseAddress, parseObject } from '../parsers.js'
+
+/** Most calls one preview runs. */
+export const MAX_PREVIEW_CALLS = 100
+
+/** edgetrace_previewTransactions' `calls`: eth_simulateV1-style calls, each from the same account. */
+export function parsePreviewCalls(raw: unknown): CallArgs[] {
+  if (!Array.isArray(raw)) throw new ParamError(`calls: expected an array, got ${describe(raw)}`)
+  if (raw.length === 0) throw new ParamError('calls: empty, give at least one call')
+  if (raw.length > MAX_PREVIEW_CALLS) throw new ParamError(`calls: ${raw.length} calls, at most ${MAX_PREVIEW_CALLS}`)
+  const calls = raw.map((c, i) => {
+    try {
+      return parseCallArgs(c)
+    } catch (err) {
+      throw new ParamError(`calls[${i}]: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  })
+  const from = calls[0]!.from
+  calls.forEach((c, i) => {
+    if (c.from?.toLowerCase() !== from?.toLowerCase()) {
+      throw new ParamError(
+        `calls[${i}].from: ${c.from ?? 'missing'}, calls[0].from ${from ?? 'missing'}: the calls are from one account`,
+      )
+    }
+  })
+  return calls
+}
+
+export type PreviewOptions = { account?: Hex | undefined }
+
+/** edgetrace_previewTransactions' `options`: `{ account }` (whose asset changes; default the calls' `from`). */
+export function parsePreviewOptions(raw: unknown): PreviewOptions {
+  const o = parseObject(raw, 'preview options')
+  for (const key of Object.keys(o)) {
+    if (key !== 'account') throw new ParamError(`options.${key}: unknown option (known: account)`)
+  }
+  if (o.account === undefined || o.account === null) return {}
+  try {
+    return { account: parseAddress(o.account) }
+  } catch (err) {
+    throw new ParamError(`options.account: ${err instanceof Error ? err.message : String(err)}`)
+  }
+}

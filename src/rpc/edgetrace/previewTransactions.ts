@@ -1,0 +1,79 @@
+import { BlockNotFoundError } from '../../errors/state.js'
+import { InvalidParamsRpcError, ServerRpcError } from '../../errors/rpc.js'
+import { type BalanceChange, previewCalls } from '../../exec/preview/previewCalls.js'
+import type { Hex } from '../../types/hex.js'
+import { quantity } from '../../utils/hex.js'
+import { defineMethod } from '../defineMethod.js'
+import { parseBlockParameter } from '../parseBlockParameter.js'
+import { optional, required } from '../params.js'
+import { parsePreviewCalls, parsePreviewOptions } from './parsePreviewCalls.js'
+import { trust } from './trust.js'
+
+/** The native currency as viem's simulateCalls names it (its `address` is the usual placeholder). */
+const NATIVE = {
+  address: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+  standard: 'native',
+  symbol: 'ETH',
+  name: 'Ether',
+  decimals: 18,
+} as const
+
+/** A signed amount as a quantity (`-0x…` below zero). */
+const signed = (v: bigint): Hex => (v < 0n ? (`-${quantity(-v)}` as Hex) : quantity(v))
+const change = (v: BalanceChange) => ({ pre: quantity(v.pre), post: quantity(v.post), diff: signed(v.diff) })
+
+/**
+ * edgetrace_previewTransactions(calls, block = latest, options?): a wallet's preview before signing,
+ * computed on the block's verified state — each call's status, gas used, decoded revert and logs,
+ * and the account's asset changes in viem's `simulateCalls` shape: ether (net of gas, the gas paid
+ * said apart) and every ERC-20 its Transfer (or WETH Deposit/Withdrawal) events name, pre and post
+ * read by verified `balanceOf` calls. Says the block it ran on and the trust that anchors it.
+ */
+export const previewTransactions = defineMethod({
+  name: 'edgetrace_previewTransactions',
+  servedWith: 'eth',
+  params: [required(parsePreviewCalls), optional(parseBlockParameter), optional(parsePreviewOptions)],
+  async run(engine, [calls, selector, options], context) {
+    const account = options?.account ?? calls[0]!.from
+    if (account === undefined) {
+      throw new InvalidParamsRpcError(
+        'invalid argument 0: calls[0].from: missing, and no options.account to preview for',
+      )
+    }
+    const [preview, anchor] = await Promise.all([
+      previewCalls(engine, {
+        selector: selector ?? { kind: 'tag', tag: 'latest' },
+        calls,
+        account,
+        deadline: context.deadline,
+      }).catch((err: unknown) => {
+        // geth's words for a block it does not have.
+        if (err instanceof BlockNotFoundError) throw new ServerRpcError('header not found', { cause: err })
+        throw err
+      }),
+      trust.run(engine, [], context),
+    ])
+    const { block } = preview
+    return {
+      block: { number: quantity(block.number), hash: block.hash },
+      trust: anchor,
+      account,
+      calls: preview.calls.map((c) => ({
+        status: c.status,
+        gasUsed: quantity(c.gasUsed),
+        returnData: c.returnData,
+        logs: c.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data })),
+        error: c.error ? { message: c.error.message, code: c.error.code } : null,
+        revert: !c.revert
+          ? null
+          : c.revert.type === 'Panic'
+            ? { ...c.revert, code: quantity(c.revert.code) }
+            : c.revert,
+      })),
+      assetChanges: [
+        { token: NATIVE, value: change(preview.native), gasPaid: quantity(preview.native.gasPaid) },
+        ...preview.tokens.map((t) => ({ token: t.token, value: t.value && change(t.value) })),
+      ],
+    }
+  },
+})

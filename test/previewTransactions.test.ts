@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { encodeCall } from '../src/node/devnet/abi.js'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { quantity } from '../src/utils/hex.js'
+import { withDevnetAndEdgetrace } from './src/devnet.js'
+import { rpc, rpcResult } from './src/rpc.js'
+
+// edgetrace_previewTransactions on the devnet, measured against mined truth: each previewed sequence
+// is then sent to anvil and mined in the next block, and every `post` equals the balance edgetrace
+// proves at the mined block (eth_call balanceOf, eth_getBalance), ether net of the gas the mined
+// transactions paid — which the preview's `gasPaid` equals where the calls give their fees.
+
+let devnet: Devnet
+let edge: RunningEdgetrace
+let stop: () => Promise<void>
+let alice: `0x${string}`
+let bob: `0x${string}`
+let carol: `0x${string}`
+let token: `0x${string}`
+let scenarios: `0x${string}`
+
+const ETHER = 10n ** 18n
+const FEES = { maxFeePerGas: quantity(20_000_000_000n), maxPriorityFeePerGas: quantity(1_000_000_000n) }
+const GAS = { gas: quantity(200_000) }
+
+beforeAll(async () => {
+  ;({ devnet, edge, stop } = await withDevnetAndEdgetrace())
+  ;[alice, bob, carol] = devnet.accounts as [`0x${string}`, `0x${string}`, `0x${string}`]
+  token = devnet.contracts.Token! as `0x${string}`
+  scenarios = devnet.contracts.Scenarios! as `0x${string}`
+}, 60_000)
+afterAll(() => stop())
+
+const latest = async () => BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNumber'))
+const balanceOf = async (who: string, block: bigint) =>
+  BigInt(
+    await rpcResult(edge.url, 'eth_call', [
+      { to: token, data: encodeCall('balanceOf(address)', [who as `0x${string}`]) },
+      quantity(block),
+    ]),
+  )
+const ether = async (who: string, block: bigint) =>
+  BigInt(await rpcResult(edge.url, 'eth_getBalance', [who, quantity(block)]))
+
+async function receiptOf(hash: string) {
+  for (let i = 0; i < 200; i++) {
+    const r = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [hash])
+    if (r) return r
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`${hash} was not mined`)
+}
+
+/** Sends the transactions to anvil and mines them together in one block; their receipts. */
+async function mine(txs: Record<string, unknown>[]) {
+  await rpcResult(devnet.anvil.url, 'evm_setAutomine', [false])
+  const hashes: string[] = []
+  try {
+    for (const tx of txs) hashes.push(await rpcResult(devnet.anvil.url, 'eth_sendTransaction', [tx]))
+    await rpcResult(devnet.anvil.url, 'evm_mine')
+  } finally {
+    await rpcResult(devnet.anvil.url, 'evm_setAutomine', [true])
+  }
+  return Promise.all(hashes.map(receiptOf))
+}
+
+/** A preview at the latest block, then the same calls mined in the next: the preview and what was mined. */
+async function previewThenMine(calls: Record<string, unknown>[], options?: unknown) {
+  const base = await latest()
+  const res = await rpc(edge.url, 'edgetrace_previewTransactions', [
+    calls,
+    quantity(base),
+    ...(options ? [options] : []),
+  ])
+  expect(res.error, JSON.stringify(res.error)).toBeUndefined()
+  const nonce = BigInt(await rpcResult(devnet.anvil.url, 'eth_getTransactionCount', [calls[0]!.from, 'latest']))
+  const receipts = await mine(calls.map((c, i) => ({ ...GAS, ...FEES, ...c, nonce: quantity(nonce + BigInt(i)) })))
+  const mined = BigInt(receipts[0].blockNumber)
+  expect(mined).toBe(base + 1n)
+  for (const r of receipts) expect(BigInt(r.blockNumber)).toBe(mined)
+  const gasPaid = receipts.reduce((sum, r) => sum + BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice), 0n)
+  return { preview: res.result, receipts, base, mined, gasPaid }
+}
+
+/** Every asset change's post equals the balance proven at the mined block (ether net of the gas paid). */
+async function expectMinedTruth(preview: any, account: string, mined: bigint, gasPaid: bigint) {
+  const [native, ...tokens] = preview.assetChanges
+  expect(native.token.standard).toBe('native')
+  expect(BigInt(native.value.post) - gasPaid).toBe(await ether(account, mined))
+  expect(BigInt(native.value.pre)).toBe(await ether(account, mined - 1n))
+  for (const t of tokens) {
+    expect(t.token.address).toBe(token)
+    expect(BigInt(t.value.post)).toBe(await balanceOf(account, mined))
+    expect(BigInt(t.value.pre)).toBe(await balanceOf(account, mined - 1n))
+  }
+}
+
+const signed = (v: string) => (v.startsWith('-') ? -BigInt(v.slice(1)) : BigInt(v))
+
+describe('edgetrace_previewTransactions against mined truth', () => {
+  it('a token transfer: the token with its metadata, pre/post/diff by balanceOf, ether moved only by gas', async () => {
+    const calls = [
+      { from: alice, ...FEES, ...GAS, to: token, data: encodeCall('transfer(address,uint256)', [bob, 7n * ETHER]) },
+    ]
+    const { preview, receipts, base, mined, gasPaid } = await previewThenMine(calls)
+    expect(preview.block).toEqual({
+      number: quantity(base),
+      hash: (await rpcResult(edge.url, 'eth_getBlockByNumber', [quantity(base), false])).hash,
+    })
+    expect(preview.trust.mode).toBe('upstream')
+    expect(preview.account).toBe(alice)
+    expect(preview.calls).toHaveLength(1)
+    expect(preview.calls[0].status).toBe('success')
+    expect(preview.calls[0].gasUsed).toBe(receipts[0].gasUsed)
+    expect(preview.calls[0].revert).toBeNull()
+    expect(preview.calls[0].logs).toHaveLength(1)
+    expect(preview.calls[0].logs[0].address).toBe(token)
+    expect(preview.assetChanges).toHaveLength(2)
+    const [native, edge20] = preview.assetChanges
+    expect(native.value.diff).toBe('0x0')
+    expect(BigInt(native.gasPaid)).toBe(gasPaid)
+    expect(edge20.token).toEqual({
+      address: token,
+      standard: 'erc20',
+      symbol: 'EDGE',
+      name: 'Edge Token',
+      decimals: 18,
+    })
+    expect(signed(edge20.value.diff)).toBe(-7n * ETHER)
+    await expectMinedTruth(preview, alice, mined, gasPaid)
+  })
+
+  it('an ether transfer: native pre/post/diff net of gas, gasPaid as mined, no token', async () => {
+    const calls = [{ from: bob, ...FEES, ...GAS, to: carol, value: quantity(3n * ETHER) }]
+    const { preview, mined, gasPaid } = await previewThenMine(calls)
+    expect(preview.calls[0].status).toBe('success')
+    expect(preview.assetChanges).toHaveLength(1)
+    expect(signed(preview.assetChanges[0].value.diff)).toBe(-3n * ETHER)
+    expect(BigInt(preview.assetChanges[0].gasPaid)).toBe(gasPaid)
+    await expectMinedTruth(preview, bob, mined, gasPaid)
+  })
+
+  it('a reverting call: its Error(string) decoded, nothing moved but gas', async () => {
+    const calls = [{ from: alice, ...FEES, ...GAS, to: scenarios, data: encodeCall('revertWithReason()') }]
+    const { preview, receipts, mined, gasPaid } = await previewThenMine(calls)
+    expect(receipts[0].status).toBe('0x0')
+    const [call] = preview.calls
+    expect(call.status).toBe('failure')
+    expect(call.gasUsed).toBe(receipts[0].gasUsed)
+    expect(call.error).toEqual({ message: 'execution reverted: scenario reverted', code: 3 })
+    expect(call.revert).toMatchObject({ type: 'Error', message: 'scenario reverted' })
+    expect(preview.assetChanges).toHaveLength(1)
+    expect(preview.assetChanges[0].value.diff).toBe('0x0')
+    expect(BigInt(preview.assetChanges[0].gasPaid)).toBe(gasPaid)
+    await expectMinedTruth(preview, alice, mined, gasPaid)
+  })
+
+  it('a sequence: approve, a pull by the approved contract (two Transfers) and an ether transfer, mined in one block', async () => {
+    const calls = [
+      {
+        from: alice,
+        ...FEES,
+        ...GAS,
+        to: token,
+        data: encodeCall('approve(address,uint256)', [scenarios, 5n * ETHER]),
+      },
+      {
+        from: alice,
+        ...FEES,
+        ...GAS,
+        to: scenarios,
+        data: encodeCall('pull(address,address,uint256)', [token, alice, 2n * ETHER]),
+      },
+      { from: alice, ...FEES, ...GAS, to: carol, value: quantity(ETHER / 4n) },
+    ]
+    const { preview, receipts, mined, gasPaid } = await previewThenMine(calls)
+    expect(preview.calls.map((c: any) => c.status)).toEqual(['success', 'success', 'success'])
+    expect(preview.calls.map((c: any) => c.gasUsed)).toEqual(receipts.map((r) => r.gasUsed))
+    const [native, edge20] = preview.assetChanges
+    expect(signed(native.value.diff)).toBe(-(ETHER / 4n))
+    expect(BigInt(native.gasPaid)).toBe(gasPaid)
+    expect(edge20.token.address).toBe(token)
+    // Scenarios.pull takes 2 EDGE and gives half back: two Transfers of alice, one balance read.
+    expect(signed(edge20.value.diff)).toBe(-1n * ETHER)
+    await expectMinedTruth(preview, alice, mined, gasPaid)
+  })
+})
+
+describe('edgetrace_previewTransactions without mining', () => {
+  it('a Panic(uint256) is decoded with its code', async () => {
+    const res = await rpcResult(edge.url, 'edgetrace_previewTransactions', [
+      [{ from: alice, to: scenarios, data: encodeCall('panicDivide(uint256)', [0]) }],
+    ])
+    expect(res.calls[0].status).toBe('failure')
+    expect(res.calls[0].revert).toMatchObject({ type: 'Panic', code: '0x12', message: 'division or modulo by zero' })
+  })
+
+  it('a custom error is given as its raw data; a sender with code is allowed, as in eth_call', async () => {
+    const res = await rpcResult(edge.url, 'edgetrace_previewTransactions', [
+      [{ from: token, to: scenarios, data: encodeCall('revertWithCustom(uint256)', [7]) }],
+    ])
+    expect(res.account).toBe(token)
+    expect(res.calls[0].revert.type).toBe('unknown')
+    expect(res.calls[0].revert.data).toMatch(/^0x[0-9a-f]{8}/)
+  })
+
+  it('options.account: the asset changes of another account (the recipient)', async () => {
+    const res = await rpcResult(edge.url, 'edgetrace_previewTransactions', [
+      [{ from: alice, to: token, data: encodeCall('transfer(address,uint256)', [carol, 11n]) }],
+      'latest',
+      { account: carol },
+    ])
+    expect(res.account).toBe(carol)
+    expect(res.assetChanges[1].value.diff).toBe('0xb')
+    expect(res.assetChanges[0].value.diff).toBe('0x0')
+  })
+
+  it('bad input: -32602 naming the argument', async () => {
+    const cases: [unknown[], RegExp][] = [
+      [[{ from: alice }], /invalid argument 0: calls: expected an array/],
+      [[[]], /calls: empty/],
+      [[[{ from: alice, to: 'nope' }]], /calls\[0\]: field "to"/],
+      [
+        [
+          [
+            { from: alice, to: carol },
+            { from: bob, to: carol },
+          ],
+        ],
+        /calls\[1\]\.from: .*the calls are from one account/,
+      ],
+      [[[{ from: alice, to: carol }], 'latest', { account: '0x12' }], /invalid argument 2: options\.account/],
+      [[[{ from: alice, to: carol }], 'latest', { acount: alice }], /options\.acount: unknown option/],
+      [[[{ to: carol }]], /calls\[0\]\.from: missing, and no options\.account/],
+    ]
+    for (const [params, message] of cases) {
+      const res = await rpc(edge.url, 'edgetrace_previewTransactions', params)
+      expect(res.error?.code, JSON.stringify(params)).toBe(-32602)
+      expect(res.error.message).toMatch(message)
+    }
+    const far = await rpc(edge.url, 'edgetrace_previewTransactions', [[{ from: alice, to: carol }], '0xffffff'])
+    expect(far.error).toMatchObject({ code: -32000, message: 'header not found' })
+  })
+
+  it('is served with eth: a listener without eth answers -32601 naming --http.api, edgetrace_trust still served', async () => {
+    const noEth = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague', api: ['debug'] })
+    try {
+      const res = await rpc(noEth.url, 'edgetrace_previewTransactions', [[{ from: alice, to: carol }]])
+      expect(res.error.code).toBe(-32601)
+      expect(res.error.message).toMatch(/served with the eth namespace: add eth to --http.api/)
+      expect((await rpc(noEth.url, 'edgetrace_trust', [])).result.mode).toBe('upstream')
+    } finally {
+      await noEth.close()
+    }
+  })
+})
