@@ -1,10 +1,11 @@
+import solc from 'solc'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeCall } from '../src/node/devnet/abi.js'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
-import { rpc, rpcResult } from './src/rpc.js'
+import { deploy, rpc, rpcResult } from './src/rpc.js'
 
 // edgetrace_previewTransactions on the devnet, measured against mined truth: each previewed sequence
 // is then sent to anvil and mined in the next block, and every `post` equals the balance edgetrace
@@ -33,10 +34,10 @@ beforeAll(async () => {
 afterAll(() => stop())
 
 const latest = async () => BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNumber'))
-const balanceOf = async (who: string, block: bigint) =>
+const balanceOf = async (who: string, block: bigint, erc20 = token) =>
   BigInt(
     await rpcResult(edge.url, 'eth_call', [
-      { to: token, data: encodeCall('balanceOf(address)', [who as `0x${string}`]) },
+      { to: erc20, data: encodeCall('balanceOf(address)', [who as `0x${string}`]) },
       quantity(block),
     ]),
   )
@@ -84,15 +85,15 @@ async function previewThenMine(calls: Record<string, unknown>[], options?: unkno
 }
 
 /** Every asset change's post equals the balance proven at the mined block (ether net of the gas paid). */
-async function expectMinedTruth(preview: any, account: string, mined: bigint, gasPaid: bigint) {
+async function expectMinedTruth(preview: any, account: string, mined: bigint, gasPaid: bigint, erc20 = token) {
   const [native, ...tokens] = preview.assetChanges
   expect(native.token.standard).toBe('native')
   expect(BigInt(native.value.post) - gasPaid).toBe(await ether(account, mined))
   expect(BigInt(native.value.pre)).toBe(await ether(account, mined - 1n))
   for (const t of tokens) {
-    expect(t.token.address).toBe(token)
-    expect(BigInt(t.value.post)).toBe(await balanceOf(account, mined))
-    expect(BigInt(t.value.pre)).toBe(await balanceOf(account, mined - 1n))
+    expect(t.token.address).toBe(erc20)
+    expect(BigInt(t.value.post)).toBe(await balanceOf(account, mined, erc20))
+    expect(BigInt(t.value.pre)).toBe(await balanceOf(account, mined - 1n, erc20))
   }
 }
 
@@ -253,5 +254,73 @@ describe('edgetrace_previewTransactions without mining', () => {
     } finally {
       await noEth.close()
     }
+  })
+})
+
+/** WETH9's shape (Deposit/Withdrawal events, no Transfer on wrap), its symbol a bytes32 as in older tokens. */
+const WETH_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+contract Weth {
+    string public constant name = "Wrapped Ether";
+    bytes32 public constant symbol = "WETH";
+    uint8 public constant decimals = 18;
+    mapping(address => uint256) public balanceOf;
+    event Deposit(address indexed dst, uint256 wad);
+    event Withdrawal(address indexed src, uint256 wad);
+    function deposit() external payable {
+        balanceOf[msg.sender] += msg.value;
+        emit Deposit(msg.sender, msg.value);
+    }
+    function withdraw(uint256 wad) external {
+        require(balanceOf[msg.sender] >= wad, "insufficient WETH");
+        balanceOf[msg.sender] -= wad;
+        (bool ok, ) = msg.sender.call{value: wad}("");
+        require(ok, "send failed");
+        emit Withdrawal(msg.sender, wad);
+    }
+}`
+
+function compileWeth(): string {
+  const input = {
+    language: 'Solidity',
+    sources: { 'Weth.sol': { content: WETH_SOURCE } },
+    settings: { evmVersion: 'prague', outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
+  }
+  const out = JSON.parse(solc.compile(JSON.stringify(input)))
+  return `0x${out.contracts['Weth.sol'].Weth.evm.bytecode.object}`
+}
+
+describe('edgetrace_previewTransactions: WETH wrap and unwrap against mined truth', () => {
+  let weth: `0x${string}`
+  beforeAll(async () => {
+    weth = (await deploy(devnet.anvil.url, compileWeth())).toLowerCase() as `0x${string}`
+  }, 60_000)
+
+  it('wrap (Deposit): ether down by the value, WETH up by it, its bytes32 symbol read as text', async () => {
+    const calls = [
+      { from: carol, ...FEES, ...GAS, to: weth, data: encodeCall('deposit()'), value: quantity(2n * ETHER) },
+    ]
+    const { preview, mined, gasPaid } = await previewThenMine(calls)
+    const [native, wrapped] = preview.assetChanges
+    expect(signed(native.value.diff)).toBe(-2n * ETHER)
+    expect(BigInt(native.gasPaid)).toBe(gasPaid)
+    expect(wrapped.token).toEqual({
+      address: weth,
+      standard: 'erc20',
+      symbol: 'WETH',
+      name: 'Wrapped Ether',
+      decimals: 18,
+    })
+    expect(wrapped.value).toEqual({ pre: '0x0', post: quantity(2n * ETHER), diff: quantity(2n * ETHER) })
+    await expectMinedTruth(preview, carol, mined, gasPaid, weth)
+  })
+
+  it('unwrap (Withdrawal): WETH down, ether up by the amount', async () => {
+    const calls = [{ from: carol, ...FEES, ...GAS, to: weth, data: encodeCall('withdraw(uint256)', [ETHER / 2n]) }]
+    const { preview, mined, gasPaid } = await previewThenMine(calls)
+    const [native, wrapped] = preview.assetChanges
+    expect(signed(native.value.diff)).toBe(ETHER / 2n)
+    expect(signed(wrapped.value.diff)).toBe(-(ETHER / 2n))
+    await expectMinedTruth(preview, carol, mined, gasPaid, weth)
   })
 })
