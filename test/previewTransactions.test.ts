@@ -4,6 +4,7 @@ import { encodeCall } from '../src/node/devnet/abi.js'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
+import { createProxy } from './src/createProxy.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { deploy, rpc, rpcResult } from './src/rpc.js'
 
@@ -242,6 +243,27 @@ describe('edgetrace_previewTransactions without mining', () => {
     }
     const far = await rpc(edge.url, 'edgetrace_previewTransactions', [[{ from: alice, to: carol }], '0xffffff'])
     expect(far.error).toMatchObject({ code: -32000, message: 'header not found' })
+  })
+
+  it('a cold preview of a token transfer: two upstream round trips (eth_simulateV1 takes three), one warm', async () => {
+    const proxy = await createProxy(devnet.anvil.url)
+    const cold = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
+    try {
+      const calls = [{ from: alice, to: token, data: encodeCall('transfer(address,uint256)', [bob, 5n]) }]
+      const trips = async () => {
+        const before = proxy.requests
+        const res = await rpcResult(cold.url, 'edgetrace_previewTransactions', [calls])
+        expect(res.assetChanges[1].value.diff).toBe('-0x5')
+        return proxy.requests - before
+      }
+      // Round trip 1: the header with each call's access list; 2: every account, slot and code they
+      // name, the reader's and the system contracts' (no trie nodes: the simulated blocks' roots are not computed).
+      expect(await trips()).toBe(2)
+      expect(await trips()).toBe(1)
+    } finally {
+      await cold.close()
+      await proxy.stop()
+    }
   })
 
   it('is served with eth: a listener without eth answers -32601 naming --http.api, edgetrace_trust still served', async () => {

@@ -90,6 +90,11 @@ export type SimulateOptions = {
   blocks: SimulateBlockInput[]
   validation: boolean
   traceTransfers: boolean
+  /**
+   * false: the blocks' state roots are left zero, as with --unverified (a preview reads balances,
+   * not headers: no trie nodes fetched for the root). Default true.
+   */
+  stateRoots?: boolean | undefined
 }
 
 export type SimulatedCallError = { message: string; code: number; data?: Hex }
@@ -567,7 +572,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     }
     budget.remaining -= result.totalGasSpent
     // Before Byzantium a receipt holds the state root after its transaction (the overlay has none).
-    if (!common.gteHardfork('byzantium') && !engine.options.unverified) {
+    if (!common.gteHardfork('byzantium') && !engine.options.unverified && opts.stateRoots !== false) {
       ;(result.receipt as { stateRoot?: Uint8Array }).stateRoot = await run.roots.root(state, overrides.number)
     }
     receipts.push(encodeReceipt(result.receipt, tx.type))
@@ -645,7 +650,10 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     logsBloom: bloom,
     ...(requestsHash ? { requestsHash } : {}),
     // --unverified: no proofs, so no trie to apply the writes to — the zero hash, said in the README.
-    stateRoot: engine.options.unverified ? ZERO_HASH : await run.roots.root(state, overrides.number),
+    stateRoot:
+      engine.options.unverified || opts.stateRoots === false
+        ? ZERO_HASH
+        : await run.roots.root(state, overrides.number),
   }
   if (common.isActivatedEIP(4895)) {
     const wTrie = new MerklePatriciaTrie()

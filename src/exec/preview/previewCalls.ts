@@ -121,9 +121,10 @@ export async function previewCalls(
   { selector, calls, account, deadline }: PreviewCallsParameters,
 ): Promise<Preview> {
   const userBlock: SimulateBlockInput = { calls: calls.map(feeless) }
-  const opts = { validation: false, traceTransfers: false }
-  const block = await prepareSimulation(engine, selector, { ...opts, blocks: [userBlock] })
+  const opts = { validation: false, traceTransfers: false, stateRoots: false }
   const ethRead = read(READER, `0x${addressArg(account)}`)
+  // The reading block prepared too: the reader's (absent) account is fetched with the calls' state.
+  const block = await prepareSimulation(engine, selector, { ...opts, blocks: [userBlock, readingBlock([ethRead])] })
   const [first, preAccount] = await Promise.all([
     simulateBlocks(engine, block, { ...opts, blocks: [userBlock, readingBlock([ethRead])] }, deadline),
     engine.source.getAccount(block, account),
