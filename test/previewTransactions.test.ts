@@ -1,6 +1,7 @@
 import solc from 'solc'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { encodeCall } from '../src/node/devnet/abi.js'
+import { encodeCall, encodeDeploy } from '../src/node/devnet/abi.js'
+import artifacts from '../src/node/devnet/artifacts.json' with { type: 'json' }
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
@@ -23,6 +24,7 @@ let token: `0x${string}`
 let scenarios: `0x${string}`
 
 const ETHER = 10n ** 18n
+const ARTIFACTS = (artifacts as unknown as { contracts: Record<string, { bytecode: `0x${string}` }> }).contracts
 const FEES = { maxFeePerGas: quantity(20_000_000_000n), maxPriorityFeePerGas: quantity(1_000_000_000n) }
 const GAS = { gas: quantity(200_000) }
 
@@ -35,13 +37,14 @@ beforeAll(async () => {
 afterAll(() => stop())
 
 const latest = async () => BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNumber'))
-const balanceOf = async (who: string, block: bigint, erc20 = token) =>
-  BigInt(
-    await rpcResult(edge.url, 'eth_call', [
-      { to: erc20, data: encodeCall('balanceOf(address)', [who as `0x${string}`]) },
-      quantity(block),
-    ]),
-  )
+/** balanceOf(who) proven at the block; an address without code there (no token yet) answers 0x: none. */
+const balanceOf = async (who: string, block: bigint, erc20 = token) => {
+  const out = await rpcResult(edge.url, 'eth_call', [
+    { to: erc20, data: encodeCall('balanceOf(address)', [who as `0x${string}`]) },
+    quantity(block),
+  ])
+  return out === '0x' ? 0n : BigInt(out)
+}
 const ether = async (who: string, block: bigint) =>
   BigInt(await rpcResult(edge.url, 'eth_getBalance', [who, quantity(block)]))
 
@@ -143,6 +146,25 @@ describe('edgetrace_previewTransactions against mined truth', () => {
     await expectMinedTruth(preview, bob, mined, gasPaid)
   })
 
+  it('a token created by the calls: pre zero (no code on the block), post its minted supply', async () => {
+    const supply = 1234n * ETHER
+    const calls = [
+      { from: carol, ...FEES, gas: quantity(2_000_000), data: encodeDeploy(ARTIFACTS.Token!.bytecode, [supply]) },
+    ]
+    const { preview, receipts, mined, gasPaid } = await previewThenMine(calls)
+    const created = receipts[0].contractAddress.toLowerCase()
+    const [, minted] = preview.assetChanges
+    expect(minted.token).toEqual({
+      address: created,
+      standard: 'erc20',
+      symbol: 'EDGE',
+      name: 'Edge Token',
+      decimals: 18,
+    })
+    expect(minted.value).toEqual({ pre: '0x0', post: quantity(supply), diff: quantity(supply) })
+    await expectMinedTruth(preview, carol, mined, gasPaid, created)
+  })
+
   it('a reverting call: its Error(string) decoded, nothing moved but gas', async () => {
     const calls = [{ from: alice, ...FEES, ...GAS, to: scenarios, data: encodeCall('revertWithReason()') }]
     const { preview, receipts, mined, gasPaid } = await previewThenMine(calls)
@@ -205,6 +227,17 @@ describe('edgetrace_previewTransactions without mining', () => {
     expect(res.account).toBe(token)
     expect(res.calls[0].revert.type).toBe('unknown')
     expect(res.calls[0].revert.data).toMatch(/^0x[0-9a-f]{8}/)
+  })
+
+  it("calls without from are options.account's", async () => {
+    const res = await rpcResult(edge.url, 'edgetrace_previewTransactions', [
+      [{ to: token, data: encodeCall('transfer(address,uint256)', [carol, 3n]) }],
+      'latest',
+      { account: alice },
+    ])
+    expect(res.account).toBe(alice)
+    expect(res.calls[0].status).toBe('success')
+    expect(res.assetChanges[1].value.diff).toBe('-0x3')
   })
 
   it('options.account: the asset changes of another account (the recipient)', async () => {

@@ -1,3 +1,4 @@
+import { KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
 import type { Deadline } from '../../types/deadline.js'
@@ -77,6 +78,12 @@ const readingBlock = (calls: SimulateCall[]): SimulateBlockInput => ({
   calls,
 })
 
+/** Whether an address has no code on the block (proven). */
+async function codeless(engine: Engine, block: VerifiedHeader, address: Hex): Promise<boolean> {
+  const found = await engine.source.getAccount(block, address)
+  return !found || equalsBytes(found.codeHash, KECCAK256_NULL)
+}
+
 /** A read's number: the first word of a call that succeeded, else null. */
 function wordOf(call: SimulatedCall | undefined): bigint | null {
   if (call?.status !== 1n || call.returnData.length < 66) return null
@@ -135,7 +142,7 @@ export async function previewCalls(
     account,
   )
   let post = first[1]!.calls
-  let pre: SimulatedCall[] = []
+  let pre: (bigint | null)[] = []
   if (tokens.length > 0) {
     const balanceOf = `${SELECTORS.balanceOf}${addressArg(account)}`
     const postReads = tokens.flatMap((t) => [
@@ -149,7 +156,10 @@ export async function previewCalls(
       simulateBlocks(engine, block, { ...opts, blocks: [{ calls: tokens.map((t) => read(t, balanceOf)) }] }, deadline),
     ])
     post = after[1]!.calls
-    pre = before[0]!.calls
+    // A token the calls create has no code on the block: its balance there is none (zero).
+    pre = await Promise.all(
+      before[0]!.calls.map(async (c, i) => wordOf(c) ?? ((await codeless(engine, block, tokens[i]!)) ? 0n : null)),
+    )
   }
 
   const baseFee = block.header.baseFeePerGas === undefined ? 0n : block.header.calcNextBaseFee()
@@ -167,7 +177,7 @@ export async function previewCalls(
     },
     tokens: tokens.map((address, i) => {
       const [balance, decimals, symbol, name] = post.slice(1 + i * 4, 5 + i * 4)
-      const before = wordOf(pre[i])
+      const before = pre[i] ?? null
       const after = wordOf(balance)
       const places = wordOf(decimals)
       return {

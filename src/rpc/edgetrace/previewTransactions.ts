@@ -33,13 +33,15 @@ export const previewTransactions = defineMethod({
   name: 'edgetrace_previewTransactions',
   servedWith: 'eth',
   params: [required(parsePreviewCalls), optional(parseBlockParameter), optional(parsePreviewOptions)],
-  async run(engine, [calls, selector, options], context) {
-    const account = options?.account ?? calls[0]!.from
+  async run(engine, [given, selector, options], context) {
+    const account = options?.account ?? given[0]!.from
     if (account === undefined) {
       throw new InvalidParamsRpcError(
         'invalid argument 0: calls[0].from: missing, and no options.account to preview for',
       )
     }
+    // Calls without `from` are the account's.
+    const calls = given.map((c) => (c.from === undefined ? { ...c, from: account } : c))
     const [preview, anchor] = await Promise.all([
       previewCalls(engine, {
         selector: selector ?? { kind: 'tag', tag: 'latest' },
