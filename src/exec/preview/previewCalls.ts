@@ -16,6 +16,8 @@ import {
 import type { CallArgs } from '../types.js'
 import { type DecodedRevert, decodeRevert } from './decodeRevert.js'
 import { decodeTokenText } from './decodeTokenText.js'
+import { type ApprovalTouched, PERMIT2, approvalsTouched } from './approvalsTouched.js'
+import { nftsMoved } from './nftsMoved.js'
 import { tokensMoved } from './tokensMoved.js'
 
 /**
@@ -25,7 +27,22 @@ import { tokensMoved } from './tokensMoved.js'
  */
 const READER: Hex = '0xed9e000000000000000000000000000000000ba1'
 const READER_CODE: Hex = '0x6000353160005260206000f3'
-const SELECTORS = { balanceOf: '0x70a08231', decimals: '0x313ce567', symbol: '0x95d89b41', name: '0x06fdde03' } as const
+const SELECTORS = {
+  balanceOf: '0x70a08231',
+  decimals: '0x313ce567',
+  symbol: '0x95d89b41',
+  name: '0x06fdde03',
+  ownerOf: '0x6352211e',
+  balanceOf1155: '0x00fdd58e',
+  allowance: '0xdd62ed3e',
+  getApproved: '0x081812fc',
+  isApprovedForAll: '0xe985e9c5',
+  permit2Allowance: '0x927da105',
+  supportsInterface: '0x01ffc9a7',
+} as const
+/** ERC-1155's ERC-165 interface id. */
+const ERC1155_INTERFACE = 'd9b67a26'
+const ADDRESS_MASK = (1n << 160n) - 1n
 
 /** One call of the preview, as it ran. */
 export type PreviewedCall = {
@@ -41,11 +58,56 @@ export type PreviewedCall = {
 
 export type BalanceChange = { pre: bigint; post: bigint; diff: bigint }
 
+export type TokenStandard = 'erc20' | 'erc721' | 'erc1155'
+export type TokenInfo = {
+  address: Hex
+  standard: TokenStandard
+  symbol: string | null
+  name: string | null
+  decimals: number | null
+}
+
 export type TokenChange = {
-  token: { address: Hex; standard: 'erc20'; symbol: string | null; name: string | null; decimals: number | null }
+  token: TokenInfo & { standard: 'erc20' }
   /** Null where `balanceOf(account)` did not answer a number (on either side). */
   value: BalanceChange | null
 }
+
+/** An NFT the account gained or lost: ERC-721 as 0/1 by `ownerOf(tokenId)`, ERC-1155 by `balanceOf(account, id)`. */
+export type NftChange = { token: TokenInfo; tokenId: bigint; value: BalanceChange | null }
+
+/** An approval of the account, read before and after the calls (null where the read did not answer). */
+export type ApprovalChange =
+  | { kind: 'allowance'; token: TokenInfo; standard: 'erc20'; spender: Hex; pre: bigint | null; post: bigint | null }
+  | {
+      kind: 'approve'
+      token: TokenInfo
+      standard: 'erc721'
+      tokenId: bigint
+      /** The approved address after the calls (before them where that did not answer). */
+      spender: Hex | null
+      pre: Hex | null
+      post: Hex | null
+    }
+  | {
+      kind: 'approvalForAll'
+      token: TokenInfo
+      standard: 'erc721' | 'erc1155'
+      spender: Hex
+      pre: boolean | null
+      post: boolean | null
+    }
+  | {
+      kind: 'permit2'
+      /** The ERC-20 whose Permit2 allowance it is. */
+      token: TokenInfo
+      standard: 'permit2'
+      spender: Hex
+      pre: bigint | null
+      post: bigint | null
+      expiration: { pre: bigint | null; post: bigint | null }
+      nonce: { pre: bigint | null; post: bigint | null }
+    }
 
 export type Preview = {
   block: VerifiedHeader
@@ -53,6 +115,8 @@ export type Preview = {
   /** The account's ether moved by the calls' values alone (they run without fees), and the fees apart. */
   native: BalanceChange & { gasPaid: bigint }
   tokens: TokenChange[]
+  nfts: NftChange[]
+  approvals: ApprovalChange[]
 }
 
 export type PreviewCallsParameters = {
@@ -73,6 +137,41 @@ const feeless = (call: CallArgs): CallArgs => ({
 
 const read = (to: Hex, data: string): SimulateCall => ({ to, data: data as Hex })
 const addressArg = (address: Hex) => address.slice(2).toLowerCase().padStart(64, '0')
+const bare = ({ to, data }: HoldingRead): SimulateCall => ({ to, data })
+const wordArg = (value: bigint) => value.toString(16).padStart(64, '0')
+
+/** A verified read of what the account holds or allows, run before and after the calls: `words` 32-byte words answered. */
+type HoldingRead = SimulateCall & { to: Hex; words: number; revertIsNone: boolean }
+const holding = (to: Hex, data: string, words = 1, revertIsNone = false): HoldingRead => ({
+  to,
+  data: data as Hex,
+  words,
+  revertIsNone,
+})
+
+/** The read of an approval: `allowance`, `getApproved`, `isApprovedForAll`, Permit2's `allowance(owner, token, spender)`. */
+function approvalRead(a: ApprovalTouched, account: Hex): HoldingRead {
+  if (a.kind === 'allowance')
+    return holding(a.address, `${SELECTORS.allowance}${addressArg(account)}${addressArg(a.spender)}`)
+  // getApproved, as ownerOf, reverts for a token no one owns: no approval.
+  if (a.kind === 'approve') return holding(a.address, `${SELECTORS.getApproved}${wordArg(a.tokenId)}`, 1, true)
+  if (a.kind === 'approvalForAll') {
+    return holding(a.address, `${SELECTORS.isApprovedForAll}${addressArg(account)}${addressArg(a.spender)}`)
+  }
+  return holding(
+    PERMIT2,
+    `${SELECTORS.permit2Allowance}${addressArg(account)}${addressArg(a.address)}${addressArg(a.spender)}`,
+    3,
+  )
+}
+
+/** A holding read's words: those of a call that succeeded; zeros where a revert means none (ownerOf, getApproved); else null. */
+function wordsOf(call: SimulatedCall | undefined, read: HoldingRead): bigint[] | null {
+  if (call?.status === 0n && call.error?.code === 3 && read.revertIsNone) return new Array<bigint>(read.words).fill(0n)
+  if (call?.status !== 1n || call.returnData.length < 2 + read.words * 64) return null
+  return Array.from({ length: read.words }, (_, i) => BigInt(`0x${call.returnData.slice(2 + i * 64, 66 + i * 64)}`))
+}
+
 const readingBlock = (calls: SimulateCall[]): SimulateBlockInput => ({
   stateOverrides: { accounts: { [READER]: { code: READER_CODE } }, moves: {} },
   calls,
@@ -137,35 +236,79 @@ export async function previewCalls(
     engine.source.getAccount(block, account),
   ])
   const ran = first[0]!.calls
-  const tokens = tokensMoved(
-    ran.flatMap((c) => c.logs),
-    account,
-  )
+  const logs = ran.flatMap((c) => c.logs)
+  const tokens = tokensMoved(logs, account)
+  const nfts = nftsMoved(logs, account)
+  const approvals = approvalsTouched(logs, account)
+  // Every contract named gets its metadata read after the calls (and whether it is an ERC-1155).
+  const named = [...new Set<Hex>([...tokens, ...nfts.map((n) => n.address), ...approvals.map((a) => a.address)])]
+  const holdings: HoldingRead[] = [
+    ...tokens.map((t) => holding(t, `${SELECTORS.balanceOf}${addressArg(account)}`)),
+    ...nfts.map((n) =>
+      n.standard === 'erc721'
+        ? holding(n.address, `${SELECTORS.ownerOf}${wordArg(n.tokenId)}`, 1, true)
+        : holding(n.address, `${SELECTORS.balanceOf1155}${addressArg(account)}${wordArg(n.tokenId)}`),
+    ),
+    ...approvals.map((a) => approvalRead(a, account)),
+  ]
   let post = first[1]!.calls
-  let pre: (bigint | null)[] = []
-  if (tokens.length > 0) {
-    const balanceOf = `${SELECTORS.balanceOf}${addressArg(account)}`
-    const postReads = tokens.flatMap((t) => [
-      read(t, balanceOf),
+  let pre: (bigint[] | null)[] = []
+  if (holdings.length > 0) {
+    const metadata = named.flatMap((t) => [
       read(t, SELECTORS.decimals),
       read(t, SELECTORS.symbol),
       read(t, SELECTORS.name),
+      read(t, `${SELECTORS.supportsInterface}${ERC1155_INTERFACE.padEnd(64, '0')}`),
     ])
     const [after, before] = await Promise.all([
-      simulateBlocks(engine, block, { ...opts, blocks: [userBlock, readingBlock([ethRead, ...postReads])] }, deadline),
-      simulateBlocks(engine, block, { ...opts, blocks: [{ calls: tokens.map((t) => read(t, balanceOf)) }] }, deadline),
+      simulateBlocks(
+        engine,
+        block,
+        { ...opts, blocks: [userBlock, readingBlock([ethRead, ...holdings.map(bare), ...metadata])] },
+        deadline,
+      ),
+      simulateBlocks(engine, block, { ...opts, blocks: [{ calls: holdings.map(bare) }] }, deadline),
     ])
     post = after[1]!.calls
-    // A token the calls create has no code on the block: its balance there is none (zero).
+    // A contract the calls create has no code on the block: what it holds there is none (zero).
     pre = await Promise.all(
-      before[0]!.calls.map(async (c, i) => wordOf(c) ?? ((await codeless(engine, block, tokens[i]!)) ? 0n : null)),
+      before[0]!.calls.map(
+        async (c, i) =>
+          wordsOf(c, holdings[i]!) ??
+          ((await codeless(engine, block, holdings[i]!.to)) ? new Array<bigint>(holdings[i]!.words).fill(0n) : null),
+      ),
     )
   }
+  const postHeld = holdings.map((h, i) => wordsOf(post[1 + i], h))
+  const text = (c: SimulatedCall | undefined) => decodeTokenText(c && c.status === 1n ? c.returnData : null)
+  const infoOf = (address: Hex, standard: TokenStandard): TokenInfo => {
+    const at = 1 + holdings.length + named.indexOf(address) * 4
+    const [decimals, symbol, name] = post.slice(at, at + 3)
+    const places = wordOf(decimals)
+    return {
+      address,
+      standard,
+      symbol: text(symbol),
+      name: text(name),
+      decimals: places !== null && places < 256n ? Number(places) : null,
+    }
+  }
+  const is1155 = (address: Hex) =>
+    nfts.some((n) => n.address === address && n.standard === 'erc1155') ||
+    wordOf(post[1 + holdings.length + named.indexOf(address) * 4 + 3]) === 1n
+  const change = (before: bigint | null | undefined, after: bigint | null | undefined): BalanceChange | null =>
+    before !== null && before !== undefined && after !== null && after !== undefined
+      ? { pre: before, post: after, diff: after - before }
+      : null
+  const owned = (words: bigint[] | null | undefined) =>
+    words ? ((words[0]! & ADDRESS_MASK) === BigInt(account) ? 1n : 0n) : null
+  const asAddress = (words: bigint[] | null | undefined): Hex | null =>
+    words ? (`0x${(words[0]! & ADDRESS_MASK).toString(16).padStart(40, '0')}` as Hex) : null
+  const asBool = (words: bigint[] | null | undefined) => (words ? words[0] !== 0n : null)
 
   const baseFee = block.header.baseFeePerGas === undefined ? 0n : block.header.calcNextBaseFee()
   const ethPre = preAccount?.balance ?? 0n
   const ethPost = wordOf(post[0]) ?? 0n
-  const text = (c: SimulatedCall | undefined) => decodeTokenText(c && c.status === 1n ? c.returnData : null)
   return {
     block,
     calls: ran.map(previewed),
@@ -175,20 +318,49 @@ export async function previewCalls(
       diff: ethPost - ethPre,
       gasPaid: ran.reduce((sum, c, i) => sum + c.gasUsed * gasPriceOf(calls[i]!, baseFee), 0n),
     },
-    tokens: tokens.map((address, i) => {
-      const [balance, decimals, symbol, name] = post.slice(1 + i * 4, 5 + i * 4)
-      const before = pre[i] ?? null
-      const after = wordOf(balance)
-      const places = wordOf(decimals)
-      return {
-        token: {
-          address,
+    tokens: tokens.map((address, i) => ({
+      token: { ...infoOf(address, 'erc20'), standard: 'erc20' },
+      value: change(pre[i]?.[0], postHeld[i]?.[0]),
+    })),
+    nfts: nfts.map((n, j) => {
+      const i = tokens.length + j
+      const [before, after] =
+        n.standard === 'erc721' ? [owned(pre[i]), owned(postHeld[i])] : [pre[i]?.[0], postHeld[i]?.[0]]
+      return { token: infoOf(n.address, n.standard), tokenId: n.tokenId, value: change(before, after) }
+    }),
+    approvals: approvals.map((a, k): ApprovalChange => {
+      const i = tokens.length + nfts.length + k
+      const [before, after] = [pre[i], postHeld[i]]
+      if (a.kind === 'allowance') {
+        const token = infoOf(a.address, 'erc20')
+        return {
+          kind: a.kind,
+          token,
           standard: 'erc20',
-          symbol: text(symbol),
-          name: text(name),
-          decimals: places !== null && places < 256n ? Number(places) : null,
-        },
-        value: before !== null && after !== null ? { pre: before, post: after, diff: after - before } : null,
+          spender: a.spender,
+          pre: before?.[0] ?? null,
+          post: after?.[0] ?? null,
+        }
+      }
+      if (a.kind === 'approve') {
+        const [was, now] = [asAddress(before), asAddress(after)]
+        const token = infoOf(a.address, 'erc721')
+        return { kind: a.kind, token, standard: 'erc721', tokenId: a.tokenId, spender: now ?? was, pre: was, post: now }
+      }
+      if (a.kind === 'approvalForAll') {
+        const standard = is1155(a.address) ? 'erc1155' : 'erc721'
+        const token = infoOf(a.address, standard)
+        return { kind: a.kind, token, standard, spender: a.spender, pre: asBool(before), post: asBool(after) }
+      }
+      return {
+        kind: a.kind,
+        token: infoOf(a.address, 'erc20'),
+        standard: 'permit2',
+        spender: a.spender,
+        pre: before?.[0] ?? null,
+        post: after?.[0] ?? null,
+        expiration: { pre: before?.[1] ?? null, post: after?.[1] ?? null },
+        nonce: { pre: before?.[2] ?? null, post: after?.[2] ?? null },
       }
     }),
   }

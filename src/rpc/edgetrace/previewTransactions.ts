@@ -1,6 +1,6 @@
 import { BlockNotFoundError } from '../../errors/state.js'
 import { InvalidParamsRpcError, ServerRpcError } from '../../errors/rpc.js'
-import { type BalanceChange, previewCalls } from '../../exec/preview/previewCalls.js'
+import { type ApprovalChange, type BalanceChange, previewCalls } from '../../exec/preview/previewCalls.js'
 import type { Hex } from '../../types/hex.js'
 import { quantity } from '../../utils/hex.js'
 import { defineMethod } from '../defineMethod.js'
@@ -21,6 +21,27 @@ const NATIVE = {
 /** A signed amount as a quantity (`-0x…` below zero). */
 const signed = (v: bigint): Hex => (v < 0n ? (`-${quantity(-v)}` as Hex) : quantity(v))
 const change = (v: BalanceChange) => ({ pre: quantity(v.pre), post: quantity(v.post), diff: signed(v.diff) })
+
+const amount = (v: bigint | null) => (v === null ? null : quantity(v))
+
+/** An approval as answered: amounts as quantities, an ERC-721 token's approved address, an operator flag. */
+function approvalJson(a: ApprovalChange) {
+  const { token, standard, spender, kind } = a
+  if (a.kind === 'approve')
+    return { token, standard, spender, kind, tokenId: quantity(a.tokenId), pre: a.pre, post: a.post }
+  if (a.kind === 'approvalForAll') return { token, standard, spender, kind, pre: a.pre, post: a.post }
+  if (a.kind === 'allowance') return { token, standard, spender, kind, pre: amount(a.pre), post: amount(a.post) }
+  return {
+    token,
+    standard,
+    spender,
+    kind,
+    pre: amount(a.pre),
+    post: amount(a.post),
+    expiration: { pre: amount(a.expiration.pre), post: amount(a.expiration.post) },
+    nonce: { pre: amount(a.nonce.pre), post: amount(a.nonce.post) },
+  }
+}
 
 /**
  * edgetrace_previewTransactions(calls, block = latest, options?): a wallet's preview before signing,
@@ -75,7 +96,13 @@ export const previewTransactions = defineMethod({
       assetChanges: [
         { token: NATIVE, value: change(preview.native), gasPaid: quantity(preview.native.gasPaid) },
         ...preview.tokens.map((t) => ({ token: t.token, value: t.value && change(t.value) })),
+        ...preview.nfts.map((n) => ({
+          token: n.token,
+          tokenId: quantity(n.tokenId),
+          value: n.value && change(n.value),
+        })),
       ],
+      approvals: preview.approvals.map(approvalJson),
     }
   },
 })

@@ -1,0 +1,61 @@
+import type { Hex } from '../../types/hex.js'
+import type { SimulatedLog } from '../createSimulationLogRecorder.js'
+
+/** The canonical Permit2 contract (the same address on every chain). */
+export const PERMIT2 = '0x000000000022d473030f116ddee9f6a43af78ba3'
+/** keccak256 of `Approval(address,address,uint256)`: ERC-20's (3 topics, the amount in data) and ERC-721's (4, the token id). */
+export const APPROVAL_TOPIC = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925'
+/** keccak256 of `ApprovalForAll(address,address,bool)` (ERC-721 and ERC-1155). */
+export const APPROVAL_FOR_ALL_TOPIC = '0x17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31'
+/** Permit2's `Approval(owner, token, spender, uint160 amount, uint48 expiration)`, `Permit(…, uint48 nonce)`, `Lockdown(owner, token, spender)`. */
+export const PERMIT2_TOPICS = new Set([
+  '0xda9fa7c1b00402c17d0161b249b1ab8bbec047c5a52207b9c112deffd817036b',
+  '0xc6a377bfc4eb120024a8ac08eef205be16b817020812c73223e81d1bdb9708ec',
+  '0x89b1add15eff56b3dfe299ad94e01f2b52fbcb80ae1a3baea6ae8c04cb2b98a4',
+])
+
+/**
+ * An approval of the account the calls may have granted or changed: an ERC-20 allowance (token,
+ * spender), an ERC-721 token's approved address (token, id), an operator for all of a collection
+ * (token, operator), a Permit2 allowance (the ERC-20 token, spender).
+ */
+export type ApprovalTouched =
+  | { kind: 'allowance'; address: Hex; spender: Hex }
+  | { kind: 'approve'; address: Hex; tokenId: bigint }
+  | { kind: 'approvalForAll'; address: Hex; spender: Hex }
+  | { kind: 'permit2'; address: Hex; spender: Hex }
+
+const topicOf = (account: Hex): Hex => `0x${account.slice(2).toLowerCase().padStart(64, '0')}`
+const addressOf = (topic: string): Hex => `0x${topic.slice(26)}`
+
+/**
+ * The approvals of `account` the logs say may have changed, in order of first mention: an
+ * `Approval` with the account as owner (three topics: an ERC-20 allowance, also what an EIP-2612
+ * `permit` emits; four: an ERC-721 token's approval), an `ApprovalForAll` of the account, and a
+ * Permit2 `Approval`/`Permit`/`Lockdown` of the account (logged by the canonical Permit2 only).
+ * The logs only say where to look; the approvals are read before and after.
+ */
+export function approvalsTouched(logs: readonly SimulatedLog[], account: Hex): ApprovalTouched[] {
+  const who = topicOf(account)
+  const out = new Map<string, ApprovalTouched>()
+  const add = (a: ApprovalTouched) => {
+    const key = `${a.kind}/${a.address}/${'tokenId' in a ? a.tokenId : a.spender}`
+    if (!out.has(key)) out.set(key, a)
+  }
+  for (const log of logs) {
+    const topics = log.topics.map((t) => t.toLowerCase())
+    const [topic, owner] = topics
+    if (owner !== who) continue
+    const address = log.address.toLowerCase() as Hex
+    if (topic === APPROVAL_TOPIC && topics.length === 3)
+      add({ kind: 'allowance', address, spender: addressOf(topics[2]!) })
+    if (topic === APPROVAL_TOPIC && topics.length === 4) add({ kind: 'approve', address, tokenId: BigInt(topics[3]!) })
+    if (topic === APPROVAL_FOR_ALL_TOPIC && topics.length === 3) {
+      add({ kind: 'approvalForAll', address, spender: addressOf(topics[2]!) })
+    }
+    if (address === PERMIT2 && PERMIT2_TOPICS.has(topic!) && topics.length === 4) {
+      add({ kind: 'permit2', address: addressOf(topics[2]!), spender: addressOf(topics[3]!) })
+    }
+  }
+  return [...out.values()]
+}
