@@ -1,7 +1,14 @@
 import { BaseError } from '../errors/base.js'
+import { RpcError } from '../errors/rpc.js'
 import type { ProgressEvent } from '../types/progress.js'
 import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
 import type { EdgetraceClient } from './connectEdgetraceWorker.js'
+import {
+  type Eip1193Wallet,
+  PREVIEWED_METHODS,
+  type WalletPreview,
+  previewWalletRequest,
+} from './previewWalletRequest.js'
 
 /** EIP-1193's error: a JSON-RPC error's code, message and data, or one of the provider codes (4900: disconnected). */
 export class ProviderRpcError extends BaseError {
@@ -29,6 +36,32 @@ type Events = {
   message: (message: { type: string; data: unknown }) => void
 }
 
+/**
+ * The app's gate before the wallet is asked: handed the request and its preview, it resolves true to
+ * forward the request to the wallet, anything else to refuse it (EIP-1193 4001).
+ */
+export type PreviewHook = (request: Eip1193RequestArguments, result: WalletPreview) => boolean | Promise<boolean>
+
+/**
+ * With a wallet: the methods that are the wallet's own (its accounts, its chain, its signatures, its
+ * `wallet_*` methods) go to it; everything else is read through edgetrace.
+ */
+const WALLET_METHODS: ReadonlySet<string> = new Set([
+  'eth_accounts',
+  'eth_requestAccounts',
+  'eth_coinbase',
+  'eth_chainId',
+  'eth_sign',
+  'personal_sign',
+  'personal_ecRecover',
+  'eth_signTransaction',
+  'eth_signTypedData',
+  'eth_signTypedData_v1',
+  'eth_signTypedData_v3',
+])
+const PREVIEWED: ReadonlySet<string> = new Set(PREVIEWED_METHODS)
+const routesToWallet = (method: string) => WALLET_METHODS.has(method) || method.startsWith('wallet_')
+
 export type EdgetraceEip1193Provider = {
   request(args: Eip1193RequestArguments): Promise<unknown>
   on<event extends keyof Events>(event: event, listener: Events[event]): EdgetraceEip1193Provider
@@ -46,8 +79,18 @@ export type EdgetraceEip1193Provider = {
  * upstream is reachable again, `disconnect` (4900) when it becomes unreachable or the provider is
  * closed, `message` with `edgetrace_progress` while long requests run. Works as viem's `custom()`
  * transport and as ethers' `BrowserProvider`.
+ *
+ * With `{ wallet, preview }` it wraps the app's own wallet provider: eth_sendTransaction,
+ * wallet_sendCalls (EIP-5792) and eth_signTypedData_v4 are previewed first (previewWalletRequest:
+ * edgetrace_previewTransactions in the worker; typed data decoded) and handed to `preview`; the wallet
+ * is asked only when it resolves true, else the request fails with 4001 "User rejected the request.".
+ * The wallet's own methods (accounts, chain, signing, `wallet_*`) go to it as they are, its
+ * `accountsChanged` and `chainChanged` are passed on; every other method is read through edgetrace.
  */
-export function createEip1193Provider(client: EdgetraceClient): EdgetraceEip1193Provider {
+export function createEip1193Provider(
+  client: EdgetraceClient,
+  options?: { wallet: Eip1193Wallet; preview: PreviewHook },
+): EdgetraceEip1193Provider {
   const listeners = new Map<keyof Events, Set<(...args: never[]) => void>>()
   const emit = <event extends keyof Events>(event: event, ...args: Parameters<Events[event]>) => {
     for (const l of listeners.get(event) ?? []) {
@@ -79,6 +122,28 @@ export function createEip1193Provider(client: EdgetraceClient): EdgetraceEip1193
   // EIP-1193: `connect` once the provider can serve (listeners added right after creation hear it).
   if (connected) queueMicrotask(() => emit('connect', { chainId }))
 
+  const wallet = options?.wallet
+  const walletEvents = {
+    accountsChanged: (accounts: string[]) => emit('accountsChanged', accounts),
+    chainChanged: (id: string) => emit('chainChanged', id),
+  }
+  for (const [event, listener] of Object.entries(walletEvents)) wallet?.on?.(event, listener as never)
+
+  /** A previewed request: to the wallet only once the app's hook approved what it does. */
+  async function gated(wallet: Eip1193Wallet, hook: PreviewHook, args: Eip1193RequestArguments) {
+    let result: WalletPreview
+    try {
+      result = await previewWalletRequest(client, wallet, args)
+    } catch (err) {
+      if (err instanceof RpcError) throw new ProviderRpcError({ code: err.code, message: err.shortMessage })
+      throw err
+    }
+    if ((await hook(args, result)) !== true) {
+      throw new ProviderRpcError({ code: 4001, message: 'User rejected the request.' })
+    }
+    return wallet.request(args)
+  }
+
   let nextId = 1
   const provider: EdgetraceEip1193Provider = {
     async request(args) {
@@ -89,6 +154,10 @@ export function createEip1193Provider(client: EdgetraceClient): EdgetraceEip1193
         })
       }
       if (client.closed) throw new ProviderRpcError({ code: 4900, message: 'the edgetrace provider is closed' })
+      if (wallet && options) {
+        if (PREVIEWED.has(args.method)) return gated(wallet, options.preview, args)
+        if (routesToWallet(args.method)) return wallet.request(args)
+      }
       const res = (await client.request({
         jsonrpc: '2.0',
         id: nextId++,
@@ -110,6 +179,7 @@ export function createEip1193Provider(client: EdgetraceClient): EdgetraceEip1193
     },
     isConnected: () => connected && !client.closed,
     async close() {
+      for (const [event, listener] of Object.entries(walletEvents)) wallet?.removeListener?.(event, listener as never)
       await client.close()
       emit('disconnect', new ProviderRpcError({ code: 4900, message: 'the edgetrace provider is closed' }))
     },

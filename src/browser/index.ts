@@ -14,9 +14,18 @@ export {
 export {
   type EdgetraceEip1193Provider,
   type Eip1193RequestArguments,
+  type PreviewHook,
   ProviderRpcError,
   createEip1193Provider,
 } from './createEip1193Provider.js'
+export type {
+  Eip1193Wallet,
+  TransactionsPreview,
+  TransactionsPreviewResult,
+  TypedData,
+  TypedDataPreview,
+  WalletPreview,
+} from './previewWalletRequest.js'
 export { createIdbStore } from './createIdbStore.js'
 export { BEACON_PINS_DATABASE, createBeaconPins } from './createBeaconPins.js'
 export type { BeaconPin, BeaconPinStore } from '../chain/beacon/connectPinnedLightClient.js'
