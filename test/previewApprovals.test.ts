@@ -311,6 +311,9 @@ describe('edgetrace_previewTransactions: NFTs against mined truth', () => {
     const calls = [{ from: bob, to: nft, data: encodeCall('transferFrom(address,address,uint256)', [bob, carol, 1]) }]
     const res = await rpcResult(edge.url, 'edgetrace_previewTransactions', [calls, 'latest', { account: carol }])
     expect(res.assetChanges[1]).toMatchObject({ tokenId: '0x1', value: { pre: '0x0', post: '0x1', diff: '0x1' } })
+    // A transfer between two others is not alice's: nothing of hers listed.
+    const other = await rpcResult(edge.url, 'edgetrace_previewTransactions', [calls, 'latest', { account: alice }])
+    expect(other.assetChanges).toHaveLength(1)
   })
 
   it('ERC-1155: a TransferSingle and a TransferBatch, one entry per id by balanceOf(account, id)', async () => {
