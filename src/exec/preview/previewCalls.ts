@@ -219,8 +219,11 @@ function previewed(call: SimulatedCall): PreviewedCall {
  * machinery, prefetched as it is, without fees): each call's outcome, and what moved for the account — its ether (pre
  * from the proven account, post read by BALANCE after the calls) and every ERC-20 a Transfer (or a
  * WETH Deposit/Withdrawal) of the account names, its `balanceOf(account)` read before (on the block)
- * and after the calls (in a block after theirs), symbol, name and decimals read after. The events
- * only say which tokens to read.
+ * and after the calls (in a block after theirs), symbol, name and decimals read after; every NFT
+ * an ERC-721 or ERC-1155 transfer of the account names (`ownerOf(id)` as 0/1, `balanceOf(account,
+ * id)`); every approval of the account an approval event names (`allowance`, `getApproved`,
+ * `isApprovedForAll`, Permit2's `allowance(owner, token, spender)`), read the same way. The events
+ * only say what to read.
  */
 export async function previewCalls(
   engine: Engine,
