@@ -256,6 +256,53 @@ describe('createEip1193Provider({ wallet, preview })', () => {
     })
   })
 
+  it('a preview whose upstream is gone is handed to the hook with its error, and the app may still approve', async () => {
+    const away = await commands.startDevnet()
+    const own = createEip1193Provider(await startWorker({ upstream: away.anvilUrl }), { wallet, preview: hook })
+    try {
+      await commands.stopDevnet(away.anvilUrl)
+      decide = () => true
+      const tx = { from: alice, to: carol, value: '0x1' }
+      const hash = (await own.request({ method: 'eth_sendTransaction', params: [tx] })) as string
+      const { result } = handed.at(-1)!
+      expect(result).toMatchObject({ kind: 'transactions', account: alice, preview: null, error: { code: -32000 } })
+      expect((result as TransactionsPreview).error!.message).toMatch(/upstream unreachable/)
+      expect(sent('eth_sendTransaction').at(-1)!.params).toEqual([tx])
+      expect((await receipt(hash)).status).toBe('0x1')
+    } finally {
+      await own.close()
+    }
+  })
+
+  it("passes the wallet's accountsChanged and chainChanged on, and stops listening to the wallet once closed", async () => {
+    const listeners = new Map<string, Set<(...args: never[]) => void>>()
+    const evented = {
+      ...mockWallet(devnet.anvilUrl, alice),
+      on(event: string, listener: (...args: never[]) => void) {
+        if (!listeners.has(event)) listeners.set(event, new Set())
+        listeners.get(event)!.add(listener)
+      },
+      removeListener(event: string, listener: (...args: never[]) => void) {
+        listeners.get(event)?.delete(listener)
+      },
+    }
+    const own = createEip1193Provider(await startWorker({ upstream: devnet.anvilUrl }), {
+      wallet: evented,
+      preview: hook,
+    })
+    const heard: unknown[] = []
+    own.on('accountsChanged', (a) => heard.push(['accountsChanged', a]))
+    own.on('chainChanged', (c) => heard.push(['chainChanged', c]))
+    for (const l of listeners.get('accountsChanged') ?? []) (l as (a: string[]) => void)([bob])
+    for (const l of listeners.get('chainChanged') ?? []) (l as (c: string) => void)('0x1')
+    expect(heard).toEqual([
+      ['accountsChanged', [bob]],
+      ['chainChanged', '0x1'],
+    ])
+    await own.close()
+    expect([...listeners.values()].every((set) => set.size === 0)).toBe(true)
+  })
+
   it('a malformed request is -32602 naming its argument, and reaches neither the hook nor the wallet', async () => {
     const handedBefore = handed.length
     const seenBefore = wallet.seen.length
