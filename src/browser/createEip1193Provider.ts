@@ -91,6 +91,14 @@ export function createEip1193Provider(
   client: EdgetraceClient,
   options?: { wallet: Eip1193Wallet; preview: PreviewHook },
 ): EdgetraceEip1193Provider {
+  if (options !== undefined) {
+    if (typeof options?.wallet?.request !== 'function') {
+      throw new ProviderRpcError({ code: -32602, message: 'options.wallet: expected an EIP-1193 provider (request)' })
+    }
+    if (typeof options.preview !== 'function') {
+      throw new ProviderRpcError({ code: -32602, message: 'options.preview: expected a function (request, result)' })
+    }
+  }
   const listeners = new Map<keyof Events, Set<(...args: never[]) => void>>()
   const emit = <event extends keyof Events>(event: event, ...args: Parameters<Events[event]>) => {
     for (const l of listeners.get(event) ?? []) {

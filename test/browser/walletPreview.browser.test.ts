@@ -303,6 +303,20 @@ describe('createEip1193Provider({ wallet, preview })', () => {
     expect([...listeners.values()].every((set) => set.size === 0)).toBe(true)
   })
 
+  it('refuses options without a wallet provider or a preview function (-32602)', async () => {
+    const client = await startWorker({ upstream: devnet.anvilUrl })
+    try {
+      expect(() => createEip1193Provider(client, { wallet: {} as never, preview: hook })).toThrow(
+        expect.objectContaining({ code: -32602, message: 'options.wallet: expected an EIP-1193 provider (request)' }),
+      )
+      expect(() => createEip1193Provider(client, { wallet, preview: undefined as never })).toThrow(
+        expect.objectContaining({ code: -32602, message: 'options.preview: expected a function (request, result)' }),
+      )
+    } finally {
+      await client.close()
+    }
+  })
+
   it('a malformed request is -32602 naming its argument, and reaches neither the hook nor the wallet', async () => {
     const handedBefore = handed.length
     const seenBefore = wallet.seen.length
