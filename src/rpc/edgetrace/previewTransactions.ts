@@ -1,6 +1,7 @@
 import { BlockNotFoundError } from '../../errors/state.js'
 import { InvalidParamsRpcError, ServerRpcError } from '../../errors/rpc.js'
 import { type ApprovalChange, type BalanceChange, previewCalls } from '../../exec/preview/previewCalls.js'
+import { previewSignals } from '../../exec/preview/signals/previewSignals.js'
 import type { Hex } from '../../types/hex.js'
 import { quantity } from '../../utils/hex.js'
 import { defineMethod } from '../defineMethod.js'
@@ -43,6 +44,10 @@ function approvalJson(a: ApprovalChange) {
   }
 }
 
+/** A signal as answered: its numbers as quantities. */
+const signalJson = (s: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'bigint' ? quantity(v) : v]))
+
 /**
  * edgetrace_previewTransactions(calls, block = latest, options?): a wallet's preview before signing,
  * computed on the block's verified state — each call's status, gas used, decoded revert and logs,
@@ -77,6 +82,14 @@ export const previewTransactions = defineMethod({
       trust.run(engine, [], context),
     ])
     const { block } = preview
+    const signals = await previewSignals(engine, {
+      block,
+      account,
+      calls,
+      logs: preview.calls.map((c) => c.logs),
+      approvals: preview.approvals,
+      chainId: engine.rules.chainId,
+    })
     return {
       block: { number: quantity(block.number), hash: block.hash },
       trust: anchor,
@@ -103,6 +116,7 @@ export const previewTransactions = defineMethod({
         })),
       ],
       approvals: preview.approvals.map(approvalJson),
+      signals: signals.map(signalJson),
     }
   },
 })
