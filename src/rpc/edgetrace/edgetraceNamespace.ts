@@ -1,5 +1,6 @@
 import { defineNamespace } from '../defineNamespace.js'
 import { previewTransactions } from './previewTransactions.js'
+import { previewTypedData } from './previewTypedData.js'
 import { trust } from './trust.js'
 
 /**
@@ -11,7 +12,7 @@ import { trust } from './trust.js'
 export const edgetraceNamespace = defineNamespace({
   name: 'edgetrace',
   summary:
-    "edgetrace_trust: which trust mode answers and what anchors it (every listener); edgetrace_previewTransactions: a wallet's preview of calls (with eth)",
-  methods: [trust, previewTransactions],
+    "edgetrace_trust: which trust mode answers and what anchors it (every listener); edgetrace_previewTransactions: a wallet's preview of calls, edgetrace_previewTypedData: what a typed-data signature would allow (with eth)",
+  methods: [trust, previewTransactions, previewTypedData],
   alwaysServed: true,
 })
