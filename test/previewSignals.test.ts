@@ -42,7 +42,7 @@ const latest = async () => BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNu
 async function preview(calls: Record<string, unknown>[], block?: bigint) {
   const res = await rpc(edge.url, 'edgetrace_previewTransactions', [calls, quantity(block ?? (await latest()))])
   expect(res.error, JSON.stringify(res.error)).toBeUndefined()
-  return res.result as { signals: Record<string, unknown>[]; calls: { status: string }[] }
+  return res.result as { signals: Record<string, unknown>[]; calls: { status: string; [k: string]: unknown }[] }
 }
 const kinds = (signals: Record<string, unknown>[]) => signals.map((s) => s.kind)
 
@@ -175,5 +175,62 @@ describe('edgetrace_previewTransactions signals', () => {
     expect(await rpcResult(edge.url, 'eth_getCode', [authority.address, receipt.blockNumber])).toBe(
       `0xef0100${scenarios.slice(2)}`,
     )
+  })
+})
+
+describe('edgetrace_previewTransactions signals from the call tree', () => {
+  it('selfDestruct: a SELFDESTRUCT that stands (Scenarios destroying its child); none in a plain call', async () => {
+    const word = await rpcResult(edge.url, 'eth_call', [{ to: scenarios, data: encodeCall('lastChild()') }])
+    const child = `0x${word.slice(26)}` as `0x${string}`
+    const block = await latest()
+    expect(await rpcResult(edge.url, 'eth_getCode', [child, quantity(block)])).not.toBe('0x')
+    const call = { from: alice, to: scenarios, data: encodeCall('destroyChild(address)', [child]) }
+    const { signals, calls } = await preview([call], block)
+    expect(calls[0]!.status, JSON.stringify(calls[0])).toBe('success')
+    expect(signals).toEqual([
+      { kind: 'selfDestruct', severity: 'danger', call: 0, contract: child, beneficiary: scenarios, value: '0x0' },
+    ])
+    expect((await preview([{ from: alice, to: scenarios, data: encodeCall('increment()') }])).signals).toEqual([])
+  })
+
+  it('valueToNonPayable: ether to a contract with no payable path (the token), at the top and nested; not to a payable one', async () => {
+    const direct = await preview([{ ...transfer(bob, 1n), value: quantity(1n) }])
+    expect(direct.calls[0]!.status).toBe('failure')
+    expect(direct.signals).toEqual([
+      {
+        kind: 'valueToNonPayable',
+        severity: 'warning',
+        call: 0,
+        depth: 0,
+        from: alice.toLowerCase(),
+        to: token,
+        value: '0x1',
+        callFailed: true,
+      },
+    ])
+    // Nested: Scenarios.pay forwards the value to the token, which refuses it; Scenarios' own frame
+    // (payable, reverting with a reason after its call) is not said.
+    const nested = await preview([
+      { from: alice, to: scenarios, value: quantity(2n), data: encodeCall('pay(address,uint256)', [token, 2n]) },
+    ])
+    expect(nested.signals).toEqual([
+      {
+        kind: 'valueToNonPayable',
+        severity: 'warning',
+        call: 0,
+        depth: 1,
+        from: scenarios,
+        to: token,
+        value: '0x2',
+        callFailed: true,
+      },
+    ])
+    // Negative: Scenarios has receive(); a payment through it to an EOA.
+    expect((await preview([{ from: alice, to: scenarios, value: quantity(1n) }])).signals).toEqual([])
+    const paid = await preview([
+      { from: alice, to: scenarios, value: quantity(2n), data: encodeCall('pay(address,uint256)', [bob, 2n]) },
+    ])
+    expect(paid.calls[0]!.status).toBe('success')
+    expect(paid.signals).toEqual([])
   })
 })

@@ -278,7 +278,7 @@ describe('edgetrace_previewTransactions without mining', () => {
     expect(far.error).toMatchObject({ code: -32000, message: 'header not found' })
   })
 
-  it('a cold preview of a token transfer: two upstream round trips (eth_simulateV1 takes three), one warm', async () => {
+  it('a cold preview of a token transfer: three upstream round trips (two, and the recipient for its signal), one warm', async () => {
     const proxy = await createProxy(devnet.anvil.url)
     const cold = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
     try {
@@ -290,8 +290,9 @@ describe('edgetrace_previewTransactions without mining', () => {
         return proxy.requests - before
       }
       // Round trip 1: the header with each call's access list; 2: every account, slot and code they
-      // name, the reader's and the system contracts' (no trie nodes: the simulated blocks' roots are not computed).
-      expect(await trips()).toBe(2)
+      // name, the reader's and the system contracts' (no trie nodes: the simulated blocks' roots are not computed);
+      // 3: the recipient's proven account, for the recipientIsEoa signal (the transfer touches only the token's storage).
+      expect(await trips()).toBe(3)
       expect(await trips()).toBe(1)
     } finally {
       await cold.close()

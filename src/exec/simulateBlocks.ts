@@ -38,6 +38,7 @@ import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, applySystemCalls } from 
 import { type ReceiptLog, collectRequests, requestSystemReads } from './collectRequests.js'
 import { buildCallTransaction } from './buildCallTransaction.js'
 import { COOPERATIVE } from './cooperative.js'
+import type { TracerHooks } from '../tracing/hooks.js'
 import type { Engine } from './createEngine.js'
 import { type SimulatedLog, createSimulationLogRecorder } from './createSimulationLogRecorder.js'
 import { createStateRootTracker } from './createStateRootTracker.js'
@@ -95,6 +96,8 @@ export type SimulateOptions = {
    * not headers: no trie nodes fetched for the root). Default true.
    */
   stateRoots?: boolean | undefined
+  /** Frame hooks run beside the log recorder's on every call of every block (a preview's signals read the call tree). */
+  frameHooks?: Pick<TracerHooks, 'onEnter' | 'onExit'> | undefined
 }
 
 export type SimulatedCallError = { message: string; code: number; data?: Hex }
@@ -117,6 +120,21 @@ export type SimulatedBlock = {
   senders: Address[]
   withdrawals: SimulatedWithdrawal[]
   calls: SimulatedCall[]
+}
+
+/** The log recorder's hooks with a caller's frame hooks after them. */
+function withFrameHooks(hooks: TracerHooks, extra: Pick<TracerHooks, 'onEnter' | 'onExit'>): TracerHooks {
+  return {
+    ...hooks,
+    onEnter(frame) {
+      hooks.onEnter?.(frame)
+      extra.onEnter?.(frame)
+    },
+    onExit(frame) {
+      hooks.onExit?.(frame)
+      extra.onExit?.(frame)
+    },
+  }
 }
 
 /** An error of eth_simulateV1 with geth's code (-38010 … -38026, -32602, -32603, -32000). */
@@ -538,7 +556,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
         vm,
         tx,
         context,
-        recorder.hooks,
+        opts.frameHooks ? withFrameHooks(recorder.hooks, opts.frameHooks) : recorder.hooks,
         {
           skipNonce: true,
           skipBalance: true,

@@ -18,6 +18,7 @@ import { type DecodedRevert, decodeRevert } from './decodeRevert.js'
 import { decodeTokenText } from './decodeTokenText.js'
 import { type ApprovalTouched, PERMIT2, approvalsTouched } from './approvalsTouched.js'
 import { nftsMoved } from './nftsMoved.js'
+import { type SignalFrame, createSignalFrameRecorder } from './signals/createSignalFrameRecorder.js'
 import { tokensMoved } from './tokensMoved.js'
 
 /**
@@ -117,6 +118,8 @@ export type Preview = {
   tokens: TokenChange[]
   nfts: NftChange[]
   approvals: ApprovalChange[]
+  /** Each call's frames (kind, from, to, value, reverted), for the signals. */
+  frames: SignalFrame[][]
 }
 
 export type PreviewCallsParameters = {
@@ -234,8 +237,15 @@ export async function previewCalls(
   const ethRead = read(READER, `0x${addressArg(account)}`)
   // The reading block prepared too: the reader's (absent) account is fetched with the calls' state.
   const block = await prepareSimulation(engine, selector, { ...opts, blocks: [userBlock, readingBlock([ethRead])] })
+  // The calls' trees, for the signals (SELFDESTRUCT, value into a frame that reverted).
+  const frames = createSignalFrameRecorder(calls.length)
   const [first, preAccount] = await Promise.all([
-    simulateBlocks(engine, block, { ...opts, blocks: [userBlock, readingBlock([ethRead])] }, deadline),
+    simulateBlocks(
+      engine,
+      block,
+      { ...opts, blocks: [userBlock, readingBlock([ethRead])], frameHooks: frames.hooks },
+      deadline,
+    ),
     engine.source.getAccount(block, account),
   ])
   const ran = first[0]!.calls
@@ -315,6 +325,7 @@ export async function previewCalls(
   return {
     block,
     calls: ran.map(previewed),
+    frames: frames.trees(),
     native: {
       pre: ethPre,
       post: ethPost,

@@ -1,6 +1,7 @@
 import { BlockNotFoundError } from '../../errors/state.js'
 import { InvalidParamsRpcError, ServerRpcError } from '../../errors/rpc.js'
 import { type ApprovalChange, type BalanceChange, previewCalls } from '../../exec/preview/previewCalls.js'
+import { frameSignals } from '../../exec/preview/signals/frameSignals.js'
 import { previewSignals } from '../../exec/preview/signals/previewSignals.js'
 import type { Hex } from '../../types/hex.js'
 import { quantity } from '../../utils/hex.js'
@@ -82,14 +83,17 @@ export const previewTransactions = defineMethod({
       trust.run(engine, [], context),
     ])
     const { block } = preview
-    const signals = await previewSignals(engine, {
-      block,
-      account,
-      calls,
-      logs: preview.calls.map((c) => c.logs),
-      approvals: preview.approvals,
-      chainId: engine.rules.chainId,
-    })
+    const signals = [
+      ...frameSignals(preview.frames),
+      ...(await previewSignals(engine, {
+        block,
+        account,
+        calls,
+        logs: preview.calls.map((c) => c.logs),
+        approvals: preview.approvals,
+        chainId: engine.rules.chainId,
+      })),
+    ]
     return {
       block: { number: quantity(block.number), hash: block.hash },
       trust: anchor,

@@ -72,7 +72,8 @@ export async function previewSignals(
           : a.post !== null && a.post !== ZERO
     if (spender && spender !== ZERO && granted) spenders.add(spender)
   }
-  for (const spender of spenders) out.push(...(await spenderSignals(engine, block, spender)))
+  // Spenders' and recipients' code read together (one upstream round trip where not cached).
+  const recipientList: { token: Hex; recipient: Hex }[] = []
 
   // ERC-20 Transfers out of the account: to the token's own address, or to an address without code.
   const who = topicOf(account)
@@ -91,10 +92,15 @@ export async function previewSignals(
     }
     if (recipient !== ZERO) recipients.set(`${token}/${recipient}`, { token, recipient })
   }
-  for (const [key, { token, recipient }] of recipients) {
-    if (key.startsWith('self/')) continue
-    const code = await codeKindOf(engine, block, recipient)
-    if (code.kind === 'contract') continue
+  for (const [key, entry] of recipients) if (!key.startsWith('self/')) recipientList.push(entry)
+  const [spenderFound, recipientCode] = await Promise.all([
+    Promise.all([...spenders].map((spender) => spenderSignals(engine, block, spender))),
+    Promise.all(recipientList.map(({ recipient }) => codeKindOf(engine, block, recipient))),
+  ])
+  out.push(...spenderFound.flat())
+  recipientList.forEach(({ token, recipient }, i) => {
+    const code = recipientCode[i]!
+    if (code.kind === 'contract') return
     out.push({
       kind: 'recipientIsEoa',
       severity: 'info',
@@ -102,7 +108,7 @@ export async function previewSignals(
       recipient,
       ...(code.kind === 'delegated' ? { delegated: true, delegatedTo: code.delegatedTo } : { delegated: false }),
     })
-  }
+  })
 
   // EIP-7702 authorizations: who would delegate to what (the authority recovered from the signature).
   calls.forEach((call, index) => {

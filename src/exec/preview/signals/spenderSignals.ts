@@ -1,4 +1,4 @@
-import { bytesToHex } from '@ethereumjs/util'
+import { KECCAK256_NULL, bytesToHex, equalsBytes } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../../../chain/parseHeader.js'
 import type { Hex } from '../../../types/hex.js'
 import type { Engine } from '../../createEngine.js'
@@ -14,6 +14,9 @@ export type CodeKind = { kind: 'eoa' } | { kind: 'delegated'; delegatedTo: Hex }
 
 /** The address's verified code on the block, said as an EOA, a delegated EOA (EIP-7702) or a contract. */
 export async function codeKindOf(engine: Engine, block: VerifiedHeader, address: Hex): Promise<CodeKind> {
+  // The proven account first: an EOA's code hash says it has none (no code fetched).
+  const account = await engine.source.getAccount(block, address)
+  if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return { kind: 'eoa' }
   const code = bytesToHex(await engine.source.getCode(block, address)).toLowerCase()
   if (code === '0x') return { kind: 'eoa' }
   if (code.length === 2 + 46 && code.startsWith(DELEGATION_PREFIX)) {
