@@ -51,8 +51,23 @@ export type TypedData = {
   message: Record<string, unknown>
 }
 
-/** eth_signTypedData_v4: the typed data decoded; no preview yet (edgetrace_previewTypedData does not exist). */
-export type TypedDataPreview = { kind: 'typedData'; account: Hex; decoded: TypedData; preview: null }
+/**
+ * edgetrace_previewTypedData's answer (README "A wallet's preview"): `recognized`, and for a permit
+ * its kind, spender, grants (token, amount, allowance in force, nonce), deadline, `usable` and `problems`.
+ */
+export type TypedDataPreviewResult = { recognized: boolean; account: Hex; [field: string]: unknown }
+
+/**
+ * eth_signTypedData_v4: the typed data decoded and edgetrace_previewTypedData's answer at the latest
+ * block — or, when it could not be computed, `preview: null` and the error.
+ */
+export type TypedDataPreview = {
+  kind: 'typedData'
+  account: Hex
+  decoded: TypedData
+  preview: TypedDataPreviewResult | null
+  error: JsonRpcErrorObject | null
+}
 
 export type WalletPreview = TransactionsPreview | TypedDataPreview
 
@@ -125,7 +140,18 @@ function typedDataOf(params: unknown): TypedDataPreview {
   if (!isObject(decoded.message)) throw new InvalidParamsRpcError(`${method}: params[1].message: expected an object`)
   if (decoded.domain !== undefined && !isObject(decoded.domain))
     throw new InvalidParamsRpcError(`${method}: params[1].domain: expected an object`)
-  return { kind: 'typedData', account, decoded: decoded as TypedData, preview: null }
+  return { kind: 'typedData', account, decoded: decoded as TypedData, preview: null, error: null }
+}
+
+/** The typed data previewed by edgetrace_previewTypedData in the worker (its error handed on as such). */
+async function previewTypedData(client: EdgetraceClient, request: TypedDataPreview): Promise<TypedDataPreview> {
+  try {
+    const res = await client.call('edgetrace_previewTypedData', [request.account, request.decoded, 'latest'])
+    if ('error' in res) return { ...request, error: res.error }
+    return { ...request, preview: res.result as TypedDataPreviewResult }
+  } catch (err) {
+    return { ...request, error: errorObject(err) }
+  }
 }
 
 /** An error the wallet (or anything) threw, as a JSON-RPC error object. */
@@ -141,7 +167,8 @@ function errorObject(err: unknown): JsonRpcErrorObject {
 /**
  * The preview of a request the wallet is about to be asked: eth_sendTransaction's transaction or
  * wallet_sendCalls' calls (EIP-5792), run in order by edgetrace_previewTransactions in the edgetrace
- * worker at the latest block, or eth_signTypedData_v4's typed data decoded. A malformed request is
+ * worker at the latest block, or eth_signTypedData_v4's typed data decoded and previewed by
+ * edgetrace_previewTypedData. A malformed request is
  * -32602 naming the argument (thrown: it never reaches the wallet); a preview that fails is
  * returned as such, with its error, for the app to decide.
  */
@@ -151,7 +178,7 @@ export async function previewWalletRequest(
   request: { method: string; params?: unknown },
 ): Promise<WalletPreview> {
   const { method } = request
-  if (method === 'eth_signTypedData_v4') return typedDataOf(request.params)
+  if (method === 'eth_signTypedData_v4') return previewTypedData(client, typedDataOf(request.params))
   if (method !== 'eth_sendTransaction' && method !== 'wallet_sendCalls') {
     throw new InvalidParamsRpcError(`${method}: not a request edgetrace previews`)
   }

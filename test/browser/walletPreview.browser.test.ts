@@ -202,7 +202,7 @@ describe('createEip1193Provider({ wallet, preview })', () => {
     expect(sent('wallet_sendCalls')).toHaveLength(1)
   })
 
-  it('eth_signTypedData_v4 reaches the hook decoded, with no preview yet; approved, the wallet signs', async () => {
+  it('eth_signTypedData_v4 reaches the hook decoded and previewed (edgetrace_previewTypedData); approved, the wallet signs', async () => {
     const typed = {
       types: {
         EIP712Domain: [
@@ -227,12 +227,33 @@ describe('createEip1193Provider({ wallet, preview })', () => {
       provider.request({ method: 'eth_signTypedData_v4', params: [alice, JSON.stringify(typed)] }),
     ).rejects.toMatchObject({ code: 4001 })
     expect(sent('eth_signTypedData_v4')).toEqual([])
-    expect(handed.at(-1)!.result).toEqual({
+    // Previewed by edgetrace_previewTypedData in the worker: an EIP-2612 permit of the demo token to bob.
+    expect(handed.at(-1)!.result).toMatchObject({
       kind: 'typedData',
       account: alice.toLowerCase(),
       decoded: typed,
-      preview: null,
-    } satisfies Omit<TypedDataPreview, 'account'> & { account: string })
+      preview: {
+        recognized: true,
+        kind: 'eip2612',
+        owner: alice.toLowerCase(),
+        spender: bob.toLowerCase(),
+        deadline: { value: '0xf4865700', passed: false },
+        grants: [
+          {
+            token: {
+              address: token.toLowerCase(),
+              standard: 'erc20',
+              symbol: 'EDGE',
+              name: 'Edge Token',
+              decimals: 18,
+            },
+            amount: '0x3e8',
+            current: { amount: '0x0' },
+          },
+        ],
+      },
+      error: null,
+    } satisfies Omit<TypedDataPreview, 'account' | 'preview'> & { account: string; preview: object })
 
     decide = () => true
     const signature = await provider.request({ method: 'eth_signTypedData_v4', params: [alice, JSON.stringify(typed)] })
