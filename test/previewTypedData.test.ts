@@ -192,6 +192,7 @@ describe('edgetrace_previewTypedData', () => {
         atRisk: quantity(value),
       },
     ])
+    expect(p.signals).toEqual([{ kind: 'spenderIsEoa', severity: 'warning', spender: carol, delegated: false }])
 
     const signature: string = await rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [alice, JSON.stringify(typed)])
     const r = `0x${signature.slice(2, 66)}` as `0x${string}`
@@ -264,6 +265,21 @@ describe('edgetrace_previewTypedData', () => {
         atRisk: quantity(5n * ETHER),
       },
     ])
+    expect(p.signals).toEqual([
+      {
+        kind: 'unlimitedApproval',
+        severity: 'warning',
+        token: dai,
+        standard: 'erc20',
+        spender: bob,
+        amount: quantity(MAX),
+      },
+      { kind: 'spenderIsEoa', severity: 'warning', spender: bob, delegated: false },
+    ])
+    // allowed: false revokes: nothing allowed, no signal.
+    const revoke = await preview(alice, { ...typed, message: { ...typed.message, allowed: false } })
+    expect(revoke.grants[0].amount).toBe('0x0')
+    expect(revoke.signals).toEqual([])
     const stale = await preview(alice, { ...typed, message: { ...typed.message, nonce: 2 } })
     expect(stale.grants[0].nonce).toEqual({ signed: '0x2', current: '0x3', valid: false })
     expect(stale.usable).toBe(false)
@@ -327,6 +343,18 @@ describe('edgetrace_previewTypedData', () => {
         balance: quantity(10n ** 24n),
         atRisk: quantity(10n ** 24n),
       },
+    ])
+    expect(p.signals).toEqual([
+      {
+        kind: 'unlimitedApproval',
+        severity: 'warning',
+        token: pmt,
+        standard: 'permit2',
+        spender: bob,
+        amount: quantity(2n ** 160n - 1n),
+        expiration: quantity(2_000_000_000n),
+      },
+      { kind: 'spenderIsEoa', severity: 'warning', spender: bob, delegated: false },
     ])
     const { PermitSingle: _, ...types } = single.types
     const batch = {
@@ -395,6 +423,10 @@ describe('edgetrace_previewTypedData', () => {
       nonce: { signed: quantity(301n), current: null, valid: true },
       atRisk: quantity(1000n),
     })
+    expect(fresh.signals).toEqual([{ kind: 'spenderIsEoa', severity: 'warning', spender: carol, delegated: false }])
+    // A contract spender and a limited amount: no signal.
+    const toContract = await preview(alice, { ...typed(301n), message: { ...typed(301n).message, spender: pmt } })
+    expect(toContract.signals).toEqual([])
     const used = await preview(alice, typed(300n))
     expect(used.grants[0].nonce.valid).toBe(false)
     expect(used.problems).toEqual(['grants[0]: nonce 300 is already used on Permit2: the signature cannot be used'])

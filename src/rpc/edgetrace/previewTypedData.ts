@@ -1,5 +1,6 @@
 import { BlockNotFoundError } from '../../errors/state.js'
 import { InvalidParamsRpcError, ServerRpcError } from '../../errors/rpc.js'
+import { type PreviewSignal, spenderSignals } from '../../exec/preview/signals/spenderSignals.js'
 import { previewPermit } from '../../exec/preview/typedDataPreview.js'
 import { type RecognizedPermit, recognizePermit } from '../../exec/preview/typedDataPermits.js'
 import { quantity } from '../../utils/hex.js'
@@ -12,13 +13,21 @@ import { trust } from './trust.js'
 
 const amount = (v: bigint | null) => (v === null ? null : quantity(v))
 
+/** An ERC-20 amount at or above 2^255 is unlimited; Permit2's amounts are uint160, its max the unlimited one. */
+const UNLIMITED_ERC20 = 1n << 255n
+const UNLIMITED_PERMIT2 = (1n << 160n) - 1n
+
+/** A signal as answered: its numbers as quantities. */
+const signalJson = (s: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'bigint' ? quantity(v) : v]))
+
 /**
  * edgetrace_previewTypedData(account, typedData, block = latest): what an eth_signTypedData_v4
  * signature would allow, on the block's verified state. EIP-2612 and DAI permits, Permit2's
  * PermitSingle / PermitBatch / PermitTransferFrom / PermitBatchTransferFrom are recognised: token
  * (metadata read), spender, amount, expiration, deadline against the block's time, the allowance in
  * force and whether the nonce is the one the contract expects; `problems` says in words what makes the
- * signature useless. Any other typed data is answered decoded, `recognized: false`, with no claims.
+ * signature useless; `signals` an unlimited amount and a spender without code. Any other typed data is answered decoded, `recognized: false`, with no claims.
  */
 export const previewTypedData = defineMethod({
   name: 'edgetrace_previewTypedData',
@@ -70,6 +79,24 @@ export const previewTypedData = defineMethod({
       }
     })
     const { block } = preview
+    // The same signals as edgetrace_previewTransactions' approvals: an unlimited amount, a spender without code.
+    const signals: PreviewSignal[] = []
+    for (const g of preview.grants) {
+      const limit = permit.kind === 'permit2' ? UNLIMITED_PERMIT2 : UNLIMITED_ERC20
+      if (g.amount >= limit) {
+        signals.push({
+          kind: 'unlimitedApproval',
+          severity: 'warning',
+          token: g.token.address,
+          standard: permit.kind === 'permit2' ? 'permit2' : 'erc20',
+          spender: permit.spender,
+          amount: g.amount,
+          ...(g.expiration !== null ? { expiration: g.expiration } : {}),
+        })
+      }
+    }
+    if (preview.grants.some((g) => g.amount > 0n))
+      signals.push(...(await spenderSignals(engine, block, permit.spender)))
     return {
       recognized: true,
       kind: permit.kind,
@@ -99,6 +126,7 @@ export const previewTypedData = defineMethod({
       })),
       usable: problems.length === 0,
       problems,
+      signals: signals.map(signalJson),
     }
   },
 })
