@@ -5,7 +5,7 @@ import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
-import { rpc, rpcResult, waitForReceipt } from './src/rpc.js'
+import { deploy, rpc, rpcResult, storageContractInitCode, waitForReceipt } from './src/rpc.js'
 
 // edgetrace_previewTransactions' signals on the devnet, one test per signal, positive and negative.
 // Where a signal rests on state (an allowance, code, a delegation), the same calls are then mined on
@@ -39,8 +39,13 @@ afterAll(() => stop())
 
 const latest = async () => BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNumber'))
 
-async function preview(calls: Record<string, unknown>[], block?: bigint) {
-  const res = await rpc(edge.url, 'edgetrace_previewTransactions', [calls, quantity(block ?? (await latest()))])
+/** A preview; newContract (tested on its own) not looked for unless the options say. */
+async function preview(calls: Record<string, unknown>[], block?: bigint, options: object = { newContractDays: 0 }) {
+  const res = await rpc(edge.url, 'edgetrace_previewTransactions', [
+    calls,
+    quantity(block ?? (await latest())),
+    options,
+  ])
   expect(res.error, JSON.stringify(res.error)).toBeUndefined()
   return res.result as { signals: Record<string, unknown>[]; calls: { status: string; [k: string]: unknown }[] }
 }
@@ -232,5 +237,41 @@ describe('edgetrace_previewTransactions signals from the call tree', () => {
     ])
     expect(paid.calls[0]!.status).toBe('success')
     expect(paid.signals).toEqual([])
+  })
+})
+
+describe('edgetrace_previewTransactions newContract', () => {
+  it('newContract: a spender contract younger than 30 days (the devnet is), its code absent at the block named; older: none', async () => {
+    const block = await latest()
+    const { signals } = await preview([approve(scenarios, 5n)], block, {})
+    expect(signals).toHaveLength(1)
+    const [signal] = signals as any[]
+    expect(signal).toMatchObject({ kind: 'newContract', severity: 'warning', spender: scenarios, days: 30 })
+    const now = BigInt((await rpcResult(edge.url, 'eth_getBlockByNumber', [quantity(block), false])).timestamp)
+    if (signal.createdAfter) {
+      // A block inside the window where the spender had no code yet (proven).
+      expect(BigInt(signal.createdAfter.timestamp)).toBeGreaterThan(now - 30n * 86_400n)
+      expect(await rpcResult(edge.url, 'eth_getCode', [scenarios, signal.createdAfter.number])).toBe('0x')
+    } else {
+      // Code already at block 1, a block inside the window.
+      expect(BigInt(signal.createdBy.timestamp)).toBeGreaterThan(now - 30n * 86_400n)
+    }
+    // Bad option: named.
+    const bad = await rpc(edge.url, 'edgetrace_previewTransactions', [
+      [approve(scenarios, 5n)],
+      'latest',
+      { newContractDays: -1 },
+    ])
+    expect(bad.error.code).toBe(-32602)
+    expect(bad.error.message).toMatch(/options\.newContractDays/)
+    // Three days later, with a one-day window: Scenarios had its code before the window, no signal.
+    await rpcResult(devnet.anvil.url, 'evm_increaseTime', [3 * 86_400])
+    await rpcResult(devnet.anvil.url, 'evm_mine')
+    const later = await preview([approve(scenarios, 5n)], await latest(), { newContractDays: 1 })
+    expect(later.signals).toEqual([])
+    // A contract deployed inside that window is new.
+    const fresh = await deploy(devnet.anvil.url, storageContractInitCode(1))
+    const young = await preview([approve(fresh, 5n)], await latest(), { newContractDays: 1 })
+    expect(kinds(young.signals)).toEqual(['newContract'])
   })
 })

@@ -30,17 +30,31 @@ export function parsePreviewCalls(raw: unknown): CallArgs[] {
   return calls
 }
 
-export type PreviewOptions = { account?: Hex | undefined }
+export type PreviewOptions = { account?: Hex | undefined; newContractDays?: number | undefined }
 
-/** edgetrace_previewTransactions' `options`: `{ account }` (whose asset changes; default the calls' `from`). */
+const OPTIONS = ['account', 'newContractDays']
+
+/**
+ * edgetrace_previewTransactions' `options`: `{ account, newContractDays }` (whose asset changes,
+ * default the calls' `from`; the age in days under which a spender contract is new, default 30, 0 to
+ * not look).
+ */
 export function parsePreviewOptions(raw: unknown): PreviewOptions {
   const o = parseObject(raw, 'preview options')
   for (const key of Object.keys(o)) {
-    if (key !== 'account') throw new ParamError(`options.${key}: unknown option (known: account)`)
+    if (!OPTIONS.includes(key)) throw new ParamError(`options.${key}: unknown option (known: ${OPTIONS.join(', ')})`)
   }
-  if (o.account === undefined || o.account === null) return {}
+  const out: PreviewOptions = {}
+  const days = o.newContractDays
+  if (days !== undefined && days !== null) {
+    if (typeof days !== 'number' || !Number.isFinite(days) || days < 0 || days > 36_500) {
+      throw new ParamError(`options.newContractDays: expected a number of days from 0 to 36500, got ${describe(days)}`)
+    }
+    out.newContractDays = days
+  }
+  if (o.account === undefined || o.account === null) return out
   try {
-    return { account: parseAddress(o.account) }
+    return { ...out, account: parseAddress(o.account) }
   } catch (err) {
     throw new ParamError(`options.account: ${err instanceof Error ? err.message : String(err)}`)
   }

@@ -92,6 +92,7 @@ export const previewTransactions = defineMethod({
         logs: preview.calls.map((c) => c.logs),
         approvals: preview.approvals,
         chainId: engine.rules.chainId,
+        newContractDays: options?.newContractDays,
       })),
     ]
     return {

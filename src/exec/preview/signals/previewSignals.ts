@@ -6,6 +6,7 @@ import type { Engine } from '../../createEngine.js'
 import type { CallArgs } from '../../types.js'
 import type { ApprovalChange } from '../previewCalls.js'
 import { TRANSFER_TOPIC } from '../tokensMoved.js'
+import { newContractSignal } from './newContractSignal.js'
 import { type PreviewSignal, codeKindOf, spenderSignals } from './spenderSignals.js'
 
 /** An ERC-20 allowance at or above 2^255 is unlimited (wallets and tokens use max uint256, some 2^255 and up). */
@@ -23,6 +24,8 @@ export type PreviewSignalsParameters = {
   logs: readonly (readonly SimulatedLog[])[]
   approvals: readonly ApprovalChange[]
   chainId: bigint
+  /** A spender contract younger than this is `newContract` (default 30; 0: not looked for). */
+  newContractDays?: number | undefined
 }
 
 const addressOf = (topic: string): Hex => `0x${topic.slice(26).toLowerCase()}`
@@ -36,7 +39,7 @@ const topicOf = (account: Hex): Hex => `0x${account.slice(2).toLowerCase().padSt
  */
 export async function previewSignals(
   engine: Engine,
-  { block, account, calls, logs, approvals, chainId }: PreviewSignalsParameters,
+  { block, account, calls, logs, approvals, chainId, newContractDays }: PreviewSignalsParameters,
 ): Promise<PreviewSignal[]> {
   const out: PreviewSignal[] = []
   const spenders = new Set<Hex>()
@@ -94,7 +97,12 @@ export async function previewSignals(
   }
   for (const [key, entry] of recipients) if (!key.startsWith('self/')) recipientList.push(entry)
   const [spenderFound, recipientCode] = await Promise.all([
-    Promise.all([...spenders].map((spender) => spenderSignals(engine, block, spender))),
+    Promise.all(
+      [...spenders].map(async (spender) => {
+        const eoa = await spenderSignals(engine, block, spender)
+        return eoa.length > 0 ? eoa : newContractSignal(engine, block, spender, newContractDays)
+      }),
+    ),
     Promise.all(recipientList.map(({ recipient }) => codeKindOf(engine, block, recipient))),
   ])
   out.push(...spenderFound.flat())
