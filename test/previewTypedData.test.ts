@@ -34,6 +34,12 @@ contract PermitToken {
         emit Approval(msg.sender, spender, value);
         return true;
     }
+    function transferFrom(address from, address to, uint256 value) external returns (bool) {
+        allowance[from][msg.sender] -= value;
+        balanceOf[from] -= value;
+        balanceOf[to] += value;
+        return true;
+    }
     function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) external {
         require(block.timestamp <= deadline, "expired");
         bytes32 digest = keccak256(abi.encodePacked("\\x19\\x01", DOMAIN_SEPARATOR, keccak256(abi.encode(
@@ -44,7 +50,7 @@ contract PermitToken {
         emit Approval(owner, spender, value);
     }
 }
-/** DAI's shape: nonces, allowance, a bytes32-free string symbol; its permit is not called here. */
+/** DAI's shape: nonces, allowance, approve and transferFrom; its permit is not called here. */
 contract DaiLike {
     string public constant name = "Dai Stablecoin";
     string public constant symbol = "DAI";
@@ -53,6 +59,16 @@ contract DaiLike {
     mapping(address => mapping(address => uint256)) public allowance;
     mapping(address => uint256) public nonces;
     constructor() { balanceOf[msg.sender] = 5e18; nonces[msg.sender] = 3; }
+    function approve(address spender, uint256 value) external returns (bool) {
+        allowance[msg.sender][spender] = value;
+        return true;
+    }
+    function transferFrom(address from, address to, uint256 value) external returns (bool) {
+        allowance[from][msg.sender] -= value;
+        balanceOf[from] -= value;
+        balanceOf[to] += value;
+        return true;
+    }
 }
 /** A stand-in at Permit2's address: allowance(owner, token, spender) with its nonce, and nonceBitmap. */
 contract Permit2Standin {
@@ -158,7 +174,7 @@ async function preview(account: string, typed: unknown, block: unknown = 'latest
 }
 
 describe('edgetrace_previewTypedData', () => {
-  it('EIP-2612 permit: what it allows, then signed by anvil, submitted and mined: the allowance is what the preview said; the same signature again has a stale nonce', async () => {
+  it('EIP-2612 permit: what it allows, then signed by anvil, submitted and mined: the allowance is what the preview said, the pull by the spender mined leaves what its worst case said; the same signature again has a stale nonce', async () => {
     const value = 25n * ETHER
     const typed = permitData({
       owner: alice,
@@ -190,6 +206,8 @@ describe('edgetrace_previewTypedData', () => {
         nonce: { signed: '0x0', current: '0x0', valid: true },
         balance: quantity(10n ** 24n),
         atRisk: quantity(value),
+        // The permit's allowance set, then carol pulls all of it: alice loses the amount.
+        worstCase: { status: 'success', balanceAfter: quantity(10n ** 24n - value), loss: quantity(value) },
       },
     ])
     expect(p.signals).toEqual([{ kind: 'spenderIsEoa', severity: 'warning', spender: carol, delegated: false }])
@@ -213,12 +231,25 @@ describe('edgetrace_previewTypedData', () => {
       quantity(mined),
     ])
     expect(BigInt(allowance.result)).toBe(BigInt(p.grants[0].amount))
+    // carol pulls all of it, mined: alice's balance proven after is the worst case's.
+    const pulled = await send({
+      from: carol,
+      to: pmt,
+      data: encodeCall('transferFrom(address,address,uint256)', [alice, carol, value]),
+    })
+    const left = await rpc(edge.url, 'eth_call', [
+      { to: pmt, data: encodeCall('balanceOf(address)', [alice]) },
+      quantity(pulled),
+    ])
+    expect(quantity(BigInt(left.result))).toBe(p.grants[0].worstCase.balanceAfter)
 
     // The signature once used: its nonce is spent, the allowance in force is what it granted.
     const again = await preview(alice, typed, quantity(mined))
     expect(again.usable).toBe(false)
     expect(again.grants[0].nonce).toEqual({ signed: '0x0', current: '0x1', valid: false })
     expect(again.grants[0].current.amount).toBe(quantity(value))
+    // carol's pull spent the allowance: none in force after it.
+    expect((await preview(alice, typed, quantity(pulled))).grants[0].current.amount).toBe('0x0')
     expect(again.problems).toEqual(['grants[0]: nonce 0 is not the current nonce 1: the signature cannot be used'])
   })
 
@@ -263,6 +294,7 @@ describe('edgetrace_previewTypedData', () => {
         nonce: { signed: '0x3', current: '0x3', valid: true },
         balance: quantity(5n * ETHER),
         atRisk: quantity(5n * ETHER),
+        worstCase: { status: 'success', balanceAfter: '0x0', loss: quantity(5n * ETHER) },
       },
     ])
     expect(p.signals).toEqual([
@@ -280,6 +312,7 @@ describe('edgetrace_previewTypedData', () => {
     const revoke = await preview(alice, { ...typed, message: { ...typed.message, allowed: false } })
     expect(revoke.grants[0].amount).toBe('0x0')
     expect(revoke.signals).toEqual([])
+    expect(revoke.grants[0].worstCase).toBeNull()
     const stale = await preview(alice, { ...typed, message: { ...typed.message, nonce: 2 } })
     expect(stale.grants[0].nonce).toEqual({ signed: '0x2', current: '0x3', valid: false })
     expect(stale.usable).toBe(false)
@@ -340,8 +373,10 @@ describe('edgetrace_previewTypedData', () => {
         expiration: quantity(2_000_000_000n),
         current: { amount: '0x7', expiration: quantity(1000n), nonce: '0x1' },
         nonce: { signed: '0x1', current: '0x1', valid: true },
-        balance: quantity(10n ** 24n),
-        atRisk: quantity(10n ** 24n),
+        // carol took 25 PMT in the first test.
+        balance: quantity(10n ** 24n - 25n * ETHER),
+        atRisk: quantity(10n ** 24n - 25n * ETHER),
+        worstCase: null,
       },
     ])
     expect(p.signals).toEqual([

@@ -19,6 +19,8 @@ const SELECTORS = {
   decimals: '0x313ce567',
   symbol: '0x95d89b41',
   name: '0x06fdde03',
+  approve: '0x095ea7b3',
+  transferFrom: '0x23b872dd',
 } as const
 
 const arg = (a: Hex) => a.slice(2).toLowerCase().padStart(64, '0')
@@ -42,6 +44,12 @@ export type GrantPreview = {
   nonce: { signed: bigint; current: bigint | null; valid: boolean | null }
   /** balanceOf(owner) on the block: what the spender could take at most now is min(amount, balance). */
   balance: bigint | null
+  /**
+   * EIP-2612 and DAI: the permit's effect (the owner's `approve(spender, amount)`) then the spender's
+   * `transferFrom(owner, spender, min(amount, balance))`, simulated on the block's state: whether the
+   * pull succeeds and the owner's `balanceOf` after it (null for Permit2, or where the balance did not answer).
+   */
+  worstCase: { status: 'success' | 'failure'; balanceAfter: bigint | null; loss: bigint | null } | null
 }
 
 export type TypedDataPreview = {
@@ -128,8 +136,45 @@ export async function previewPermit(
       current,
       nonce,
       balance: words(balance, 1)?.[0] ?? null,
+      worstCase: null,
     }
   })
+  // The worst case of an EIP-2612 or DAI permit: its allowance set, then the spender pulls all it can.
+  const pulls = grants.flatMap((g, i) =>
+    (permit.kind === 'eip2612' || permit.kind === 'dai') && g.balance !== null && g.amount > 0n
+      ? [{ i, take: g.amount < g.balance ? g.amount : g.balance }]
+      : [],
+  )
+  if (pulls.length > 0) {
+    const calls: SimulateCall[] = pulls.flatMap(({ i, take }) => {
+      const g = grants[i]!
+      return [
+        {
+          from: owner,
+          to: g.token.address,
+          data: `${SELECTORS.approve}${arg(permit.spender)}${word(g.amount)}` as Hex,
+        },
+        {
+          from: permit.spender,
+          to: g.token.address,
+          data: `${SELECTORS.transferFrom}${arg(owner)}${arg(permit.spender)}${word(take)}` as Hex,
+        },
+        read(g.token.address, `${SELECTORS.balanceOf}${arg(owner)}`),
+      ]
+    })
+    const worst = { validation: false, traceTransfers: false, stateRoots: false, blocks: [{ calls }] }
+    const simulated = (await simulateBlocks(engine, block, worst, deadline))[0]!.calls
+    pulls.forEach(({ i }, k) => {
+      const g = grants[i]!
+      const pulled = simulated[k * 3 + 1]
+      const after = words(simulated[k * 3 + 2], 1)?.[0] ?? null
+      g.worstCase = {
+        status: pulled?.status === 1n ? 'success' : 'failure',
+        balanceAfter: after,
+        loss: after === null || g.balance === null ? null : g.balance - after,
+      }
+    })
+  }
   const blockTime = block.header.timestamp
   // DAI's expiry 0 is no deadline.
   const none = permit.kind === 'dai' && permit.deadline === 0n

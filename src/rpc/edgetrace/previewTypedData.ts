@@ -12,6 +12,8 @@ import { parseTypedData } from './parseTypedData.js'
 import { trust } from './trust.js'
 
 const amount = (v: bigint | null) => (v === null ? null : quantity(v))
+/** A signed amount as a quantity (`-0x…` below zero). */
+const signed = (v: bigint) => (v < 0n ? `-${quantity(-v)}` : quantity(v))
 
 /** An ERC-20 amount at or above 2^255 is unlimited; Permit2's amounts are uint160, its max the unlimited one. */
 const UNLIMITED_ERC20 = 1n << 255n
@@ -123,6 +125,11 @@ export const previewTypedData = defineMethod({
         nonce: { signed: quantity(g.nonce.signed), current: amount(g.nonce.current), valid: g.nonce.valid },
         balance: amount(g.balance),
         atRisk: g.balance === null ? null : quantity(g.amount < g.balance ? g.amount : g.balance),
+        worstCase: g.worstCase && {
+          status: g.worstCase.status,
+          balanceAfter: amount(g.worstCase.balanceAfter),
+          loss: g.worstCase.loss === null ? null : signed(g.worstCase.loss),
+        },
       })),
       usable: problems.length === 0,
       problems,
