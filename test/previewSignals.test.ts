@@ -39,8 +39,12 @@ afterAll(() => stop())
 
 const latest = async () => BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNumber'))
 
-/** A preview; newContract (tested on its own) not looked for unless the options say. */
-async function preview(calls: Record<string, unknown>[], block?: bigint, options: object = { newContractDays: 0 }) {
+/** A preview; newContract and firstInteraction (tested on their own) not looked for unless the options say. */
+async function preview(
+  calls: Record<string, unknown>[],
+  block?: bigint,
+  options: object = { newContractDays: 0, firstInteractionBlocks: 0 },
+) {
   const res = await rpc(edge.url, 'edgetrace_previewTransactions', [
     calls,
     quantity(block ?? (await latest())),
@@ -243,7 +247,7 @@ describe('edgetrace_previewTransactions signals from the call tree', () => {
 describe('edgetrace_previewTransactions newContract', () => {
   it('newContract: a spender contract younger than 30 days (the devnet is), its code absent at the block named; older: none', async () => {
     const block = await latest()
-    const { signals } = await preview([approve(scenarios, 5n)], block, {})
+    const { signals } = await preview([approve(scenarios, 5n)], block, { firstInteractionBlocks: 0 })
     expect(signals).toHaveLength(1)
     const [signal] = signals as any[]
     expect(signal).toMatchObject({ kind: 'newContract', severity: 'warning', spender: scenarios, days: 30 })
@@ -267,11 +271,54 @@ describe('edgetrace_previewTransactions newContract', () => {
     // Three days later, with a one-day window: Scenarios had its code before the window, no signal.
     await rpcResult(devnet.anvil.url, 'evm_increaseTime', [3 * 86_400])
     await rpcResult(devnet.anvil.url, 'evm_mine')
-    const later = await preview([approve(scenarios, 5n)], await latest(), { newContractDays: 1 })
+    const later = await preview([approve(scenarios, 5n)], await latest(), {
+      newContractDays: 1,
+      firstInteractionBlocks: 0,
+    })
     expect(later.signals).toEqual([])
     // A contract deployed inside that window is new.
     const fresh = await deploy(devnet.anvil.url, storageContractInitCode(1))
-    const young = await preview([approve(fresh, 5n)], await latest(), { newContractDays: 1 })
+    const young = await preview([approve(fresh, 5n)], await latest(), { newContractDays: 1, firstInteractionBlocks: 0 })
     expect(kinds(young.signals)).toEqual(['newContract'])
+  })
+})
+
+describe('edgetrace_previewTransactions firstInteraction', () => {
+  it('firstInteraction: a contract the account sent nothing to in the window, said with the window; not after it did', async () => {
+    const call = { from: bob, to: scenarios, data: encodeCall('increment()') }
+    const options = { newContractDays: 0, firstInteractionBlocks: 8 }
+    const block = await latest()
+    const { signals } = await preview([call], block, options)
+    expect(signals).toEqual([
+      {
+        kind: 'firstInteraction',
+        severity: 'info',
+        contract: scenarios,
+        window: { from: quantity(block - 7n), to: quantity(block) },
+      },
+    ])
+    // Negative: a call to an address without code; the same call once bob has sent one to Scenarios.
+    expect((await preview([{ from: bob, to: alice, value: '0x1' }], block, options)).signals).toEqual([])
+    const mined = await mine([call])
+    expect((await preview([call], mined, options)).signals).toEqual([])
+    // Past the window (8 empty blocks later) it is a first interaction again, as far as the window says.
+    await rpcResult(devnet.anvil.url, 'anvil_mine', ['0x8'])
+    const later = await latest()
+    const again = await preview([call], later, options)
+    expect(again.signals).toEqual([
+      {
+        kind: 'firstInteraction',
+        severity: 'info',
+        contract: scenarios,
+        window: { from: quantity(later - 7n), to: quantity(later) },
+      },
+    ])
+    const bad = await rpc(edge.url, 'edgetrace_previewTransactions', [
+      [call],
+      'latest',
+      { firstInteractionBlocks: 5000 },
+    ])
+    expect(bad.error.code).toBe(-32602)
+    expect(bad.error.message).toMatch(/options\.firstInteractionBlocks/)
   })
 })

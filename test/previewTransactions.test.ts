@@ -278,14 +278,14 @@ describe('edgetrace_previewTransactions without mining', () => {
     expect(far.error).toMatchObject({ code: -32000, message: 'header not found' })
   })
 
-  it('a cold preview of a token transfer: three upstream round trips (two, and the recipient for its signal), one warm', async () => {
+  it('a cold preview of a token transfer: three upstream round trips (two, and the recipient for its signal), one warm; five warm with the firstInteraction window', async () => {
     const proxy = await createProxy(devnet.anvil.url)
     const cold = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
     try {
       const calls = [{ from: alice, to: token, data: encodeCall('transfer(address,uint256)', [bob, 5n]) }]
-      const trips = async () => {
+      const trips = async (options: object = { firstInteractionBlocks: 0 }) => {
         const before = proxy.requests
-        const res = await rpcResult(cold.url, 'edgetrace_previewTransactions', [calls])
+        const res = await rpcResult(cold.url, 'edgetrace_previewTransactions', [calls, 'latest', options])
         expect(res.assetChanges[1].value.diff).toBe('-0x5')
         return proxy.requests - before
       }
@@ -294,6 +294,9 @@ describe('edgetrace_previewTransactions without mining', () => {
       // 3: the recipient's proven account, for the recipientIsEoa signal (the transfer touches only the token's storage).
       expect(await trips()).toBe(3)
       expect(await trips()).toBe(1)
+      // firstInteraction's default window (32 blocks), warm otherwise: the window's first header, the
+      // account's proof there, and (the account sent in it) the window's headers and bodies — four more.
+      expect(await trips({})).toBe(5)
     } finally {
       await cold.close()
       await proxy.stop()

@@ -30,14 +30,20 @@ export function parsePreviewCalls(raw: unknown): CallArgs[] {
   return calls
 }
 
-export type PreviewOptions = { account?: Hex | undefined; newContractDays?: number | undefined }
+export type PreviewOptions = {
+  account?: Hex | undefined
+  newContractDays?: number | undefined
+  firstInteractionBlocks?: number | undefined
+}
 
-const OPTIONS = ['account', 'newContractDays']
+const OPTIONS = ['account', 'newContractDays', 'firstInteractionBlocks']
+/** Most blocks firstInteraction may look back (their bodies are fetched when the account sent in them). */
+const MAX_FIRST_INTERACTION_BLOCKS = 1024
 
 /**
- * edgetrace_previewTransactions' `options`: `{ account, newContractDays }` (whose asset changes,
- * default the calls' `from`; the age in days under which a spender contract is new, default 30, 0 to
- * not look).
+ * edgetrace_previewTransactions' `options`: `{ account, newContractDays, firstInteractionBlocks }`
+ * (whose asset changes, default the calls' `from`; the age in days under which a spender contract is
+ * new, default 30; the blocks looked back for a first interaction, default 32; 0 to not look).
  */
 export function parsePreviewOptions(raw: unknown): PreviewOptions {
   const o = parseObject(raw, 'preview options')
@@ -51,6 +57,15 @@ export function parsePreviewOptions(raw: unknown): PreviewOptions {
       throw new ParamError(`options.newContractDays: expected a number of days from 0 to 36500, got ${describe(days)}`)
     }
     out.newContractDays = days
+  }
+  const blocks = o.firstInteractionBlocks
+  if (blocks !== undefined && blocks !== null) {
+    if (!Number.isInteger(blocks) || (blocks as number) < 0 || (blocks as number) > MAX_FIRST_INTERACTION_BLOCKS) {
+      throw new ParamError(
+        `options.firstInteractionBlocks: expected a whole number of blocks from 0 to ${MAX_FIRST_INTERACTION_BLOCKS}, got ${describe(blocks)}`,
+      )
+    }
+    out.firstInteractionBlocks = blocks as number
   }
   if (o.account === undefined || o.account === null) return out
   try {

@@ -93,6 +93,7 @@ export const previewTransactions = defineMethod({
         approvals: preview.approvals,
         chainId: engine.rules.chainId,
         newContractDays: options?.newContractDays,
+        firstInteractionBlocks: options?.firstInteractionBlocks,
       })),
     ]
     return {

@@ -6,6 +6,7 @@ import type { Engine } from '../../createEngine.js'
 import type { CallArgs } from '../../types.js'
 import type { ApprovalChange } from '../previewCalls.js'
 import { TRANSFER_TOPIC } from '../tokensMoved.js'
+import { firstInteractionSignals } from './firstInteractionSignals.js'
 import { newContractSignal } from './newContractSignal.js'
 import { type PreviewSignal, codeKindOf, spenderSignals } from './spenderSignals.js'
 
@@ -26,6 +27,8 @@ export type PreviewSignalsParameters = {
   chainId: bigint
   /** A spender contract younger than this is `newContract` (default 30; 0: not looked for). */
   newContractDays?: number | undefined
+  /** Blocks looked back for the account's transactions to each call's target (default 32; 0: not looked for). */
+  firstInteractionBlocks?: number | undefined
 }
 
 const addressOf = (topic: string): Hex => `0x${topic.slice(26).toLowerCase()}`
@@ -39,7 +42,16 @@ const topicOf = (account: Hex): Hex => `0x${account.slice(2).toLowerCase().padSt
  */
 export async function previewSignals(
   engine: Engine,
-  { block, account, calls, logs, approvals, chainId, newContractDays }: PreviewSignalsParameters,
+  {
+    block,
+    account,
+    calls,
+    logs,
+    approvals,
+    chainId,
+    newContractDays,
+    firstInteractionBlocks,
+  }: PreviewSignalsParameters,
 ): Promise<PreviewSignal[]> {
   const out: PreviewSignal[] = []
   const spenders = new Set<Hex>()
@@ -96,7 +108,8 @@ export async function previewSignals(
     if (recipient !== ZERO) recipients.set(`${token}/${recipient}`, { token, recipient })
   }
   for (const [key, entry] of recipients) if (!key.startsWith('self/')) recipientList.push(entry)
-  const [spenderFound, recipientCode] = await Promise.all([
+  const targets = calls.flatMap((c) => (c.to ? [c.to] : []))
+  const [spenderFound, recipientCode, first] = await Promise.all([
     Promise.all(
       [...spenders].map(async (spender) => {
         const eoa = await spenderSignals(engine, block, spender)
@@ -104,7 +117,9 @@ export async function previewSignals(
       }),
     ),
     Promise.all(recipientList.map(({ recipient }) => codeKindOf(engine, block, recipient))),
+    firstInteractionSignals(engine, block, account, targets, firstInteractionBlocks),
   ])
+  out.push(...first)
   out.push(...spenderFound.flat())
   recipientList.forEach(({ token, recipient }, i) => {
     const code = recipientCode[i]!
