@@ -165,6 +165,13 @@ describe('edgetrace_previewTransactions signals', () => {
     const other = await authority.signAuthorization({ contractAddress: scenarios, chainId: 1, nonce })
     const foreign = { ...rpcAuth, chainId: '0x1', yParity: quantity(other.yParity ?? 0), r: other.r, s: other.s }
     expect((await preview([{ ...call, authorizationList: [foreign] }])).signals).toEqual([])
+    // One to the zero address clears a delegation: said as such, not as installed.
+    const zero = '0x0000000000000000000000000000000000000000' as const
+    const clear = await authority.signAuthorization({ contractAddress: zero, chainId: 31337, nonce })
+    const clearing = { ...rpcAuth, address: zero, yParity: quantity(clear.yParity ?? 0), r: clear.r, s: clear.s }
+    expect((await preview([{ ...call, authorizationList: [clearing] }])).signals).toEqual([
+      { kind: 'delegationCleared', severity: 'info', call: 0, authority: authority.address.toLowerCase() },
+    ])
     // Mined: the authority's code at the mined block is the delegation the signal named.
     const raw = await sender.signTransaction({
       type: 'eip7702',
