@@ -2,7 +2,7 @@ import solc from 'solc'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeCall } from '../src/node/devnet/abi.js'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
-import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { deploy, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
@@ -516,5 +516,16 @@ describe('edgetrace_previewTypedData', () => {
       expect(res.error.message).toContain(message)
     }
     expect(await rpcResult(edge.url, 'eth_chainId')).toBe('0x7a69')
+  })
+
+  it('is served with eth: a listener without eth answers -32601 naming --http.api', async () => {
+    const noEth = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague', api: ['debug'] })
+    try {
+      const res = await rpc(noEth.url, 'edgetrace_previewTypedData', [alice, permitData({})])
+      expect(res.error.code).toBe(-32601)
+      expect(res.error.message).toMatch(/served with the eth namespace: add eth to --http.api/)
+    } finally {
+      await noEth.close()
+    }
   })
 })
