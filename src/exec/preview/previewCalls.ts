@@ -14,7 +14,7 @@ import {
   simulateBlocks,
 } from '../simulateBlocks.js'
 import type { CallArgs } from '../types.js'
-import { type DecodedRevert, decodeRevert } from './decodeRevert.js'
+import { type DecodedRevert, decodeRevert } from '../../utils/decodeRevert.js'
 import { decodeTokenText } from './decodeTokenText.js'
 import { type ApprovalTouched, PERMIT2, approvalsTouched } from './approvalsTouched.js'
 import { nftsMoved } from './nftsMoved.js'
