@@ -1,10 +1,10 @@
-import solc from 'solc'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeCall, encodeDeploy } from '../src/node/devnet/abi.js'
 import artifacts from '../src/node/devnet/artifacts.json' with { type: 'json' }
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
+import { compileSolidity } from './src/compileSolidity.js'
 import { createProxy } from './src/createProxy.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { deploy, rpc, rpcResult } from './src/rpc.js'
@@ -339,20 +339,12 @@ contract Weth {
     }
 }`
 
-function compileWeth(): string {
-  const input = {
-    language: 'Solidity',
-    sources: { 'Weth.sol': { content: WETH_SOURCE } },
-    settings: { evmVersion: 'prague', outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
-  }
-  const out = JSON.parse(solc.compile(JSON.stringify(input)))
-  return `0x${out.contracts['Weth.sol'].Weth.evm.bytecode.object}`
-}
-
 describe('edgetrace_previewTransactions: WETH wrap and unwrap against mined truth', () => {
   let weth: `0x${string}`
   beforeAll(async () => {
-    weth = (await deploy(devnet.anvil.url, compileWeth())).toLowerCase() as `0x${string}`
+    weth = (
+      await deploy(devnet.anvil.url, compileSolidity('Weth.sol', WETH_SOURCE).Weth!.creation)
+    ).toLowerCase() as `0x${string}`
   }, 60_000)
 
   it('wrap (Deposit): ether down by the value, WETH up by it, its bytes32 symbol read as text', async () => {

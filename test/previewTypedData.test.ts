@@ -1,9 +1,9 @@
-import solc from 'solc'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeCall } from '../src/node/devnet/abi.js'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
+import { compileSolidity } from './src/compileSolidity.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { deploy, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
 
@@ -84,26 +84,6 @@ contract Permit2Standin {
     function useNonce(uint256 nonce) external { nonceBitmap[msg.sender][nonce >> 8] |= 1 << (nonce & 255); }
 }`
 
-type Compiled = Record<string, { creation: `0x${string}`; runtime: `0x${string}` }>
-function compile(): Compiled {
-  const input = {
-    language: 'Solidity',
-    sources: { 'Permits.sol': { content: SOURCE } },
-    settings: {
-      evmVersion: 'prague',
-      outputSelection: { '*': { '*': ['evm.bytecode.object', 'evm.deployedBytecode.object'] } },
-    },
-  }
-  const out = JSON.parse(solc.compile(JSON.stringify(input)))
-  const errors = (out.errors ?? []).filter((e: any) => e.severity === 'error')
-  if (errors.length > 0) throw new Error(errors.map((e: any) => e.formattedMessage).join('\n'))
-  const contracts: Compiled = {}
-  for (const [name, c] of Object.entries<any>(out.contracts['Permits.sol'])) {
-    contracts[name] = { creation: `0x${c.evm.bytecode.object}`, runtime: `0x${c.evm.deployedBytecode.object}` }
-  }
-  return contracts
-}
-
 const PERMIT2 = '0x000000000022d473030f116ddee9f6a43af78ba3'
 const ETHER = 10n ** 18n
 const MAX = 2n ** 256n - 1n
@@ -129,7 +109,7 @@ const send = async (tx: Record<string, unknown>) => {
 beforeAll(async () => {
   ;({ devnet, edge, stop } = await withDevnetAndEdgetrace())
   ;[alice, bob, carol] = devnet.accounts.map((a) => a.toLowerCase()) as [`0x${string}`, `0x${string}`, `0x${string}`]
-  const compiled = compile()
+  const compiled = compileSolidity('Permits.sol', SOURCE)
   const lower = (a: string) => a.toLowerCase() as `0x${string}`
   pmt = lower(await deploy(devnet.anvil.url, compiled.PermitToken!.creation))
   dai = lower(await deploy(devnet.anvil.url, compiled.DaiLike!.creation))
