@@ -6,6 +6,7 @@ import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
 import { compileSolidity } from './src/compileSolidity.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
+import { eip2612PermitTypes } from './src/eip2612PermitTypes.js'
 import { deploy, rpc, rpcResult } from './src/rpc.js'
 
 // edgetrace_previewTransactions' NFTs and approvals on the devnet, measured against mined truth: each
@@ -328,21 +329,7 @@ describe('edgetrace_previewTransactions: approvals against mined truth', () => {
     const value = 25n * ETHER
     const deadline = 2n ** 40n
     const typed = {
-      types: {
-        EIP712Domain: [
-          { name: 'name', type: 'string' },
-          { name: 'version', type: 'string' },
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' },
-        ],
-        Permit: [
-          { name: 'owner', type: 'address' },
-          { name: 'spender', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' },
-        ],
-      },
+      types: eip2612PermitTypes(),
       primaryType: 'Permit',
       domain: { name: 'Permit Token', version: '1', chainId: 31337, verifyingContract: pmt },
       message: { owner: alice, spender: carol, value: value.toString(), nonce: '0', deadline: deadline.toString() },

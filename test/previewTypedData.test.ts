@@ -5,6 +5,7 @@ import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrac
 import { quantity } from '../src/utils/hex.js'
 import { compileSolidity } from './src/compileSolidity.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
+import { eip712DomainType, eip2612PermitTypes } from './src/eip2612PermitTypes.js'
 import { deploy, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
 
 // edgetrace_previewTypedData on the devnet: EIP-2612, DAI-style and Permit2 typed data previewed
@@ -119,23 +120,8 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => stop())
 
-const DOMAIN_TYPE = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-]
 const permitData = (message: Record<string, unknown>) => ({
-  types: {
-    EIP712Domain: DOMAIN_TYPE,
-    Permit: [
-      { name: 'owner', type: 'address' },
-      { name: 'spender', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'nonce', type: 'uint256' },
-      { name: 'deadline', type: 'uint256' },
-    ],
-  },
+  types: eip2612PermitTypes(),
   primaryType: 'Permit',
   domain: { name: 'Permit Token', version: '1', chainId: 31337, verifyingContract: pmt },
   message,
@@ -249,7 +235,7 @@ describe('edgetrace_previewTypedData', () => {
   it('DAI-style permit (holder, nonce, expiry, allowed): the whole uint256 allowed, nonces(holder) checked, expiry 0 is none', async () => {
     const typed = {
       types: {
-        EIP712Domain: DOMAIN_TYPE,
+        EIP712Domain: eip712DomainType(),
         Permit: [
           { name: 'holder', type: 'address' },
           { name: 'spender', type: 'address' },
