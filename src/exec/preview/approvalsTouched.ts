@@ -1,4 +1,5 @@
 import type { Hex } from '../../types/hex.js'
+import { addressTopic } from './abiWords.js'
 import type { SimulatedLog } from '../createSimulationLogRecorder.js'
 
 /** The canonical Permit2 contract (the same address on every chain). */
@@ -25,7 +26,6 @@ export type ApprovalTouched =
   | { kind: 'approvalForAll'; address: Hex; spender: Hex }
   | { kind: 'permit2'; address: Hex; spender: Hex }
 
-const topicOf = (account: Hex): Hex => `0x${account.slice(2).toLowerCase().padStart(64, '0')}`
 const addressOf = (topic: string): Hex => `0x${topic.slice(26)}`
 
 /**
@@ -36,7 +36,7 @@ const addressOf = (topic: string): Hex => `0x${topic.slice(26)}`
  * The logs only say where to look; the approvals are read before and after.
  */
 export function approvalsTouched(logs: readonly SimulatedLog[], account: Hex): ApprovalTouched[] {
-  const who = topicOf(account)
+  const who = addressTopic(account)
   const out = new Map<string, ApprovalTouched>()
   const add = (a: ApprovalTouched) => {
     const key = `${a.kind}/${a.address}/${'tokenId' in a ? a.tokenId : a.spender}`

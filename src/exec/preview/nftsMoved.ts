@@ -1,4 +1,5 @@
 import type { Hex } from '../../types/hex.js'
+import { addressTopic } from './abiWords.js'
 import type { SimulatedLog } from '../createSimulationLogRecorder.js'
 import { TRANSFER_TOPIC } from './tokensMoved.js'
 
@@ -10,7 +11,6 @@ export const TRANSFER_BATCH_TOPIC = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d
 /** A token id of a contract whose holding by the account may have moved. */
 export type NftMoved = { address: Hex; standard: 'erc721' | 'erc1155'; tokenId: bigint }
 
-const topicOf = (account: Hex): Hex => `0x${account.slice(2).toLowerCase().padStart(64, '0')}`
 const wordAt = (hex: string, i: number): bigint | undefined => {
   const w = hex.slice(i * 64, i * 64 + 64)
   return w.length === 64 ? BigInt(`0x${w}`) : undefined
@@ -33,7 +33,7 @@ function uintArray(hex: string, slot: number): bigint[] {
  * holdings are read (`ownerOf`, `balanceOf(account, id)`).
  */
 export function nftsMoved(logs: readonly SimulatedLog[], account: Hex): NftMoved[] {
-  const who = topicOf(account)
+  const who = addressTopic(account)
   const out = new Map<string, NftMoved>()
   const add = (address: Hex, standard: NftMoved['standard'], tokenId: bigint) => {
     const key = `${address.toLowerCase()}/${standard}/${tokenId}`

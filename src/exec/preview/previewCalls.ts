@@ -1,4 +1,5 @@
 import { KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
+import { addressWord, uintWord } from './abiWords.js'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
 import type { Deadline } from '../../types/deadline.js'
@@ -139,9 +140,7 @@ const feeless = (call: CallArgs): CallArgs => ({
 })
 
 const read = (to: Hex, data: string): SimulateCall => ({ to, data: data as Hex })
-const addressArg = (address: Hex) => address.slice(2).toLowerCase().padStart(64, '0')
 const bare = ({ to, data }: HoldingRead): SimulateCall => ({ to, data })
-const wordArg = (value: bigint) => value.toString(16).padStart(64, '0')
 
 /** A verified read of what the account holds or allows, run before and after the calls: `words` 32-byte words answered. */
 type HoldingRead = SimulateCall & { to: Hex; words: number; revertIsNone: boolean }
@@ -155,15 +154,15 @@ const holding = (to: Hex, data: string, words = 1, revertIsNone = false): Holdin
 /** The read of an approval: `allowance`, `getApproved`, `isApprovedForAll`, Permit2's `allowance(owner, token, spender)`. */
 function approvalRead(a: ApprovalTouched, account: Hex): HoldingRead {
   if (a.kind === 'allowance')
-    return holding(a.address, `${SELECTORS.allowance}${addressArg(account)}${addressArg(a.spender)}`)
+    return holding(a.address, `${SELECTORS.allowance}${addressWord(account)}${addressWord(a.spender)}`)
   // getApproved, as ownerOf, reverts for a token no one owns: no approval.
-  if (a.kind === 'approve') return holding(a.address, `${SELECTORS.getApproved}${wordArg(a.tokenId)}`, 1, true)
+  if (a.kind === 'approve') return holding(a.address, `${SELECTORS.getApproved}${uintWord(a.tokenId)}`, 1, true)
   if (a.kind === 'approvalForAll') {
-    return holding(a.address, `${SELECTORS.isApprovedForAll}${addressArg(account)}${addressArg(a.spender)}`)
+    return holding(a.address, `${SELECTORS.isApprovedForAll}${addressWord(account)}${addressWord(a.spender)}`)
   }
   return holding(
     PERMIT2,
-    `${SELECTORS.permit2Allowance}${addressArg(account)}${addressArg(a.address)}${addressArg(a.spender)}`,
+    `${SELECTORS.permit2Allowance}${addressWord(account)}${addressWord(a.address)}${addressWord(a.spender)}`,
     3,
   )
 }
@@ -234,7 +233,7 @@ export async function previewCalls(
 ): Promise<Preview> {
   const userBlock: SimulateBlockInput = { calls: calls.map(feeless) }
   const opts = { validation: false, traceTransfers: false, stateRoots: false }
-  const ethRead = read(READER, `0x${addressArg(account)}`)
+  const ethRead = read(READER, `0x${addressWord(account)}`)
   // The reading block prepared too: the reader's (absent) account is fetched with the calls' state.
   const block = await prepareSimulation(engine, selector, { ...opts, blocks: [userBlock, readingBlock([ethRead])] })
   // The calls' trees, for the signals (SELFDESTRUCT, value into a frame that reverted).
@@ -256,11 +255,11 @@ export async function previewCalls(
   // Every contract named gets its metadata read after the calls (and whether it is an ERC-1155).
   const named = [...new Set<Hex>([...tokens, ...nfts.map((n) => n.address), ...approvals.map((a) => a.address)])]
   const holdings: HoldingRead[] = [
-    ...tokens.map((t) => holding(t, `${SELECTORS.balanceOf}${addressArg(account)}`)),
+    ...tokens.map((t) => holding(t, `${SELECTORS.balanceOf}${addressWord(account)}`)),
     ...nfts.map((n) =>
       n.standard === 'erc721'
-        ? holding(n.address, `${SELECTORS.ownerOf}${wordArg(n.tokenId)}`, 1, true)
-        : holding(n.address, `${SELECTORS.balanceOf1155}${addressArg(account)}${wordArg(n.tokenId)}`),
+        ? holding(n.address, `${SELECTORS.ownerOf}${uintWord(n.tokenId)}`, 1, true)
+        : holding(n.address, `${SELECTORS.balanceOf1155}${addressWord(account)}${uintWord(n.tokenId)}`),
     ),
     ...approvals.map((a) => approvalRead(a, account)),
   ]

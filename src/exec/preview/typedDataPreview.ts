@@ -1,4 +1,5 @@
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
+import { addressWord, uintWord } from './abiWords.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
 import type { Deadline } from '../../types/deadline.js'
 import type { Hex } from '../../types/hex.js'
@@ -23,8 +24,6 @@ const SELECTORS = {
   transferFrom: '0x23b872dd',
 } as const
 
-const arg = (a: Hex) => a.slice(2).toLowerCase().padStart(64, '0')
-const word = (v: bigint) => v.toString(16).padStart(64, '0')
 const read = (to: Hex, data: string): SimulateCall => ({ to, data: data as Hex })
 function words(call: SimulatedCall | undefined, n: number): bigint[] | null {
   if (call?.status !== 1n || call.returnData.length < 2 + n * 64) return null
@@ -79,21 +78,24 @@ export async function previewPermit(
     const state =
       permit.kind === 'permit2'
         ? [
-            read(PERMIT2, `${SELECTORS.permit2Allowance}${arg(owner)}${arg(g.token)}${arg(permit.spender)}`),
+            read(
+              PERMIT2,
+              `${SELECTORS.permit2Allowance}${addressWord(owner)}${addressWord(g.token)}${addressWord(permit.spender)}`,
+            ),
             read(PERMIT2, '0x'),
           ]
         : permit.kind === 'permit2Transfer'
           ? [
-              read(g.token, `${SELECTORS.allowance}${arg(owner)}${arg(PERMIT2)}`),
-              read(PERMIT2, `${SELECTORS.nonceBitmap}${arg(owner)}${word(g.nonce >> 8n)}`),
+              read(g.token, `${SELECTORS.allowance}${addressWord(owner)}${addressWord(PERMIT2)}`),
+              read(PERMIT2, `${SELECTORS.nonceBitmap}${addressWord(owner)}${uintWord(g.nonce >> 8n)}`),
             ]
           : [
-              read(g.token, `${SELECTORS.allowance}${arg(owner)}${arg(permit.spender)}`),
-              read(g.token, `${SELECTORS.nonces}${arg(owner)}`),
+              read(g.token, `${SELECTORS.allowance}${addressWord(owner)}${addressWord(permit.spender)}`),
+              read(g.token, `${SELECTORS.nonces}${addressWord(owner)}`),
             ]
     return [
       ...state,
-      read(g.token, `${SELECTORS.balanceOf}${arg(owner)}`),
+      read(g.token, `${SELECTORS.balanceOf}${addressWord(owner)}`),
       read(g.token, SELECTORS.decimals),
       read(g.token, SELECTORS.symbol),
       read(g.token, SELECTORS.name),
@@ -152,14 +154,14 @@ export async function previewPermit(
         {
           from: owner,
           to: g.token.address,
-          data: `${SELECTORS.approve}${arg(permit.spender)}${word(g.amount)}` as Hex,
+          data: `${SELECTORS.approve}${addressWord(permit.spender)}${uintWord(g.amount)}` as Hex,
         },
         {
           from: permit.spender,
           to: g.token.address,
-          data: `${SELECTORS.transferFrom}${arg(owner)}${arg(permit.spender)}${word(take)}` as Hex,
+          data: `${SELECTORS.transferFrom}${addressWord(owner)}${addressWord(permit.spender)}${uintWord(take)}` as Hex,
         },
-        read(g.token.address, `${SELECTORS.balanceOf}${arg(owner)}`),
+        read(g.token.address, `${SELECTORS.balanceOf}${addressWord(owner)}`),
       ]
     })
     const worst = { validation: false, traceTransfers: false, stateRoots: false, blocks: [{ calls }] }

@@ -1,4 +1,5 @@
 import { eoaCode7702RecoverAuthority } from '@ethereumjs/util'
+import { addressTopic } from '../abiWords.js'
 import type { VerifiedHeader } from '../../../chain/parseHeader.js'
 import type { Hex } from '../../../types/hex.js'
 import type { SimulatedLog } from '../../createSimulationLogRecorder.js'
@@ -32,7 +33,6 @@ export type PreviewSignalsParameters = {
 }
 
 const addressOf = (topic: string): Hex => `0x${topic.slice(26).toLowerCase()}`
-const topicOf = (account: Hex): Hex => `0x${account.slice(2).toLowerCase().padStart(64, '0')}`
 
 /**
  * The preview's signals, each from verified data: the approvals as read after the calls
@@ -91,7 +91,7 @@ export async function previewSignals(
   const recipientList: { token: Hex; recipient: Hex }[] = []
 
   // ERC-20 Transfers out of the account: to the token's own address, or to an address without code.
-  const who = topicOf(account)
+  const who = addressTopic(account)
   const recipients = new Map<string, { token: Hex; recipient: Hex }>()
   for (const log of logs.flat()) {
     const [topic, from, to] = log.topics.map((t) => t.toLowerCase())
