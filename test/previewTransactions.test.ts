@@ -211,6 +211,99 @@ describe('edgetrace_previewTransactions against mined truth', () => {
   })
 })
 
+describe('edgetrace_previewTransactions options.transactionIndex: where a mined transaction ran', () => {
+  it('a transaction second in its block, previewed at its index, gives the balances it was mined with; at the block before, not', async () => {
+    const nonceOf = async (who: string) =>
+      BigInt(await rpcResult(devnet.anvil.url, 'eth_getTransactionCount', [who, 'latest']))
+    // carol holds some EDGE; then in one block: alice sends carol 10 EDGE (a higher tip: first), and
+    // carol sends bob 3 EDGE.
+    await mine([
+      {
+        from: alice,
+        ...GAS,
+        ...FEES,
+        to: token,
+        data: encodeCall('transfer(address,uint256)', [carol, 20n * ETHER]),
+        nonce: quantity(await nonceOf(alice)),
+      },
+    ])
+    const first = {
+      from: alice,
+      ...GAS,
+      maxFeePerGas: quantity(30_000_000_000n),
+      maxPriorityFeePerGas: quantity(5_000_000_000n),
+      to: token,
+      data: encodeCall('transfer(address,uint256)', [carol, 10n * ETHER]),
+      nonce: quantity(await nonceOf(alice)),
+    }
+    const call = {
+      from: carol,
+      ...GAS,
+      ...FEES,
+      to: token,
+      data: encodeCall('transfer(address,uint256)', [bob, 3n * ETHER]),
+    }
+    const receipts = await mine([first, { ...call, nonce: quantity(await nonceOf(carol)) }])
+    expect(receipts.map((r) => Number(r.transactionIndex))).toEqual([0, 1])
+    const mined = BigInt(receipts[1].blockNumber)
+    const minedHash = receipts[1].blockHash
+    const fee = BigInt(receipts[1].gasUsed) * BigInt(receipts[1].effectiveGasPrice)
+
+    const res = await rpcResult(edge.url, 'edgetrace_previewTransactions', [
+      [call],
+      { blockHash: minedHash },
+      { transactionIndex: 1 },
+    ])
+    expect(res.block).toEqual({ number: quantity(mined), hash: minedHash, transactionIndex: 1 })
+    expect(res.calls[0].status).toBe('success')
+    expect(res.calls[0].gasUsed).toBe(receipts[1].gasUsed)
+    const [native, edge20] = res.assetChanges
+    // Before it: the block's parent state and alice's transfer to carol.
+    expect(BigInt(edge20.value.pre)).toBe((await balanceOf(carol, mined - 1n)) + 10n * ETHER)
+    expect(BigInt(edge20.value.post)).toBe(await balanceOf(carol, mined))
+    expect(signed(edge20.value.diff)).toBe(-3n * ETHER)
+    // Ether: moved only by the gas, paid at the block's own base fee as mined.
+    expect(BigInt(native.value.pre)).toBe(await ether(carol, mined - 1n))
+    expect(BigInt(native.gasPaid)).toBe(fee)
+    expect(BigInt(native.value.post) - fee).toBe(await ether(carol, mined))
+
+    // The same call on the block before (not positioned): carol's EDGE before alice's transfer — not
+    // what it was mined with.
+    const unpositioned = await rpcResult(edge.url, 'edgetrace_previewTransactions', [[call], quantity(mined - 1n)])
+    expect(BigInt(unpositioned.assetChanges[1].value.pre)).toBe(BigInt(edge20.value.pre) - 10n * ETHER)
+    expect(unpositioned.block.transactionIndex).toBeUndefined()
+
+    // Index 0 of the block: before alice's transfer; a quantity is taken too.
+    const atStart = await rpcResult(edge.url, 'edgetrace_previewTransactions', [
+      [call],
+      quantity(mined),
+      { transactionIndex: '0x0' },
+    ])
+    expect(atStart.assetChanges[1].value.pre).toBe(unpositioned.assetChanges[1].value.pre)
+    expect(atStart.block.transactionIndex).toBe(0)
+
+    // Past the block's end, or not an index: -32602 naming the option.
+    const past = await rpc(edge.url, 'edgetrace_previewTransactions', [
+      [call],
+      quantity(mined),
+      { transactionIndex: 3 },
+    ])
+    expect(past.error).toMatchObject({ code: -32602 })
+    expect(past.error.message).toMatch(
+      /options\.transactionIndex: transaction index 3 out of range \(block \d+ has 2 transactions\)/,
+    )
+    for (const bad of [-1, 1.5, 'two']) {
+      const res = await rpc(edge.url, 'edgetrace_previewTransactions', [
+        [call],
+        quantity(mined),
+        { transactionIndex: bad },
+      ])
+      expect(res.error?.code, String(bad)).toBe(-32602)
+      expect(res.error.message).toMatch(/invalid argument 2: options\.transactionIndex: expected a transaction's index/)
+    }
+  })
+})
+
 describe('edgetrace_previewTransactions without mining', () => {
   it('a Panic(uint256) is decoded with its code', async () => {
     const res = await rpcResult(edge.url, 'edgetrace_previewTransactions', [

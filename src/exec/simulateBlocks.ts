@@ -98,6 +98,12 @@ export type SimulateOptions = {
   stateRoots?: boolean | undefined
   /** Frame hooks run beside the log recorder's on every call of every block (a preview's signals read the call tree). */
   frameHooks?: Pick<TracerHooks, 'onEnter' | 'onExit'> | undefined
+  /**
+   * The state the blocks start from instead of `base`'s: a fork of it is taken (it is left as it
+   * is), e.g. a block's parent state with its first transactions replayed (stateBefore); `base` is
+   * then that overlay's block, the parent.
+   */
+  baseState?: OverlayStateManager | undefined
 }
 
 export type SimulatedCallError = { message: string; code: number; data?: Hex }
@@ -251,7 +257,8 @@ export async function simulateBlocks(
 
 async function run(engine: Engine, base: VerifiedHeader, opts: SimulateOptions, signal: Deadline) {
   const blocks = sanitizeChain(base, opts.blocks)
-  const state = createOverlayStateManager({ source: engine.source, block: base, signal })
+  const state =
+    opts.baseState?.fork(signal) ?? createOverlayStateManager({ source: engine.source, block: base, signal })
   const roots = createStateRootTracker(engine, base)
   const cap = engine.options.gasCap
   const budget = { remaining: cap === 0n ? 2n ** 64n - 1n : cap }

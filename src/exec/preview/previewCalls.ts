@@ -1,4 +1,4 @@
-import { KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
+import { type Account, Address, KECCAK256_NULL, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { addressWord, uintWord } from './abiWords.js'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import type { BlockSelector } from '../../types/blockSelector.js'
@@ -21,6 +21,7 @@ import { type ApprovalTouched, PERMIT2, approvalsTouched } from './approvalsTouc
 import { nftsMoved } from './nftsMoved.js'
 import { type SignalFrame, createSignalFrameRecorder } from './signals/createSignalFrameRecorder.js'
 import { tokensMoved } from './tokensMoved.js'
+import { positionedBase } from './positionedBase.js'
 
 /**
  * Where the balance reader sits during the reading block (a state override of that block only, after
@@ -112,7 +113,9 @@ export type ApprovalChange =
     }
 
 export type Preview = {
+  /** The block named (with a transactionIndex: the calls took the place of its transaction at that index). */
   block: VerifiedHeader
+  transactionIndex?: number | undefined
   calls: PreviewedCall[]
   /** The account's ether moved by the calls' values alone (they run without fees), and the fees apart. */
   native: BalanceChange & { gasPaid: bigint }
@@ -129,6 +132,12 @@ export type PreviewCallsParameters = {
   calls: readonly CallArgs[]
   account: Hex
   deadline?: Deadline | undefined
+  /**
+   * Run on the block's parent state after the block's first `transactionIndex` transactions, in the
+   * block's own place (number, time…) — debug_traceCallMany's StateContext; without it, on the
+   * block's state, in a block after it.
+   */
+  transactionIndex?: number | undefined
 }
 
 /** The calls without fees: their ether movements are then their values alone (the fees said apart). */
@@ -179,9 +188,9 @@ const readingBlock = (calls: SimulateCall[]): SimulateBlockInput => ({
   calls,
 })
 
-/** Whether an address has no code on the block (proven). */
-async function codeless(engine: Engine, block: VerifiedHeader, address: Hex): Promise<boolean> {
-  const found = await engine.source.getAccount(block, address)
+/** Whether an address has no code where the calls start (proven). */
+async function codeless(accountAt: (address: Hex) => Promise<Account | undefined>, address: Hex): Promise<boolean> {
+  const found = await accountAt(address)
   return !found || equalsBytes(found.codeHash, KECCAK256_NULL)
 }
 
@@ -229,13 +238,23 @@ function previewed(call: SimulatedCall): PreviewedCall {
  */
 export async function previewCalls(
   engine: Engine,
-  { selector, calls, account, deadline }: PreviewCallsParameters,
+  { selector, calls, account, deadline, transactionIndex }: PreviewCallsParameters,
 ): Promise<Preview> {
-  const userBlock: SimulateBlockInput = { calls: calls.map(feeless) }
-  const opts = { validation: false, traceTransfers: false, stateRoots: false }
+  const positioned =
+    transactionIndex === undefined ? undefined : await positionedBase(engine, selector, transactionIndex, deadline)
+  const userBlock: SimulateBlockInput = { calls: calls.map(feeless), blockOverrides: positioned?.overrides }
+  const opts = { validation: false, traceTransfers: false, stateRoots: false, baseState: positioned?.state }
   const ethRead = read(READER, `0x${addressWord(account)}`)
   // The reading block prepared too: the reader's (absent) account is fetched with the calls' state.
-  const block = await prepareSimulation(engine, selector, { ...opts, blocks: [userBlock, readingBlock([ethRead])] })
+  // Positioned: the parent's state, what the block's replay did not read fetched as the calls read it.
+  const block =
+    positioned?.parent ??
+    (await prepareSimulation(engine, selector, { ...opts, blocks: [userBlock, readingBlock([ethRead])] }))
+  /** An account where the calls start (positioned: after the block's first transactions). */
+  const accountAt = (address: Hex) =>
+    positioned
+      ? positioned.state.fork().getAccount(new Address(hexToBytes(address)))
+      : engine.source.getAccount(block, address)
   // The calls' trees, for the signals (SELFDESTRUCT, value into a frame that reverted).
   const frames = createSignalFrameRecorder(calls.length)
   const [first, preAccount] = await Promise.all([
@@ -245,7 +264,7 @@ export async function previewCalls(
       { ...opts, blocks: [userBlock, readingBlock([ethRead])], frameHooks: frames.hooks },
       deadline,
     ),
-    engine.source.getAccount(block, account),
+    accountAt(account),
   ])
   const ran = first[0]!.calls
   const logs = ran.flatMap((c) => c.logs)
@@ -287,7 +306,7 @@ export async function previewCalls(
       before[0]!.calls.map(
         async (c, i) =>
           wordsOf(c, holdings[i]!) ??
-          ((await codeless(engine, block, holdings[i]!.to)) ? new Array<bigint>(holdings[i]!.words).fill(0n) : null),
+          ((await codeless(accountAt, holdings[i]!.to)) ? new Array<bigint>(holdings[i]!.words).fill(0n) : null),
       ),
     )
   }
@@ -322,7 +341,8 @@ export async function previewCalls(
   const ethPre = preAccount?.balance ?? 0n
   const ethPost = wordOf(post[0]) ?? 0n
   return {
-    block,
+    block: positioned?.block ?? block,
+    transactionIndex,
     calls: ran.map(previewed),
     frames: frames.trees(),
     native: {

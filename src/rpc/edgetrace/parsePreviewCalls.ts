@@ -34,16 +34,19 @@ export type PreviewOptions = {
   account?: Hex | undefined
   newContractDays?: number | undefined
   firstInteractionBlocks?: number | undefined
+  transactionIndex?: number | undefined
 }
 
-const OPTIONS = ['account', 'newContractDays', 'firstInteractionBlocks']
+const OPTIONS = ['account', 'newContractDays', 'firstInteractionBlocks', 'transactionIndex']
 /** Most blocks firstInteraction may look back (their bodies are fetched when the account sent in them). */
 const MAX_FIRST_INTERACTION_BLOCKS = 1024
 
 /**
- * edgetrace_previewTransactions' `options`: `{ account, newContractDays, firstInteractionBlocks }`
- * (whose asset changes, default the calls' `from`; the age in days under which a spender contract is
- * new, default 30; the blocks looked back for a first interaction, default 32; 0 to not look).
+ * edgetrace_previewTransactions' `options`: `{ account, newContractDays, firstInteractionBlocks,
+ * transactionIndex }` (whose asset changes, default the calls' `from`; the age in days under which a
+ * spender contract is new, default 30; the blocks looked back for a first interaction, default 32; 0
+ * to not look; run on the block's parent state after its first `transactionIndex` transactions, as
+ * debug_traceCallMany's StateContext — where a mined transaction at that index ran).
  */
 export function parsePreviewOptions(raw: unknown): PreviewOptions {
   const o = parseObject(raw, 'preview options')
@@ -66,6 +69,17 @@ export function parsePreviewOptions(raw: unknown): PreviewOptions {
       )
     }
     out.firstInteractionBlocks = blocks as number
+  }
+  // As Erigon's StateContext.transactionIndex: a number, or a quantity.
+  const index = o.transactionIndex
+  if (index !== undefined && index !== null) {
+    const n = typeof index === 'string' && /^0x[0-9a-fA-F]{1,8}$/.test(index) ? Number(index) : index
+    if (!Number.isSafeInteger(n) || (n as number) < 0) {
+      throw new ParamError(
+        `options.transactionIndex: expected a transaction's index in the block (a whole number from 0, or a quantity), got ${describe(index)}`,
+      )
+    }
+    out.transactionIndex = n as number
   }
   if (o.account === undefined || o.account === null) return out
   try {

@@ -1,4 +1,5 @@
 import { BlockNotFoundError } from '../../errors/state.js'
+import { TransactionIndexError } from '../../errors/replay.js'
 import { InvalidParamsRpcError, ServerRpcError } from '../../errors/rpc.js'
 import { type ApprovalChange, type BalanceChange, previewCalls } from '../../exec/preview/previewCalls.js'
 import { frameSignals } from '../../exec/preview/signals/frameSignals.js'
@@ -75,9 +76,14 @@ export const previewTransactions = defineMethod({
         calls,
         account,
         deadline: context.deadline,
+        transactionIndex: options?.transactionIndex,
       }).catch((err: unknown) => {
         // geth's words for a block it does not have.
         if (err instanceof BlockNotFoundError) throw new ServerRpcError('header not found', { cause: err })
+        if (err instanceof TransactionIndexError)
+          throw new InvalidParamsRpcError(`invalid argument 2: options.transactionIndex: ${err.message}`, {
+            cause: err,
+          })
         throw err
       }),
       trust.run(engine, [], context),
@@ -97,7 +103,11 @@ export const previewTransactions = defineMethod({
       })),
     ]
     return {
-      block: { number: quantity(block.number), hash: block.hash },
+      block: {
+        number: quantity(block.number),
+        hash: block.hash,
+        ...(preview.transactionIndex === undefined ? {} : { transactionIndex: preview.transactionIndex }),
+      },
       trust: anchor,
       account,
       calls: preview.calls.map((c) => ({
