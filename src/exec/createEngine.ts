@@ -22,6 +22,11 @@ import { DEFAULT_TXPOOL_LIMITS, type TxPool, type TxPoolLimits, createTxPool } f
 export type EngineOptions = {
   /** `--rpc.gascap`: the most gas one call may use; 0 = no cap. Default 50,000,000. */
   gasCap: bigint
+  /**
+   * `--rpc.gasestimate.errorratio`: eth_estimateGas stops its binary search once the window is within
+   * this fraction of the answer (geth's 0.015). Default 0: the exact least gas, as the reference daemon.
+   */
+  estimateGasErrorRatio?: number | undefined
   /** `--rpc.evmtimeout` in ms. Default 5 minutes. */
   evmTimeoutMs: number
   /** `--rpc.returndata.limit`: the most bytes eth_call may return (Erigon: 100,000). */

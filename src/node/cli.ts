@@ -193,6 +193,7 @@ async function main(argv: string[]): Promise<void> {
     hardfork,
     engine: {
       gasCap: opts.gasCap,
+      ...(opts.estimateGasErrorRatio > 0 ? { estimateGasErrorRatio: opts.estimateGasErrorRatio } : {}),
       evmTimeoutMs: opts.evmTimeoutMs,
       returnDataLimit: opts.returnDataLimit,
       unverified: opts.unverified,

@@ -61,6 +61,8 @@ export type CliOptions = {
   workers: number | undefined
   vhosts: string[]
   gasCap: bigint
+  /** `--rpc.gasestimate.errorratio`: eth_estimateGas's tolerance (0: exact). */
+  estimateGasErrorRatio: number
   evmTimeoutMs: number
   batchLimit: number
   /** `--rpc.response.limit`: most bytes of one message's answer (0: no limit). */
@@ -155,6 +157,9 @@ ${NAMESPACE_LINES}
                           else <temp dir>/edgetrace-<uid>/edgetrace.ipc in a 0700 directory of this user's)
                           or tcp://host:port (a raw TCP socket)
   --rpc.gascap N          most gas one call may use (default 50000000; 0 = no cap)
+  --rpc.gasestimate.errorratio R  eth_estimateGas may answer up to this fraction above the least gas
+                          that runs, for fewer runs (geth's 0.015); default 0: the exact least, as the
+                          reference daemon (Erigon's rpcdaemon) answers
   --rpc.evmtimeout DUR    most time one request may take, its execution and its upstream calls
                           (default 5m; e.g. 30s, 1m30s)
   --rpc.batch.limit N     largest JSON-RPC batch (default 100)
@@ -269,6 +274,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     socketEnabled: false,
     vhosts: ['localhost'],
     gasCap: 50_000_000n,
+    estimateGasErrorRatio: 0,
     evmTimeoutMs: 5 * 60_000,
     batchLimit: 100,
     responseLimit: 0,
@@ -387,6 +393,15 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--rpc.gascap':
         opts.gasCap = BigInt(integer(flag, takeValue(), 0))
         break
+      case '--rpc.gasestimate.errorratio': {
+        const value = takeValue()
+        const ratio = Number(value)
+        if (!/^\d+(\.\d+)?$/.test(value) || !(ratio < 1)) {
+          throw new CliError(`${flag} expects a fraction from 0 to below 1 (geth's is 0.015), got "${value}"`)
+        }
+        opts.estimateGasErrorRatio = ratio
+        break
+      }
       case '--rpc.evmtimeout':
         opts.evmTimeoutMs = parseDuration(takeValue())
         break

@@ -11,14 +11,10 @@ import { type FixtureNode, startFixtureNode } from '../../tools/fixture-node/sta
 const DIR = new URL('../fixtures/hive-graphql/', import.meta.url)
 type Case = { request: string; responses: unknown[]; statusCode: number }
 
-const ESTIMATE =
-  'gas estimate: a binary search to within 1.5% of the least gas that runs, as geth and the reference daemon answer eth_estimateGas; the recorded value is the exact least (Besu)'
 const UNPROTECTED =
   'an unprotected (pre-EIP-155) transaction: refused as geth and the reference daemon refuse it without --rpc.allow-unprotected-txs (hive starts its clients with it); the fixture node takes no transactions either'
 const TOTAL_DIFFICULTY = 'queries totalDifficulty, which the execution-apis schema no longer has'
 const SKIPPED: Record<string, string> = {
-  '04_eth_estimateGas_contractDeploy.json': ESTIMATE,
-  '05_eth_estimateGas_noParams.json': ESTIMATE,
   '07_eth_gasPrice.json':
     'eth_gasPrice is the upstream node’s estimate, passed through; the fixture node serving the chain has none',
   '14_eth_getBlock_byHash.json': TOTAL_DIFFICULTY,
@@ -26,7 +22,7 @@ const SKIPPED: Record<string, string> = {
   '20_eth_getBlockTransactionCount_byNumber.json': TOTAL_DIFFICULTY,
   '34_eth_sendRawTransaction_contractCreation.json': UNPROTECTED,
   '35_graphql_pending.json':
-    'reads the transaction hive’s client holds in its pool (nonce 0x32), which the fixture node (no pool) does not have; and an empty CallData’s gas estimate (see 05)',
+    'reads the transaction hive’s client holds in its pool (nonce 0x32), which the fixture node (no pool) does not have',
   '36_eth_sendRawTransaction_messageCall.json': UNPROTECTED,
   '38_eth_sendRawTransaction_transferEther.json': UNPROTECTED,
   '50_eth_getBlock_shanghai.json': TOTAL_DIFFICULTY,

@@ -22,16 +22,16 @@ const CALL_STIPEND = 2300n
 const TX_GAS = 21000n
 /** EIP-7825's cap on a transaction's gas (2^24), from Osaka on. */
 const EIP7825_MAX_TX_GAS = 16_777_216n
-/** geth's estimator stops when the window is within 1.5% of the answer. */
-const ERROR_RATIO = 0.015
-
 /**
- * eth_estimateGas(call, block = latest, stateOverrides?): geth's estimator (eth/gasestimator) run
- * locally. The ceiling is the call's gas (else the block's gas limit), under EIP-7825's cap from
- * Osaka on, what the sender's balance can buy and --rpc.gascap. A plain transfer to an account
- * without code is tried at 21000 first. Otherwise: one run at the ceiling, an optimistic guess from
- * the peak gas it used, then binary search. Every probe reuses the state the first run fetched, so
- * only the first run costs upstream requests.
+ * eth_estimateGas(call, block = latest, stateOverrides?): the least gas limit the call succeeds
+ * with, found as the reference daemon finds it (Erigon's EstimateGas): a binary search down to the
+ * exact least gas, unless --rpc.gasestimate.errorratio lets it stop early (geth's 0.015: stop once
+ * the window is within that fraction of the answer). The ceiling is the call's gas (else the
+ * block's gas limit), under EIP-7825's cap from Osaka on, what the sender's balance can buy and
+ * --rpc.gascap. A plain transfer to an account without code is tried at 21000 first. Otherwise: one
+ * run at the ceiling, whose peak gas (before the refund) less one is the floor (Erigon's), an
+ * optimistic guess from that peak (geth's), then binary search. Every probe reuses the state the
+ * first run fetched, so only the first run costs upstream requests.
  */
 export const estimateGas = defineMethod({
   name: 'eth_estimateGas',
@@ -95,14 +95,16 @@ export const estimateGas = defineMethod({
       }
       throwIfFailed(top)
     }
-    let lo = top.gasUsed - 1n
+    // Below the peak the call used before its refund it cannot run (Erigon's trueGas + refund - 1).
+    let lo = top.maxUsedGas > TX_GAS ? top.maxUsedGas - 1n : TX_GAS - 1n
+    const ratio = engine.options.estimateGasErrorRatio ?? 0
     const optimistic = ((top.maxUsedGas + CALL_STIPEND) * 64n) / 63n
-    if (optimistic < hi) {
+    if (optimistic > lo && optimistic < hi) {
       if (await succeeds(optimistic)) hi = optimistic
       else lo = optimistic
     }
     while (lo + 1n < hi) {
-      if (Number(hi - lo) / Number(hi) < ERROR_RATIO) break
+      if (ratio > 0 && Number(hi - lo) / Number(hi) < ratio) break
       let mid = lo + (hi - lo) / 2n
       if (mid > lo * 2n) mid = lo * 2n
       if (await succeeds(mid)) hi = mid
