@@ -7,13 +7,16 @@ import { quantity } from '../src/utils/hex.js'
 import { compileSolidity } from './src/compileSolidity.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { eip2612PermitTypes } from './src/eip2612PermitTypes.js'
+import { PERMIT2_ADDRESS, PERMIT2_DOMAIN, installPermit2 } from './src/installPermit2.js'
+import { PERMIT2_ABI, permit2Types } from './src/permit2TypedData.js'
 import { deploy, rpc, rpcResult } from './src/rpc.js'
 
 // edgetrace_previewTransactions' NFTs and approvals on the devnet, measured against mined truth: each
 // previewed sequence is then mined on anvil in the next block, and every `post` (an ERC-721 held or
 // not, an ERC-1155 balance, an allowance, a token's approved address, an operator flag) equals what
 // edgetrace proves at the mined block by the same verified call, every `pre` what it proves at the
-// block before. The contracts are compiled here with solc.
+// block before. The contracts are compiled here with solc; Permit2 is its real (mainnet) code put at its
+// canonical address (test/fixtures/permit2).
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
@@ -123,21 +126,9 @@ contract PermitToken {
         allowance[owner][spender] = value;
         emit Approval(owner, spender, value);
     }
-}
-/** A stand-in at Permit2's address: its allowance(owner, token, spender) and Approval event, nothing else of it. */
-contract Permit2Standin {
-    struct Allowed { uint160 amount; uint48 expiration; uint48 nonce; }
-    mapping(address => mapping(address => mapping(address => Allowed))) public allowance;
-    event Approval(address indexed owner, address indexed token, address indexed spender, uint160 amount, uint48 expiration);
-    function approve(address token, address spender, uint160 amount, uint48 expiration) external {
-        Allowed storage a = allowance[msg.sender][token][spender];
-        a.amount = amount;
-        a.expiration = expiration;
-        emit Approval(msg.sender, token, spender, amount, expiration);
-    }
 }`
 
-const PERMIT2 = '0x000000000022d473030f116ddee9f6a43af78ba3'
+const PERMIT2 = PERMIT2_ADDRESS.toLowerCase()
 const ETHER = 10n ** 18n
 const FEES = { maxFeePerGas: quantity(20_000_000_000n), maxPriorityFeePerGas: quantity(1_000_000_000n) }
 const GAS = { gas: quantity(300_000) }
@@ -167,7 +158,7 @@ beforeAll(async () => {
   nft = lower(await deploy(devnet.anvil.url, compiled.Nft!.creation))
   multi = lower(await deploy(devnet.anvil.url, compiled.Multi!.creation))
   pmt = lower(await deploy(devnet.anvil.url, compiled.PermitToken!.creation))
-  await rpcResult(devnet.anvil.url, 'anvil_setCode', [PERMIT2, compiled.Permit2Standin!.runtime])
+  await installPermit2(devnet.anvil.url)
   await send({ from: alice, to: nft, data: encodeCall('mint(address,uint256)', [alice, 1]) })
   await send({ from: alice, to: multi, data: encodeCall('mint(address,uint256,uint256)', [alice, 7, 10]) })
   await send({ from: alice, to: multi, data: encodeCall('mint(address,uint256,uint256)', [alice, 8, 6]) })
@@ -258,10 +249,29 @@ async function approvalAt(a: any, owner: string, block: bigint): Promise<unknown
   return quantity((await callWord(PERMIT2, `0x927da105${arg(owner)}${arg(token)}${arg(a.spender)}`, block))!)
 }
 
+/** Permit2's allowance(owner, token, spender) proven at a block: amount, expiration, nonce as quantities. */
+async function permit2At(a: any, owner: string, block: bigint) {
+  const res = await rpc(edge.url, 'eth_call', [
+    { to: PERMIT2, data: `0x927da105${arg(owner)}${arg(a.token.address)}${arg(a.spender)}` },
+    quantity(block),
+  ])
+  const [amount, expiration, nonce] = [0, 1, 2].map((i) =>
+    quantity(BigInt(`0x${res.result.slice(2 + i * 64, 66 + i * 64)}`)),
+  )
+  return { amount, expiration, nonce }
+}
+
 async function expectApprovalsMined(preview: any, owner: string, mined: bigint) {
   for (const a of preview.approvals) {
     expect(a.post, JSON.stringify(a)).toEqual(await approvalAt(a, owner, mined))
     expect(a.pre, JSON.stringify(a)).toEqual(await approvalAt(a, owner, mined - 1n))
+    if (a.kind !== 'permit2') continue
+    expect({ amount: a.post, expiration: a.expiration.post, nonce: a.nonce.post }).toEqual(
+      await permit2At(a, owner, mined),
+    )
+    expect({ amount: a.pre, expiration: a.expiration.pre, nonce: a.nonce.pre }).toEqual(
+      await permit2At(a, owner, mined - 1n),
+    )
   }
 }
 
@@ -411,28 +421,110 @@ describe('edgetrace_previewTransactions: approvals against mined truth', () => {
     await expectApprovalsMined(revoke.preview, alice, revoke.mined)
   })
 
-  it('Permit2 (a stand-in at its canonical address): allowance(owner, token, spender) amount and expiration pre → post', async () => {
-    const calls = [
+  it("Permit2 (its real code): approve, a PermitSingle submitted by another account, invalidateNonces and lockdown — allowance(owner, token, spender)'s amount, expiration and nonce pre → post", async () => {
+    const pmtInfo = { address: pmt, standard: 'erc20', symbol: 'PMT', name: 'Permit Token', decimals: 18 }
+    const approve = await previewThenMine([
       {
         from: alice,
         to: PERMIT2,
         data: encodeCall('approve(address,address,uint160,uint48)', [pmt, bob, 1000n, 2_000_000_000n]),
       },
-    ]
-    const { preview, mined } = await previewThenMine(calls)
-    expect(preview.approvals).toEqual([
+    ])
+    expect(approve.preview.approvals).toEqual([
       {
-        token: { address: pmt, standard: 'erc20', symbol: 'PMT', name: 'Permit Token', decimals: 18 },
+        token: pmtInfo,
         standard: 'permit2',
         spender: bob,
         kind: 'permit2',
         pre: '0x0',
         post: quantity(1000n),
         expiration: { pre: '0x0', post: quantity(2_000_000_000n) },
+        // approve leaves the nonce: only a permit uses one.
         nonce: { pre: '0x0', post: '0x0' },
       },
     ])
-    await expectApprovalsMined(preview, alice, mined)
+    await expectApprovalsMined(approve.preview, alice, approve.mined)
+
+    // alice signs a PermitSingle; bob submits it: Permit2 logs Permit(alice, pmt, bob, …), the nonce is used.
+    const permitSingle = {
+      details: { token: pmt, amount: 500n, expiration: 2_100_000_000, nonce: 0 },
+      spender: bob,
+      sigDeadline: 2n ** 40n,
+    }
+    const typed = {
+      types: permit2Types('PermitSingle'),
+      primaryType: 'PermitSingle',
+      domain: PERMIT2_DOMAIN,
+      message: {
+        details: { ...permitSingle.details, amount: '500', expiration: '2100000000', nonce: '0' },
+        spender: bob,
+        sigDeadline: permitSingle.sigDeadline.toString(),
+      },
+    }
+    const signature = await rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [alice, JSON.stringify(typed)])
+    const permit = await previewThenMine(
+      [
+        {
+          from: bob,
+          to: PERMIT2,
+          data: encodeFunctionData({
+            abi: PERMIT2_ABI.permitSingle,
+            functionName: 'permit',
+            args: [alice, permitSingle, signature],
+          }),
+        },
+      ],
+      { account: alice },
+    )
+    expect(permit.preview.calls[0].status).toBe('success')
+    expect(permit.preview.approvals).toEqual([
+      {
+        token: pmtInfo,
+        standard: 'permit2',
+        spender: bob,
+        kind: 'permit2',
+        pre: quantity(1000n),
+        post: quantity(500n),
+        expiration: { pre: quantity(2_000_000_000n), post: quantity(2_100_000_000n) },
+        nonce: { pre: '0x0', post: '0x1' },
+      },
+    ])
+    await expectApprovalsMined(permit.preview, alice, permit.mined)
+
+    // NonceInvalidation (owner, token and spender indexed): the nonce moves, signed permits die.
+    const invalidate = await previewThenMine([
+      { from: alice, to: PERMIT2, data: encodeCall('invalidateNonces(address,address,uint48)', [pmt, bob, 5n]) },
+    ])
+    expect(invalidate.preview.approvals.map((a: any) => [a.kind, a.spender, a.pre, a.post, a.nonce])).toEqual([
+      ['permit2', bob, quantity(500n), quantity(500n), { pre: '0x1', post: '0x5' }],
+    ])
+    await expectApprovalsMined(invalidate.preview, alice, invalidate.mined)
+
+    // Lockdown (only the owner indexed; token and spender in its data): the amount to 0.
+    const lockdown = await previewThenMine([
+      {
+        from: alice,
+        to: PERMIT2,
+        data: encodeFunctionData({
+          abi: PERMIT2_ABI.lockdown,
+          functionName: 'lockdown',
+          args: [[{ token: pmt, spender: bob }]],
+        }),
+      },
+    ])
+    expect(lockdown.preview.approvals).toEqual([
+      {
+        token: pmtInfo,
+        standard: 'permit2',
+        spender: bob,
+        kind: 'permit2',
+        pre: quantity(500n),
+        post: '0x0',
+        expiration: { pre: quantity(2_100_000_000n), post: quantity(2_100_000_000n) },
+        nonce: { pre: '0x5', post: '0x5' },
+      },
+    ])
+    await expectApprovalsMined(lockdown.preview, alice, lockdown.mined)
   })
 
   it('no approval event of the account: none listed (a transfer, or another owner approving)', async () => {
