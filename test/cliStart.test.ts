@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { NAMESPACES } from '../src/rpc/namespaces.js'
+import { startAnvil } from '../src/node/devnet/startAnvil.js'
 import { startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
 
 // The first ten minutes, as a newcomer meets them: the CLI spawned as `npm start` runs it, its
@@ -154,6 +155,30 @@ describe('start-up errors a newcomer understands', () => {
     expect(code).toBe(1)
     expect(stderr).toContain('--http.api: unknown namespaces "trac", "debgu" (known: eth, vendor, erigon, web3, net,')
     noStackTrace(stderr)
+  })
+
+  it('--hardfork amsterdam (a fork it cannot execute) or an unknown name is refused at start, naming the forks it runs', async () => {
+    // A real node behind it: before, amsterdam started, then every trace failed with "header does not verify".
+    const anvil = await startAnvil({ port: 0 })
+    cleanups.push(() => void anvil.stop())
+    const args = ['--upstream', anvil.url, '--http.port', '0', '--hardfork']
+    const runs = ['--hardfork amsterdam: edgetrace cannot execute it yet', '--hardfork pragu: no such hardfork']
+    for (const [i, name] of ['amsterdam', 'pragu'].entries()) {
+      const { code, stdout, stderr } = await runCli([...args, name!])
+      expect(code).toBe(1)
+      expect(stderr).toContain(runs[i])
+      expect(stderr).toContain('The forks it runs: chainstart, homestead,')
+      expect(stderr).toContain('shanghai, cancun, prague, osaka, bpo1, bpo2\n')
+      expect(stderr).not.toMatch(/forks it runs:.*amsterdam/)
+      expect(stdout).toBe('')
+      noStackTrace(stderr)
+    }
+    // A fork it runs starts.
+    const { child, banner, exited } = await startCli([...args, 'osaka'])
+    child.kill('SIGINT')
+    expect(await exited).toBe(0)
+    expect(banner).toContain('--hardfork osaka')
+    await anvil.stop()
   })
 
   it('an upstream that answers but is no JSON-RPC node is called that', async () => {

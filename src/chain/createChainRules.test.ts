@@ -26,7 +26,13 @@ describe('createChainRules', () => {
     expect(rules.commonFor(0n, 0n).hardfork()).toBe('cancun')
     expect(rules.commonFor(10_000n, 2_000_000_000n).hardfork()).toBe('cancun')
     expect(rules.commonFor(1n, 1n).chainId()).toBe(31337n)
-    expect(() => createChainRules({ chainId: 31337n, hardfork: 'atlantis' })).toThrow('unknown hardfork "atlantis"')
+    expect(() => createChainRules({ chainId: 31337n, hardfork: 'atlantis' })).toThrow(
+      '--hardfork atlantis: no such hardfork. The forks it runs: chainstart,',
+    )
+    // A fork ethereumjs lists but edgetrace cannot execute (its headers would never verify).
+    expect(() => createChainRules({ chainId: 31337n, hardfork: 'amsterdam' })).toThrow(
+      '--hardfork amsterdam: edgetrace cannot execute it yet',
+    )
   })
 
   it('reads the forks of a geth-style genesis with --chain', () => {

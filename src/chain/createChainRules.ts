@@ -18,6 +18,7 @@ import { paramsVM } from '@ethereumjs/vm'
 import { BaseError } from '../errors/base.js'
 import { type BlobParameters, normalizeGethGenesis } from './normalizeGethGenesis.js'
 import { replayKzg } from './replayKzg.js'
+import { unexecutableHardfork } from './executableHardforks.js'
 import { KNOWN_BOR_CHAINS } from './bor/borChains.js'
 import { type BorRules, borSpecFromGenesis, createBorCommon, createBorRules } from './bor/createBorRules.js'
 
@@ -181,10 +182,8 @@ export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: Cre
       base = new Common({ chain: known, customCrypto: { kzg: replayKzg } })
       source = `${known.name} (chain id ${chainId})`
     } else if (hardfork !== undefined) {
-      const hardforks = Mainnet.hardforks.map((h) => h.name)
-      if (!hardforks.includes(hardfork)) {
-        throw new BaseError(`unknown hardfork "${hardfork}"; known: ${hardforks.join(', ')}`)
-      }
+      const refused = unexecutableHardfork(hardfork)
+      if (refused !== undefined) throw new BaseError(refused)
       base = createCustomCommon({ chainId: Number(chainId), name: `chain-${chainId}` }, known ?? Mainnet, {
         hardfork,
         customCrypto: { kzg: replayKzg },

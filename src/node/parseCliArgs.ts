@@ -5,6 +5,7 @@ import { NAMESPACE_ALIASES } from '../rpc/servedPrefixes.js'
 import type { Hex } from '../types/hex.js'
 import { DEFAULT_TXPOOL_LIMITS, type TxPoolLimits } from '../exec/txpool/createTxPool.js'
 import { KNOWN_NETWORK_NAMES, type KnownNetworkName } from '../chain/beacon/knownNetworks.js'
+import { EXECUTABLE_HARDFORKS, unexecutableHardfork } from '../chain/executableHardforks.js'
 
 /** `--trust`: what decides which block is real. */
 export type TrustMode = 'consensus' | 'checkpoint' | 'upstream'
@@ -184,7 +185,8 @@ ${NAMESPACE_LINES}
   --txpool.accountslots N most transactions of one sender from the upstream's pool (default ${DEFAULT_TXPOOL_LIMITS.accountSlots})
   --txpool.pricebump N    percent more tip and fee cap a replacement must pay (default ${DEFAULT_TXPOOL_LIMITS.priceBump})
   --chain FILE            geth-style genesis file naming the chain's forks (for unknown chain ids)
-  --hardfork NAME         one hardfork for every block (devnets), e.g. prague
+  --hardfork NAME         one hardfork for every block (devnets), e.g. prague; one of
+${`${EXECUTABLE_HARDFORKS.join(', ')}`.replace(/(.{1,74})(?:, |$)/g, '                          $1,\n').slice(0, -2)}
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
   --trace.compat          trace_* in OpenEthereum's shapes (its error labels, no result on a failed
                           frame, vmTrace without op/idx) instead of the reference daemon's
@@ -450,9 +452,12 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--chain':
         opts.chain = takeValue()
         break
-      case '--hardfork':
+      case '--hardfork': {
         opts.hardfork = takeValue()
+        const refused = unexecutableHardfork(opts.hardfork)
+        if (refused !== undefined) throw new CliError(refused)
         break
+      }
       case '--unverified':
         opts.unverified = true
         break
