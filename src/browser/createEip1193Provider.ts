@@ -1,7 +1,7 @@
-import { BaseError } from '../errors/base.js'
+import { ProviderRpcError } from '../errors/provider.js'
 import { RpcError } from '../errors/rpc.js'
 import type { ProgressEvent } from '../types/progress.js'
-import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
+import type { JsonRpcResponse } from '../types/jsonRpc.js'
 import type { EdgetraceClient } from './connectEdgetraceWorker.js'
 import {
   type Eip1193Wallet,
@@ -11,16 +11,7 @@ import {
 } from './previewWalletRequest.js'
 
 /** EIP-1193's error: a JSON-RPC error's code, message and data, or one of the provider codes (4900: disconnected). */
-export class ProviderRpcError extends BaseError {
-  override name = 'ProviderRpcError'
-  readonly code: number
-  readonly data: unknown
-  constructor({ code, message, data }: JsonRpcErrorObject) {
-    super(message)
-    this.code = code
-    this.data = data
-  }
-}
+export { ProviderRpcError }
 
 export type Eip1193RequestArguments = { readonly method: string; readonly params?: readonly unknown[] | object }
 

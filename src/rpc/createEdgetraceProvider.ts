@@ -1,0 +1,179 @@
+import { ProviderRpcError } from '../errors/provider.js'
+import type { Eip1193RequestArguments } from '../types/eip1193.js'
+import type { Hex } from '../types/hex.js'
+
+/**
+ * The namespaces a library edgetrace serves by default: what the Node server serves on loopback
+ * (only the program that made it reaches it) — eth (with edgetrace_*), vendor (erigon_*), debug,
+ * trace, txpool, web3, net.
+ */
+export const LIBRARY_API = ['eth', 'vendor', 'debug', 'trace', 'txpool', 'web3', 'net'] as const
+
+/** callTracer's frame (geth's shape), as `trace(hash)` answers it. */
+export type CallFrame = {
+  type: string
+  from: Hex
+  to?: Hex
+  value?: Hex
+  gas: Hex
+  gasUsed: Hex
+  input: Hex
+  output?: Hex
+  error?: string
+  revertReason?: string
+  calls?: CallFrame[]
+  logs?: { address: Hex; topics: Hex[]; data: Hex; position?: Hex }[]
+}
+
+/** `trace(hash, options)`: callTracer's options. */
+export type TraceOptions = {
+  /** callTracer's `onlyTopCall` (no inner calls) and `withLog` (each frame's logs). */
+  tracerConfig?: { onlyTopCall?: boolean; withLog?: boolean }
+  /** As debug_traceTransaction's `timeout` (geth's duration: `10s`). */
+  timeout?: string
+}
+
+/** One call of `previewTransactions`: eth_call's fields; `from` defaults to the previewed account. */
+export type PreviewCall = {
+  from?: Hex
+  to?: Hex | null
+  data?: Hex
+  input?: Hex
+  value?: Hex
+  gas?: Hex
+  [field: string]: unknown
+}
+
+/** `previewTransactions`' options (edgetrace_previewTransactions' block and `options`). */
+export type PreviewTransactionsOptions = {
+  /** The block whose state the calls run on: a tag, number or hash (default latest). */
+  block?: string
+  /** The account whose asset changes are said (default the first call's `from`). */
+  account?: Hex
+  /** A spender or callee younger than this many days is flagged `newContract` (default 30; 0 off). */
+  newContractDays?: number
+  /** A callee the account sent nothing to in this many blocks is flagged `firstInteraction` (default 32; 0 off). */
+  firstInteractionBlocks?: number
+  /** Run after the block's first N transactions instead of at its end. */
+  transactionIndex?: number
+}
+
+/** edgetrace_previewTransactions' answer (README "A wallet's preview"); fields not typed here come along. */
+export type PreviewTransactionsResult = {
+  block: { number: Hex; hash: Hex; transactionIndex?: number }
+  trust: unknown
+  account: Hex
+  calls: { status: 'success' | 'failure'; gasUsed: Hex; returnData: Hex; [field: string]: unknown }[]
+  assetChanges: {
+    token: { address: Hex; standard: string; symbol: string | null; name: string | null; decimals: number | null }
+    value: { pre: Hex; post: Hex; diff: Hex } | null
+    [field: string]: unknown
+  }[]
+  signals: { kind: string; [field: string]: unknown }[]
+  [field: string]: unknown
+}
+
+/** EIP-712 typed data, as eth_signTypedData_v4 carries it. */
+export type TypedData = {
+  types: Record<string, unknown>
+  primaryType: string
+  domain?: Record<string, unknown>
+  message: Record<string, unknown>
+}
+
+/** edgetrace_previewTypedData's answer: `recognized`, and for a permit what the signature would allow. */
+export type PreviewTypedDataResult = { recognized: boolean; account: Hex; [field: string]: unknown }
+
+/** EIP-1193's events as edgetrace emits them. */
+export type EdgetraceProviderEvents = {
+  connect: (info: { chainId: string }) => void
+  disconnect: (error: ProviderRpcError) => void
+  /**
+   * `{ type: 'eth_subscription', data: { subscription, result } }` for eth_subscribe's notifications,
+   * `{ type: 'edgetrace_progress', data }` for long requests (in the browser).
+   */
+  message: (message: { type: string; data: unknown }) => void
+}
+
+/**
+ * What `createEdgetrace` returns, in Node and in the browser alike: an EIP-1193 provider — give it
+ * to viem (`custom(edgetrace)`) or ethers (`new BrowserProvider(edgetrace)`) — whose every answer is
+ * computed by edgetrace over verified state, with typed helpers for what it adds.
+ */
+export type EdgetraceProvider = {
+  /**
+   * EIP-1193: `{ method, params }` → the result; rejects with ProviderRpcError carrying the JSON-RPC
+   * error's `code`, `message` and `data` (the same the Node server answers).
+   */
+  request(args: Eip1193RequestArguments): Promise<unknown>
+  on<event extends keyof EdgetraceProviderEvents>(
+    event: event,
+    listener: EdgetraceProviderEvents[event],
+  ): EdgetraceProvider
+  removeListener<event extends keyof EdgetraceProviderEvents>(
+    event: event,
+    listener: EdgetraceProviderEvents[event],
+  ): EdgetraceProvider
+  /** Stops edgetrace (its upstream connections, its worker); later requests reject with 4900. */
+  close(): Promise<void>
+  /** A mined transaction's call tree (debug_traceTransaction with callTracer), on verified state. */
+  trace(hash: Hex, options?: TraceOptions): Promise<CallFrame>
+  /** A wallet's preview of calls before signing (edgetrace_previewTransactions): status, asset changes, signals. */
+  previewTransactions(
+    calls: readonly PreviewCall[],
+    options?: PreviewTransactionsOptions,
+  ): Promise<PreviewTransactionsResult>
+  /** What a signature over typed data would allow (edgetrace_previewTypedData): permits decoded and checked. */
+  previewTypedData(account: Hex, typedData: TypedData, block?: string): Promise<PreviewTypedDataResult>
+}
+
+/** What a host gives createEdgetraceProvider: its EIP-1193 core. */
+export type EdgetraceProviderCore = Pick<EdgetraceProvider, 'request' | 'on' | 'removeListener' | 'close'>
+
+/** The request's argument checked as EIP-1193 says (-32600 otherwise), before it goes anywhere. */
+export function checkRequestArguments(args: unknown): asserts args is Eip1193RequestArguments {
+  const a = args as Partial<Eip1193RequestArguments> | null
+  if (typeof a !== 'object' || a === null || typeof a.method !== 'string') {
+    throw new ProviderRpcError({ code: -32600, message: 'request expects { method: string, params?: array | object }' })
+  }
+  if (a.params !== undefined && (typeof a.params !== 'object' || a.params === null)) {
+    throw new ProviderRpcError({ code: -32600, message: 'request: params must be an array or an object' })
+  }
+}
+
+/**
+ * Adds the typed helpers to a host's EIP-1193 core (the Node daemon's, the browser worker's):
+ * `trace`, `previewTransactions`, `previewTypedData` — each one `request` of its method.
+ */
+export function createEdgetraceProvider(core: EdgetraceProviderCore): EdgetraceProvider {
+  const provider: EdgetraceProvider = {
+    request: (args) => core.request(args),
+    on(event, listener) {
+      core.on(event, listener)
+      return provider
+    },
+    removeListener(event, listener) {
+      core.removeListener(event, listener)
+      return provider
+    },
+    close: () => core.close(),
+    async trace(hash, options = {}) {
+      const config: Record<string, unknown> = { tracer: 'callTracer' }
+      if (options.tracerConfig) config.tracerConfig = options.tracerConfig
+      if (options.timeout !== undefined) config.timeout = options.timeout
+      return (await core.request({ method: 'debug_traceTransaction', params: [hash, config] })) as CallFrame
+    },
+    async previewTransactions(calls, options = {}) {
+      const { block, ...rest } = options
+      const params: unknown[] = [calls, block ?? 'latest']
+      if (Object.keys(rest).length > 0) params.push(rest)
+      return (await core.request({ method: 'edgetrace_previewTransactions', params })) as PreviewTransactionsResult
+    },
+    async previewTypedData(account, typedData, block) {
+      const params: unknown[] = [account, typedData]
+      if (block !== undefined) params.push(block)
+      return (await core.request({ method: 'edgetrace_previewTypedData', params })) as PreviewTypedDataResult
+    },
+  }
+  return provider
+}

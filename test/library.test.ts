@@ -1,0 +1,253 @@
+import { BrowserProvider, JsonRpcProvider } from 'ethers'
+import { createPublicClient, custom, http } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  type EdgetraceProvider,
+  ProviderRpcError,
+  UpstreamUnavailableError,
+  createEdgetrace,
+  createUpstream,
+} from '../src/node/index.js'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import { createProxy } from './src/createProxy.js'
+import { txByLabel, withDevnet } from './src/devnet.js'
+import { rpcResult } from './src/rpc.js'
+
+// The library API (issue 35): createEdgetrace({ upstream }) in Node — a URL, an EIP-1193 provider
+// (viem's client and transport, ethers' provider wrapped), a fallback list whose first entry is
+// down — and the provider it returns behind viem's custom() and ethers' BrowserProvider, every
+// value compared with what anvil itself answers.
+
+let devnet: Devnet
+const opened: EdgetraceProvider[] = []
+const open = async (options: Parameters<typeof createEdgetrace>[0]) => {
+  const edgetrace = await createEdgetrace({ hardfork: 'prague', ...options })
+  opened.push(edgetrace)
+  return edgetrace
+}
+
+beforeAll(async () => {
+  devnet = await withDevnet()
+}, 120_000)
+afterAll(async () => {
+  for (const e of opened) await e.close()
+  await devnet?.stop()
+})
+
+/** anvil's own callTracer frame, made comparable (test/differential/anvilTracers.test.ts, deviation A: root gas). */
+async function anvilCallFrame(hash: string, ours: { gas: string }) {
+  const theirs = await rpcResult(devnet.anvil.url, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])
+  return { ...theirs, gas: ours.gas }
+}
+
+const TRACED = 'recursion 5 deep'
+
+describe('createEdgetrace({ upstream: URL })', () => {
+  it('answers EIP-1193 requests as anvil does, and traces a transaction on verified state', async () => {
+    const edgetrace = await open({ upstream: devnet.anvil.url })
+    expect(await edgetrace.request({ method: 'eth_blockNumber' })).toBe(
+      await rpcResult(devnet.anvil.url, 'eth_blockNumber'),
+    )
+    expect(await edgetrace.request({ method: 'eth_getBalance', params: [devnet.accounts[1], 'latest'] })).toBe(
+      await rpcResult(devnet.anvil.url, 'eth_getBalance', [devnet.accounts[1], 'latest']),
+    )
+    const { hash } = txByLabel(devnet, TRACED)
+    const tree = await edgetrace.trace(hash)
+    expect(tree.calls?.length).toBeGreaterThan(0)
+    expect(tree).toEqual(await anvilCallFrame(hash, tree))
+    // The same as the method itself.
+    expect(
+      await edgetrace.request({ method: 'debug_traceTransaction', params: [hash, { tracer: 'callTracer' }] }),
+    ).toEqual(tree)
+  })
+
+  it('rejects as EIP-1193 says: ProviderRpcError with the JSON-RPC code, message and data', async () => {
+    const edgetrace = await open({ upstream: devnet.anvil.url })
+    const bad = await edgetrace
+      .request({ method: 'eth_getBalance', params: ['0x12', 'latest'] })
+      .catch((err: unknown) => err)
+    expect(bad).toBeInstanceOf(ProviderRpcError)
+    expect((bad as ProviderRpcError).code).toBe(-32602)
+    expect((bad as ProviderRpcError).message).toMatch(/invalid argument 0/)
+    const missing = await edgetrace.request({ method: 'nope_nothing' }).catch((err: unknown) => err)
+    expect((missing as ProviderRpcError).code).toBe(-32601)
+    // A revert's data comes along (geth's -32000 … execution reverted, data the revert's bytes).
+    const reverted = (await edgetrace
+      .request({
+        method: 'eth_call',
+        params: [{ to: devnet.contracts.Scenarios, data: '0x5b2dd100' /* revertWithReason() */ }, 'latest'],
+      })
+      .catch((err: unknown) => err)) as ProviderRpcError
+    expect(reverted.code).toBe(3)
+    expect(reverted.data).toMatch(/^0x08c379a0/)
+    const notArgs = await edgetrace.request('eth_blockNumber' as never).catch((err: unknown) => err)
+    expect((notArgs as ProviderRpcError).code).toBe(-32600)
+  })
+
+  it('refuses an upstream that is neither a URL nor a provider, naming it (-32602)', async () => {
+    await expect(createEdgetrace({ upstream: 'ftp://example.org' })).rejects.toMatchObject({
+      code: -32602,
+      shortMessage: expect.stringMatching(/^invalid upstream: expected an http\(s\):\/\/ or ws\(s\):\/\/ URL/),
+    })
+    await expect(createEdgetrace({ upstream: [devnet.anvil.url, 42 as never] })).rejects.toMatchObject({
+      code: -32602,
+      shortMessage: expect.stringMatching(/^invalid upstream\[1\]: .* got number$/),
+    })
+    await expect(createEdgetrace({ upstream: [] })).rejects.toMatchObject({ code: -32602 })
+  })
+
+  it('takes a ws:// URL, and an upstream client made with createUpstream', async () => {
+    const ws = await open({ upstream: devnet.anvil.url.replace(/^http/, 'ws') })
+    const made = await open({ upstream: createUpstream({ url: devnet.anvil.url, retries: 1 }) })
+    const { hash } = txByLabel(devnet, TRACED)
+    const expected = await (await open({ upstream: devnet.anvil.url })).trace(hash)
+    expect(await ws.trace(hash)).toEqual(expected)
+    expect(await made.trace(hash)).toEqual(expected)
+  })
+
+  it('close() ends it: later requests reject with 4900', async () => {
+    const edgetrace = await createEdgetrace({ upstream: devnet.anvil.url, hardfork: 'prague' })
+    let disconnected: ProviderRpcError | undefined
+    edgetrace.on('disconnect', (err) => {
+      disconnected = err
+    })
+    await edgetrace.close()
+    expect(disconnected?.code).toBe(4900)
+    await expect(edgetrace.request({ method: 'eth_blockNumber' })).rejects.toMatchObject({ code: 4900 })
+  })
+})
+
+describe('createEdgetrace({ upstream: EIP-1193 provider })', () => {
+  it('reads through viem (a client, and the http transport itself) and ethers (JsonRpcProvider wrapped)', async () => {
+    const { hash } = txByLabel(devnet, TRACED)
+    const viemClient = createPublicClient({ transport: http(devnet.anvil.url) })
+    const viemTransport = http(devnet.anvil.url)({})
+    const ethers = new JsonRpcProvider(devnet.anvil.url, undefined, { staticNetwork: true })
+    const ethersEip1193 = {
+      request: ({ method, params }: { method: string; params?: unknown }) =>
+        ethers.send(method, (params as unknown[]) ?? []),
+    }
+    const expected = await (await open({ upstream: devnet.anvil.url })).trace(hash)
+    for (const upstream of [viemClient, viemTransport, ethersEip1193]) {
+      const edgetrace = await open({ upstream })
+      expect(await edgetrace.trace(hash)).toEqual(expected)
+      expect(await edgetrace.request({ method: 'eth_getBalance', params: [devnet.accounts[2], 'latest'] })).toBe(
+        await rpcResult(devnet.anvil.url, 'eth_getBalance', [devnet.accounts[2], 'latest']),
+      )
+      // The upstream's own JSON-RPC error comes through with its code and message (eth_sign is
+      // forwarded as it is; anvil holds no key for this account).
+      const signParams = ['0x1111111111111111111111111111111111111111', '0xdeadbeef']
+      const direct = await fetch(devnet.anvil.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sign', params: signParams }),
+      }).then((r) => r.json())
+      expect(direct.error).toEqual({ code: -32602, message: 'No Signer available' })
+      const refused = await edgetrace.request({ method: 'eth_sign', params: signParams }).catch((err: unknown) => err)
+      expect(refused).toBeInstanceOf(ProviderRpcError)
+      expect(refused).toMatchObject(direct.error)
+    }
+    ethers.destroy()
+  })
+
+  it('a provider that cannot reach its node fails the start as unreachable', async () => {
+    const down = createPublicClient({ transport: http('http://127.0.0.1:9/', { retryCount: 0 }) })
+    await expect(createEdgetrace({ upstream: down, hardfork: 'prague' })).rejects.toBeInstanceOf(
+      UpstreamUnavailableError,
+    )
+  })
+})
+
+describe('createEdgetrace({ upstream: [fallbacks] })', () => {
+  it('uses the next entry when the first is down, and the first again once it answers', async () => {
+    // The first entry: a real proxy in front of anvil, dropping every connection while `down`.
+    let down = true
+    const proxy = await createProxy(devnet.anvil.url, { onRequest: () => (down ? 'drop' : undefined) })
+    const logs: string[] = []
+    try {
+      const edgetrace = await open({
+        upstream: [proxy.url, devnet.anvil.url],
+        upstreamOptions: { unreachableCooldownMs: 200 },
+        onLog: (line) => logs.push(line),
+      })
+      const { hash } = txByLabel(devnet, TRACED)
+      const tree = await edgetrace.trace(hash)
+      expect(tree).toEqual(await anvilCallFrame(hash, tree))
+      expect(logs.some((l) => l.includes(`${devnet.anvil.url}`) && l.includes('answers'))).toBe(true)
+      const before = proxy.requests
+      // Meanwhile the first entry is skipped at once (its cooldown), not asked per call.
+      expect(await edgetrace.request({ method: 'eth_getBalance', params: [devnet.accounts[3], 'latest'] })).toBe(
+        await rpcResult(devnet.anvil.url, 'eth_getBalance', [devnet.accounts[3], 'latest']),
+      )
+      expect(proxy.requests - before).toBeLessThanOrEqual(2)
+      // Back up: past its cooldown the first entry answers again.
+      down = false
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const asked = proxy.log.length
+      await edgetrace.request({ method: 'eth_getBalance', params: [devnet.accounts[4], 'latest'] })
+      expect(proxy.log.length).toBeGreaterThan(asked)
+    } finally {
+      await proxy.stop()
+    }
+  })
+
+  it('fails with every entry named when none answers', async () => {
+    const err = await createEdgetrace({
+      upstream: ['http://127.0.0.1:9/', 'http://127.0.0.1:7/'],
+      hardfork: 'prague',
+    }).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(UpstreamUnavailableError)
+    expect((err as UpstreamUnavailableError).shortMessage).toMatch(
+      /no upstream answered eth_chainId \(http:\/\/127\.0\.0\.1:9.*; http:\/\/127\.0\.0\.1:7/,
+    )
+  })
+})
+
+describe('createEdgetrace behind viem and ethers', () => {
+  it('viem custom(edgetrace) and ethers BrowserProvider(edgetrace) read the same as straight from anvil', async () => {
+    const edgetrace = await open({ upstream: devnet.anvil.url })
+    const viaEdgetrace = createPublicClient({ transport: custom(edgetrace) })
+    const viaAnvil = createPublicClient({ transport: http(devnet.anvil.url) })
+    const blockNumber = await viaAnvil.getBlockNumber()
+    expect(await viaEdgetrace.getBlockNumber()).toBe(blockNumber)
+    const { blockNumber: txBlock, hash } = txByLabel(devnet, TRACED)
+    const [ours, theirs] = await Promise.all([
+      viaEdgetrace.getBlock({ blockNumber: BigInt(txBlock) }),
+      viaAnvil.getBlock({ blockNumber: BigInt(txBlock) }),
+    ])
+    expect(ours.hash).toBe(theirs.hash)
+    expect(ours.transactions).toEqual(theirs.transactions)
+    expect(ours.stateRoot).toBe(theirs.stateRoot)
+    expect(await viaEdgetrace.getBalance({ address: devnet.accounts[1]! })).toBe(
+      await viaAnvil.getBalance({ address: devnet.accounts[1]! }),
+    )
+    // anvil adds two fields of its own to a receipt (blobGasPrice on a transaction without blobs, blockTimestamp).
+    const { blobGasPrice: _, blockTimestamp: __, ...anvilReceipt } = await viaAnvil.getTransactionReceipt({ hash })
+    expect(await viaEdgetrace.getTransactionReceipt({ hash })).toEqual(anvilReceipt)
+    // A trace through viem's request: the same tree anvil computes.
+    const tree = (await viaEdgetrace.request({
+      method: 'debug_traceTransaction' as never,
+      params: [hash, { tracer: 'callTracer' }] as never,
+    })) as { gas: string }
+    expect(tree).toEqual(await anvilCallFrame(hash, tree))
+    // An error through viem keeps its code.
+    await expect(
+      viaEdgetrace.request({ method: 'eth_getBalance', params: ['0x12' as never, 'latest'] }),
+    ).rejects.toMatchObject({ code: -32602 })
+
+    const ethersOurs = new BrowserProvider(edgetrace)
+    const ethersTheirs = new JsonRpcProvider(devnet.anvil.url, undefined, { staticNetwork: true })
+    try {
+      const [a, b] = await Promise.all([ethersOurs.getBlock(txBlock), ethersTheirs.getBlock(txBlock)])
+      expect(a?.hash).toBe(b?.hash)
+      expect(a?.transactions).toEqual(b?.transactions)
+      expect(a?.gasUsed).toBe(b?.gasUsed)
+      expect(await ethersOurs.getBalance(devnet.accounts[1]!)).toBe(await ethersTheirs.getBalance(devnet.accounts[1]!))
+      expect((await ethersOurs.getNetwork()).chainId).toBe((await ethersTheirs.getNetwork()).chainId)
+      expect(await ethersOurs.send('debug_traceTransaction', [hash, { tracer: 'callTracer' }])).toEqual(tree)
+    } finally {
+      ethersOurs.destroy()
+      ethersTheirs.destroy()
+    }
+  })
+})
