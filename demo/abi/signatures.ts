@@ -1,55 +1,16 @@
-import { keccak_256 } from '@noble/hashes/sha3.js'
-import { COMMON_SIGNATURES } from './commonSignatures.js'
-import { type DecodedValue, decodeParams, decodeTopic, hexToBytes, splitTypes } from './decodeAbi.js'
+import { type SignatureTable, createSignatureTable } from '../../src/utils/abi/createSignatureTable.js'
+import { COMMON_SIGNATURES } from '../../src/utils/abi/commonSignatures.js'
+import { decodeCallData as decodeWith } from '../../src/utils/abi/decodeCallData.js'
+import { type DecodedValue, decodeParams, decodeTopic, displayed, hexToBytes } from './decodeAbi.js'
 import { DEVNET_SIGNATURES } from './devnetSignatures.js'
 
-export type AbiParam = { type: string; name: string; indexed: boolean }
-export type AbiItem = { kind: 'function' | 'event' | 'error'; name: string; params: AbiParam[]; signature: string }
+// The table, its parsing and its decoding are the daemon's (src/utils/abi: the one bundled list, the
+// same one edgetrace_previewTransactions names calls and errors by); values are shown as text here.
+export type { AbiItem, AbiParam } from '../../src/utils/abi/parseSignature.js'
+export { parseSignature } from '../../src/utils/abi/parseSignature.js'
+export { type SignatureTable, createSignatureTable }
 export type DecodedArg = { name: string; type: string; value: DecodedValue }
 export type Decoded = { name: string; signature: string; args: DecodedArg[] }
-
-const hex = (bytes: Uint8Array) => `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`
-
-/** Parses `function transfer(address to, uint256 amount)` (and event / error lines). */
-export function parseSignature(line: string): AbiItem {
-  const m = /^(function|event|error)\s+(\w+)\((.*)\)$/.exec(line.trim())
-  if (!m) throw new Error(`not a signature: ${line}`)
-  const params = splitTypes(m[3]!).map((part) => {
-    const words = part.trim().split(/\s+/)
-    const type = words[0]!
-    const indexed = words.includes('indexed')
-    const name = words.length > 1 && words.at(-1) !== 'indexed' ? words.at(-1)! : ''
-    return { type, name, indexed }
-  })
-  const name = m[2]!
-  return {
-    kind: m[1] as AbiItem['kind'],
-    name,
-    params,
-    signature: `${name}(${params.map((p) => p.type).join(',')})`,
-  }
-}
-
-/** Function and error selectors (4 bytes) and event topics (32 bytes) → the items they name. */
-export type SignatureTable = { selectors: Map<string, AbiItem[]>; topics: Map<string, AbiItem[]> }
-
-export function createSignatureTable(lines: readonly string[]): SignatureTable {
-  const selectors = new Map<string, AbiItem[]>()
-  const topics = new Map<string, AbiItem[]>()
-  for (const line of lines) {
-    const item = parseSignature(line)
-    const hash = hex(keccak_256(new TextEncoder().encode(item.signature)))
-    const [map, key] = item.kind === 'event' ? [topics, hash] : [selectors, hash.slice(0, 10)]
-    const list = map.get(key) ?? []
-    if (!list.some((other) => other.signature === item.signature && sameParams(other, item))) list.push(item)
-    map.set(key, list)
-  }
-  return { selectors, topics }
-}
-
-/** Same names and same indexed parameters (ERC-20's and ERC-721's Transfer differ only there). */
-const sameParams = (a: AbiItem, b: AbiItem) =>
-  a.params.map((p) => `${p.name}${p.indexed}`).join() === b.params.map((p) => `${p.name}${p.indexed}`).join()
 
 let defaultTable: SignatureTable | undefined
 /** The bundled list and the devnet's ABIs. */
@@ -58,16 +19,13 @@ export const signatures = (): SignatureTable =>
 
 /** Decodes calldata (or revert data, as an error) by its selector; undefined when unknown or malformed. */
 export function decodeCallData(input: string, table = signatures()): Decoded | undefined {
-  if (input.length < 10) return undefined
-  const data = hexToBytes(input.slice(10))
-  for (const item of table.selectors.get(input.slice(0, 10).toLowerCase()) ?? []) {
-    const values = decodeParams(
-      item.params.map((p) => p.type),
-      data,
-    )
-    if (values) return { name: item.name, signature: item.signature, args: named(item.params, values) }
+  const decoded = decodeWith(input, [table])
+  if (!decoded) return undefined
+  return {
+    name: decoded.name,
+    signature: decoded.signature,
+    args: decoded.args.map((a) => ({ name: a.name, type: a.type, value: displayed(a.value) })),
   }
-  return undefined
 }
 
 /** Decodes a log by its first topic: indexed parameters from the topics, the rest from the data. */
@@ -94,9 +52,6 @@ export function decodeLog(topics: readonly string[], data: string, table = signa
   }
   return undefined
 }
-
-const named = (params: readonly AbiParam[], values: readonly DecodedValue[]): DecodedArg[] =>
-  params.map((p, i) => ({ name: p.name, type: p.type, value: values[i]! }))
 
 const PANICS: Record<string, string> = {
   '0': 'generic panic',

@@ -1,4 +1,6 @@
 import type { Hex } from '../types/hex.js'
+import type { SignatureTable } from './abi/createSignatureTable.js'
+import { type DecodedArg, decodeCallData } from './abi/decodeCallData.js'
 
 const ERROR_SELECTOR = '08c379a0'
 const PANIC_SELECTOR = '4e487b71'
@@ -17,11 +19,16 @@ const PANIC_REASONS: Record<number, string> = {
   0x51: 'uninitialized function',
 }
 
-/** A revert's data decoded: `Error(string)`'s message, `Panic(uint256)`'s code and meaning, else the raw data. */
+/**
+ * A revert's data decoded: `Error(string)`'s message, `Panic(uint256)`'s code and meaning, a custom
+ * error a signature table knows (named, its arguments decoded), else the raw data (with its selector
+ * when it has four bytes).
+ */
 export type DecodedRevert =
   | { type: 'Error'; message: string; data: Hex }
   | { type: 'Panic'; code: bigint; message: string; data: Hex }
-  | { type: 'unknown'; data: Hex }
+  | { type: 'custom'; selector: Hex; name: string; signature: string; args: DecodedArg[]; data: Hex }
+  | { type: 'unknown'; selector?: Hex; data: Hex }
 
 function word(hex: string, index: number): bigint | undefined {
   const w = hex.slice(index * 64, index * 64 + 64)
@@ -44,9 +51,12 @@ function errorString(body: string): string | undefined {
 
 /**
  * A revert's return data decoded as geth's abi.UnpackRevert reads it: `0x08c379a0…` Error(string),
- * `0x4e487b71…` Panic(uint256) (its first word); anything else (custom errors, bare reverts) unknown.
+ * `0x4e487b71…` Panic(uint256) (its first word). With `tables` (the preview's: an app's ABIs, the
+ * bundled table), a custom error one of them knows is named and its arguments decoded (the first
+ * table that knows the selector and whose types the data fits); anything else (an unknown custom
+ * error, a bare revert) is unknown.
  */
-export function decodeRevert(data: Uint8Array | Hex): DecodedRevert {
+export function decodeRevert(data: Uint8Array | Hex, tables: readonly SignatureTable[] = []): DecodedRevert {
   let hex: string
   if (typeof data === 'string') hex = data.slice(2).toLowerCase()
   else {
@@ -67,5 +77,10 @@ export function decodeRevert(data: Uint8Array | Hex): DecodedRevert {
       return { type: 'Panic', code, message, data: raw }
     }
   }
-  return { type: 'unknown', data: raw }
+  if (hex.length < 8) return { type: 'unknown', data: raw }
+  if (selector !== ERROR_SELECTOR && selector !== PANIC_SELECTOR) {
+    const custom = decodeCallData(raw, tables)
+    if (custom) return { type: 'custom', ...custom, selector: custom.selector as Hex, data: raw }
+  }
+  return { type: 'unknown', selector: `0x${selector}`, data: raw }
 }

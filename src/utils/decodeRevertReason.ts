@@ -6,5 +6,5 @@ import { decodeRevert } from './decodeRevert.js'
  */
 export function decodeRevertReason(data: Uint8Array): string | undefined {
   const decoded = decodeRevert(data)
-  return decoded.type === 'unknown' ? undefined : decoded.message
+  return decoded.type === 'Error' || decoded.type === 'Panic' ? decoded.message : undefined
 }
