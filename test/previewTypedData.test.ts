@@ -1,3 +1,4 @@
+import { encodeFunctionData } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeCall } from '../src/node/devnet/abi.js'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
@@ -6,12 +7,17 @@ import { quantity } from '../src/utils/hex.js'
 import { compileSolidity } from './src/compileSolidity.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { eip712DomainType, eip2612PermitTypes } from './src/eip2612PermitTypes.js'
-import { deploy, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
+import { PERMIT2_ABI, permit2Types } from './src/permit2TypedData.js'
+import { PERMIT2_ADDRESS, PERMIT2_DOMAIN, installPermit2 } from './src/installPermit2.js'
+import { deploy, rpc, rpcResult, storageContractInitCode, waitForReceipt } from './src/rpc.js'
 
 // edgetrace_previewTypedData on the devnet: EIP-2612, DAI-style and Permit2 typed data previewed
-// against contracts compiled here with solc (Permit2 a stand-in at its canonical address: its
-// allowance(owner, token, spender) with a nonce, and nonceBitmap), then an EIP-2612 signature made by
-// anvil's eth_signTypedData_v4 submitted and mined: the allowance proven after is what the preview said.
+// against contracts compiled here with solc and Permit2's real code at its canonical address
+// (test/fixtures/permit2), then each signature made by anvil's eth_signTypedData_v4 for the account's
+// key and used on-chain by the spender (a token's permit, Permit2's permit, permitTransferFrom), the
+// spender's pull mined: the allowance, expiration and nonce proven after are what the preview said, the
+// owner's balance after the pull is its worst case's. Then the spender signals (newContract,
+// firstInteraction), each positive and negative.
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
@@ -70,22 +76,9 @@ contract DaiLike {
         balanceOf[to] += value;
         return true;
     }
-}
-/** A stand-in at Permit2's address: allowance(owner, token, spender) with its nonce, and nonceBitmap. */
-contract Permit2Standin {
-    struct Allowed { uint160 amount; uint48 expiration; uint48 nonce; }
-    mapping(address => mapping(address => mapping(address => Allowed))) public allowance;
-    mapping(address => mapping(uint256 => uint256)) public nonceBitmap;
-    function approve(address token, address spender, uint160 amount, uint48 expiration) external {
-        Allowed storage a = allowance[msg.sender][token][spender];
-        a.amount = amount;
-        a.expiration = expiration;
-        a.nonce++;
-    }
-    function useNonce(uint256 nonce) external { nonceBitmap[msg.sender][nonce >> 8] |= 1 << (nonce & 255); }
 }`
 
-const PERMIT2 = '0x000000000022d473030f116ddee9f6a43af78ba3'
+const PERMIT2 = PERMIT2_ADDRESS.toLowerCase() as `0x${string}`
 const ETHER = 10n ** 18n
 const MAX = 2n ** 256n - 1n
 const FAR = 2n ** 40n
@@ -114,9 +107,7 @@ beforeAll(async () => {
   const lower = (a: string) => a.toLowerCase() as `0x${string}`
   pmt = lower(await deploy(devnet.anvil.url, compiled.PermitToken!.creation))
   dai = lower(await deploy(devnet.anvil.url, compiled.DaiLike!.creation))
-  await rpcResult(devnet.anvil.url, 'anvil_setCode', [PERMIT2, compiled.Permit2Standin!.runtime])
-  // anvil_setCode changes state without a block: a block after it commits to it.
-  await rpcResult(devnet.anvil.url, 'evm_mine')
+  await installPermit2(devnet.anvil.url)
 }, 60_000)
 afterAll(() => stop())
 
@@ -126,18 +117,25 @@ const permitData = (message: Record<string, unknown>) => ({
   domain: { name: 'Permit Token', version: '1', chainId: 31337, verifyingContract: pmt },
   message,
 })
-const PERMIT2_DOMAIN = {
-  name: 'Permit2',
-  chainId: 31337,
-  verifyingContract: '0x000000000022D473030F116dDEE9F6A43aF78BA3',
-}
 const PMT_INFO = () => ({ address: pmt, standard: 'erc20', symbol: 'PMT', name: 'Permit Token', decimals: 18 })
 
-async function preview(account: string, typed: unknown, block: unknown = 'latest') {
-  const res = await rpc(edge.url, 'edgetrace_previewTypedData', [account, typed, block])
+async function preview(account: string, typed: unknown, block: unknown = 'latest', options?: unknown) {
+  const res = await rpc(edge.url, 'edgetrace_previewTypedData', [account, typed, block, ...(options ? [options] : [])])
   expect(res.error, JSON.stringify(res.error)).toBeUndefined()
   return res.result
 }
+
+/** An eth_call's answer as its 32-byte words. */
+const words = (data: string) =>
+  Array.from({ length: (data.length - 2) / 64 }, (_, i) => BigInt(`0x${data.slice(2 + i * 64, 66 + i * 64)}`))
+/** A token's balanceOf(owner) proven at a block (edgetrace's eth_call). */
+const balanceAt = async (token: `0x${string}`, owner: `0x${string}`, block: bigint) =>
+  BigInt(
+    await rpcResult(edge.url, 'eth_call', [
+      { to: token, data: encodeCall('balanceOf(address)', [owner]) },
+      quantity(block),
+    ]),
+  )
 
 describe('edgetrace_previewTypedData', () => {
   it('EIP-2612 permit: what it allows, then signed by anvil, submitted and mined: the allowance is what the preview said, the pull by the spender mined leaves what its worst case said; the same signature again has a stale nonce', async () => {
@@ -284,129 +282,180 @@ describe('edgetrace_previewTypedData', () => {
     expect(stale.usable).toBe(false)
   })
 
-  it("Permit2 PermitSingle and PermitBatch: Permit2's allowance(owner, token, spender) in force and its nonce", async () => {
-    await send({
-      from: alice,
-      to: PERMIT2,
-      data: encodeCall('approve(address,address,uint160,uint48)', [pmt, bob, 7n, 1000n]),
-    })
-    const details = [
-      { name: 'token', type: 'address' },
-      { name: 'amount', type: 'uint160' },
-      { name: 'expiration', type: 'uint48' },
-      { name: 'nonce', type: 'uint48' },
-    ]
-    const single = {
-      types: {
-        EIP712Domain: [
-          { name: 'name', type: 'string' },
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' },
-        ],
-        PermitDetails: details,
-        PermitSingle: [
-          { name: 'details', type: 'PermitDetails' },
-          { name: 'spender', type: 'address' },
-          { name: 'sigDeadline', type: 'uint256' },
-        ],
-      },
+  it("Permit2 PermitSingle (real Permit2): no ERC-20 allowance to Permit2, its worst case fails; with one, signed, permit() by the spender and its transferFrom mined: allowance, expiration, nonce and balance after are the preview's", async () => {
+    const amount = 40n * ETHER
+    const single = (details: Record<string, string>) => ({
+      types: permit2Types('PermitSingle'),
       primaryType: 'PermitSingle',
       domain: PERMIT2_DOMAIN,
-      message: {
-        details: {
-          token: pmt,
-          amount: '0xffffffffffffffffffffffffffffffffffffffff',
-          expiration: '2000000000',
-          nonce: '1',
-        },
-        spender: bob,
-        sigDeadline: FAR.toString(),
-      },
-    }
-    const p = await preview(alice, single)
-    expect(p).toMatchObject({
-      recognized: true,
-      kind: 'permit2',
-      owner: alice,
-      spender: bob,
-      usable: true,
-      problems: [],
+      message: { details, spender: carol, sigDeadline: FAR.toString() },
     })
+    const typed = single({ token: pmt, amount: amount.toString(), expiration: '2000000000', nonce: '0' })
+    // alice has not approved Permit2 on the token: the spender can take nothing through it.
+    const before = await preview(alice, typed)
+    expect(before).toMatchObject({ recognized: true, kind: 'permit2', owner: alice, spender: carol, usable: true })
+    const balance = BigInt(before.grants[0].balance)
+    expect(before.grants[0].worstCase).toEqual({
+      status: 'failure',
+      balanceAfter: quantity(balance),
+      loss: '0x0',
+    })
+
+    await send({ from: alice, to: pmt, data: encodeCall('approve(address,uint256)', [PERMIT2, MAX]) })
+    const head = BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNumber'))
+    const p = await preview(alice, typed, quantity(head))
+    expect(p).toMatchObject({ kind: 'permit2', usable: true, problems: [] })
     expect(p.grants).toEqual([
       {
         token: PMT_INFO(),
-        amount: quantity(2n ** 160n - 1n),
+        amount: quantity(amount),
         expiration: quantity(2_000_000_000n),
-        current: { amount: '0x7', expiration: quantity(1000n), nonce: '0x1' },
-        nonce: { signed: '0x1', current: '0x1', valid: true },
-        // carol took 25 PMT in the first test.
-        balance: quantity(10n ** 24n - 25n * ETHER),
-        atRisk: quantity(10n ** 24n - 25n * ETHER),
-        worstCase: null,
+        current: { amount: '0x0', expiration: '0x0', nonce: '0x0' },
+        nonce: { signed: '0x0', current: '0x0', valid: true },
+        balance: quantity(balance),
+        atRisk: quantity(amount),
+        // Permit2's allowance set as permit() sets it, then carol's Permit2 transferFrom of all of it.
+        worstCase: { status: 'success', balanceAfter: quantity(balance - amount), loss: quantity(amount) },
       },
     ])
-    expect(p.signals).toEqual([
+    expect(p.signals).toEqual([{ kind: 'spenderIsEoa', severity: 'warning', spender: carol, delegated: false }])
+
+    // Signed with alice's key (anvil's eth_signTypedData_v4); carol calls Permit2.permit with it.
+    const signature = await rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [alice, JSON.stringify(typed)])
+    const permitted = await send({
+      from: carol,
+      to: PERMIT2,
+      data: encodeFunctionData({
+        abi: PERMIT2_ABI.permitSingle,
+        functionName: 'permit',
+        args: [
+          alice,
+          {
+            details: { token: pmt, amount, expiration: 2_000_000_000, nonce: 0 },
+            spender: carol,
+            sigDeadline: FAR,
+          },
+          signature,
+        ],
+      }),
+    })
+    const allowed = await rpcResult(edge.url, 'eth_call', [
+      { to: PERMIT2, data: encodeCall('allowance(address,address,address)', [alice, pmt, carol]) },
+      quantity(permitted),
+    ])
+    expect(words(allowed)).toEqual([amount, 2_000_000_000n, 1n])
+    // carol pulls it all through Permit2: alice is left what the worst case said.
+    const pulled = await send({
+      from: carol,
+      to: PERMIT2,
+      data: encodeCall('transferFrom(address,address,uint160,address)', [alice, carol, amount, pmt]),
+    })
+    expect(quantity(await balanceAt(pmt, alice, pulled))).toBe(p.grants[0].worstCase.balanceAfter)
+
+    // The signature once used: the nonce it signed is spent.
+    const again = await preview(alice, typed, quantity(permitted))
+    expect(again.grants[0].current).toEqual({
+      amount: quantity(amount),
+      expiration: quantity(2_000_000_000n),
+      nonce: '0x1',
+    })
+    expect(again.grants[0].nonce).toEqual({ signed: '0x0', current: '0x1', valid: false })
+    expect(again.usable).toBe(false)
+    expect(again.problems).toEqual(['grants[0]: nonce 0 is not the current nonce 1: the signature cannot be used'])
+
+    // Permit2's max uint160 is unlimited, said with its expiration.
+    const max = await preview(
+      alice,
+      single({ token: pmt, amount: '0xffffffffffffffffffffffffffffffffffffffff', expiration: '0', nonce: '1' }),
+    )
+    expect(max.signals).toEqual([
       {
         kind: 'unlimitedApproval',
         severity: 'warning',
         token: pmt,
         standard: 'permit2',
-        spender: bob,
+        spender: carol,
         amount: quantity(2n ** 160n - 1n),
-        expiration: quantity(2_000_000_000n),
+        expiration: '0x0',
       },
-      { kind: 'spenderIsEoa', severity: 'warning', spender: bob, delegated: false },
+      { kind: 'spenderIsEoa', severity: 'warning', spender: carol, delegated: false },
     ])
-    const { PermitSingle: _, ...types } = single.types
+  })
+
+  it('Permit2 PermitBatch (real Permit2): two tokens, signed, permit() by the spender and both pulls mined as the worst cases said; the same batch then has stale nonces', async () => {
+    await send({ from: alice, to: dai, data: encodeCall('approve(address,uint256)', [PERMIT2, MAX]) })
     const batch = {
-      ...single,
-      types: {
-        ...types,
-        PermitBatch: [
-          { name: 'details', type: 'PermitDetails[]' },
-          { name: 'spender', type: 'address' },
-          { name: 'sigDeadline', type: 'uint256' },
-        ],
-      },
+      types: permit2Types('PermitBatch'),
       primaryType: 'PermitBatch',
+      domain: PERMIT2_DOMAIN,
       message: {
         details: [
-          { token: pmt, amount: '5', expiration: '2000000000', nonce: '0' },
-          { token: dai, amount: '6', expiration: '2000000000', nonce: '0' },
+          { token: pmt, amount: (5n * ETHER).toString(), expiration: '2000000000', nonce: '0' },
+          { token: dai, amount: (2n * ETHER).toString(), expiration: '2000000000', nonce: '0' },
         ],
         spender: bob,
         sigDeadline: FAR.toString(),
       },
     }
     const b = await preview(alice, batch)
-    expect(b.grants.map((g: any) => [g.token.symbol, g.amount, g.nonce])).toEqual([
-      ['PMT', '0x5', { signed: '0x0', current: '0x1', valid: false }],
-      ['DAI', '0x6', { signed: '0x0', current: '0x0', valid: true }],
+    expect(b).toMatchObject({ kind: 'permit2', spender: bob, usable: true, problems: [] })
+    expect(b.grants.map((g: any) => [g.token.symbol, g.amount, g.nonce, g.worstCase.status, g.worstCase.loss])).toEqual(
+      [
+        ['PMT', quantity(5n * ETHER), { signed: '0x0', current: '0x0', valid: true }, 'success', quantity(5n * ETHER)],
+        ['DAI', quantity(2n * ETHER), { signed: '0x0', current: '0x0', valid: true }, 'success', quantity(2n * ETHER)],
+      ],
+    )
+    const signature = await rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [alice, JSON.stringify(batch)])
+    const details = [pmt, dai].map((token, i) => ({
+      token,
+      amount: BigInt(batch.message.details[i]!.amount),
+      expiration: 2_000_000_000,
+      nonce: 0,
+    }))
+    const permitted = await send({
+      from: bob,
+      to: PERMIT2,
+      data: encodeFunctionData({
+        abi: PERMIT2_ABI.permitBatch,
+        functionName: 'permit',
+        args: [alice, { details, spender: bob, sigDeadline: FAR }, signature],
+      }),
+    })
+    for (const [i, d] of details.entries()) {
+      const allowed = await rpcResult(edge.url, 'eth_call', [
+        { to: PERMIT2, data: encodeCall('allowance(address,address,address)', [alice, d.token, bob]) },
+        quantity(permitted),
+      ])
+      expect(words(allowed), d.token).toEqual([BigInt(b.grants[i].amount), BigInt(b.grants[i].expiration), 1n])
+    }
+    let last = permitted
+    for (const d of details) {
+      last = await send({
+        from: bob,
+        to: PERMIT2,
+        data: encodeCall('transferFrom(address,address,uint160,address)', [alice, bob, d.amount, d.token]),
+      })
+    }
+    for (const [i, d] of details.entries()) {
+      expect(quantity(await balanceAt(d.token, alice, last))).toBe(b.grants[i].worstCase.balanceAfter)
+    }
+    const stale = await preview(alice, batch, quantity(permitted))
+    expect(stale.grants.map((g: any) => g.nonce.valid)).toEqual([false, false])
+    expect(stale.problems).toEqual([
+      'grants[0]: nonce 0 is not the current nonce 1: the signature cannot be used',
+      'grants[1]: nonce 0 is not the current nonce 1: the signature cannot be used',
     ])
-    expect(b.problems).toEqual(['grants[0]: nonce 0 is not the current nonce 1: the signature cannot be used'])
   })
 
-  it('Permit2 PermitTransferFrom: the ERC-20 allowance to Permit2 in force, an unordered nonce used or not (nonceBitmap)', async () => {
-    await send({ from: alice, to: pmt, data: encodeCall('approve(address,uint256)', [PERMIT2, MAX]) })
-    await send({ from: alice, to: PERMIT2, data: encodeCall('useNonce(uint256)', [300n]) })
+  it('Permit2 PermitTransferFrom (real Permit2): the ERC-20 allowance to Permit2, an unordered nonce used or not (nonceBitmap); signed, permitTransferFrom by the spender mined leaves the worst case', async () => {
+    // Nonce 300 (word 1, bit 44) invalidated by alice.
+    await send({
+      from: alice,
+      to: PERMIT2,
+      data: encodeCall('invalidateUnorderedNonces(uint256,uint256)', [1n, 1n << 44n]),
+    })
     const typed = (nonce: bigint) => ({
-      types: {
-        EIP712Domain: [
-          { name: 'name', type: 'string' },
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' },
-        ],
-        TokenPermissions: [
-          { name: 'token', type: 'address' },
-          { name: 'amount', type: 'uint256' },
-        ],
-        PermitTransferFrom: [
-          { name: 'permitted', type: 'TokenPermissions' },
-          { name: 'spender', type: 'address' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' },
-        ],
-      },
+      types: permit2Types('PermitTransferFrom'),
       primaryType: 'PermitTransferFrom',
       domain: PERMIT2_DOMAIN,
       message: {
@@ -418,19 +467,140 @@ describe('edgetrace_previewTypedData', () => {
     })
     const fresh = await preview(alice, typed(301n))
     expect(fresh).toMatchObject({ recognized: true, kind: 'permit2Transfer', spender: carol, usable: true })
+    const balance = BigInt(fresh.grants[0].balance)
+    // What Permit2 may pull at all: alice's ERC-20 allowance to it (MAX, less what the PermitSingle and PermitBatch pulls took).
+    const toPermit2 = await rpcResult(edge.url, 'eth_call', [
+      { to: pmt, data: encodeCall('allowance(address,address)', [alice, PERMIT2]) },
+      fresh.block.number,
+    ])
+    expect(BigInt(toPermit2)).toBe(MAX - 45n * ETHER)
     expect(fresh.grants[0]).toMatchObject({
       amount: quantity(1000n),
-      current: { amount: quantity(MAX), expiration: null, nonce: null },
+      current: { amount: quantity(MAX - 45n * ETHER), expiration: null, nonce: null },
       nonce: { signed: quantity(301n), current: null, valid: true },
       atRisk: quantity(1000n),
+      worstCase: { status: 'success', balanceAfter: quantity(balance - 1000n), loss: quantity(1000n) },
     })
     expect(fresh.signals).toEqual([{ kind: 'spenderIsEoa', severity: 'warning', spender: carol, delegated: false }])
-    // A contract spender and a limited amount: no signal.
-    const toContract = await preview(alice, { ...typed(301n), message: { ...typed(301n).message, spender: pmt } })
+    // A contract spender and a limited amount, its age and first interaction not asked: no signal.
+    const toContract = await preview(
+      alice,
+      { ...typed(301n), message: { ...typed(301n).message, spender: pmt } },
+      'latest',
+      { newContractDays: 0, firstInteractionBlocks: 0 },
+    )
     expect(toContract.signals).toEqual([])
     const used = await preview(alice, typed(300n))
     expect(used.grants[0].nonce.valid).toBe(false)
     expect(used.problems).toEqual(['grants[0]: nonce 300 is already used on Permit2: the signature cannot be used'])
+
+    // Signed with alice's key; carol calls permitTransferFrom with it, to herself.
+    const signature = await rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [alice, JSON.stringify(typed(301n))])
+    const mined = await send({
+      from: carol,
+      to: PERMIT2,
+      data: encodeFunctionData({
+        abi: PERMIT2_ABI.permitTransferFrom,
+        functionName: 'permitTransferFrom',
+        args: [
+          { permitted: { token: pmt, amount: 1000n }, nonce: 301n, deadline: FAR },
+          { to: carol, requestedAmount: 1000n },
+          alice,
+          signature,
+        ],
+      }),
+    })
+    expect(quantity(await balanceAt(pmt, alice, mined))).toBe(fresh.grants[0].worstCase.balanceAfter)
+    const spent = await preview(alice, typed(301n), quantity(mined))
+    expect(spent.grants[0].nonce).toEqual({ signed: quantity(301n), current: null, valid: false })
+    expect(spent.problems).toEqual(['grants[0]: nonce 301 is already used on Permit2: the signature cannot be used'])
+  })
+
+  it('spender signals: newContract (a spender contract younger than options.newContractDays) and firstInteraction (the account sent it nothing in the last options.firstInteractionBlocks blocks), each positive and negative', async () => {
+    const router = (await deploy(devnet.anvil.url, storageContractInitCode(1))).toLowerCase() as `0x${string}`
+    const typed = (spender: string) =>
+      permitData({ owner: alice, spender, value: '5', nonce: '1', deadline: FAR.toString() })
+    const head = BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNumber'))
+    const p = await preview(alice, typed(router), quantity(head))
+    expect(p.signals.map((s: any) => s.kind)).toEqual(['newContract', 'firstInteraction'])
+    const [young, first] = p.signals
+    // The devnet is younger than 30 days: a block inside the window without its code (proven), or
+    // code at block 1 of a chain younger than the window.
+    expect(young).toMatchObject({ kind: 'newContract', severity: 'warning', spender: router, days: 30 })
+    const now = BigInt((await rpcResult(edge.url, 'eth_getBlockByNumber', [quantity(head), false])).timestamp)
+    const inside = young.createdAfter ?? young.createdBy
+    expect(BigInt(inside.timestamp)).toBeGreaterThan(now - 30n * 86_400n)
+    if (young.createdAfter) expect(await rpcResult(edge.url, 'eth_getCode', [router, inside.number])).toBe('0x')
+    expect(first).toEqual({
+      kind: 'firstInteraction',
+      severity: 'info',
+      contract: router,
+      window: { from: quantity(head - 31n), to: quantity(head) },
+    })
+    // Off by options; an EOA spender has neither (it has spenderIsEoa).
+    expect(
+      (await preview(alice, typed(router), quantity(head), { newContractDays: 0, firstInteractionBlocks: 0 })).signals,
+    ).toEqual([])
+    expect((await preview(alice, typed(carol), quantity(head))).signals.map((s: any) => s.kind)).toEqual([
+      'spenderIsEoa',
+    ])
+
+    // alice sends the router a transaction: no longer a first interaction, inside the window.
+    const sent = await send({ from: alice, to: router })
+    const after = await preview(alice, typed(router), quantity(sent), { newContractDays: 0 })
+    expect(after.signals).toEqual([])
+    // bob never did: his permit to the same router is his first interaction.
+    const bobs = await preview(
+      bob,
+      { ...typed(router), message: { ...typed(router).message, owner: bob } },
+      quantity(sent),
+      {
+        newContractDays: 0,
+        firstInteractionBlocks: 4,
+      },
+    )
+    expect(bobs.signals).toEqual([
+      {
+        kind: 'firstInteraction',
+        severity: 'info',
+        contract: router,
+        window: { from: quantity(sent - 3n), to: quantity(sent) },
+      },
+    ])
+
+    // Three days later with a one-day window: a contract of the devnet's first blocks is older, no
+    // newContract; one deployed now is new. (30 blocks mined after the jump: the search's probes, 7
+    // evenly between block 1 and the head, then land inside the window; with all of them before it,
+    // its bound answers age 'unknown'.)
+    await rpcResult(devnet.anvil.url, 'evm_increaseTime', [3 * 86_400])
+    await rpcResult(devnet.anvil.url, 'anvil_mine', ['0x1e'])
+    const early = Object.values(devnet.contracts)[0]!.toLowerCase()
+    const old = await preview(alice, typed(early), 'latest', { newContractDays: 1, firstInteractionBlocks: 0 })
+    expect(old.signals).toEqual([])
+    const fresh = (await deploy(devnet.anvil.url, storageContractInitCode(2))).toLowerCase()
+    const fresher = await preview(alice, typed(fresh), 'latest', { newContractDays: 1, firstInteractionBlocks: 0 })
+    expect(fresher.signals).toEqual([
+      expect.objectContaining({ kind: 'newContract', severity: 'warning', spender: fresh, days: 1 }),
+    ])
+
+    // Bad options: -32602 naming the option.
+    const cases: [unknown, string][] = [
+      [
+        { newContractDays: -1 },
+        'invalid argument 3: options.newContractDays: expected a number of days from 0 to 36500',
+      ],
+      [{ firstInteractionBlocks: 5000 }, 'invalid argument 3: options.firstInteractionBlocks: expected a whole number'],
+      [
+        { account: alice },
+        'invalid argument 3: options.account: unknown option (known: newContractDays, firstInteractionBlocks)',
+      ],
+      ['days', 'invalid argument 3: expected preview options object'],
+    ]
+    for (const [options, message] of cases) {
+      const res = await rpc(edge.url, 'edgetrace_previewTypedData', [alice, typed(router), 'latest', options])
+      expect(res.error?.code, JSON.stringify(res)).toBe(-32602)
+      expect(res.error.message).toContain(message)
+    }
   })
 
   it('an unknown primary type is answered decoded, recognized: false, with no claims', async () => {

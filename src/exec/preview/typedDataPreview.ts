@@ -22,9 +22,14 @@ const SELECTORS = {
   name: '0x06fdde03',
   approve: '0x095ea7b3',
   transferFrom: '0x23b872dd',
+  /** Permit2's approve(address token, address spender, uint160 amount, uint48 expiration). */
+  permit2Approve: '0x87517c45',
+  /** Permit2's transferFrom(address from, address to, uint160 amount, address token). */
+  permit2TransferFrom: '0x36c78516',
 } as const
 
 const read = (to: Hex, data: string): SimulateCall => ({ to, data: data as Hex })
+const min = (a: bigint, b: bigint) => (a < b ? a : b)
 function words(call: SimulatedCall | undefined, n: number): bigint[] | null {
   if (call?.status !== 1n || call.returnData.length < 2 + n * 64) return null
   return Array.from({ length: n }, (_, i) => BigInt(`0x${call.returnData.slice(2 + i * 64, 66 + i * 64)}`))
@@ -44,9 +49,14 @@ export type GrantPreview = {
   /** balanceOf(owner) on the block: what the spender could take at most now is min(amount, balance). */
   balance: bigint | null
   /**
-   * EIP-2612 and DAI: the permit's effect (the owner's `approve(spender, amount)`) then the spender's
-   * `transferFrom(owner, spender, min(amount, balance))`, simulated on the block's state: whether the
-   * pull succeeds and the owner's `balanceOf` after it (null for Permit2, or where the balance did not answer).
+   * The permit's effect then the spender's pull of `min(amount, balance)`, simulated on the block's
+   * state: whether the pull succeeds and the owner's `balanceOf` after it (null where the balance did
+   * not answer, or nothing is allowed). EIP-2612 and DAI: the owner's `approve(spender, amount)`, then
+   * the spender's `transferFrom(owner, spender, take)`. Permit2 PermitSingle / PermitBatch: the owner's
+   * Permit2 `approve(token, spender, amount, expiration)` (what `permit` sets), then the spender's
+   * Permit2 `transferFrom(owner, spender, take, token)`. Permit2 transfers: what `permitTransferFrom`
+   * does once the signature checks, Permit2's own `transferFrom(owner, spender, take)` on the token.
+   * Both Permit2 pulls need the owner's ERC-20 allowance to Permit2: without it they fail.
    */
   worstCase: { status: 'success' | 'failure'; balanceAfter: bigint | null; loss: bigint | null } | null
 }
@@ -141,35 +151,60 @@ export async function previewPermit(
       worstCase: null,
     }
   })
-  // The worst case of an EIP-2612 or DAI permit: its allowance set, then the spender pulls all it can.
+  // The worst case: the permit's allowance set (a Permit2 transfer needs none), then the spender pulls all it can.
   const pulls = grants.flatMap((g, i) =>
-    (permit.kind === 'eip2612' || permit.kind === 'dai') && g.balance !== null && g.amount > 0n
-      ? [{ i, take: g.amount < g.balance ? g.amount : g.balance }]
-      : [],
+    g.balance !== null && g.amount > 0n ? [{ i, take: min(g.amount, g.balance) }] : [],
   )
   if (pulls.length > 0) {
-    const calls: SimulateCall[] = pulls.flatMap(({ i, take }) => {
+    const steps = pulls.map(({ i, take }) => {
       const g = grants[i]!
-      return [
-        {
-          from: owner,
-          to: g.token.address,
-          data: `${SELECTORS.approve}${addressWord(permit.spender)}${uintWord(g.amount)}` as Hex,
-        },
-        {
-          from: permit.spender,
-          to: g.token.address,
+      const token = g.token.address
+      const calls: SimulateCall[] = []
+      if (permit.kind === 'eip2612' || permit.kind === 'dai') {
+        calls.push(
+          {
+            from: owner,
+            to: token,
+            data: `${SELECTORS.approve}${addressWord(permit.spender)}${uintWord(g.amount)}` as Hex,
+          },
+          {
+            from: permit.spender,
+            to: token,
+            data: `${SELECTORS.transferFrom}${addressWord(owner)}${addressWord(permit.spender)}${uintWord(take)}` as Hex,
+          },
+        )
+      } else if (permit.kind === 'permit2') {
+        calls.push(
+          {
+            from: owner,
+            to: PERMIT2,
+            data: `${SELECTORS.permit2Approve}${addressWord(token)}${addressWord(permit.spender)}${uintWord(g.amount)}${uintWord(g.expiration ?? 0n)}` as Hex,
+          },
+          {
+            from: permit.spender,
+            to: PERMIT2,
+            data: `${SELECTORS.permit2TransferFrom}${addressWord(owner)}${addressWord(permit.spender)}${uintWord(take)}${addressWord(token)}` as Hex,
+          },
+        )
+      } else {
+        calls.push({
+          from: PERMIT2,
+          to: token,
           data: `${SELECTORS.transferFrom}${addressWord(owner)}${addressWord(permit.spender)}${uintWord(take)}` as Hex,
-        },
-        read(g.token.address, `${SELECTORS.balanceOf}${addressWord(owner)}`),
-      ]
+        })
+      }
+      calls.push(read(token, `${SELECTORS.balanceOf}${addressWord(owner)}`))
+      return calls
     })
-    const worst = { validation: false, traceTransfers: false, stateRoots: false, blocks: [{ calls }] }
+    const worst = { validation: false, traceTransfers: false, stateRoots: false, blocks: [{ calls: steps.flat() }] }
     const simulated = (await simulateBlocks(engine, block, worst, deadline))[0]!.calls
+    let at = 0
     pulls.forEach(({ i }, k) => {
       const g = grants[i]!
-      const pulled = simulated[k * 3 + 1]
-      const after = words(simulated[k * 3 + 2], 1)?.[0] ?? null
+      const n = steps[k]!.length
+      const pulled = simulated[at + n - 2]
+      const after = words(simulated[at + n - 1], 1)?.[0] ?? null
+      at += n
       g.worstCase = {
         status: pulled?.status === 1n ? 'success' : 'failure',
         balanceAfter: after,

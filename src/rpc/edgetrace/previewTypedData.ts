@@ -1,5 +1,7 @@
 import { BlockNotFoundError } from '../../errors/state.js'
 import { InvalidParamsRpcError, ServerRpcError } from '../../errors/rpc.js'
+import { firstInteractionSignals } from '../../exec/preview/signals/firstInteractionSignals.js'
+import { newContractSignal } from '../../exec/preview/signals/newContractSignal.js'
 import { type PreviewSignal, spenderSignals } from '../../exec/preview/signals/spenderSignals.js'
 import { previewPermit } from '../../exec/preview/typedDataPreview.js'
 import { type RecognizedPermit, recognizePermit } from '../../exec/preview/typedDataPermits.js'
@@ -9,6 +11,7 @@ import { parseBlockParameter } from '../parseBlockParameter.js'
 import { optional, required } from '../params.js'
 import { parseAddress } from '../parsers.js'
 import { parseTypedData } from './parseTypedData.js'
+import { parseTypedDataOptions } from './parseTypedDataOptions.js'
 import { trust } from './trust.js'
 
 const amount = (v: bigint | null) => (v === null ? null : quantity(v))
@@ -24,18 +27,26 @@ const signalJson = (s: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'bigint' ? quantity(v) : v]))
 
 /**
- * edgetrace_previewTypedData(account, typedData, block = latest): what an eth_signTypedData_v4
+ * edgetrace_previewTypedData(account, typedData, block = latest, options?): what an eth_signTypedData_v4
  * signature would allow, on the block's verified state. EIP-2612 and DAI permits, Permit2's
  * PermitSingle / PermitBatch / PermitTransferFrom / PermitBatchTransferFrom are recognised: token
  * (metadata read), spender, amount, expiration, deadline against the block's time, the allowance in
  * force and whether the nonce is the one the contract expects; `problems` says in words what makes the
- * signature useless; `signals` an unlimited amount and a spender without code. Any other typed data is answered decoded, `recognized: false`, with no claims.
+ * signature useless; `signals` an unlimited amount, a spender without code, a spender contract younger
+ * than `options.newContractDays` and one the account sent nothing to in the last
+ * `options.firstInteractionBlocks` blocks (as edgetrace_previewTransactions'). Any other typed data is
+ * answered decoded, `recognized: false`, with no claims.
  */
 export const previewTypedData = defineMethod({
   name: 'edgetrace_previewTypedData',
   servedWith: 'eth',
-  params: [required(parseAddress), required(parseTypedData), optional(parseBlockParameter)],
-  async run(engine, [account, typedData, selector], context) {
+  params: [
+    required(parseAddress),
+    required(parseTypedData),
+    optional(parseBlockParameter),
+    optional(parseTypedDataOptions),
+  ],
+  async run(engine, [account, typedData, selector, options], context) {
     let permit: RecognizedPermit | null
     try {
       permit = recognizePermit(typedData)
@@ -81,7 +92,8 @@ export const previewTypedData = defineMethod({
       }
     })
     const { block } = preview
-    // The same signals as edgetrace_previewTransactions' approvals: an unlimited amount, a spender without code.
+    // The same signals as edgetrace_previewTransactions' approvals: an unlimited amount, a spender
+    // without code, else a young spender contract; and the account's first interaction with it.
     const signals: PreviewSignal[] = []
     for (const g of preview.grants) {
       const limit = permit.kind === 'permit2' ? UNLIMITED_PERMIT2 : UNLIMITED_ERC20
@@ -97,8 +109,15 @@ export const previewTypedData = defineMethod({
         })
       }
     }
-    if (preview.grants.some((g) => g.amount > 0n))
-      signals.push(...(await spenderSignals(engine, block, permit.spender)))
+    if (preview.grants.some((g) => g.amount > 0n)) {
+      const [spender, first] = await Promise.all([
+        spenderSignals(engine, block, permit.spender).then((eoa) =>
+          eoa.length > 0 ? eoa : newContractSignal(engine, block, permit.spender, options?.newContractDays),
+        ),
+        firstInteractionSignals(engine, block, account, [permit.spender], options?.firstInteractionBlocks),
+      ])
+      signals.push(...spender, ...first)
+    }
     return {
       recognized: true,
       kind: permit.kind,
