@@ -363,6 +363,19 @@ describe('edgetrace_previewTypedData', () => {
     expect(again.usable).toBe(false)
     expect(again.problems).toEqual(['grants[0]: nonce 0 is not the current nonce 1: the signature cannot be used'])
 
+    // An expiration already past: the allowance the permit would set cannot be spent (Permit2 reverts
+    // AllowanceExpired), said, and the worst case's pull fails.
+    const expired = await preview(
+      alice,
+      single({ token: pmt, amount: amount.toString(), expiration: '1000', nonce: '1' }),
+      quantity(permitted),
+    )
+    expect(expired.usable).toBe(false)
+    expect(expired.problems).toEqual([
+      `grants[0]: expiration 1000 is past the block's time ${BigInt(expired.deadline.blockTime)}: Permit2 would not spend the allowance it sets`,
+    ])
+    expect(expired.grants[0].worstCase).toMatchObject({ status: 'failure', loss: '0x0' })
+
     // Permit2's max uint160 is unlimited, said with its expiration.
     const max = await preview(
       alice,

@@ -83,6 +83,12 @@ export const previewTypedData = defineMethod({
         `the deadline ${preview.deadline.value} is past the block's time ${preview.deadline.blockTime}: the signature cannot be used`,
       )
     preview.grants.forEach((g, i) => {
+      // Permit2 refuses to spend an allowance past its expiration (0 is the block's time when permit() runs).
+      if (permit.kind === 'permit2' && g.expiration && g.expiration < preview.deadline.blockTime) {
+        problems.push(
+          `grants[${i}]: expiration ${g.expiration} is past the block's time ${preview.deadline.blockTime}: Permit2 would not spend the allowance it sets`,
+        )
+      }
       if (g.nonce.valid === false) {
         problems.push(
           permit.kind === 'permit2Transfer'
