@@ -245,11 +245,18 @@ export async function previewCalls(
   const userBlock: SimulateBlockInput = { calls: calls.map(feeless), blockOverrides: positioned?.overrides }
   const opts = { validation: false, traceTransfers: false, stateRoots: false, baseState: positioned?.state }
   const ethRead = read(READER, `0x${addressWord(account)}`)
+  // Every call's `to` is read as a token too (viem's simulateCalls reads it as well): a balance can
+  // move with no event naming the account (a rebase); kept where it moved. Its reads are prefetched.
+  const targets = [...new Set(calls.flatMap((c) => (c.to ? [c.to.toLowerCase() as Hex] : [])))]
+  const targetReads = targets.map((t) => read(t, `${SELECTORS.balanceOf}${addressWord(account)}`))
   // The reading block prepared too: the reader's (absent) account is fetched with the calls' state.
   // Positioned: the parent's state, what the block's replay did not read fetched as the calls read it.
   const block =
     positioned?.parent ??
-    (await prepareSimulation(engine, selector, { ...opts, blocks: [userBlock, readingBlock([ethRead])] }))
+    (await prepareSimulation(engine, selector, {
+      ...opts,
+      blocks: [userBlock, readingBlock([ethRead, ...targetReads])],
+    }))
   /** An account where the calls start (positioned: after the block's first transactions). */
   const accountAt = (address: Hex) =>
     positioned
@@ -268,8 +275,9 @@ export async function previewCalls(
   ])
   const ran = first[0]!.calls
   const logs = ran.flatMap((c) => c.logs)
-  const tokens = tokensMoved(logs, account)
   const nfts = nftsMoved(logs, account)
+  const evented = tokensMoved(logs, account)
+  const tokens = [...evented, ...targets.filter((t) => !evented.includes(t) && !nfts.some((n) => n.address === t))]
   const approvals = approvalsTouched(logs, account)
   // Every contract named gets its metadata read after the calls (and whether it is an ERC-1155).
   const named = [...new Set<Hex>([...tokens, ...nfts.map((n) => n.address), ...approvals.map((a) => a.address)])]
@@ -351,10 +359,13 @@ export async function previewCalls(
       diff: ethPost - ethPre,
       gasPaid: ran.reduce((sum, c, i) => sum + c.gasUsed * gasPriceOf(calls[i]!, baseFee), 0n),
     },
-    tokens: tokens.map((address, i) => ({
-      token: { ...infoOf(address, 'erc20'), standard: 'erc20' },
-      value: change(pre[i]?.[0], postHeld[i]?.[0]),
-    })),
+    tokens: tokens
+      .map((address, i) => ({
+        token: { ...infoOf(address, 'erc20'), standard: 'erc20' as const },
+        value: change(pre[i]?.[0], postHeld[i]?.[0]),
+      }))
+      // A call's target no event named: only where its balanceOf answered on both sides and moved.
+      .filter((t, i) => i < evented.length || (t.value !== null && t.value.diff !== 0n)),
     nfts: nfts.map((n, j) => {
       const i = tokens.length + j
       const [before, after] =
