@@ -53,7 +53,8 @@ export function createPersistentCodec(rules: ChainRules): PersistentCodec {
           return value
         case 'borSnapshot':
           return encodeBorSnapshot(value as BorSnapshot)
-        // In memory only: decoded blocks, in-flight proofs, unverified state, checkpoint links.
+        // In memory only: decoded blocks, in-flight proofs, unverified state, checkpoint links, token metadata.
+        case 'tokenMetadata':
         case 'block':
         case 'verifiedBlock':
         case 'proof':

@@ -74,6 +74,11 @@ const samples = {
     literal: `bs:${HASH}`,
     parsed: { kind: 'borSnapshot', hash: HASH },
   },
+  tokenMetadata: {
+    key: cacheKeys.tokenMetadata(ADDRESS, HASH),
+    literal: `tm:${ADDRESS}:${HASH}`,
+    parsed: { kind: 'tokenMetadata', address: ADDRESS, codeHash: HASH },
+  },
 } satisfies Record<CacheKeyKind, { key: string; literal: string; parsed: ParsedCacheKey }>
 
 describe('cacheKeys', () => {

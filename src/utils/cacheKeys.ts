@@ -50,6 +50,8 @@ const PREFIXES = {
   calleeCode: 'cc',
   /** A Bor chain's validator snapshot after a block, by block hash (persisted). */
   borSnapshot: 'bs',
+  /** A token's symbol, name, decimals (and whether it is an ERC-1155), by (address, code hash) (memory only). */
+  tokenMetadata: 'tm',
 } as const
 
 export type CacheKeyKind = keyof typeof PREFIXES
@@ -79,6 +81,7 @@ export type ParsedCacheKey =
   | { kind: 'footprint'; codeHash: string; selector: string }
   | { kind: 'calleeCode'; address: string }
   | { kind: 'borSnapshot'; hash: string }
+  | { kind: 'tokenMetadata'; address: string; codeHash: string }
   | { kind: 'unknown'; key: string }
 
 /** The builders, one per kind. Hashes and roots are hex strings, passed as the caller holds them (not re-cased). */
@@ -107,6 +110,7 @@ export const cacheKeys = {
   footprint: (codeHash: string, selector: string) => `fp:${codeHash}:${selector}`,
   calleeCode: (address: string) => `cc:${address}`,
   borSnapshot: (hash: string) => `bs:${hash}`,
+  tokenMetadata: (address: string, codeHash: string) => `tm:${address}:${codeHash}`,
 } satisfies Record<CacheKeyKind, (...args: never[]) => string>
 
 /**
@@ -149,6 +153,10 @@ export function parseCacheKey(key: string): ParsedCacheKey {
     case 'footprint': {
       const f = fields(2)
       return f ? { kind, codeHash: f[0]!, selector: f[1]! } : unknown
+    }
+    case 'tokenMetadata': {
+      const f = fields(2)
+      return f ? { kind, address: f[0]!, codeHash: f[1]! } : unknown
     }
     case 'number': {
       const f = fields(1) ?? fields(2)

@@ -15,7 +15,9 @@ import {
   simulateBlocks,
 } from '../simulateBlocks.js'
 import type { CallArgs } from '../types.js'
-import { type DecodedRevert, decodeRevert } from '../../utils/decodeRevert.js'
+import type { DecodedRevert } from '../../utils/decodeRevert.js'
+import { type NamedFunction, type PreviewAbis, nameCall } from './nameCall.js'
+import { type TokenMetadata, createTokenMetadataCache } from './tokenMetadataCache.js'
 import { decodeTokenText } from './decodeTokenText.js'
 import { type ApprovalTouched, PERMIT2, approvalsTouched } from './approvalsTouched.js'
 import { nftsMoved } from './nftsMoved.js'
@@ -55,8 +57,10 @@ export type PreviewedCall = {
   logs: SimulatedLog[]
   /** How it failed (geth's words and code), when it did. */
   error?: SimulatedCallError
-  /** A revert's data decoded (Error(string), Panic(uint256), else raw). */
+  /** A revert's data decoded (Error(string), Panic(uint256), a custom error known by its selector, else raw). */
   revert?: DecodedRevert
+  /** The function called, when the app's ABI for the address or the bundled table knows its selector. */
+  function?: NamedFunction
 }
 
 export type BalanceChange = { pre: bigint; post: bigint; diff: bigint }
@@ -138,6 +142,8 @@ export type PreviewCallsParameters = {
    * block's state, in a block after it.
    */
   transactionIndex?: number | undefined
+  /** ABIs the app supplied by address, to name functions and custom errors (with the bundled table). */
+  abis?: PreviewAbis | undefined
 }
 
 /** The calls without fees: their ether movements are then their values alone (the fees said apart). */
@@ -211,18 +217,40 @@ function gasPriceOf(call: CallArgs, baseFee: bigint): bigint {
   return call.maxFeePerGas !== undefined && call.maxFeePerGas < price ? call.maxFeePerGas : price
 }
 
-function previewed(call: SimulatedCall): PreviewedCall {
+function previewed(call: SimulatedCall, input: CallArgs | undefined, abis: PreviewAbis | undefined): PreviewedCall {
   const out: PreviewedCall = {
     status: call.status === 1n ? 'success' : 'failure',
     gasUsed: call.gasUsed,
     returnData: call.returnData,
     logs: call.logs,
   }
+  const named = nameCall(input?.to, input?.data, call.error?.code === 3 ? (call.error.data ?? '0x') : undefined, abis)
+  if (named.function) out.function = named.function
   if (call.error) {
     out.error = call.error
-    if (call.error.code === 3) out.revert = decodeRevert(call.error.data ?? '0x')
+    if (named.revert) out.revert = named.revert
   }
   return out
+}
+
+/** The reads of a token's metadata: decimals, symbol, name, and whether it supports ERC-1155's interface. */
+const metadataReads = (token: Hex): SimulateCall[] => [
+  read(token, SELECTORS.decimals),
+  read(token, SELECTORS.symbol),
+  read(token, SELECTORS.name),
+  read(token, `${SELECTORS.supportsInterface}${ERC1155_INTERFACE.padEnd(64, '0')}`),
+]
+
+/** A token's metadata from its four reads' results (metadataReads). */
+function metadataOf([decimals, symbol, name, erc1155]: (SimulatedCall | undefined)[]): TokenMetadata {
+  const text = (c: SimulatedCall | undefined) => decodeTokenText(c && c.status === 1n ? c.returnData : null)
+  const places = wordOf(decimals)
+  return {
+    symbol: text(symbol),
+    name: text(name),
+    decimals: places !== null && places < 256n ? Number(places) : null,
+    erc1155: wordOf(erc1155) === 1n,
+  }
 }
 
 /**
@@ -230,7 +258,8 @@ function previewed(call: SimulatedCall): PreviewedCall {
  * machinery, prefetched as it is, without fees): each call's outcome, and what moved for the account — its ether (pre
  * from the proven account, post read by BALANCE after the calls) and every ERC-20 a Transfer (or a
  * WETH Deposit/Withdrawal) of the account names, its `balanceOf(account)` read before (on the block)
- * and after the calls (in a block after theirs), symbol, name and decimals read after; every NFT
+ * and after the calls (in a block after theirs), symbol, name and decimals read before (cached by
+ * address and code hash: tokenMetadataCache), after for a token the calls create; every NFT
  * an ERC-721 or ERC-1155 transfer of the account names (`ownerOf(id)` as 0/1, `balanceOf(account,
  * id)`); every approval of the account an approval event names (`allowance`, `getApproved`,
  * `isApprovedForAll`, Permit2's `allowance(owner, token, spender)`), read the same way. The events
@@ -238,7 +267,7 @@ function previewed(call: SimulatedCall): PreviewedCall {
  */
 export async function previewCalls(
   engine: Engine,
-  { selector, calls, account, deadline, transactionIndex }: PreviewCallsParameters,
+  { selector, calls, account, deadline, transactionIndex, abis }: PreviewCallsParameters,
 ): Promise<Preview> {
   const positioned =
     transactionIndex === undefined ? undefined : await positionedBase(engine, selector, transactionIndex, deadline)
@@ -290,28 +319,49 @@ export async function previewCalls(
     ),
     ...approvals.map((a) => approvalRead(a, account)),
   ]
+  // Metadata of a token with code where the calls start is read there, before the calls (the chain's
+  // own state, so it may be cached: by address and code hash, read once); of a token the calls
+  // create, after them. A cached token is not read again.
+  const tokenCache = createTokenMetadataCache(engine)
+  const keys = new Map(await Promise.all(named.map(async (t) => [t, tokenCache.keyOf(t, await accountAt(t))] as const)))
+  const metadata = new Map<Hex, TokenMetadata>()
+  for (const [t, key] of keys) {
+    const cached = tokenCache.get(key)
+    if (cached) metadata.set(t, cached)
+  }
+  const readBefore = named.filter((t) => !metadata.has(t) && keys.get(t) !== undefined)
+  const readAfter = named.filter((t) => keys.get(t) === undefined)
   let post = first[1]!.calls
   let pre: (bigint[] | null)[] = []
   if (holdings.length > 0) {
-    const metadata = named.flatMap((t) => [
-      read(t, SELECTORS.decimals),
-      read(t, SELECTORS.symbol),
-      read(t, SELECTORS.name),
-      read(t, `${SELECTORS.supportsInterface}${ERC1155_INTERFACE.padEnd(64, '0')}`),
-    ])
     const [after, before] = await Promise.all([
       simulateBlocks(
         engine,
         block,
-        { ...opts, blocks: [userBlock, readingBlock([ethRead, ...holdings.map(bare), ...metadata])] },
+        {
+          ...opts,
+          blocks: [userBlock, readingBlock([ethRead, ...holdings.map(bare), ...readAfter.flatMap(metadataReads)])],
+        },
         deadline,
       ),
-      simulateBlocks(engine, block, { ...opts, blocks: [{ calls: holdings.map(bare) }] }, deadline),
+      simulateBlocks(
+        engine,
+        block,
+        { ...opts, blocks: [{ calls: [...holdings.map(bare), ...readBefore.flatMap(metadataReads)] }] },
+        deadline,
+      ),
     ])
     post = after[1]!.calls
+    const taken = (results: SimulatedCall[], tokens: Hex[], at: number) => {
+      for (const [i, t] of tokens.entries()) metadata.set(t, metadataOf(results.slice(at + i * 4, at + i * 4 + 4)))
+    }
+    taken(post, readAfter, 1 + holdings.length)
+    taken(before[0]!.calls, readBefore, holdings.length)
+    for (const t of readBefore) tokenCache.set(keys.get(t), metadata.get(t)!)
+    const held = before[0]!.calls.slice(0, holdings.length)
     // A contract the calls create has no code on the block: what it holds there is none (zero).
     pre = await Promise.all(
-      before[0]!.calls.map(
+      held.map(
         async (c, i) =>
           wordsOf(c, holdings[i]!) ??
           ((await codeless(accountAt, holdings[i]!.to)) ? new Array<bigint>(holdings[i]!.words).fill(0n) : null),
@@ -319,22 +369,12 @@ export async function previewCalls(
     )
   }
   const postHeld = holdings.map((h, i) => wordsOf(post[1 + i], h))
-  const text = (c: SimulatedCall | undefined) => decodeTokenText(c && c.status === 1n ? c.returnData : null)
   const infoOf = (address: Hex, standard: TokenStandard): TokenInfo => {
-    const at = 1 + holdings.length + named.indexOf(address) * 4
-    const [decimals, symbol, name] = post.slice(at, at + 3)
-    const places = wordOf(decimals)
-    return {
-      address,
-      standard,
-      symbol: text(symbol),
-      name: text(name),
-      decimals: places !== null && places < 256n ? Number(places) : null,
-    }
+    const { symbol, name, decimals } = metadata.get(address) ?? metadataOf([])
+    return { address, standard, symbol, name, decimals }
   }
   const is1155 = (address: Hex) =>
-    nfts.some((n) => n.address === address && n.standard === 'erc1155') ||
-    wordOf(post[1 + holdings.length + named.indexOf(address) * 4 + 3]) === 1n
+    nfts.some((n) => n.address === address && n.standard === 'erc1155') || metadata.get(address)?.erc1155 === true
   const change = (before: bigint | null | undefined, after: bigint | null | undefined): BalanceChange | null =>
     before !== null && before !== undefined && after !== null && after !== undefined
       ? { pre: before, post: after, diff: after - before }
@@ -351,7 +391,7 @@ export async function previewCalls(
   return {
     block: positioned?.block ?? block,
     transactionIndex,
-    calls: ran.map(previewed),
+    calls: ran.map((c, i) => previewed(c, calls[i], abis)),
     frames: frames.trees(),
     native: {
       pre: ethPre,

@@ -3,6 +3,8 @@ import type { Hex } from '../../types/hex.js'
 import { parseCallArgs } from '../parseCallArgs.js'
 import { ParamError } from '../params.js'
 import { describe, parseAddress, parseObject } from '../parsers.js'
+import type { PreviewAbis } from '../../exec/preview/nameCall.js'
+import { parsePreviewAbis } from './parsePreviewAbis.js'
 
 /** Most calls one preview runs. */
 export const MAX_PREVIEW_CALLS = 100
@@ -35,9 +37,10 @@ export type PreviewOptions = {
   newContractDays?: number | undefined
   firstInteractionBlocks?: number | undefined
   transactionIndex?: number | undefined
+  abis?: PreviewAbis | undefined
 }
 
-const OPTIONS = ['account', 'newContractDays', 'firstInteractionBlocks', 'transactionIndex']
+const OPTIONS = ['account', 'newContractDays', 'firstInteractionBlocks', 'transactionIndex', 'abis']
 /** Most blocks firstInteraction may look back (their bodies are fetched when the account sent in them). */
 const MAX_FIRST_INTERACTION_BLOCKS = 1024
 
@@ -46,7 +49,8 @@ const MAX_FIRST_INTERACTION_BLOCKS = 1024
  * transactionIndex }` (whose asset changes, default the calls' `from`; the age in days under which a
  * spender contract is new, default 30; the blocks looked back for a first interaction, default 32; 0
  * to not look; run on the block's parent state after its first `transactionIndex` transactions, as
- * debug_traceCallMany's StateContext — where a mined transaction at that index ran).
+ * debug_traceCallMany's StateContext — where a mined transaction at that index ran; `abis`: the
+ * app's JSON ABIs by address, naming functions and custom errors).
  */
 export function parsePreviewOptions(raw: unknown): PreviewOptions {
   const o = parseObject(raw, 'preview options')
@@ -81,6 +85,8 @@ export function parsePreviewOptions(raw: unknown): PreviewOptions {
     }
     out.transactionIndex = n as number
   }
+  // The app's ABIs by address, for function and custom error names (parsePreviewAbis).
+  if (o.abis !== undefined && o.abis !== null) out.abis = parsePreviewAbis(o.abis)
   if (o.account === undefined || o.account === null) return out
   try {
     return { ...out, account: parseAddress(o.account) }

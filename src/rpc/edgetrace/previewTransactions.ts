@@ -10,6 +10,7 @@ import { defineMethod } from '../defineMethod.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
 import { optional, required } from '../params.js'
 import { parsePreviewCalls, parsePreviewOptions } from './parsePreviewCalls.js'
+import { abiValueJson } from './abiValueJson.js'
 import { trust } from './trust.js'
 
 /** The native currency as viem's simulateCalls names it (its `address` is the usual placeholder). */
@@ -77,6 +78,7 @@ export const previewTransactions = defineMethod({
         account,
         deadline: context.deadline,
         transactionIndex: options?.transactionIndex,
+        abis: options?.abis,
       }).catch((err: unknown) => {
         // geth's words for a block it does not have.
         if (err instanceof BlockNotFoundError) throw new ServerRpcError('header not found', { cause: err })
@@ -115,12 +117,15 @@ export const previewTransactions = defineMethod({
         gasUsed: quantity(c.gasUsed),
         returnData: c.returnData,
         logs: c.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data })),
+        function: c.function ?? null,
         error: c.error ? { message: c.error.message, code: c.error.code } : null,
         revert: !c.revert
           ? null
           : c.revert.type === 'Panic'
             ? { ...c.revert, code: quantity(c.revert.code) }
-            : c.revert,
+            : c.revert.type === 'custom'
+              ? { ...c.revert, args: c.revert.args.map((a) => ({ ...a, value: abiValueJson(a.value) })) }
+              : c.revert,
       })),
       assetChanges: [
         { token: NATIVE, value: change(preview.native), gasPaid: quantity(preview.native.gasPaid) },
