@@ -10,6 +10,8 @@ import { renderStateDiff } from './views/stateDiff.js'
 import { renderStepper } from './views/stepper.js'
 import { renderVerification } from './views/verification.js'
 import { type TokenInfo, collectMovements, renderWalletPreview } from './views/walletPreview.js'
+import type { TransactionsPreview } from './preview/previewTypes.js'
+import { renderPreviewSummary, tokensOf } from './preview/renderPreviewSummary.js'
 
 type Block = {
   number: string
@@ -35,6 +37,11 @@ type Tx = {
   blockNumber: string
   transactionIndex: string
   blockHash: string
+  gasPrice?: string
+  maxFeePerGas?: string
+  maxPriorityFeePerGas?: string
+  accessList?: unknown[]
+  authorizationList?: unknown[]
 }
 type Receipt = {
   status: string
@@ -107,6 +114,8 @@ async function traceViews(opts: {
   names: Names
   steps: (config: Record<string, unknown>) => Promise<StepsAnswer>
   previewFirst: boolean
+  /** The preview panel's content, computed apart (a mined transaction's: edgetrace_previewTransactions); else from the trace's events. */
+  preview?: HTMLElement | undefined
 }): Promise<HTMLElement[]> {
   const nameOf = (a: string) => opts.names.get(a.toLowerCase())
   const movements = collectMovements(opts.trace)
@@ -116,7 +125,7 @@ async function traceViews(opts: {
   const preview = section(
     opts.previewFirst ? 'Wallet preview: what this call would do' : 'What it moved',
     'preview',
-    renderWalletPreview(movements, info, nameOf, opts.you),
+    opts.preview ?? renderWalletPreview(movements, info, nameOf, opts.you),
   )
   const stepperHost = h('div', {}, h('p', { class: 'muted' }, 'loading the step index…'))
   // After the views are drawn: the step index is a replay of its own, not to hold up the call tree.
@@ -154,6 +163,54 @@ const addr = (a: string | null | undefined, names: Names) =>
   a
     ? h('span', { title: a }, names.get(a.toLowerCase()) ? `${names.get(a.toLowerCase())} ` : '', h('code', {}, a))
     : '—'
+
+/**
+ * "What it moved", computed as a wallet's preview is: edgetrace_previewTransactions of the transaction
+ * as a call from its sender, on the state just before it (its block's parent state and the
+ * transactions before it: options.transactionIndex) — balances read before and after by verified
+ * calls. Filled in when it arrives (the trace views do not wait); where the daemon cannot say, the
+ * transfers and approvals in the trace's events.
+ */
+function minedPreview(conn: Connection, tx: Tx, names: Names, trace: CallFrame): HTMLElement {
+  const host = h(
+    'div',
+    { class: 'mined-preview' },
+    h('p', { class: 'loading' }, 'previewing it on the state before it…'),
+  )
+  const call: Record<string, unknown> = { from: tx.from, value: tx.value, data: tx.input, gas: tx.gas }
+  if (tx.to) call.to = tx.to
+  for (const key of ['gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'accessList', 'authorizationList'] as const)
+    if (tx[key] !== undefined && !(key === 'gasPrice' && tx.maxFeePerGas !== undefined)) call[key] = tx[key]
+  const nameOf = (a: string) => names.get(a.toLowerCase())
+  conn
+    .call<TransactionsPreview>('edgetrace_previewTransactions', [
+      [call],
+      { blockHash: tx.blockHash },
+      { transactionIndex: Number(big(tx.transactionIndex)), account: tx.from },
+    ])
+    .then(
+      (p) => {
+        for (const t of tokensOf(p))
+          if (t.symbol && t.standard !== 'native' && !names.has(t.address.toLowerCase()))
+            names.set(t.address.toLowerCase(), t.symbol)
+        host.replaceChildren(renderPreviewSummary(p, { nameOf, you: tx.from }))
+      },
+      async (err: Error) => {
+        const movements = collectMovements(trace)
+        const tokens = [...new Set(movements.flatMap((m) => ('token' in m ? [m.token.toLowerCase()] : [])))]
+        const info = await tokenInfo(conn, tokens, { blockHash: tx.blockHash }).catch(() => new Map())
+        host.replaceChildren(
+          h(
+            'p',
+            { class: 'error' },
+            `edgetrace_previewTransactions: ${err.message} — the transfers in its events instead:`,
+          ),
+          renderWalletPreview(movements, info, nameOf, tx.from),
+        )
+      },
+    )
+  return host
+}
 
 /** A mined transaction: everything the page shows for it. */
 export async function exploreTransaction(conn: Connection, hash: string, names: Names): Promise<HTMLElement[]> {
@@ -227,6 +284,7 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
     names,
     steps: (config) => conn.call<StepsAnswer>('debug_traceTransaction', [hash, config]),
     previewFirst: false,
+    preview: minedPreview(conn, tx, names, trace),
   })
   return [summary, verification, ...views]
 }

@@ -4,6 +4,8 @@ import { type Connection, RpcError, createBrowserConnection, createServerConnect
 import { fill, h } from './dom.js'
 import { type CallRequest, type Names, exploreBlock, exploreCall, exploreTransaction } from './explore.js'
 import { type TrustReport, renderTrustPanel } from './views/trustPanel.js'
+import { explorePreview } from './preview/explorePreview.js'
+import { parsePreviewInput } from './preview/parsePreviewInput.js'
 import { big } from './format.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 
@@ -39,6 +41,7 @@ let info: ExplorerInfo = {}
 let connection: Promise<Connection> | undefined
 let connectionKey = ''
 let lastCall: CallRequest | undefined
+let lastPreview: string | undefined
 const timings: { last?: { answersAndBuildMs: number; drawMs: number } } = {}
 
 const saved = (key: string) => localStorage.getItem(`edgetrace.explorer.${key}`)
@@ -170,6 +173,8 @@ function home() {
         {},
         'Paste a transaction hash or a block number above, or ',
         h('a', { href: '#/call' }, 'simulate a call'),
+        ', or ',
+        h('a', { href: '#/preview', id: 'home-preview' }, 'preview a transaction or typed data'),
         ' as a wallet would before signing. Every account, slot and code the replay touches is checked with Merkle proofs against the block header.',
       ),
     ),
@@ -271,6 +276,140 @@ function callForm() {
   fill(content, form, results)
 }
 
+/** Examples for the preview page on the devnet: alice's token transfer to bob, an unlimited approval, a permit. */
+function previewExamples(): { label: string; text: string }[] {
+  const [alice, bob] = info.accounts ?? []
+  const token = info.contracts?.Token
+  if (!alice || !bob || !token) return []
+  const word = (a: string) => a.toLowerCase().replace(/^0x/, '').padStart(64, '0')
+  const max = 'f'.repeat(64)
+  const fiveTokens = (5n * 10n ** 18n).toString(16).padStart(64, '0')
+  const permit = {
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
+      ],
+      Permit: [
+        { name: 'owner', type: 'address' },
+        { name: 'spender', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'deadline', type: 'uint256' },
+      ],
+    },
+    primaryType: 'Permit',
+    domain: { name: 'Edge Token', version: '1', chainId: 31337, verifyingContract: token },
+    message: { owner: alice, spender: bob, value: '5000000000000000000', nonce: '0', deadline: '4102444800' },
+  }
+  const json = (v: unknown) => JSON.stringify(v, null, 2)
+  return [
+    {
+      label: 'a token transfer',
+      text: json({ from: alice, to: token, data: `0xa9059cbb${word(bob)}${fiveTokens}` }),
+    },
+    { label: 'an unlimited approval', text: json({ from: alice, to: token, data: `0x095ea7b3${word(bob)}${max}` }) },
+    {
+      label: 'approve, then send ether (wallet_sendCalls)',
+      text: json({
+        version: '2.0.0',
+        from: alice,
+        calls: [
+          { to: token, data: `0x095ea7b3${word(bob)}${fiveTokens}` },
+          { to: bob, value: '0xde0b6b3a7640000' },
+        ],
+      }),
+    },
+    { label: 'typed data: a permit', text: json({ account: alice, typedData: permit }) },
+  ]
+}
+
+function previewForm() {
+  document.title = 'Preview before signing — edgetrace'
+  const examples = previewExamples()
+  const input = h('textarea', {
+    id: 'preview-input',
+    rows: 12,
+    spellcheck: 'false',
+    placeholder:
+      '{"from": "0x…", "to": "0x…", "value": "0x…", "data": "0x…"}\n— or a list of calls, wallet_sendCalls\' {"from", "calls": […]},\n— or typed data: {"account": "0x…", "typedData": {…}} or eth_signTypedData_v4\'s ["0x…", {…}]',
+  })
+  input.value = lastPreview ?? examples[0]?.text ?? ''
+  const results = h('div', { id: 'preview-results' })
+  const error = h('p', { id: 'preview-error', class: 'error' })
+  const form = h(
+    'form',
+    { id: 'preview-form', class: 'panel' },
+    h('h2', {}, 'Preview before signing'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Paste what a dapp asks your wallet to sign: a transaction, a list of calls, or EIP-712 typed data. ',
+      'It runs on the latest block’s verified state, here, without sending anything: what would move, what it approves, and what to worry about.',
+    ),
+    examples.length > 0
+      ? h(
+          'p',
+          { class: 'examples' },
+          'Examples on the devnet: ',
+          examples.map((e, i) => [
+            i > 0 ? ' · ' : '',
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'example',
+                onclick: () => {
+                  input.value = e.text
+                },
+              },
+              e.label,
+            ),
+          ]),
+        )
+      : null,
+    input,
+    h('p', {}, h('button', { type: 'submit' }, 'Preview')),
+    error,
+  )
+  form.addEventListener('submit', (e) => {
+    e.preventDefault()
+    lastPreview = input.value
+    fill(error)
+    let parsed: ReturnType<typeof parsePreviewInput>
+    try {
+      parsed = parsePreviewInput(input.value)
+    } catch (err) {
+      fill(error, `Cannot preview this: ${(err as Error).message}`)
+      fill(results)
+      return
+    }
+    fill(results, h('p', { class: 'loading' }, 'previewing…'))
+    connect()
+      .then((c) => explorePreview(c, parsed, names))
+      .then(
+        (parts) => fill(results, parts),
+        (err: Error) =>
+          fill(
+            results,
+            h(
+              'section',
+              { class: 'panel', id: 'preview-failed' },
+              h('h2', {}, 'Cannot preview this'),
+              h(
+                'p',
+                { class: 'error' },
+                err instanceof RpcError ? `${err.method} refused it: ${err.message}` : err.message,
+              ),
+            ),
+          ),
+      )
+  })
+  fill(content, form, results)
+}
+
 function route() {
   void showTrust()
   const hash = location.hash.replace(/^#\/?/, '')
@@ -283,6 +422,7 @@ function route() {
     const tag = /^\d+$/.test(arg) ? `0x${BigInt(arg).toString(16)}` : arg
     void show(`Block ${arg}`, (c) => exploreBlock(c, tag, names))
   } else if (kind === 'call') callForm()
+  else if (kind === 'preview') previewForm()
   else home()
 }
 

@@ -100,7 +100,12 @@ describe('the trace explorer, served by the edgetrace server', () => {
     const [, before, after] = await nonceRow.locator('td').allTextContents()
     expect(Number(after)).toBe(Number(before) + 1)
     expect(await text('#state')).toContain('Token 0x5fbdb2315678afecb367f032d93f642f64180aa3')
-    expect(await text('#preview')).toContain('you send 100 EDGE to Scenarios (ERC-20)')
+    // What it moved, as a preview on the state before it: Scenarios pulls 100 EDGE and gives 50 back.
+    await page.waitForSelector('#preview .preview-summary', { timeout: 60_000 })
+    expect(await text('#preview tr.erc20 td.change')).toBe('-50 EDGE')
+    expect(await text('#preview .computed-on')).toContain(
+      "on its parent's state (before the block's first transaction)",
+    )
     await shot('transaction')
   })
 

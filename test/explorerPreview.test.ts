@@ -1,0 +1,245 @@
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { units } from '../demo/format.js'
+import { encodeCall } from '../src/node/devnet/abi.js'
+import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { quantity } from '../src/utils/hex.js'
+import { buildExplorerPage } from './src/buildExplorerPage.js'
+import { compileSolidity } from './src/compileSolidity.js'
+import { eip2612PermitTypes } from './src/eip2612PermitTypes.js'
+import { openChromiumPage } from './src/openChromiumPage.js'
+import { deploy, rpcResult } from './src/rpc.js'
+import { screenshotsDir } from './src/screenshotsDir.js'
+
+// The explorer's "preview" view as a person uses it: the page the Node server serves, in headless
+// Chromium, against the embedded devnet. What is pasted goes through the page's connection to
+// edgetrace_previewTransactions / edgetrace_previewTypedData; the assertions are on what the page
+// shows. Then a mined transaction's "What it moved", previewed on the state just before it.
+// Screenshots go to EDGETRACE_SCREENSHOTS (`npm run screenshots`: docs/screenshots).
+const SHOTS = screenshotsDir()
+
+/** An EIP-2612 token of our own (nonces, DOMAIN_SEPARATOR, allowance) for the typed-data case. */
+const PERMIT_TOKEN = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+contract PermitToken {
+    string public constant name = "Permit Token";
+    string public constant symbol = "PMT";
+    uint8 public constant decimals = 18;
+    mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+    mapping(address => uint256) public nonces;
+    constructor() { balanceOf[msg.sender] = 1000e18; }
+    function approve(address spender, uint256 value) external returns (bool) {
+        allowance[msg.sender][spender] = value;
+        return true;
+    }
+    function transferFrom(address from, address to, uint256 value) external returns (bool) {
+        allowance[from][msg.sender] -= value;
+        balanceOf[from] -= value;
+        balanceOf[to] += value;
+        return true;
+    }
+}`
+
+let devnet: Devnet
+let server: RunningEdgetrace
+let browser: Browser
+let page: Page
+let pageDir: string
+let alice: string
+let bob: string
+let token: string
+let permitToken: string
+const ETHER = 10n ** 18n
+
+beforeAll(async () => {
+  pageDir = await buildExplorerPage()
+  devnet = await startDevnet()
+  ;[alice, bob] = devnet.accounts.map((a) => a.toLowerCase()) as [string, string]
+  token = devnet.contracts.Token!.toLowerCase()
+  permitToken = (
+    await deploy(devnet.anvil.url, compileSolidity('PermitToken.sol', PERMIT_TOKEN).PermitToken!.creation)
+  ).toLowerCase()
+  server = await startEdgetrace({
+    upstream: devnet.anvil.url,
+    port: 0,
+    hardfork: devnet.anvil.hardfork,
+    api: ['eth', 'vendor', 'debug', 'trace', 'web3', 'net'],
+    explorerDir: pageDir,
+    explorerInfo: {
+      devnet: true,
+      upstream: devnet.anvil.url,
+      hardfork: devnet.anvil.hardfork,
+      accounts: devnet.accounts.slice(0, 3),
+      contracts: devnet.contracts,
+      transactions: devnet.transactions,
+    },
+  })
+  ;({ browser, page } = await openChromiumPage({ width: 1280, height: 900 }))
+}, 180_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  await devnet?.stop().catch(() => undefined)
+  if (pageDir) rmSync(pageDir, { recursive: true, force: true })
+})
+
+const text = async (selector: string) => (await page.textContent(selector, { timeout: 60_000 })) ?? ''
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+
+/** Pastes `value` (JSON unless a string) into the preview page and submits it. */
+async function preview(value: unknown) {
+  await page.fill('#preview-input', typeof value === 'string' ? value : JSON.stringify(value, null, 2))
+  await page.click('#preview-form button[type=submit]')
+}
+async function previewed(value: unknown) {
+  await preview(value)
+  await page.waitForSelector('#preview-results #preview-summary', { timeout: 60_000 })
+  return text('#preview-summary')
+}
+
+describe('the explorer’s preview view', () => {
+  it('is linked from the header and the home page; a pasted token transfer shows the amount with decimals and symbol (base units on hover), gas apart, the block and trust; the full trace opens below', async () => {
+    await page.goto(`${server.url}/`)
+    await page.waitForSelector('#home-preview')
+    await page.click('#nav-preview')
+    await page.waitForSelector('#preview-form')
+    expect(page.url()).toContain('#/preview')
+    const head = BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNumber'))
+    const summary = await previewed({
+      from: alice,
+      to: token,
+      data: encodeCall('transfer(address,uint256)', [bob as `0x${string}`, 5n * ETHER + ETHER / 4n]),
+    })
+    expect(summary).toContain('✔ the call would succeed')
+    expect(summary).toMatch(/✔ succeeds · [\d,]+ gas · transfer\(to: bob, amount: 5250000000000000000\) on Token/)
+    // ERC-20: the decimals applied, the symbol and name; the raw base units on hover.
+    const row = page.locator('#preview-summary table.asset-changes tr.erc20')
+    expect(await row.locator('td').first().textContent()).toBe('EDGE (Edge Token) ERC-20')
+    expect(await row.locator('td.change').textContent()).toBe('-5.25 EDGE')
+    expect(await row.locator('td.change .amount').getAttribute('title')).toBe('-5250000000000000000 base units')
+    // Ether: nothing moved but the gas, said apart.
+    expect(await text('#preview-summary tr.native')).toMatch(/^ETH0 ETHand [\d.]+ ETH for gas \(paid apart\)/)
+    expect(summary).toContain('No approval granted or changed.')
+    expect(summary).toMatch(
+      new RegExp(`Computed on block ${head} \\(0x[0-9a-f]{8}…[0-9a-f]{6}\\), on the state after it`),
+    )
+    expect(summary).toContain("trust mode: upstream (blocks are the upstream node's word)")
+    // The full trace, below: opened, the call tree of the call (callTracer on the same block).
+    expect(await page.locator('#preview-trace .call-tree').count()).toBe(0)
+    await page.click('#preview-trace summary')
+    await page.waitForSelector('#preview-trace .call-tree', { timeout: 60_000 })
+    expect(await text('#preview-trace')).toContain('transfer(to: bob, amount: 5250000000000000000)')
+    expect(await text('#preview-trace')).toMatch(/CALL\s*Token/)
+    await shot('preview')
+  })
+
+  it('an unlimited approval: the approval before → after as "unlimited", its signal as a sentence', async () => {
+    await page.goto(`${server.url}/#/preview`)
+    await page.waitForSelector('#preview-form')
+    const summary = await previewed({
+      from: alice,
+      to: token,
+      data: encodeCall('approve(address,uint256)', [bob as `0x${string}`, 2n ** 256n - 1n]),
+    })
+    const approval = page.locator('#preview-summary table.approvals tr.approval')
+    expect(await approval.count()).toBe(1)
+    const [what, spender, change] = await approval.locator('td').allTextContents()
+    expect(what).toBe('EDGE (ERC-20)')
+    expect(spender).toBe('bob')
+    expect(change).toMatch(/^[\d.,]+ EDGE → unlimited EDGE$/)
+    const unlimited = page.locator('#preview-summary ul.signals li.warning[data-kind=unlimitedApproval]')
+    expect(await unlimited.textContent()).toBe(
+      '⚠ Unlimited approval: bob may take all your EDGE, now and whatever you hold later.',
+    )
+    // bob is an account without code: said too.
+    expect(summary).toContain(
+      'The spender bob has no code (a plain account): whoever holds its key can move what you allow, no contract limits it.',
+    )
+  })
+
+  it('typed data (an EIP-2612 permit): the spender, the amount with decimals and symbol, the deadline against the block, the worst case', async () => {
+    const typedData = {
+      types: eip2612PermitTypes(),
+      primaryType: 'Permit',
+      domain: { name: 'Permit Token', version: '1', chainId: 31337, verifyingContract: permitToken },
+      message: { owner: alice, spender: bob, value: (25n * ETHER).toString(), nonce: '0', deadline: '4102444800' },
+    }
+    // eth_signTypedData_v4's params, the typed data as JSON text as dapps send it.
+    const summary = await previewed([alice, JSON.stringify(typedData)])
+    expect(await text('#preview-summary h2')).toBe('What this signature would allow')
+    expect(summary).toMatch(/Signing an EIP-2612 permit lets bob \(spender 0x[0-9a-f]{40}\) take from you:/)
+    expect(summary).toContain(bob)
+    expect(await text('#preview-summary .grant-amount')).toBe('25 PMT')
+    expect(summary).toContain('your balance: 1,000 PMT — at risk now: 25 PMT')
+    expect(summary).toContain('nonce 0 (current: usable)')
+    expect(summary).toContain('deadline: 2100-01-01 00:00:00 UTC — not passed at the block’s time')
+    expect(summary).toContain(
+      'worst case, simulated: the spender takes all it can — you would lose 25 PMT, leaving 975 PMT',
+    )
+    expect(summary).toContain('✔ usable as it is')
+    await shot('preview-typed-data')
+
+    // An expired deadline and another owner: said as problems.
+    const stale = await previewed({
+      account: bob,
+      typedData: { ...typedData, message: { ...typedData.message, deadline: '1000' } },
+    })
+    expect(stale).toContain('✖ this signature cannot be used:')
+    expect(stale).toMatch(/the deadline \S+ is past the block's time/)
+    expect(stale).toMatch(/is not the signing account/)
+  })
+
+  it('bad input: a readable error on the page, never a blank page', async () => {
+    await page.goto(`${server.url}/#/preview`)
+    await page.waitForSelector('#preview-form')
+    await preview('{"from": "0xf39f", "to": ')
+    expect(await text('#preview-error')).toMatch(/^Cannot preview this: not JSON: /)
+    await preview('[]')
+    expect(await text('#preview-error')).toBe(
+      'Cannot preview this: an empty list: paste a transaction, a list of calls, or typed data',
+    )
+    // What the daemon refuses: its -32602 message, naming the argument.
+    await preview({ from: alice, to: '0x1234' })
+    await page.waitForSelector('#preview-results p.error', { timeout: 60_000 })
+    expect(await text('#preview-results p.error')).toMatch(
+      /^edgetrace_previewTransactions refused it: invalid argument 0: calls\[0\]: field "to"/,
+    )
+    expect(await text('#preview-error')).toBe('')
+    await shot('preview-error')
+  })
+})
+
+describe('a mined transaction’s “What it moved”, computed as the preview is', () => {
+  it('a transaction second in its block: previewed on the state before it — its token and ether as mined, the gas it paid', async () => {
+    const tx = devnet.transactions.find((t) => t.label === 'block of several: token transfer')!
+    const receipt = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [tx.hash])
+    expect(Number(receipt.transactionIndex)).toBe(1)
+    const fee = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice)
+    const before = BigInt(
+      await rpcResult(devnet.anvil.url, 'eth_getBalance', [receipt.from, quantity(tx.blockNumber - 1)]),
+    )
+    const first = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [
+      devnet.transactions.find((t) => t.label === 'block of several: ether transfer')!.hash,
+    ])
+    // bob's ether when this transaction started: after his ether transfer (0.1 ETH and its fee) earlier in the block.
+    const atStart = before - ETHER / 10n - BigInt(first.gasUsed) * BigInt(first.effectiveGasPrice)
+
+    await page.goto(`${server.url}/#/tx/${tx.hash}`)
+    await page.waitForSelector('#preview .preview-summary', { timeout: 60_000 })
+    const panel = await text('#preview')
+    expect(panel).toContain('What it moved')
+    expect(await text('#preview tr.erc20 td.change')).toBe('-1 EDGE')
+    expect(await text('#preview tr.native')).toContain(`and ${units(fee, 18)} ETH for gas (paid apart)`)
+    expect(await text('#preview tr.native')).toContain(
+      `${units(atStart, 18)} ETH → ${units(atStart, 18)} ETH before gas`,
+    )
+    expect(panel).toContain(`Computed on block ${tx.blockNumber}`)
+    expect(panel).toContain('on its state after its first 1 transaction')
+    await page.locator('#preview').screenshot({ path: join(SHOTS, 'what-it-moved.png') })
+  })
+})
