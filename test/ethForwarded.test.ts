@@ -76,7 +76,7 @@ describe('eth_getAccount and eth_getAccountInfo', () => {
       expect(result, method).toBeUndefined()
       expect(error.code, method).toBe(-32000)
       expect(error.message, method).toContain('state does not verify')
-      expect(error.message, method).toContain(`address ${DEV_ACCOUNT}`)
+      expect(error.data.address, method).toBe(DEV_ACCOUNT)
     }
     const { error } = await rpc(e.url, 'eth_getAccountInfo', ['0x12'])
     expect(error.code).toBe(-32602)

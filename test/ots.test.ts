@@ -269,7 +269,8 @@ describe('ots_* against anvil, after its documented deviations', () => {
     // Fail closed: the start of block 1 is the genesis state, whose proofs do not verify on anvil.
     const genesis = await rpc(edge.url, 'ots_hasCode', [devnet.contracts.Token, '0x1'])
     expect(genesis.error.code).toBe(-32000)
-    expect(genesis.error.message).toMatch(/does not verify.*block 0 .*address 0x/)
+    expect(genesis.error.message).toMatch(/^state does not verify: block 1's parent state .* cannot be proven/)
+    expect(genesis.error.data).toMatchObject({ block: { number: '0x0' }, address: expect.stringMatching(/^0x/) })
   })
 })
 

@@ -63,8 +63,8 @@ describe('eth_simulateV1 on verified state', () => {
     expect(result).toBeUndefined()
     expect(error.code).toBe(-32000)
     expect(error.message).toContain('account fields differ from what the proof proves')
-    expect(error.message.toLowerCase()).toContain(`address ${alice}`)
-    expect(error.message).toContain(`block ${BigInt(block.number)} ${block.hash}`)
+    expect(error.data.address).toBe(alice)
+    expect(error.data.block).toEqual({ number: block.number, hash: block.hash })
     expect((await rpc(e.url, 'eth_chainId')).result).toBeDefined()
   })
 
@@ -80,7 +80,7 @@ describe('eth_simulateV1 on verified state', () => {
     })
     const { error } = await rpc(e.url, 'eth_simulateV1', [transfer(), block.number])
     expect(error.message).toContain('storage value differs from what the proof proves')
-    expect(error.message.toLowerCase()).toContain(`address ${devnet.contracts.Token!.toLowerCase()}`)
+    expect(error.data.address).toBe(devnet.contracts.Token!.toLowerCase())
   })
 
   it('refuses to give a post-state root the upstream proofs do not support, naming block and address', async () => {
@@ -102,8 +102,8 @@ describe('eth_simulateV1 on verified state', () => {
     expect(error.message).toContain(
       `the post-state root of simulated block ${BigInt(block.number) + 1n} needs a trie node the upstream's proofs did not bring`,
     )
-    expect(error.message).toContain(`block ${BigInt(block.number)} ${block.hash}`)
-    expect(error.message.toLowerCase()).toContain(`address ${alice}`)
+    expect(error.data.block).toEqual({ number: block.number, hash: block.hash })
+    expect(error.data.address).toBe(alice)
   })
 
   it('a cold simulation takes 3 sequential round trips, a warm one none', async () => {

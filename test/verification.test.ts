@@ -20,18 +20,21 @@ const flip = (hex: string, at = -3) => {
   return hex.slice(0, i) + (hex[i] === '0' ? '1' : '0') + hex.slice(i + 1)
 }
 
-async function edgeVia(hooks: ProxyHooks, opts: { unverified?: boolean } = {}) {
+async function edgeVia(hooks: ProxyHooks, opts: { unverified?: boolean; api?: string[] } = {}) {
   proxy.hooks = hooks
   edge = await startEdgetrace({
     upstream: proxy.url,
     port: 0,
     hardfork: 'prague',
+    ...(opts.api ? { api: opts.api } : {}),
     engine: { unverified: opts.unverified ?? false },
   })
   return edge
 }
 
 const call = () => ({ from: DEV_ACCOUNT, to: contract, data: '0x' })
+/** keccak256(rlp('')): the root of an empty trie. */
+const EMPTY_TRIE_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421'
 
 beforeAll(async () => {
   anvil = await startAnvil()
@@ -72,9 +75,11 @@ describe('verified state', () => {
     })
     const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
     expect(error.code).toBe(-32000)
-    expect(error.message).toContain('state does not verify: account proof does not verify against the stateRoot')
-    expect(error.message).toContain(`block ${BigInt(block.number)} ${block.hash}`)
-    expect(error.message).toContain(`address ${contract}`)
+    // One line naming what failed and the block; where exactly, as data.
+    expect(error.message).toBe(
+      `state does not verify: account proof does not verify against the stateRoot (block ${BigInt(block.number)}): proof is missing nodes on the path to the key`,
+    )
+    expect(error.data).toMatchObject({ block: { number: block.number, hash: block.hash }, address: contract })
     // The server keeps serving.
     expect((await rpc(e.url, 'web3_clientVersion', [])).error).toMatchObject({ code: -32601 })
     expect(await rpcResult(e.url, 'eth_chainId', [])).toBe(`0x${anvil.chainId.toString(16)}`)
@@ -87,7 +92,7 @@ describe('verified state', () => {
     })
     const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
     expect(error.message).toContain('account fields differ from what the proof proves')
-    expect(error.message).toContain(`address ${DEV_ACCOUNT}`)
+    expect(error.data.address).toBe(DEV_ACCOUNT)
   })
 
   it('refuses a tampered storage value, naming the slot', async () => {
@@ -99,8 +104,7 @@ describe('verified state', () => {
     })
     const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
     expect(error.message).toContain('storage value differs from what the proof proves')
-    expect(error.message).toContain(`address ${contract}`)
-    expect(error.message).toContain(`slot 0x${'0'.repeat(64)}`)
+    expect(error.data).toMatchObject({ address: contract, slot: `0x${'0'.repeat(64)}` })
   })
 
   it('refuses a tampered storage proof', async () => {
@@ -115,7 +119,7 @@ describe('verified state', () => {
     })
     const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
     expect(error.message).toContain('storage proof does not verify against the storageRoot')
-    expect(error.message).toContain('slot 0x')
+    expect(error.data.slot).toMatch(/^0x[0-9a-f]{64}$/)
   })
 
   it('refuses code that does not hash to the codeHash', async () => {
@@ -124,7 +128,7 @@ describe('verified state', () => {
     })
     const { error } = await rpc(e.url, 'eth_call', [call(), block.number])
     expect(error.message).toContain('code does not match the account codeHash')
-    expect(error.message).toContain(`address ${contract}`)
+    expect(error.data.address).toBe(contract)
   })
 
   it('refuses a header that does not hash to its block hash', async () => {
@@ -146,12 +150,29 @@ describe('verified state', () => {
     expect(error.message).toContain(`asked for block ${block.hash}`)
   })
 
-  it("reports anvil's genesis inconsistency clearly: its header does not commit to the pre-funded accounts", async () => {
-    const e = await edgeVia({})
+  it("anvil's genesis (its header commits to an empty state, its accounts funded): one line saying block 1's parent state cannot be proven and what to do; the facts as data", async () => {
+    const e = await edgeVia({}, { api: ['eth', 'debug'] })
     const { error } = await rpc(e.url, 'eth_call', [call(), '0x0'])
-    expect(error.message).toContain('account proof does not verify against the stateRoot')
-    expect(error.message).toContain('block 0 ')
-    expect(error.message).toMatch(/the proof is rooted at 0x[0-9a-f]{64}, not at the expected root 0x[0-9a-f]{64}/)
+    expect(error.code).toBe(-32000)
+    expect(error.message).toBe(
+      "state does not verify: block 1's parent state (a genesis like anvil's, whose header commits to an empty state) cannot be proven: mine one empty block first",
+    )
+    expect(error.message.length).toBeLessThanOrEqual(160)
+    const genesis = await rpcResult(anvil.url, 'eth_getBlockByNumber', ['0x0', false])
+    const { accountProof } = await rpcResult(anvil.url, 'eth_getProof', [DEV_ACCOUNT, [], '0x0'])
+    expect(genesis.stateRoot).toBe(EMPTY_TRIE_ROOT)
+    expect(error.data).toEqual({
+      block: { number: '0x0', hash: genesis.hash },
+      address: DEV_ACCOUNT,
+      expectedRoot: EMPTY_TRIE_ROOT,
+      // The state anvil holds and proves from, which its genesis header does not commit to.
+      gotRoot: bytesToHex(keccak_256(hexToBytes(accountProof[0]))),
+    })
+    // The first transaction of a fresh anvil (the deployment) is in block 1: its trace starts from block 0's state.
+    const first = (await rpcResult(anvil.url, 'eth_getBlockByNumber', ['0x1', false])).transactions[0]
+    const trace = await rpc(e.url, 'debug_traceTransaction', [first, { tracer: 'callTracer' }])
+    expect(trace.error.message).toBe(error.message)
+    expect(trace.error.data).toMatchObject({ block: error.data.block, expectedRoot: EMPTY_TRIE_ROOT })
   })
 
   it('--unverified works with an upstream that has no eth_getProof', async () => {

@@ -58,24 +58,41 @@ function where({ block, address, slot }: StateLocation): string[] {
 const EMPTY_TRIE_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421'
 
 /**
- * Why a proof at a genesis that claims an empty state fails: anvil (and other devnets) start from a
- * genesis header whose stateRoot is the empty trie's while the node holds the funded accounts, so
- * nothing at block 0 can be proven. Said so, with where verified state starts.
+ * The one line said when a proof at block 0 fails because the genesis header commits to an empty
+ * state (the empty trie's root) while the upstream's proofs are rooted at a state that holds
+ * accounts: anvil's genesis is such a one (its header's stateRoot is the empty trie's, its dev
+ * accounts funded all the same), so nothing at block 0 can be proven — and block 0's state is where
+ * block 1's transactions start, the first ones a fresh anvil mines.
  */
-function genesisHint({ block, expectedRoot }: StateLocation & VerificationFacts): string[] {
-  if (block.number !== 0n || expectedRoot?.toLowerCase() !== EMPTY_TRIE_ROOT) return []
-  return [
-    "block 0 is a genesis whose header commits to an empty state while the node holds accounts (anvil's genesis is such a one): state at block 0 cannot be proven. State verifies from block 1 on: calls at block 1 or later, traces of transactions in block 2 or later",
-  ]
+export const UNPROVABLE_GENESIS_MESSAGE =
+  "state does not verify: block 1's parent state (a genesis like anvil's, whose header commits to an empty state) cannot be proven: mine one empty block first"
+
+/** Whether a failed proof is that case: at block 0, from the empty trie's root, the upstream's proof rooted at another. */
+function isUnprovableGenesis({ block, expectedRoot, gotRoot }: StateLocation & VerificationFacts): boolean {
+  return (
+    block.number === 0n &&
+    expectedRoot?.toLowerCase() === EMPTY_TRIE_ROOT &&
+    gotRoot !== undefined &&
+    gotRoot.toLowerCase() !== EMPTY_TRIE_ROOT
+  )
 }
 
-/** An account or storage proof from the upstream does not verify against the block. Never a result. */
+/** ` (block N)`, or the hash when the number is not known: the one-line message's place. */
+const atBlock = ({ block }: StateLocation) =>
+  ` (block ${block.number !== undefined ? block.number.toString() : block.hash})`
+
+/**
+ * An account or storage proof from the upstream does not verify against the block. Never a result.
+ * Its message is one line — what failed and the block (or, at an unprovable genesis, that and what to
+ * do) — and its data holds address, slot and the roots; `message` (logs) adds them as lines too.
+ */
 export class ProofVerificationError extends BaseErrorWithData<VerificationData> {
   override name = 'ProofVerificationError'
   constructor(what: string, facts: StateLocation & VerificationFacts, args: BaseErrorParameters = {}) {
-    super(`state does not verify: ${what}`, toData(facts), {
+    const genesis = isUnprovableGenesis(facts)
+    super(genesis ? UNPROVABLE_GENESIS_MESSAGE : `state does not verify: ${what}${atBlock(facts)}`, toData(facts), {
       ...args,
-      metaMessages: [...where(facts), ...genesisHint(facts)],
+      metaMessages: [...(genesis ? [what] : []), ...where(facts)],
     })
   }
 }
@@ -104,7 +121,7 @@ export class CodeHashMismatchError extends BaseErrorWithData<VerificationData> {
   override name = 'CodeHashMismatchError'
   constructor(location: StateLocation, expected: string, actual: string) {
     super(
-      'state does not verify: code does not match the account codeHash',
+      `state does not verify: code does not match the account codeHash${atBlock(location)}`,
       toData({ ...location, expectedHash: expected, gotHash: actual }),
       {
         metaMessages: [...where(location), `codeHash ${expected}`, `keccak256(code) ${actual}`],
