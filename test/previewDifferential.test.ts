@@ -2,8 +2,9 @@ import { type Abi, createPublicClient, custom, encodeFunctionData, maxUint256, p
 import { simulateCalls } from 'viem/actions'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
-import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
+import { startEdgetrace } from '../src/node/startEdgetrace.js'
+import { createProxy } from './src/createProxy.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { type PreviewScenario, deployPreviewScenario } from './src/previewScenarioContracts.js'
 import { rpc, rpcResult } from './src/rpc.js'
@@ -706,5 +707,34 @@ describe('edgetrace_previewTransactions against viem simulateCalls and mined tru
     ])
     expect(run.preview.calls[0].revert).toMatchObject({ type: 'Error', message: 'balance' })
     expect(run.changes).toHaveLength(1)
+  })
+})
+
+describe('edgetrace_previewTransactions: what a swap preview asks the upstream', () => {
+  it('approve then swap with no allowance yet (the swap reverts on the block, its access list too): a warm preview at the block hash asks nothing', async () => {
+    const proxy = await createProxy(devnet.anvil.url)
+    const fresh = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
+    try {
+      const head = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', ['latest', false])
+      // Carol has given the router no TKB allowance: on the block's state the swap alone reverts.
+      const calls = [approve(s.tokenB, s.router, ETHER), swapTokens(ETHER, [s.tokenB, s.tokenA], carol)].map((c) => ({
+        from: carol,
+        ...c,
+      }))
+      const params = [calls, { blockHash: head.hash }, { firstInteractionBlocks: 0, newContractDays: 0 }]
+      const requests = async () => {
+        const before = proxy.requests
+        const res = await rpcResult(fresh.url, 'edgetrace_previewTransactions', params)
+        expect(res.calls.map((c: any) => c.status)).toEqual(['success', 'success'])
+        expect(signed(res.assetChanges[1].value.diff)).toBe(-ETHER)
+        return proxy.requests - before
+      }
+      expect(await requests()).toBeGreaterThan(0)
+      // Kept by block hash and calls: the reverting call's list (nothing) with the others.
+      expect(await requests()).toBe(0)
+    } finally {
+      await fresh.close()
+      await proxy.stop()
+    }
   })
 })

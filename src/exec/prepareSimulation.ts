@@ -27,7 +27,7 @@ function blockPin(block: BlockSelector): unknown {
  *  2. every account, slot and code the lists name, plus senders, recipients, overridden accounts, the
  *     coinbase and the system contracts, in one batch.
  * What the lists missed is fetched on demand. The lists are kept by (base hash, calls): a second
- * identical simulation on the same block asks nothing.
+ * identical simulation on the same block asks nothing (a call that reverts there included).
  */
 export async function prepareSimulation(
   engine: Engine,
@@ -54,7 +54,9 @@ export async function prepareSimulation(
               .then((r) => parseAccessList(r) ?? [])
               .catch((err: unknown) => {
                 if (err instanceof UpstreamRpcError && err.code === -32601) engine.accessListSupported = false
-                else complete = false
+                // A call that reverts on the block's state (anvil answers code 3) was answered: it lists
+                // nothing, and asking again on the same block would answer the same.
+                else if (!(err instanceof UpstreamRpcError && err.code === 3)) complete = false
                 return [] as AccessListEntry[]
               }),
           ),
