@@ -4,6 +4,7 @@ import type { ProgressEvent } from '../types/progress.js'
 import type { JsonRpcResponse } from '../types/jsonRpc.js'
 import type { EdgetraceClient } from './connectEdgetraceWorker.js'
 import {
+  type AbiHook,
   type Eip1193Wallet,
   PREVIEWED_METHODS,
   type WalletPreview,
@@ -77,10 +78,12 @@ export type EdgetraceEip1193Provider = {
  * is asked only when it resolves true, else the request fails with 4001 "User rejected the request.".
  * The wallet's own methods (accounts, chain, signing, `wallet_*`) go to it as they are, its
  * `accountsChanged` and `chainChanged` are passed on; every other method is read through edgetrace.
+ * With `abi`, the app is asked for the JSON ABI of each address a transaction calls, and the preview
+ * names the calls' functions and custom errors by it (see AbiHook).
  */
 export function createEip1193Provider(
   client: EdgetraceClient,
-  options?: { wallet: Eip1193Wallet; preview: PreviewHook },
+  options?: { wallet: Eip1193Wallet; preview: PreviewHook; abi?: AbiHook | undefined },
 ): EdgetraceEip1193Provider {
   if (options !== undefined) {
     if (typeof options?.wallet?.request !== 'function') {
@@ -88,6 +91,9 @@ export function createEip1193Provider(
     }
     if (typeof options.preview !== 'function') {
       throw new ProviderRpcError({ code: -32602, message: 'options.preview: expected a function (request, result)' })
+    }
+    if (options.abi !== undefined && typeof options.abi !== 'function') {
+      throw new ProviderRpcError({ code: -32602, message: 'options.abi: expected a function (address) => JSON ABI' })
     }
   }
   const listeners = new Map<keyof Events, Set<(...args: never[]) => void>>()
@@ -132,7 +138,7 @@ export function createEip1193Provider(
   async function gated(wallet: Eip1193Wallet, hook: PreviewHook, args: Eip1193RequestArguments) {
     let result: WalletPreview
     try {
-      result = await previewWalletRequest(client, wallet, args)
+      result = await previewWalletRequest(client, wallet, args, options?.abi)
     } catch (err) {
       if (err instanceof RpcError) throw new ProviderRpcError({ code: err.code, message: err.shortMessage })
       throw err

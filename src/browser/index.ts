@@ -19,6 +19,7 @@ export {
   createEip1193Provider,
 } from './createEip1193Provider.js'
 export type {
+  AbiHook,
   Eip1193Wallet,
   TransactionsPreview,
   TransactionsPreviewResult,

@@ -71,6 +71,14 @@ export type TypedDataPreview = {
 
 export type WalletPreview = TransactionsPreview | TypedDataPreview
 
+/**
+ * The app's ABIs: asked for each address a previewed transaction calls, it gives that contract's JSON
+ * ABI (an array, as solc, viem and ethers have it) or undefined. edgetrace_previewTransactions then
+ * names the calls' functions and custom errors by it (`options.abis`); nothing is fetched from anyone
+ * else. An ABI edgetrace refuses (malformed, too big) makes the preview fail with its -32602.
+ */
+export type AbiHook = (address: Hex) => Promise<readonly unknown[] | undefined> | readonly unknown[] | undefined
+
 /** The methods previewed before the wallet sees them. */
 export const PREVIEWED_METHODS = ['eth_sendTransaction', 'wallet_sendCalls', 'eth_signTypedData_v4'] as const
 
@@ -176,6 +184,7 @@ export async function previewWalletRequest(
   client: EdgetraceClient,
   wallet: Eip1193Wallet,
   request: { method: string; params?: unknown },
+  abi?: AbiHook,
 ): Promise<WalletPreview> {
   const { method } = request
   if (method === 'eth_signTypedData_v4') return previewTypedData(client, typedDataOf(request.params))
@@ -246,9 +255,29 @@ export async function previewWalletRequest(
       message: `the request is for chain ${chainId}, edgetrace follows chain ${ours}: no preview on another chain`,
     })
   }
+  // The app's ABIs of the called addresses, asked together; one it fails to give fails the preview.
+  const abis: Record<string, readonly unknown[]> = {}
+  if (abi) {
+    const called = [...new Set(calls.flatMap((c) => (typeof c.to === 'string' ? [c.to.toLowerCase() as Hex] : [])))]
+    try {
+      const given = await Promise.all(
+        called.map((address) =>
+          Promise.resolve()
+            .then(() => abi(address))
+            .catch((err: unknown) => {
+              throw new Error(`options.abi(${address}): ${messageOf(err)}`)
+            }),
+        ),
+      )
+      for (const [i, address] of called.entries()) if (given[i] !== undefined) abis[address] = given[i]!
+    } catch (err) {
+      return failed({ code: -32603, message: messageOf(err) })
+    }
+  }
   let res: Awaited<ReturnType<EdgetraceClient['call']>>
   try {
-    res = await client.call('edgetrace_previewTransactions', [calls, 'latest'])
+    const options = Object.keys(abis).length > 0 ? [{ abis }] : []
+    res = await client.call('edgetrace_previewTransactions', [calls, 'latest', ...options])
   } catch (err) {
     return failed(errorObject(err))
   }

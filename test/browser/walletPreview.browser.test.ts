@@ -202,6 +202,81 @@ describe('createEip1193Provider({ wallet, preview })', () => {
     expect(sent('wallet_sendCalls')).toHaveLength(1)
   })
 
+  it("with options.abi the app's ABIs name the called function and its custom error; the app is asked per called address", async () => {
+    const scenarios = devnet.contracts.Scenarios!
+    const asked: string[] = []
+    const abi = async (address: string) => {
+      asked.push(address)
+      if (address !== scenarios.toLowerCase()) return undefined
+      return [
+        { type: 'function', name: 'revertWithCustom', inputs: [{ name: 'code', type: 'uint256' }] },
+        {
+          type: 'error',
+          name: 'Custom',
+          inputs: [
+            { name: 'code', type: 'uint256' },
+            { name: 'who', type: 'address' },
+          ],
+        },
+      ]
+    }
+    const own = createEip1193Provider(await startWorker({ upstream: devnet.anvilUrl }), { wallet, preview: hook, abi })
+    try {
+      decide = () => false
+      const tx = { from: alice, to: scenarios, data: encodeCall('revertWithCustom(uint256)', [7n]) }
+      await expect(own.request({ method: 'eth_sendTransaction', params: [tx] })).rejects.toMatchObject({ code: 4001 })
+      expect(asked).toEqual([scenarios.toLowerCase()])
+      const [call] = (handed.at(-1)!.result as TransactionsPreview).preview!.calls
+      expect(call).toMatchObject({
+        status: 'failure',
+        function: { name: 'revertWithCustom', signature: 'revertWithCustom(uint256)' },
+        revert: {
+          type: 'custom',
+          name: 'Custom',
+          signature: 'Custom(uint256,address)',
+          args: [
+            { name: 'code', type: 'uint256', value: '0x7' },
+            { name: 'who', type: 'address', value: alice.toLowerCase() },
+          ],
+        },
+      })
+      // Without the hook the same call's error stays raw, its function unnamed.
+      await expect(provider.request({ method: 'eth_sendTransaction', params: [tx] })).rejects.toMatchObject({
+        code: 4001,
+      })
+      expect((handed.at(-1)!.result as TransactionsPreview).preview!.calls[0]).toMatchObject({
+        function: null,
+        revert: { type: 'unknown' },
+      })
+      // A hook that fails fails the preview (handed on with its error); one whose ABI edgetrace refuses, with -32602.
+      const failing = createEip1193Provider(await startWorker({ upstream: devnet.anvilUrl }), {
+        wallet,
+        preview: hook,
+        abi: (address) => (address === scenarios.toLowerCase() ? Promise.reject(new Error('no ABI here')) : [{}]),
+      })
+      try {
+        await expect(failing.request({ method: 'eth_sendTransaction', params: [tx] })).rejects.toMatchObject({
+          code: 4001,
+        })
+        expect(handed.at(-1)!.result).toMatchObject({
+          preview: null,
+          error: { code: -32603, message: `options.abi(${scenarios.toLowerCase()}): no ABI here` },
+        })
+        const bad = { ...tx, to: bob }
+        await expect(failing.request({ method: 'eth_sendTransaction', params: [bad] })).rejects.toMatchObject({
+          code: 4001,
+        })
+        expect((handed.at(-1)!.result as TransactionsPreview).error).toMatchObject({ code: -32602 })
+        expect((handed.at(-1)!.result as TransactionsPreview).error!.message).toContain('options.abis')
+      } finally {
+        await failing.close()
+      }
+      expect(sent('eth_sendTransaction').filter((s) => (s.params as any[])[0].to === scenarios)).toEqual([])
+    } finally {
+      await own.close()
+    }
+  })
+
   it('eth_signTypedData_v4 reaches the hook decoded and previewed (edgetrace_previewTypedData); approved, the wallet signs', async () => {
     const typed = {
       types: {
@@ -324,7 +399,7 @@ describe('createEip1193Provider({ wallet, preview })', () => {
     expect([...listeners.values()].every((set) => set.size === 0)).toBe(true)
   })
 
-  it('refuses options without a wallet provider or a preview function (-32602)', async () => {
+  it('refuses options without a wallet provider or a preview function, or with an abi that is not one (-32602)', async () => {
     const client = await startWorker({ upstream: devnet.anvilUrl })
     try {
       expect(() => createEip1193Provider(client, { wallet: {} as never, preview: hook })).toThrow(
@@ -332,6 +407,9 @@ describe('createEip1193Provider({ wallet, preview })', () => {
       )
       expect(() => createEip1193Provider(client, { wallet, preview: undefined as never })).toThrow(
         expect.objectContaining({ code: -32602, message: 'options.preview: expected a function (request, result)' }),
+      )
+      expect(() => createEip1193Provider(client, { wallet, preview: hook, abi: 'abi' as never })).toThrow(
+        expect.objectContaining({ code: -32602, message: 'options.abi: expected a function (address) => JSON ABI' }),
       )
     } finally {
       await client.close()
