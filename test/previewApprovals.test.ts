@@ -5,9 +5,8 @@ import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
 import { compileSolidity } from './src/compileSolidity.js'
-import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { eip2612PermitTypes } from './src/eip2612PermitTypes.js'
-import { PERMIT2_ADDRESS, PERMIT2_DOMAIN, installPermit2 } from './src/installPermit2.js'
+import { PERMIT2_ADDRESS, PERMIT2_DOMAIN, withPermit2Devnet } from './src/permit2Devnet.js'
 import { PERMIT2_ABI, permit2Types } from './src/permit2TypedData.js'
 import { deploy, rpc, rpcResult } from './src/rpc.js'
 
@@ -151,14 +150,13 @@ const send = async (tx: Record<string, unknown>) => {
 }
 
 beforeAll(async () => {
-  ;({ devnet, edge, stop } = await withDevnetAndEdgetrace())
+  ;({ devnet, edge, stop } = await withPermit2Devnet())
   ;[alice, bob, carol] = devnet.accounts.map((a) => a.toLowerCase()) as [`0x${string}`, `0x${string}`, `0x${string}`]
   const compiled = compileSolidity('Nfts.sol', SOURCE)
   const lower = (a: string) => a.toLowerCase() as `0x${string}`
   nft = lower(await deploy(devnet.anvil.url, compiled.Nft!.creation))
   multi = lower(await deploy(devnet.anvil.url, compiled.Multi!.creation))
   pmt = lower(await deploy(devnet.anvil.url, compiled.PermitToken!.creation))
-  await installPermit2(devnet.anvil.url)
   await send({ from: alice, to: nft, data: encodeCall('mint(address,uint256)', [alice, 1]) })
   await send({ from: alice, to: multi, data: encodeCall('mint(address,uint256,uint256)', [alice, 7, 10]) })
   await send({ from: alice, to: multi, data: encodeCall('mint(address,uint256,uint256)', [alice, 8, 6]) })

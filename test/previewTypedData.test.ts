@@ -5,10 +5,9 @@ import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
 import { compileSolidity } from './src/compileSolidity.js'
-import { withDevnetAndEdgetrace } from './src/devnet.js'
 import { eip712DomainType, eip2612PermitTypes } from './src/eip2612PermitTypes.js'
 import { PERMIT2_ABI, permit2Types } from './src/permit2TypedData.js'
-import { PERMIT2_ADDRESS, PERMIT2_DOMAIN, installPermit2 } from './src/installPermit2.js'
+import { PERMIT2_ADDRESS, PERMIT2_DOMAIN, withPermit2Devnet } from './src/permit2Devnet.js'
 import { deploy, rpc, rpcResult, storageContractInitCode, waitForReceipt } from './src/rpc.js'
 
 // edgetrace_previewTypedData on the devnet: EIP-2612, DAI-style and Permit2 typed data previewed
@@ -101,13 +100,12 @@ const send = async (tx: Record<string, unknown>) => {
 }
 
 beforeAll(async () => {
-  ;({ devnet, edge, stop } = await withDevnetAndEdgetrace())
+  ;({ devnet, edge, stop } = await withPermit2Devnet())
   ;[alice, bob, carol] = devnet.accounts.map((a) => a.toLowerCase()) as [`0x${string}`, `0x${string}`, `0x${string}`]
   const compiled = compileSolidity('Permits.sol', SOURCE)
   const lower = (a: string) => a.toLowerCase() as `0x${string}`
   pmt = lower(await deploy(devnet.anvil.url, compiled.PermitToken!.creation))
   dai = lower(await deploy(devnet.anvil.url, compiled.DaiLike!.creation))
-  await installPermit2(devnet.anvil.url)
 }, 60_000)
 afterAll(() => stop())
 

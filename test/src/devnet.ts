@@ -15,10 +15,11 @@ export function txByLabel(devnet: Devnet, label: string) {
 
 /** A devnet and an edgetrace server in front of it; `stop` ends both. */
 export async function withDevnetAndEdgetrace(
-  opts: { api?: string[]; engine?: Partial<EngineOptions> } = {},
+  opts: { api?: string[]; engine?: Partial<EngineOptions>; devnet?: Parameters<typeof startDevnet>[0] } = {},
 ): Promise<{ devnet: Devnet; edge: RunningEdgetrace; stop(): Promise<void> }> {
-  const devnet = await startDevnet()
-  const edge = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague', ...opts })
+  const { devnet: devnetOptions, ...edgeOptions } = opts
+  const devnet = await startDevnet(devnetOptions)
+  const edge = await startEdgetrace({ upstream: devnet.anvil.url, port: 0, hardfork: 'prague', ...edgeOptions })
   return {
     devnet,
     edge,

@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { encodeAbiParameters, keccak256, toHex } from 'viem'
+import { withDevnetAndEdgetrace } from './devnet.js'
 import { rpcResult } from './rpc.js'
 
 /** The canonical Permit2 (the same address on every chain), checksummed as Uniswap writes it. */
@@ -47,18 +50,42 @@ export function permit2Runtime(): `0x${string}` {
 }
 
 /**
- * Puts the real Permit2 at its canonical address on an anvil (anvil_setCode of permit2Runtime(), then a
- * block that commits to it), and checks the DOMAIN_SEPARATOR() it computes there: the one for the
- * canonical address on the anvil's chain, what signatures made for PERMIT2_DOMAIN verify against.
+ * A devnet (anvil + the demo's contracts and transactions) with the real Permit2 at its canonical
+ * address from genesis, and an edgetrace server in front of it; `stop` ends both. Permit2 comes in
+ * anvil's genesis (`--init`: its code in `alloc`, the timestamp now) rather than by anvil_setCode:
+ * anvil_setCode changes the state anvil keeps for its latest block in place, so from then on anvil's
+ * proofs at that block are rooted at another root than its header's and edgetrace refuses every read
+ * there ("account proof does not verify against the stateRoot", seen when a newContract probe landed
+ * on it). Checks the DOMAIN_SEPARATOR() Permit2 computes there: the one for the canonical address on
+ * the devnet's chain, what signatures made for PERMIT2_DOMAIN verify against.
  */
-export async function installPermit2(anvilUrl: string): Promise<void> {
-  await rpcResult(anvilUrl, 'anvil_setCode', [PERMIT2_ADDRESS, permit2Runtime()])
-  // anvil_setCode changes state without a block: a block after it commits to it.
-  await rpcResult(anvilUrl, 'evm_mine')
-  const chainId = BigInt(await rpcResult(anvilUrl, 'eth_chainId'))
-  // DOMAIN_SEPARATOR()
-  const answered = await rpcResult(anvilUrl, 'eth_call', [{ to: PERMIT2_ADDRESS, data: '0x3644e515' }, 'latest'])
-  if (answered !== permit2DomainSeparator(chainId)) {
-    throw new Error(`Permit2 at ${PERMIT2_ADDRESS}: DOMAIN_SEPARATOR() ${answered} is not the one for chain ${chainId}`)
+export async function withPermit2Devnet(): ReturnType<typeof withDevnetAndEdgetrace> {
+  const dir = mkdtempSync(join(tmpdir(), 'edgetrace-permit2-'))
+  const genesis = join(dir, 'genesis.json')
+  writeFileSync(
+    genesis,
+    JSON.stringify({
+      config: { chainId: PERMIT2_DOMAIN.chainId },
+      timestamp: `0x${Math.floor(Date.now() / 1000).toString(16)}`,
+      alloc: { [PERMIT2_ADDRESS]: { balance: '0x0', code: permit2Runtime() } },
+    }),
+  )
+  const env = await withDevnetAndEdgetrace({ devnet: { anvil: { args: ['--init', genesis] } } }).finally(() =>
+    rmSync(dir, { recursive: true, force: true }),
+  )
+  try {
+    const url = env.devnet.anvil.url
+    const chainId = BigInt(await rpcResult(url, 'eth_chainId'))
+    // DOMAIN_SEPARATOR()
+    const answered = await rpcResult(url, 'eth_call', [{ to: PERMIT2_ADDRESS, data: '0x3644e515' }, 'latest'])
+    if (answered !== permit2DomainSeparator(chainId)) {
+      throw new Error(
+        `Permit2 at ${PERMIT2_ADDRESS}: DOMAIN_SEPARATOR() ${answered} is not the one for chain ${chainId}`,
+      )
+    }
+    return env
+  } catch (err) {
+    await env.stop()
+    throw err
   }
 }
