@@ -7,7 +7,39 @@ import { cutTooDeepRequests } from '../rpc/jsonDepth.js'
 import type { ProgressEvent } from '../types/progress.js'
 import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
 import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.js'
-import type { EdgetraceEvent, EdgetraceRemote } from './workerProtocol.js'
+import type { EdgetraceEvent, EdgetraceRemote, PageUpstreamBridge } from './workerProtocol.js'
+import type { Eip1193Provider, Eip1193RequestArguments } from '../types/eip1193.js'
+import { failureMessageOf, jsonRpcErrorOf } from '../upstream/createEip1193Upstream.js'
+
+/**
+ * The page's side of the worker's calls of the page's providers: each call asked of its provider,
+ * the answer as a value (comlink would drop an error's fields) — the result, the JSON-RPC error the
+ * rejection carries (code, message, data), or a failure that carries none (the provider is unreachable).
+ */
+function answerPageUpstream(providers: readonly Eip1193Provider[]): PageUpstreamBridge {
+  return async (index, method, params) => {
+    const provider = providers[index]
+    if (!provider) return { failure: `no provider ${index} in the page` }
+    try {
+      const request = provider.request.bind(provider) as (args: Eip1193RequestArguments) => Promise<unknown>
+      const result = await request({ method, params })
+      return { result: result === undefined ? null : result }
+    } catch (err) {
+      const error = jsonRpcErrorOf(err)
+      if (error) return { error: { ...error, ...(error.data === undefined ? {} : { data: cloneable(error.data) }) } }
+      return { failure: failureMessageOf(err) }
+    }
+  }
+}
+
+/** A JSON-RPC error's data as postMessage can carry it (a provider's may hold functions or class instances). */
+function cloneable(data: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(data))
+  } catch {
+    return String(data)
+  }
+}
 
 /** edgetrace could not start (the upstream unreachable and never met before, a bad config…). */
 export class EdgetraceStartError extends BaseError {
@@ -53,9 +85,15 @@ export async function connectEdgetraceWorker(
   config: EdgetraceConfig,
   {
     anchor,
+    pageUpstreams,
   }: {
     /** A pool worker's: the starting daemon's anchor, which the worker's blocks resolve through (no light client of its own). */
     anchor?: ExecutionAnchor | undefined
+    /**
+     * The page's EIP-1193 providers `config.upstream` names as `{ page: i }` (a provider cannot cross
+     * postMessage): the worker's calls of entry i are asked of `pageUpstreams[i]` here, in the page.
+     */
+    pageUpstreams?: readonly Eip1193Provider[] | undefined
   } = {},
 ): Promise<EdgetraceClient> {
   const remote: Remote<EdgetraceRemote> = wrap<EdgetraceRemote>(target)
@@ -99,6 +137,7 @@ export async function connectEdgetraceWorker(
     return remote.start(
       config,
       anchor ? proxy((tag: Parameters<ExecutionAnchor['head']>[0]) => answerAnchorHead(anchor, tag)) : undefined,
+      pageUpstreams ? proxy(answerPageUpstream(pageUpstreams)) : undefined,
     )
   }
   let started: Awaited<ReturnType<EdgetraceRemote['start']>>

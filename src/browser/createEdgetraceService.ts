@@ -14,7 +14,9 @@ import type { RpcSession } from '../types/rpcSession.js'
 import type { JsonRpcResponse } from '../types/jsonRpc.js'
 import type { ChunkWriter } from '../types/chunkWriter.js'
 import type { PersistentStoreStats } from '../state/createPersistentBacking.js'
-import { createUpstream } from '../upstream/createUpstream.js'
+import { resolveUpstream } from '../upstream/resolveUpstream.js'
+import type { Eip1193Provider, Eip1193RequestArguments } from '../types/eip1193.js'
+import type { PageUpstreamBridge } from './workerProtocol.js'
 import { createIdbStore } from './createIdbStore.js'
 import { createBeaconPins } from './createBeaconPins.js'
 import type { ExecutionAnchor } from '../chain/createHeaderStore.js'
@@ -25,10 +27,19 @@ import { BeaconChainMismatchError } from '../chain/beacon/resolveBeaconChain.js'
 import { BaseError } from '../errors/base.js'
 import { CheckpointTooOldError } from '../errors/consensus.js'
 
+/**
+ * An upstream only the page holds (an EIP-1193 provider cannot cross postMessage): entry `page` of
+ * the providers the page gave connectEdgetraceWorker, whose calls the page answers.
+ */
+export type PageUpstream = { page: number }
+
 /** How a browser edgetrace is set up (structured-clone values: it crosses postMessage). */
 export type EdgetraceConfig = {
-  /** The upstream node, http(s):// or ws(s)://. */
-  upstream: string
+  /**
+   * The upstream node, http(s):// or ws(s)://; or a list of upstreams as fallbacks (each call goes
+   * to the first entry that answers), URLs and the page's own providers (`{ page: i }`).
+   */
+  upstream: string | readonly (string | PageUpstream)[]
   /** Namespaces served, as `--http.api` (default eth, vendor). */
   api?: readonly string[]
   /** As `--hardfork`: one hardfork for every block (devnets with an unknown chain id). */
@@ -135,6 +146,7 @@ export async function createEdgetraceService(
   {
     startWorker,
     anchor,
+    pageUpstream,
   }: {
     /**
      * Starts one more daemon in a Web Worker (given where workers can be made: the range pool),
@@ -146,25 +158,34 @@ export async function createEdgetraceService(
      * blocks resolve through instead of a light client of its own for `config.beacon`.
      */
     anchor?: ExecutionAnchor | undefined
+    /** Answers the calls of `config.upstream`'s `{ page: i }` entries (the page's EIP-1193 providers). */
+    pageUpstream?: PageUpstreamBridge | undefined
   } = {},
 ): Promise<EdgetraceService> {
-  checkConfig(config)
+  checkConfig(config, pageUpstream !== undefined)
   // A pool worker serves JavaScript tracers: its realm is hardened before any request runs.
   if (config.harden === true) await import('../tracing/js/hardenRealm.js')
   const listeners = new Set<(reachable: boolean, reason?: string) => void>()
   let reachable = true
-  const upstream = createUpstream({
-    url: config.upstream,
-    timeoutMs: config.upstreamOptions?.timeoutMs ?? 30_000,
-    retries: config.upstreamOptions?.retries ?? 2,
-    unreachableCooldownMs: config.upstreamOptions?.unreachableCooldownMs ?? 3_000,
-    // No upstream call is waited for longer than a request may take (as the Node server).
-    callTimeoutMs: config.engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
-    onReachability: (r, reason) => {
-      reachable = r
-      for (const l of listeners) l(r, reason)
+  // The page's own providers are asked through the page; the workers a pool would start could not reach them.
+  const pageHeld = typeof config.upstream !== 'string'
+  const bridged = typeof config.upstream !== 'string' && config.upstream.some((entry) => typeof entry !== 'string')
+  const upstream = resolveUpstream(
+    typeof config.upstream === 'string'
+      ? config.upstream
+      : config.upstream.map((entry) => (typeof entry === 'string' ? entry : pageProvider(pageUpstream!, entry.page))),
+    {
+      timeoutMs: config.upstreamOptions?.timeoutMs ?? 30_000,
+      retries: config.upstreamOptions?.retries ?? (pageHeld ? 1 : 2),
+      unreachableCooldownMs: config.upstreamOptions?.unreachableCooldownMs ?? (pageHeld ? 30_000 : 3_000),
+      // No upstream call is waited for longer than a request may take (as the Node server).
+      callTimeoutMs: config.engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
+      onReachability: (r, reason) => {
+        reachable = r
+        for (const l of listeners) l(r, reason)
+      },
     },
-  })
+  )
   const persistentWanted = config.cache !== false && typeof indexedDB !== 'undefined'
 
   // Which chain: the upstream's chain id and genesis hash (one round trip), or, offline, what was remembered.
@@ -179,11 +200,12 @@ export async function createEdgetraceService(
       }),
     ])
     identity = { chainId: `0x${BigInt(chainId).toString(16)}`, genesisHash: genesis?.hash?.toLowerCase() ?? null }
-    if (persistentWanted) await set(identityKey(config.upstream), identity, identities()).catch(() => undefined)
+    if (persistentWanted)
+      await set(identityKey(upstreamKey(config.upstream)), identity, identities()).catch(() => undefined)
   } catch (err) {
     const remembered =
       persistentWanted && err instanceof UpstreamUnavailableError
-        ? await get<Identity>(identityKey(config.upstream), identities()).catch(() => undefined)
+        ? await get<Identity>(identityKey(upstreamKey(config.upstream)), identities()).catch(() => undefined)
         : undefined
     if (!remembered) {
       await upstream.close()
@@ -240,7 +262,7 @@ export async function createEdgetraceService(
   // runs the daemon's own work several times slower, so ranges are kept out of it).
   // JavaScript tracers need a worker to be ended on, even with ranges kept here (workers: 0).
   const startPool = (harden: boolean) =>
-    startWorker && (threads > 0 || harden)
+    startWorker && !bridged && (threads > 0 || harden)
       ? createWebWorkerPool({
           size: harden ? Math.max(1, threads) : threads,
           start: () =>
@@ -341,16 +363,46 @@ function inConfigTerms(err: unknown): unknown {
   return new BaseError(say(err.shortMessage), { metaMessages: err.metaMessages.map(say), details: err.details })
 }
 
+/** What the remembered identity of `upstream` is keyed by: the URL, or the list as JSON. */
+const upstreamKey = (upstream: EdgetraceConfig['upstream']) =>
+  typeof upstream === 'string' ? upstream : JSON.stringify(upstream)
+
+/** Entry `index` of the page's providers, asked through the page (`bridge`): its errors as the page saw them. */
+function pageProvider(bridge: PageUpstreamBridge, index: number): Eip1193Provider {
+  return {
+    async request(args: Eip1193RequestArguments) {
+      const reply = await bridge(index, args.method, (args.params ?? []) as readonly unknown[])
+      if ('result' in reply) return reply.result
+      if ('error' in reply) throw Object.assign(new Error(reply.error.message), reply.error)
+      throw new Error(reply.failure)
+    },
+  } as Eip1193Provider
+}
+
 /** A config from another context (postMessage, IndexedDB) is checked before anything starts: the error names the field. */
-function checkConfig(config: EdgetraceConfig): void {
+function checkConfig(config: EdgetraceConfig, pageBridged: boolean): void {
   const bad = (field: string, expected: string, got: unknown) => {
     throw new InvalidParamsRpcError(
       `invalid config.${field}: expected ${expected}, got ${JSON.stringify(got) ?? String(got)}`,
     )
   }
   if (typeof config !== 'object' || config === null) bad('', 'an object', config)
-  if (typeof config.upstream !== 'string' || !/^(https?|wss?):\/\/[^\s/]+/i.test(config.upstream))
-    bad('upstream', 'an http(s):// or ws(s):// URL', config.upstream)
+  const isUrl = (u: unknown) => typeof u === 'string' && /^(https?|wss?):\/\/[^\s/]+/i.test(u)
+  if (Array.isArray(config.upstream)) {
+    if (config.upstream.length === 0) bad('upstream', 'at least one upstream', config.upstream)
+    config.upstream.forEach((entry: unknown, i) => {
+      if (isUrl(entry)) return
+      const page = (entry as { page?: unknown } | null)?.page
+      if (!Number.isSafeInteger(page) || (page as number) < 0)
+        bad(`upstream[${i}]`, 'an http(s):// or ws(s):// URL, or { page: i } (a provider of the page)', entry)
+      if (!pageBridged)
+        bad(
+          `upstream[${i}]`,
+          "a URL: a page's provider needs the page to answer its calls (connectEdgetraceWorker's upstreams)",
+          entry,
+        )
+    })
+  } else if (!isUrl(config.upstream)) bad('upstream', 'an http(s):// or ws(s):// URL', config.upstream)
   if (config.api !== undefined && (!Array.isArray(config.api) || !config.api.every((a) => typeof a === 'string')))
     bad('api', 'an array of namespace names', config.api)
   if (config.batchLimit !== undefined && (!Number.isSafeInteger(config.batchLimit) || config.batchLimit < 1))

@@ -1,12 +1,32 @@
 /**
- * edgetrace for the browser: the daemon in a Web Worker (connectEdgetraceWorker), an EIP-1193
+ * edgetrace for the browser (also the package root's browser build): `createEdgetrace`, the same
+ * library API as in Node with the daemon in a Web Worker; underneath, the worker's client
+ * (connectEdgetraceWorker), an EIP-1193
  * provider over it (createEip1193Provider), an HTTP endpoint served by a service worker
  * (registerEdgetraceServiceWorker), or the daemon in the current context (createEdgetraceService).
  * Nothing here imports a Node built-in.
  */
+export {
+  type CreateBrowserEdgetraceOptions as CreateEdgetraceOptions,
+  createBrowserEdgetrace as createEdgetrace,
+} from './createBrowserEdgetrace.js'
+export type {
+  CallFrame,
+  EdgetraceProvider,
+  EdgetraceProviderEvents,
+  PreviewCall,
+  PreviewTransactionsOptions,
+  PreviewTransactionsResult,
+  PreviewTypedDataResult,
+  TraceOptions,
+} from '../rpc/createEdgetraceProvider.js'
+export type { Eip1193Provider } from '../types/eip1193.js'
+export { BaseError } from '../errors/base.js'
+export { UpstreamRpcError, UpstreamUnavailableError } from '../errors/upstream.js'
 export { type EdgetraceClient, EdgetraceStartError, connectEdgetraceWorker } from './connectEdgetraceWorker.js'
 export {
   type EdgetraceConfig,
+  type PageUpstream,
   type EdgetraceService,
   type EdgetraceStatus,
   createEdgetraceService,

@@ -74,7 +74,7 @@ export function serveEdgetrace(endpoint: Endpoint, options: ServeEdgetraceOption
   }
 
   const remote: EdgetraceRemote = {
-    async start(config, anchor) {
+    async start(config, anchor, pageUpstream) {
       if (!service) {
         const script = options.workerScript
         const startWorker =
@@ -85,6 +85,7 @@ export function serveEdgetrace(endpoint: Endpoint, options: ServeEdgetraceOption
         service = createEdgetraceService(config, {
           startWorker,
           anchor: anchor ? createRemoteAnchor((tag) => anchor(tag)) : undefined,
+          pageUpstream,
         }).then((s) => {
           s.onReachability((reachable, reason) => emit({ type: 'reachability', reachable, reason }))
           return s

@@ -3,6 +3,22 @@ import type { ProgressEvent } from '../types/progress.js'
 import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
 import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.js'
 
+/**
+ * The page's answer to one call of an upstream only the page holds (an EIP-1193 provider: a wallet's,
+ * viem's, ethers'): its result, its JSON-RPC error, or a failure that carries none (unreachable).
+ */
+export type PageUpstreamReply = { result: unknown } | { error: JsonRpcErrorObject } | { failure: string }
+
+/**
+ * Answers the worker's calls of the page's upstreams (a comlink proxy): `index` is the entry's
+ * `{ page: index }` in `config.upstream`.
+ */
+export type PageUpstreamBridge = (
+  index: number,
+  method: string,
+  params: readonly unknown[],
+) => Promise<PageUpstreamReply>
+
 /** An event the worker sends its page: a request's progress, or the upstream's reachability. */
 export type EdgetraceEvent =
   | { type: 'progress'; ticket: number | undefined; progress: ProgressEvent }
@@ -18,11 +34,13 @@ export type EdgetraceRemote = {
   /**
    * Starts the daemon; a second call answers with the running one's status. `anchor` (a comlink
    * proxy): a pool worker's blocks resolve through the anchor of the daemon that started it, asked
-   * by tag, instead of a light client of its own.
+   * by tag, instead of a light client of its own. `pageUpstream` (a comlink proxy): answers the
+   * calls of `config.upstream`'s `{ page: i }` entries, upstreams only the page holds.
    */
   start(
     config: EdgetraceConfig,
     anchor?: (tag: 'latest' | 'safe' | 'finalized') => Promise<RemoteAnchorHead>,
+    pageUpstream?: PageUpstreamBridge,
   ): Promise<{ status: EdgetraceStatus } | { error: JsonRpcErrorObject }>
   /**
    * One JSON-RPC message → its response(s); errors are JSON-RPC error objects. Progress of long

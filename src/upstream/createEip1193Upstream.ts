@@ -50,8 +50,8 @@ export function jsonRpcErrorOf(err: unknown): JsonRpcErrorObject | undefined {
   return undefined
 }
 
-/** A rejection's message, for the errors that carry no JSON-RPC error. */
-function messageOf(err: unknown): string {
+/** A rejection's message, for the errors that carry no JSON-RPC error (viem's short one, without its lines of help). */
+export function failureMessageOf(err: unknown): string {
   const short = (err as { shortMessage?: unknown } | null)?.shortMessage
   if (typeof short === 'string' && short !== '') return short
   return err instanceof Error ? err.message : String(err)
@@ -117,7 +117,7 @@ export function createEip1193Upstream({
           reachability.markReachable()
           throw new UpstreamRpcError(method, rpc, { cause: err })
         }
-        const reason = err instanceof UpstreamUnavailableError ? err.shortMessage : messageOf(err)
+        const reason = err instanceof UpstreamUnavailableError ? err.shortMessage : failureMessageOf(err)
         reachability.markUnreachable(reason)
         throw err instanceof UpstreamUnavailableError
           ? err
