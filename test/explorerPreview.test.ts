@@ -194,6 +194,29 @@ describe('the explorer’s preview view', () => {
     expect(stale).toMatch(/is not the signing account/)
   })
 
+  it('a list of calls (wallet_sendCalls): each call with its status and gas, a revert decoded — Error(string) and a custom error', async () => {
+    await page.goto(`${server.url}/#/preview`)
+    await page.waitForSelector('#preview-form')
+    const scenarios = devnet.contracts.Scenarios!.toLowerCase() as `0x${string}`
+    const summary = await previewed({
+      version: '2.0.0',
+      from: alice,
+      calls: [
+        { to: scenarios, data: encodeCall('revertWithReason()') },
+        { to: scenarios, data: encodeCall('revertWithCustom(uint256)', [7]) },
+        { to: bob, value: quantity(ETHER / 2n) },
+      ],
+    })
+    expect(summary).toContain('✖ 2 of 3 calls would fail')
+    const calls = await page.locator('#preview-summary ol.preview-calls li').allTextContents()
+    expect(calls[0]).toMatch(/^✖ fails: scenario reverted · [\d,]+ gas · revertWithReason\(\) on Scenarios$/)
+    expect(calls[1]).toMatch(
+      /^✖ fails: Custom\(code: 7, who: 0x[0-9a-f]{40}\) · [\d,]+ gas · revertWithCustom\(.*\) on Scenarios$/,
+    )
+    expect(calls[2]).toMatch(/^✔ succeeds · 21,000 gas · \(no calldata\) on bob with 0\.5 ETH$/)
+    expect(await text('#preview-summary tr.native td.change')).toBe('-0.5 ETH')
+  })
+
   it('bad input: a readable error on the page, never a blank page', async () => {
     await page.goto(`${server.url}/#/preview`)
     await page.waitForSelector('#preview-form')

@@ -304,6 +304,53 @@ describe('edgetrace_previewTransactions options.transactionIndex: where a mined 
   })
 })
 
+describe('edgetrace_previewTransactions options.transactionIndex over the devnet', () => {
+  it('every labelled devnet transaction, previewed as a call from its sender at its index: status and gas used as mined, ether as mined (net of its fee)', async () => {
+    const failures: string[] = []
+    const txs = await Promise.all(
+      devnet.transactions.map((t) => rpcResult(devnet.anvil.url, 'eth_getTransactionByHash', [t.hash])),
+    )
+    expect(txs.length).toBeGreaterThan(20)
+    for (const [i, t] of devnet.transactions.entries()) {
+      const tx = txs[i]
+      const receipt = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [t.hash])
+      const call: Record<string, unknown> = { from: tx.from, value: tx.value, data: tx.input, gas: tx.gas }
+      if (tx.to) call.to = tx.to
+      for (const key of ['maxFeePerGas', 'maxPriorityFeePerGas', 'accessList', 'authorizationList'])
+        if (tx[key] !== undefined) call[key] = tx[key]
+      if (tx.maxFeePerGas === undefined) call.gasPrice = tx.gasPrice
+      const res = await rpc(edge.url, 'edgetrace_previewTransactions', [
+        [call],
+        { blockHash: tx.blockHash },
+        { transactionIndex: tx.transactionIndex, firstInteractionBlocks: 0, newContractDays: 0 },
+      ])
+      if (res.error) {
+        failures.push(`${t.label}: ${JSON.stringify(res.error)}`)
+        continue
+      }
+      const [c] = res.result.calls
+      const fee = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice)
+      const native = res.result.assetChanges[0]
+      const after = await ether(tx.from, BigInt(receipt.blockNumber))
+      let seen = `${c.status}/${c.gasUsed}/${BigInt(native.gasPaid)}/${BigInt(native.value.post) - fee}`
+      let mined = `${receipt.status === '0x1' ? 'success' : 'failure'}/${receipt.gasUsed}/${fee}/${after}`
+      // A sender with a later transaction in the same block: the block's end has that one's ether too.
+      const later = txs.some(
+        (o) =>
+          o.blockHash === tx.blockHash &&
+          o.from === tx.from &&
+          BigInt(o.transactionIndex) > BigInt(tx.transactionIndex),
+      )
+      if (later) {
+        seen = seen.slice(0, seen.lastIndexOf('/'))
+        mined = mined.slice(0, mined.lastIndexOf('/'))
+      }
+      if (seen !== mined) failures.push(`${t.label}: preview ${seen}, mined ${mined}`)
+    }
+    expect(failures).toEqual([])
+  }, 120_000)
+})
+
 describe('edgetrace_previewTransactions without mining', () => {
   it('a Panic(uint256) is decoded with its code', async () => {
     const res = await rpcResult(edge.url, 'edgetrace_previewTransactions', [

@@ -46,6 +46,8 @@ export type PreviewedCall = {
   gasUsed: string
   returnData: string
   logs: { address: string; topics: string[]; data: string }[]
+  /** The function called, where the daemon's table (or the app's ABIs) knows it. */
+  function?: { selector: string; name: string; signature: string } | null
   error: { message: string; code: number } | null
   revert: PreviewRevert | null
 }

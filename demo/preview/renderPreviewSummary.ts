@@ -56,14 +56,21 @@ export function revertWords(revert: PreviewRevert | null, error: { message: stri
   if (revert?.name) return `${revert.name}${revert.args !== undefined ? `(${formatArgs(revert.args)})` : ''}`
   return describeRevert(revert?.data) ?? error?.message ?? 'reverted'
 }
+/** A custom error's arguments as the daemon answers them ({name, type, value}, integers as quantities). */
 const formatArgs = (args: unknown): string =>
   Array.isArray(args)
-    ? args.map((a) => (typeof a === 'object' && a !== null && 'value' in a ? String(a.value) : String(a))).join(', ')
-    : typeof args === 'object' && args !== null
-      ? Object.entries(args)
-          .map(([k, v]) => `${k}: ${String(v)}`)
-          .join(', ')
-      : String(args)
+    ? args
+        .map((a) => {
+          if (typeof a !== 'object' || a === null || !('value' in a)) return String(a)
+          const { name, type, value } = a as { name?: string; type?: string; value: unknown }
+          const shown =
+            typeof value === 'string' && /^-?0x/.test(value) && /^u?int/.test(type ?? '')
+              ? String(value.startsWith('-') ? -BigInt(value.slice(1)) : BigInt(value))
+              : String(value)
+          return `${name ? `${name}: ` : ''}${shown}`
+        })
+        .join(', ')
+    : String(args)
 
 /** The people and contracts named in the summary: "you", a known name, else a short address; the address on hover. */
 export function whoFor(words: SummaryWords) {
@@ -98,7 +105,9 @@ export function renderPreviewCalls(
               h(
                 'span',
                 { class: 'fn' },
-                callLabel(decodeCallData(call.data ?? '0x'), call.data ?? '0x', (a) => words.nameOf(a)),
+                decodeCallData(call.data ?? '0x') || !c.function
+                  ? callLabel(decodeCallData(call.data ?? '0x'), call.data ?? '0x', (a) => words.nameOf(a))
+                  : c.function.signature,
               ),
               ' on ',
               who(call.to),

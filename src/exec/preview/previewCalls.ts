@@ -154,8 +154,14 @@ const feeless = (call: CallArgs): CallArgs => ({
   maxPriorityFeePerGas: undefined,
 })
 
-const read = (to: Hex, data: string): SimulateCall => ({ to, data: data as Hex })
-const bare = ({ to, data }: HoldingRead): SimulateCall => ({ to, data })
+/**
+ * Gas each read (balance, allowance, metadata) may use: plenty for a view function, and bounded — a
+ * read given the block's gas would take it all in a contract that burns it (an invalid jump), and
+ * a few such reads would exhaust the request's gas cap, failing the whole preview.
+ */
+const READ_GAS = 1_000_000n
+const read = (to: Hex, data: string): SimulateCall => ({ to, data: data as Hex, gas: READ_GAS })
+const bare = ({ to, data }: HoldingRead): SimulateCall => ({ to, data, gas: READ_GAS })
 
 /** A verified read of what the account holds or allows, run before and after the calls: `words` 32-byte words answered. */
 type HoldingRead = SimulateCall & { to: Hex; words: number; revertIsNone: boolean }
