@@ -142,8 +142,9 @@ describe('eth_getLogs against a lying upstream', () => {
     const { result, error } = await rpc(e.url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: head.number }])
     expect(result).toBeUndefined()
     expect(error.code).toBe(-32000)
-    expect(error.message).toContain(`block ${BigInt(target.blockNumber)} ${target.blockHash}`)
+    expect(error.message).toContain(`block ${BigInt(target.blockNumber)}: `)
     expect(error.message).toContain('receiptsRoot')
+    expect(error.data.block).toEqual({ number: target.blockNumber, hash: target.blockHash })
     expect(await rpcResult(e.url, 'eth_chainId', [])).toMatch(/^0x/)
   })
 

@@ -130,9 +130,7 @@ describe('parity_listStorageKeys', () => {
       const out = await rpc(lying.url, 'parity_listStorageKeys', [TOKEN, 100, null, 'latest'])
       expect(out.error?.code).toBe(-32000)
       expect(out.error?.message).toMatch(
-        new RegExp(
-          `^state does not verify: block \\d+ 0x[0-9a-f]{64}, address ${TOKEN}: the upstream lists slot ${slot(0x77)}, which the verified state holds empty$`,
-        ),
+        /^state does not verify: block \d+: the upstream lists a slot the verified state holds empty$/,
       )
       expect(out.error?.data).toMatchObject({ address: TOKEN, slot: slot(0x77) })
     } finally {

@@ -72,7 +72,7 @@ describe('debug_storageRangeAt', () => {
       const block4 = await rpcResult(node.url, 'eth_getBlockByNumber', ['0x4', false])
       const out = await rpc(lying.url, 'debug_storageRangeAt', [block4.hash, 1, SETTER, '0x00', 10])
       expect(out.error?.message).toMatch(
-        /^state does not verify: block 4 0x[0-9a-f]{64}, address 0x0010000000000000000000000000000000000000, slot 0x0+[12]: the upstream says 0x0+9, the verified state 0x0+[12]$/,
+        /^state does not verify: block 4: the upstream's value of the slot is not the verified state's$/,
       )
       // The same facts as structured data: block, address and slot.
       expect(out.error?.code).toBe(-32000)
@@ -80,6 +80,8 @@ describe('debug_storageRangeAt', () => {
         block: { number: '0x4', hash: block4.hash },
         address: SETTER.toLowerCase(),
         slot: expect.stringMatching(/^0x0{63}[12]$/),
+        expectedValue: expect.stringMatching(/^0x0{63}[12]$/),
+        gotValue: `0x${'0'.repeat(63)}9`,
       })
     } finally {
       await lying.close()
@@ -166,8 +168,14 @@ describe('debug_accountRange', () => {
     try {
       const out = await rpc(lying.url, 'debug_accountRange', ['0x10', '0x', 5, true, true])
       expect(out.error?.message).toMatch(
-        /^state does not verify: block 16 0x[0-9a-f]{64}, address 0x[0-9a-f]{40}: the upstream says balance 12345, the proof \d+$/,
+        /^state does not verify: block 16: the upstream's balance of the account is not the proven one$/,
       )
+      expect(out.error?.data).toMatchObject({
+        block: { number: '0x10' },
+        address: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+        gotValue: '12345',
+        expectedValue: expect.stringMatching(/^\d+$/),
+      })
     } finally {
       await lying.close()
       await proxy.stop()

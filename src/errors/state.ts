@@ -21,6 +21,10 @@ export type VerificationFacts = {
   expectedHash?: string | undefined
   /** The hash computed from what the upstream sent. */
   gotHash?: string | undefined
+  /** A value (balance, slot value …) as verified state holds it, where the upstream's differs. */
+  expectedValue?: string | undefined
+  /** That value as the upstream sent it. */
+  gotValue?: string | undefined
 }
 
 /** A verification failure's `data` on the wire: the facts, block number as a 0x quantity, unknown ones left out. */
@@ -32,6 +36,8 @@ export type VerificationData = {
   gotRoot?: string
   expectedHash?: string
   gotHash?: string
+  expectedValue?: string
+  gotValue?: string
 }
 
 function toData({ block, ...rest }: VerificationFacts): VerificationData {
@@ -40,7 +46,16 @@ function toData({ block, ...rest }: VerificationFacts): VerificationData {
     data.block =
       block.number !== undefined ? { number: `0x${block.number.toString(16)}`, hash: block.hash } : { hash: block.hash }
   }
-  for (const key of ['address', 'slot', 'expectedRoot', 'gotRoot', 'expectedHash', 'gotHash'] as const) {
+  for (const key of [
+    'address',
+    'slot',
+    'expectedRoot',
+    'gotRoot',
+    'expectedHash',
+    'gotHash',
+    'expectedValue',
+    'gotValue',
+  ] as const) {
     const value = rest[key]
     if (value !== undefined) data[key] = value
   }

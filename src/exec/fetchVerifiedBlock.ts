@@ -98,7 +98,7 @@ async function fetchAndVerify(engine: Engine, header: VerifiedHeader): Promise<V
   )
   const bad = (what: string, expectedRoot: Uint8Array, gotRoot: Uint8Array) =>
     new HeaderVerificationError(
-      `${where}: the upstream's ${what} hash to ${bytesToHex(gotRoot)}, not to the header's ${bytesToHex(expectedRoot)}`,
+      `block ${header.number}: the upstream's ${what} hash to another root than the header's`,
       { facts: { block, expectedRoot: bytesToHex(expectedRoot), gotRoot: bytesToHex(gotRoot) } },
     )
   const undecodable = (err: unknown) =>

@@ -98,15 +98,13 @@ export const accountRange = defineMethod({
       }
       throw err
     }
-    const where = `block ${header.number} ${header.hash}`
+    // One line naming the block; the hash, address, roots and values are the error's data.
+    const where = `block ${header.number}`
     const stateRoot = bytesToHex(header.header.stateRoot)
     if (`0x${dump.root.replace(/^0x/, '').toLowerCase()}` !== stateRoot) {
-      throw new RangeVerificationError(
-        `${where}: the upstream's range is of state root ${dump.root}, the header's is ${stateRoot}`,
-        {
-          facts: { block: header, expectedRoot: stateRoot, gotRoot: dump.root.toLowerCase() },
-        },
-      )
+      throw new RangeVerificationError(`${where}: the upstream's range is of another state root than the header's`, {
+        facts: { block: header, expectedRoot: stateRoot, gotRoot: dump.root.toLowerCase() },
+      })
     }
     const entries: AccessListEntry[] = Object.entries(dump.accounts).map(([address, a]) => ({
       address: (a.address ?? address).toLowerCase() as Hex,
@@ -116,23 +114,24 @@ export const accountRange = defineMethod({
     for (const [listed, a] of Object.entries(dump.accounts)) {
       const address = (a.address ?? listed).toLowerCase() as Hex
       if (!/^0x[0-9a-f]{40}$/.test(address))
-        throw new RangeVerificationError(
-          `${where}: the upstream lists an account without its address (${listed}), which cannot be verified`,
-          { facts: { block: header } },
-        )
+        throw new RangeVerificationError(`${where}: the upstream lists an account without its address (${listed})`, {
+          facts: { block: header },
+        })
       if (a.key !== undefined && bytesToHex(keccak_256(hexToBytes(address))) !== a.key.toLowerCase()) {
         throw new RangeVerificationError(
-          `${where}: account ${address} is filed under key ${a.key}, which is not its hash`,
+          `${where}: the upstream files the account under key ${a.key}, which is not its hash`,
           { facts: { block: header, address } },
         )
       }
       const account = await engine.source.getAccount(header, address)
-      const bad = (field: string, theirs: unknown, ours: unknown) =>
-        new RangeVerificationError(
-          `${where}, address ${address}: the upstream says ${field} ${String(theirs)}, the proof ${String(ours)}`,
-          { facts: { block: header, address } },
-        )
-      if (!account) throw bad('the account exists', true, 'that it does not')
+      const bad = (field: string, theirs: unknown, ours: unknown, slot?: string) =>
+        new RangeVerificationError(`${where}: the upstream's ${field} of the account is not the proven one`, {
+          facts: { block: header, address, slot, expectedValue: String(ours), gotValue: String(theirs) },
+        })
+      if (!account)
+        throw new RangeVerificationError(`${where}: the upstream lists an account the proof proves absent`, {
+          facts: { block: header, address },
+        })
       if (BigInt(a.balance) !== account.balance) throw bad('balance', a.balance, account.balance)
       if (BigInt(a.nonce) !== account.nonce) throw bad('nonce', a.nonce, account.nonce)
       if (a.codeHash.toLowerCase() !== bytesToHex(account.codeHash))
@@ -140,11 +139,11 @@ export const accountRange = defineMethod({
       if (a.root !== undefined && !/^0x0*$/.test(a.root) && a.root.toLowerCase() !== bytesToHex(account.storageRoot))
         throw bad('storage root', a.root, bytesToHex(account.storageRoot))
       if (a.code !== undefined && bytesToHex(keccak_256(hexToBytes(a.code as Hex))) !== bytesToHex(account.codeHash))
-        throw bad('code hashing to', bytesToHex(keccak_256(hexToBytes(a.code as Hex))), bytesToHex(account.codeHash))
+        throw bad('code (its hash)', bytesToHex(keccak_256(hexToBytes(a.code as Hex))), bytesToHex(account.codeHash))
       for (const [slot, value] of Object.entries(a.storage ?? {})) {
         const ours = await engine.source.getStorage(header, address, bytesToHex(hexToBytes(slot as Hex)) as Hex)
         if (bytesToBigInt(ours) !== BigInt(`0x${value.replace(/^0x/, '') || '0'}`))
-          throw bad(`slot ${slot} =`, value, bytesToHex(ours))
+          throw bad('value of a slot', value, bytesToHex(ours), slot)
       }
     }
     return dump

@@ -36,7 +36,7 @@ export const getBadBlocks = defineMethod({
       const header = (RLP.decode(hexToBytes(raw as Hex)) as unknown as Uint8Array[][])[0]!
       const hash = bytesToHex(keccak_256(RLP.encode(header)))
       if (hash !== entry.hash.toLowerCase())
-        throw new HeaderVerificationError(`bad block ${entry.hash}: its RLP hashes to ${hash}`, {
+        throw new HeaderVerificationError(`bad block ${entry.hash}: its RLP hashes to another hash`, {
           facts: { block: { hash: entry.hash.toLowerCase() }, expectedHash: entry.hash.toLowerCase(), gotHash: hash },
         })
     }

@@ -25,12 +25,9 @@ export const getRawTransaction = defineMethod({
     const tx = await createTxFromRPC(json as never, { common: at.common })
     const raw = tx.serialize()
     if (bytesToHex(keccak_256(raw)) !== hash) {
-      throw new HeaderVerificationError(
-        `transaction ${hash}: the upstream's fields encode to a transaction with hash ${bytesToHex(keccak_256(raw))}`,
-        {
-          facts: { block: blockHash ? at : undefined, expectedHash: hash, gotHash: bytesToHex(keccak_256(raw)) },
-        },
-      )
+      throw new HeaderVerificationError(`transaction ${hash}: the upstream's fields encode to another transaction`, {
+        facts: { block: blockHash ? at : undefined, expectedHash: hash, gotHash: bytesToHex(keccak_256(raw)) },
+      })
     }
     return bytesToHex(raw)
   },

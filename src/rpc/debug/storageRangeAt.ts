@@ -52,27 +52,30 @@ export const storageRangeAt = defineMethod({
     const header = await engine.headers.byHash(blockHash)
     const state = await stateBefore(engine, header, txIndex)
     const at = createAddressFromString(address)
-    const where = `block ${header.number} ${header.hash}, address ${address}`
-    const facts = (slot?: string) => ({ facts: { block: header, address: address.toLowerCase(), slot } })
+    // One line naming the block; the hash, address, slot and values are the error's data.
+    const where = `block ${header.number}`
+    const facts = (slot?: string, values?: { expectedValue: string; gotValue: string }) => ({
+      facts: { block: header, address: address.toLowerCase(), slot, ...values },
+    })
     for (const [hashed, entry] of Object.entries(range.storage ?? {})) {
       if (entry.key === null || entry.key === undefined) {
-        throw new RangeVerificationError(
-          `${where}: the upstream lists slot ${hashed} without its key, so its value cannot be verified`,
-          facts(),
-        )
+        throw new RangeVerificationError(`${where}: the upstream lists slot ${hashed} without its key`, facts())
       }
       const key = setLengthLeft(hexToBytes(entry.key as Hex), 32)
       if (bytesToHex(keccak_256(key)) !== hashed.toLowerCase()) {
         throw new RangeVerificationError(
-          `${where}: slot ${entry.key} is filed under ${hashed}, which is not its hash`,
+          `${where}: the upstream files the slot under ${hashed}, which is not its hash`,
           facts(bytesToHex(key)),
         )
       }
       const ours = await state.getStorage(at, key)
       if (bytesToBigInt(ours) !== BigInt(entry.value)) {
         throw new RangeVerificationError(
-          `${where}, slot ${entry.key}: the upstream says ${entry.value}, the verified state ${bytesToHex(setLengthLeft(ours, 32))}`,
-          facts(bytesToHex(key)),
+          `${where}: the upstream's value of the slot is not the verified state's`,
+          facts(bytesToHex(key), {
+            expectedValue: bytesToHex(setLengthLeft(ours, 32)),
+            gotValue: String(entry.value),
+          }),
         )
       }
     }

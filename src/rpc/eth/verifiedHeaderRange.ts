@@ -51,8 +51,14 @@ export async function verifiedHeaderRange(
     const parentHash = bytesToHex(child.header.parentHash)
     if (parent.number !== child.number - 1n || parent.hash !== parentHash) {
       throw new HeaderVerificationError(
-        `block ${child.number - 1n}: the upstream's block ${parent.number} ${parent.hash} is not the parent ${parentHash} of block ${child.number} ${child.hash}`,
-        { facts: { block: { number: child.number - 1n, hash: parentHash } } },
+        `block ${child.number - 1n}: the upstream's block ${parent.number} is not the parent of block ${child.number}`,
+        {
+          facts: {
+            block: { number: child.number - 1n, hash: parentHash },
+            expectedHash: parentHash,
+            gotHash: parent.hash,
+          },
+        },
       )
     }
   }

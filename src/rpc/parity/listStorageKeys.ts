@@ -49,7 +49,8 @@ async function enumerateKeys(
   txCount: number,
 ): Promise<Uint8Array[]> {
   const keys: Uint8Array[] = []
-  const where = `block ${block.number} ${block.hash}, address ${address}`
+  // One line naming the block; the hash, address and slot are the error's data.
+  const where = `block ${block.number}`
   let start: string | null = '0x00'
   while (start !== null) {
     let range: Range
@@ -76,7 +77,7 @@ async function enumerateKeys(
       const key = setLengthLeft(hexToBytes(entry.key as Hex), 32)
       if (bytesToHex(keccak_256(key)) !== hashed.toLowerCase()) {
         throw new RangeVerificationError(
-          `${where}: slot ${entry.key} is filed under ${hashed}, which is not its hash`,
+          `${where}: the upstream files the slot under ${hashed}, which is not its hash`,
           {
             facts: { block, address, slot: bytesToHex(key) },
           },
@@ -91,7 +92,7 @@ async function enumerateKeys(
     // A page that does not move forward would loop for ever.
     if (range.nextKey !== null && range.nextKey !== undefined && BigInt(range.nextKey) <= BigInt(start))
       throw new RangeVerificationError(
-        `${where}: the upstream's next key ${range.nextKey} does not move past ${start}`,
+        `${where}: the upstream's next key ${range.nextKey} does not move past the start`,
         {
           facts: { block, address },
         },
@@ -133,7 +134,7 @@ export const listStorageKeys = defineMethod({
       const value = await engine.source.getStorage(block, address, bytesToHex(key) as Hex)
       if (bytesToBigInt(value) === 0n)
         throw new RangeVerificationError(
-          `block ${block.number} ${block.hash}, address ${address}: the upstream lists slot ${bytesToHex(key)}, which the verified state holds empty`,
+          `block ${block.number}: the upstream lists a slot the verified state holds empty`,
           { facts: { block, address, slot: bytesToHex(key) } },
         )
     }

@@ -56,7 +56,8 @@ async function parentsOf(engine: Engine, child: VerifiedHeader, count: number): 
         : parseHeader(answer as Record<string, unknown>, engine.rules)
     if (header.hash !== expected || header.number !== n)
       throw new HeaderVerificationError(
-        `block ${n}: the upstream's header ${header.hash} is not the parent (${expected}) of the verified block ${n + 1n}`,
+        `block ${n}: the upstream's header is not the parent of the verified block ${n + 1n}`,
+        { facts: { block: { number: n, hash: expected }, expectedHash: expected, gotHash: header.hash } },
       )
     out.push(header)
     expected = bytesToHex(header.header.parentHash)

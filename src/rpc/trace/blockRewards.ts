@@ -59,7 +59,7 @@ async function uncleHeaders(engine: Engine, loaded: LoadedBlock) {
   const hash = keccak_256(RLP.encode(headers.map((h) => h.raw())))
   if (!equalsBytes(hash, header.uncleHash)) {
     throw new HeaderVerificationError(
-      `block ${header.number} ${loaded.header.hash}: the upstream's uncles hash to ${bytesToHex(hash)}, not to the header's uncles hash`,
+      `block ${header.number}: the upstream's uncles hash to another hash than the header's uncles hash`,
       {
         facts: { block: loaded.header, expectedHash: bytesToHex(header.uncleHash), gotHash: bytesToHex(hash) },
       },
