@@ -5,6 +5,7 @@ import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
 import { compileSolidity } from './src/compileSolidity.js'
+import { createProxy } from './src/createProxy.js'
 import { eip712DomainType, eip2612PermitTypes } from './src/eip2612PermitTypes.js'
 import { PERMIT2_ABI, permit2Types } from './src/permit2TypedData.js'
 import { PERMIT2_ADDRESS, PERMIT2_DOMAIN, withPermit2Devnet } from './src/permit2Devnet.js'
@@ -611,6 +612,43 @@ describe('edgetrace_previewTypedData', () => {
       const res = await rpc(edge.url, 'edgetrace_previewTypedData', [alice, typed(router), 'latest', options])
       expect(res.error?.code, JSON.stringify(res)).toBe(-32602)
       expect(res.error.message).toContain(message)
+    }
+  })
+
+  it('upstream round trips of a Permit2 PermitSingle preview to a contract spender: cold, warm, and warm with the spender signals', async () => {
+    const proxy = await createProxy(devnet.anvil.url)
+    const cold = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
+    try {
+      const typed = {
+        types: permit2Types('PermitSingle'),
+        primaryType: 'PermitSingle',
+        domain: PERMIT2_DOMAIN,
+        message: {
+          details: { token: dai, amount: '5', expiration: '0', nonce: '1' },
+          spender: pmt,
+          sigDeadline: FAR.toString(),
+        },
+      }
+      const head = quantity(BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNumber')))
+      const trips = async (options: object) => {
+        const before = proxy.requests
+        const res = await rpcResult(cold.url, 'edgetrace_previewTypedData', [alice, typed, head, options])
+        expect(res.grants[0].worstCase.status).toBe('success')
+        return { trips: proxy.requests - before, signals: res.signals.map((s: any) => s.kind) }
+      }
+      const off = { newContractDays: 0, firstInteractionBlocks: 0 }
+      // Cold (the server's first request is its chain id): the header with every read's and the worst
+      // case's access lists, then one batch of what they name — the worst case's pull prepared with the
+      // reads (it was 7 requests when the pull fetched its senders and slots on demand). Warm: 1.
+      expect(await trips(off)).toEqual({ trips: 3, signals: [] })
+      expect(await trips(off)).toEqual({ trips: 1, signals: [] })
+      // The spender signals, warm otherwise: newContract's block about 30 days back (here block 1) and
+      // the spender's proof there; firstInteraction's window start and the account's proof there, and
+      // (alice sent in the window) its headers and bodies.
+      expect(await trips({})).toEqual({ trips: 5, signals: ['newContract', 'firstInteraction'] })
+    } finally {
+      await cold.close()
+      await proxy.stop()
     }
   })
 

@@ -35,6 +35,55 @@ function words(call: SimulatedCall | undefined, n: number): bigint[] | null {
   return Array.from({ length: n }, (_, i) => BigInt(`0x${call.returnData.slice(2 + i * 64, 66 + i * 64)}`))
 }
 
+/**
+ * The worst case's calls for one grant: the permit's effect, the spender's pull of `take`, then the
+ * owner's `balanceOf` (see GrantPreview.worstCase); the pull is the second-to-last call.
+ */
+function pullCalls(
+  permit: RecognizedPermit,
+  owner: Hex,
+  token: Hex,
+  g: { amount: bigint; expiration?: bigint | null | undefined },
+  take: bigint,
+): SimulateCall[] {
+  const calls: SimulateCall[] = []
+  if (permit.kind === 'eip2612' || permit.kind === 'dai') {
+    calls.push(
+      {
+        from: owner,
+        to: token,
+        data: `${SELECTORS.approve}${addressWord(permit.spender)}${uintWord(g.amount)}` as Hex,
+      },
+      {
+        from: permit.spender,
+        to: token,
+        data: `${SELECTORS.transferFrom}${addressWord(owner)}${addressWord(permit.spender)}${uintWord(take)}` as Hex,
+      },
+    )
+  } else if (permit.kind === 'permit2') {
+    calls.push(
+      {
+        from: owner,
+        to: PERMIT2,
+        data: `${SELECTORS.permit2Approve}${addressWord(token)}${addressWord(permit.spender)}${uintWord(g.amount)}${uintWord(g.expiration ?? 0n)}` as Hex,
+      },
+      {
+        from: permit.spender,
+        to: PERMIT2,
+        data: `${SELECTORS.permit2TransferFrom}${addressWord(owner)}${addressWord(permit.spender)}${uintWord(take)}${addressWord(token)}` as Hex,
+      },
+    )
+  } else {
+    calls.push({
+      from: PERMIT2,
+      to: token,
+      data: `${SELECTORS.transferFrom}${addressWord(owner)}${addressWord(permit.spender)}${uintWord(take)}` as Hex,
+    })
+  }
+  calls.push(read(token, `${SELECTORS.balanceOf}${addressWord(owner)}`))
+  return calls
+}
+
 /** One grant of a permit with what the block says of it (null where a read did not answer). */
 export type GrantPreview = {
   token: TokenInfo
@@ -92,7 +141,8 @@ export async function previewPermit(
               PERMIT2,
               `${SELECTORS.permit2Allowance}${addressWord(owner)}${addressWord(g.token)}${addressWord(permit.spender)}`,
             ),
-            read(PERMIT2, '0x'),
+            // The token's allowance to Permit2 (what a Permit2 pull needs; read so it is fetched with the rest).
+            read(g.token, `${SELECTORS.allowance}${addressWord(owner)}${addressWord(PERMIT2)}`),
           ]
         : permit.kind === 'permit2Transfer'
           ? [
@@ -112,7 +162,10 @@ export async function previewPermit(
     ]
   })
   const opts = { validation: false, traceTransfers: false, stateRoots: false, blocks: [{ calls }] }
-  const block = await prepareSimulation(engine, selector, opts)
+  // The worst case's calls prepared with the reads (the whole amount taken: its pull is not known before
+  // the balance is), so their senders and what they touch are fetched in the same two round trips.
+  const guessed = permit.grants.flatMap((g) => (g.amount > 0n ? pullCalls(permit, owner, g.token, g, g.amount) : []))
+  const block = await prepareSimulation(engine, selector, { ...opts, blocks: [{ calls }, { calls: guessed }] })
   const ran = (await simulateBlocks(engine, block, opts, deadline))[0]!.calls
   const text = (c: SimulatedCall | undefined) => decodeTokenText(c && c.status === 1n ? c.returnData : null)
   const grants = permit.grants.map((g, i): GrantPreview => {
@@ -156,46 +209,7 @@ export async function previewPermit(
     g.balance !== null && g.amount > 0n ? [{ i, take: min(g.amount, g.balance) }] : [],
   )
   if (pulls.length > 0) {
-    const steps = pulls.map(({ i, take }) => {
-      const g = grants[i]!
-      const token = g.token.address
-      const calls: SimulateCall[] = []
-      if (permit.kind === 'eip2612' || permit.kind === 'dai') {
-        calls.push(
-          {
-            from: owner,
-            to: token,
-            data: `${SELECTORS.approve}${addressWord(permit.spender)}${uintWord(g.amount)}` as Hex,
-          },
-          {
-            from: permit.spender,
-            to: token,
-            data: `${SELECTORS.transferFrom}${addressWord(owner)}${addressWord(permit.spender)}${uintWord(take)}` as Hex,
-          },
-        )
-      } else if (permit.kind === 'permit2') {
-        calls.push(
-          {
-            from: owner,
-            to: PERMIT2,
-            data: `${SELECTORS.permit2Approve}${addressWord(token)}${addressWord(permit.spender)}${uintWord(g.amount)}${uintWord(g.expiration ?? 0n)}` as Hex,
-          },
-          {
-            from: permit.spender,
-            to: PERMIT2,
-            data: `${SELECTORS.permit2TransferFrom}${addressWord(owner)}${addressWord(permit.spender)}${uintWord(take)}${addressWord(token)}` as Hex,
-          },
-        )
-      } else {
-        calls.push({
-          from: PERMIT2,
-          to: token,
-          data: `${SELECTORS.transferFrom}${addressWord(owner)}${addressWord(permit.spender)}${uintWord(take)}` as Hex,
-        })
-      }
-      calls.push(read(token, `${SELECTORS.balanceOf}${addressWord(owner)}`))
-      return calls
-    })
+    const steps = pulls.map(({ i, take }) => pullCalls(permit, owner, grants[i]!.token.address, grants[i]!, take))
     const worst = { validation: false, traceTransfers: false, stateRoots: false, blocks: [{ calls: steps.flat() }] }
     const simulated = (await simulateBlocks(engine, block, worst, deadline))[0]!.calls
     let at = 0
