@@ -11,7 +11,8 @@ import { buildExplorerPage } from './src/buildExplorerPage.js'
 import { compileSolidity } from './src/compileSolidity.js'
 import { eip2612PermitTypes } from './src/eip2612PermitTypes.js'
 import { openChromiumPage } from './src/openChromiumPage.js'
-import { deploy, rpcResult } from './src/rpc.js'
+import { previewScenarioContracts } from './src/previewScenarioContracts.js'
+import { deploy, rpcResult, waitForReceipt } from './src/rpc.js'
 import { screenshotsDir } from './src/screenshotsDir.js'
 
 // The explorer's "preview" view as a person uses it: the page the Node server serves, in headless
@@ -49,8 +50,8 @@ let server: RunningEdgetrace
 let browser: Browser
 let page: Page
 let pageDir: string
-let alice: string
-let bob: string
+let alice: `0x${string}`
+let bob: `0x${string}`
 let token: string
 let permitToken: string
 const ETHER = 10n ** 18n
@@ -58,7 +59,7 @@ const ETHER = 10n ** 18n
 beforeAll(async () => {
   pageDir = await buildExplorerPage()
   devnet = await startDevnet()
-  ;[alice, bob] = devnet.accounts.map((a) => a.toLowerCase()) as [string, string]
+  ;[alice, bob] = devnet.accounts.map((a) => a.toLowerCase()) as [`0x${string}`, `0x${string}`]
   token = devnet.contracts.Token!.toLowerCase()
   permitToken = (
     await deploy(devnet.anvil.url, compileSolidity('PermitToken.sol', PERMIT_TOKEN).PermitToken!.creation)
@@ -216,6 +217,56 @@ describe('the explorer’s preview view', () => {
     expect(calls[2]).toMatch(/^✔ succeeds · 21,000 gas · \(no calldata\) on bob with 0\.5 ETH$/)
     expect(await text('#preview-summary tr.native td.change')).toBe('-0.5 ETH')
   })
+
+  it('NFTs: an ERC-721 sent and one minted, by token id; an operator approved for all, no → yes', async () => {
+    const nft = (
+      await deploy(devnet.anvil.url, previewScenarioContracts().Nft721!.creation)
+    ).toLowerCase() as `0x${string}`
+    await waitForReceipt(
+      devnet.anvil.url,
+      await rpcResult(devnet.anvil.url, 'eth_sendTransaction', [
+        { from: alice, to: nft, data: encodeCall('mint(address)', [alice as `0x${string}`]) },
+      ]),
+    )
+    await page.goto(`${server.url}/#/preview`)
+    await page.waitForSelector('#preview-form')
+    await previewed({
+      from: alice,
+      calls: [
+        { to: nft, data: encodeCall('transferFrom(address,address,uint256)', [alice, bob, 1n]) },
+        { to: nft, data: encodeCall('mint(address)', [alice as `0x${string}`]) },
+        { to: nft, data: encodeCall('setApprovalForAll(address,bool)', [bob, true]) },
+      ],
+    })
+    const rows = await page.locator('#preview-summary table.asset-changes tr.erc721').allTextContents()
+    expect(rows).toEqual([
+      'KITTY (Preview Kitties) ERC-721− NFT #1 (sent)not yours after',
+      'KITTY (Preview Kitties) ERC-721+ NFT #2 (received)yours after',
+    ])
+    const approval = await page.locator('#preview-summary table.approvals tr.approval td').allTextContents()
+    expect(approval).toEqual(['all your KITTY (ERC-721)', 'bob', 'no → yes'])
+  })
+
+  it('answered by edgetrace in this browser: the same preview through the page’s worker', async () => {
+    await page.goto(`${server.url}/#/preview`)
+    await page.waitForSelector('#preview-form')
+    await page.selectOption('#mode', 'browser')
+    await page.click('#conn-form button[type=submit]')
+    const summary = await previewed({
+      from: alice,
+      to: token,
+      data: encodeCall('transfer(address,uint256)', [bob as `0x${string}`, 3n * ETHER]),
+    })
+    expect(await text('#conn-status')).toContain('edgetrace in this browser')
+    expect(summary).toContain('✔ the call would succeed')
+    expect(await text('#preview-summary tr.erc20 td.change')).toBe('-3 EDGE')
+    await page.click('#preview-trace summary')
+    await page.waitForSelector('#preview-trace .call-tree', { timeout: 60_000 })
+    expect(await text('#preview-trace')).toContain('transfer(to: bob, amount: 3000000000000000000)')
+    // Back to the server for what follows.
+    await page.selectOption('#mode', 'server')
+    await page.click('#conn-form button[type=submit]')
+  }, 120_000)
 
   it('bad input: a readable error on the page, never a blank page', async () => {
     await page.goto(`${server.url}/#/preview`)
