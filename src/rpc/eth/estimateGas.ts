@@ -98,6 +98,9 @@ export const estimateGas = defineMethod({
     // Below the peak the call used before its refund it cannot run (Erigon's trueGas + refund - 1).
     let lo = top.maxUsedGas > TX_GAS ? top.maxUsedGas - 1n : TX_GAS - 1n
     const ratio = engine.options.estimateGasErrorRatio ?? 0
+    // A call that makes no inner call and no late SSTORE (EIP-2200's stipend) runs with its peak:
+    // then that is the answer in one run (a token transfer, say).
+    if (ratio === 0 && lo + 1n < hi && (await succeeds(lo + 1n))) return quantity(lo + 1n)
     const optimistic = ((top.maxUsedGas + CALL_STIPEND) * 64n) / 63n
     if (optimistic > lo && optimistic < hi) {
       if (await succeeds(optimistic)) hi = optimistic
