@@ -105,6 +105,45 @@ describe('createEdgetrace({ upstream: URL })', () => {
     expect(await made.trace(hash)).toEqual(expected)
   })
 
+  it('previewTransactions and previewTypedData are their methods, typed', async () => {
+    const edgetrace = await open({ upstream: devnet.anvil.url })
+    const [from, to] = [devnet.accounts[0]!, devnet.accounts[5]!]
+    const calls = [{ from, to, value: '0xde0b6b3a7640000' as const }]
+    const preview = await edgetrace.previewTransactions(calls)
+    expect(preview.calls.map((c) => c.status)).toEqual(['success'])
+    expect(preview.account).toBe(from)
+    expect(preview.assetChanges[0]?.token.standard).toBe('native')
+    const asked = await edgetrace.request({ method: 'edgetrace_previewTransactions', params: [calls, 'latest'] })
+    expect({ ...preview, signals: undefined, trust: undefined }).toEqual({
+      ...(asked as object),
+      signals: undefined,
+      trust: undefined,
+    })
+    const typed = await edgetrace.previewTypedData(from, {
+      types: { EIP712Domain: [{ name: 'name', type: 'string' }], Note: [{ name: 'text', type: 'string' }] },
+      primaryType: 'Note',
+      domain: { name: 'notes' },
+      message: { text: 'hello' },
+    })
+    expect(typed.recognized).toBe(false)
+  })
+
+  it('JavaScript tracers run on a worker thread with a URL upstream; with a provider they are refused, saying why', async () => {
+    const tracer =
+      '{ n: 0, step: function () { this.n++ }, fault: function () {}, result: function () { return this.n } }'
+    const { hash } = txByLabel(devnet, TRACED)
+    const withUrl = await open({ upstream: devnet.anvil.url })
+    const steps = await withUrl.request({ method: 'debug_traceTransaction', params: [hash, { tracer }] })
+    expect(typeof steps === 'number' && steps > 100).toBe(true)
+    const withProvider = await open({ upstream: createPublicClient({ transport: http(devnet.anvil.url) }) })
+    await expect(
+      withProvider.request({ method: 'debug_traceTransaction', params: [hash, { tracer }] }),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/JavaScript tracers run on worker threads/),
+    })
+  })
+
   it('close() ends it: later requests reject with 4900', async () => {
     const edgetrace = await createEdgetrace({ upstream: devnet.anvil.url, hardfork: 'prague' })
     let disconnected: ProviderRpcError | undefined
