@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { DEVNET_SIGNATURES_FILE, devnetSignaturesSource } from '../scripts/devnetSignatures.js'
-import { decodeAbiParameters, encodeAbiParameters, encodeFunctionData, parseAbiItem } from 'viem'
+import { decodeAbiParameters, encodeAbiParameters, encodeErrorResult, encodeFunctionData, parseAbiItem } from 'viem'
 import { decodeCallData, decodeLog, describeRevert, signatures } from '../demo/abi/signatures.js'
 import { decodeParams, encodeStatic, hexToBytes, parseAmount } from '../demo/abi/decodeAbi.js'
 
@@ -72,8 +72,15 @@ it('decodes events by topic count (ERC-20 and ERC-721 Transfer share a topic) an
   const reason = encodeFunctionData({ abi: [parseAbiItem('function Error(string)')], args: ['nope'] })
   expect(describeRevert(reason)).toBe('nope')
   const panic = encodeFunctionData({ abi: [parseAbiItem('function Panic(uint256)')], args: [0x11n] })
-  expect(describeRevert(panic)).toBe('Panic(0x11): arithmetic overflow or underflow')
+  // The daemon's words for it (geth's abi.UnpackRevert), one decoder for the page and the daemon.
+  expect(describeRevert(panic)).toBe('Panic(0x11): arithmetic underflow or overflow')
   expect(describeRevert('0xdeadbeef')).toBe('custom error 0xdeadbeef (unknown selector)')
+  // A custom error of the daemon's bundled table (OpenZeppelin v5's), its arguments shown.
+  const oz = encodeErrorResult({
+    abi: [parseAbiItem('error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)')],
+    args: [a, 5n, 7n],
+  })
+  expect(describeRevert(oz)).toBe(`ERC20InsufficientBalance(sender: ${a}, balance: 5, needed: 7)`)
   expect(describeRevert('0x')).toBeUndefined()
   expect(signatures().selectors.get('0xa9059cbb')?.[0]?.signature).toBe('transfer(address,uint256)')
 })

@@ -1,6 +1,7 @@
 import { type SignatureTable, createSignatureTable } from '../../src/utils/abi/createSignatureTable.js'
 import { COMMON_SIGNATURES } from '../../src/utils/abi/commonSignatures.js'
 import { decodeCallData as decodeWith } from '../../src/utils/abi/decodeCallData.js'
+import { decodeRevert } from '../../src/utils/decodeRevert.js'
 import { type DecodedValue, decodeParams, decodeTopic, displayed, hexToBytes } from './decodeAbi.js'
 import { DEVNET_SIGNATURES } from './devnetSignatures.js'
 
@@ -53,28 +54,18 @@ export function decodeLog(topics: readonly string[], data: string, table = signa
   return undefined
 }
 
-const PANICS: Record<string, string> = {
-  '0': 'generic panic',
-  '1': 'assert(false)',
-  '17': 'arithmetic overflow or underflow',
-  '18': 'division or modulo by zero',
-  '33': 'invalid enum value',
-  '34': 'bad storage byte array',
-  '49': 'pop on an empty array',
-  '50': 'array index out of bounds',
-  '65': 'too much memory',
-  '81': 'call to an uninitialized function',
-}
-
-/** Revert data in words: Error(string)'s reason, a panic's meaning, a known custom error, or the hex. */
+/**
+ * Revert data in words: Error(string)'s reason, a panic's code and meaning (as the daemon words it,
+ * geth's words), a known custom error with its arguments, or the selector — decoded by the daemon's
+ * one revert decoder (src/utils/decodeRevert.ts).
+ */
 export function describeRevert(output: string | undefined, table = signatures()): string | undefined {
   if (!output || output === '0x') return undefined
-  const decoded = decodeCallData(output, table)
-  if (!decoded) return `custom error ${output.slice(0, 10)} (unknown selector)`
-  if (decoded.name === 'Error') return String(decoded.args[0]!.value)
-  if (decoded.name === 'Panic') {
-    const code = String(decoded.args[0]!.value)
-    return `Panic(0x${BigInt(code).toString(16).padStart(2, '0')}): ${PANICS[code] ?? 'unknown panic code'}`
+  const decoded = decodeRevert(output as `0x${string}`, [table])
+  if (decoded.type === 'Error') return decoded.message
+  if (decoded.type === 'Panic') return `Panic(0x${decoded.code.toString(16).padStart(2, '0')}): ${decoded.message}`
+  if (decoded.type === 'custom') {
+    return `${decoded.name}(${decoded.args.map((a) => `${a.name ? `${a.name}: ` : ''}${String(displayed(a.value))}`).join(', ')})`
   }
-  return `${decoded.name}(${decoded.args.map((a) => `${a.name ? `${a.name}: ` : ''}${String(a.value)}`).join(', ')})`
+  return `custom error ${output.slice(0, 10)} (unknown selector)`
 }
