@@ -459,7 +459,7 @@ describe('edgetrace_previewTypedData', () => {
     ])
   })
 
-  it('Permit2 PermitTransferFrom (real Permit2): the ERC-20 allowance to Permit2, an unordered nonce used or not (nonceBitmap); signed, permitTransferFrom by the spender mined leaves the worst case', async () => {
+  it('Permit2 PermitTransferFrom and PermitBatchTransferFrom (real Permit2): the ERC-20 allowance to Permit2, an unordered nonce used or not (nonceBitmap); signed, permitTransferFrom by the spender mined leaves the worst case', async () => {
     // Nonce 300 (word 1, bit 44) invalidated by alice.
     await send({
       from: alice,
@@ -526,6 +526,59 @@ describe('edgetrace_previewTypedData', () => {
     const spent = await preview(alice, typed(301n), quantity(mined))
     expect(spent.grants[0].nonce).toEqual({ signed: quantity(301n), current: null, valid: false })
     expect(spent.problems).toEqual(['grants[0]: nonce 301 is already used on Permit2: the signature cannot be used'])
+
+    // PermitBatchTransferFrom: two tokens under one unordered nonce, each pull as its worst case said.
+    const batch = {
+      types: permit2Types('PermitBatchTransferFrom'),
+      primaryType: 'PermitBatchTransferFrom',
+      domain: PERMIT2_DOMAIN,
+      message: {
+        permitted: [
+          { token: pmt, amount: '700' },
+          { token: dai, amount: '300' },
+        ],
+        spender: carol,
+        nonce: '302',
+        deadline: FAR.toString(),
+      },
+    }
+    const b = await preview(alice, batch, quantity(mined))
+    expect(b).toMatchObject({ kind: 'permit2Transfer', usable: true, problems: [] })
+    expect(b.grants.map((g: any) => [g.token.symbol, g.nonce.valid, g.worstCase.status, g.worstCase.loss])).toEqual([
+      ['PMT', true, 'success', quantity(700n)],
+      ['DAI', true, 'success', quantity(300n)],
+    ])
+    const batchSignature = await rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [alice, JSON.stringify(batch)])
+    const pulled = await send({
+      from: carol,
+      to: PERMIT2,
+      data: encodeFunctionData({
+        abi: PERMIT2_ABI.permitBatchTransferFrom,
+        functionName: 'permitTransferFrom',
+        args: [
+          {
+            permitted: [
+              { token: pmt, amount: 700n },
+              { token: dai, amount: 300n },
+            ],
+            nonce: 302n,
+            deadline: FAR,
+          },
+          [
+            { to: carol, requestedAmount: 700n },
+            { to: carol, requestedAmount: 300n },
+          ],
+          alice,
+          batchSignature,
+        ],
+      }),
+    })
+    expect(quantity(await balanceAt(pmt, alice, pulled))).toBe(b.grants[0].worstCase.balanceAfter)
+    expect(quantity(await balanceAt(dai, alice, pulled))).toBe(b.grants[1].worstCase.balanceAfter)
+    expect((await preview(alice, batch, quantity(pulled))).grants.map((g: any) => g.nonce.valid)).toEqual([
+      false,
+      false,
+    ])
   })
 
   it('spender signals: newContract (a spender contract younger than options.newContractDays) and firstInteraction (the account sent it nothing in the last options.firstInteractionBlocks blocks), each positive and negative', async () => {

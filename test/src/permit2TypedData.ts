@@ -2,23 +2,29 @@ import { parseAbi } from 'viem'
 
 /**
  * Permit2's EIP-712 types (its domain has no version) for a primary type, a fresh copy each call:
- * `PermitSingle` / `PermitBatch` (AllowanceTransfer) or `PermitTransferFrom` (SignatureTransfer).
+ * `PermitSingle` / `PermitBatch` (AllowanceTransfer) or `PermitTransferFrom` /
+ * `PermitBatchTransferFrom` (SignatureTransfer).
  */
-export function permit2Types(primaryType: 'PermitSingle' | 'PermitBatch' | 'PermitTransferFrom') {
+export function permit2Types(
+  primaryType: 'PermitSingle' | 'PermitBatch' | 'PermitTransferFrom' | 'PermitBatchTransferFrom',
+) {
   const EIP712Domain = [
     { name: 'name', type: 'string' },
     { name: 'chainId', type: 'uint256' },
     { name: 'verifyingContract', type: 'address' },
   ]
-  if (primaryType === 'PermitTransferFrom') {
+  if (primaryType === 'PermitTransferFrom' || primaryType === 'PermitBatchTransferFrom') {
     return {
       EIP712Domain,
       TokenPermissions: [
         { name: 'token', type: 'address' },
         { name: 'amount', type: 'uint256' },
       ],
-      PermitTransferFrom: [
-        { name: 'permitted', type: 'TokenPermissions' },
+      [primaryType]: [
+        {
+          name: 'permitted',
+          type: primaryType === 'PermitBatchTransferFrom' ? 'TokenPermissions[]' : 'TokenPermissions',
+        },
         { name: 'spender', type: 'address' },
         { name: 'nonce', type: 'uint256' },
         { name: 'deadline', type: 'uint256' },
@@ -63,6 +69,11 @@ export const PERMIT2_ABI = {
     ...STRUCTS,
     'struct PermitTransferFrom { TokenPermissions permitted; uint256 nonce; uint256 deadline; }',
     'function permitTransferFrom(PermitTransferFrom permit, SignatureTransferDetails transferDetails, address owner, bytes signature)',
+  ]),
+  permitBatchTransferFrom: parseAbi([
+    ...STRUCTS,
+    'struct PermitBatchTransferFrom { TokenPermissions[] permitted; uint256 nonce; uint256 deadline; }',
+    'function permitTransferFrom(PermitBatchTransferFrom permit, SignatureTransferDetails[] transferDetails, address owner, bytes signature)',
   ]),
   lockdown: parseAbi([
     'struct TokenSpenderPair { address token; address spender; }',
