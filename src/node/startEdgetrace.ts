@@ -18,6 +18,7 @@ import { type ConsensusParameters, startConsensus } from './startConsensus.js'
 import type { PinnedStart } from '../chain/beacon/connectPinnedLightClient.js'
 
 export type StartEdgetraceParameters = {
+  /** `--upstream`: the node state is read from, `http(s)://` or `ws(s)://` (any node with `eth_getProof`). */
   upstream: string
   /**
    * `--workers`: worker threads long ranges (trace_filter, debug_getModifiedAccounts*) fan out to
@@ -26,7 +27,9 @@ export type StartEdgetraceParameters = {
    * server is up once they are; otherwise they start on the first range and stop after a minute idle).
    */
   workers?: { threads?: number; minBlocks?: number; warm?: boolean } | undefined
+  /** `--http.addr`: the HTTP listener's address (default `127.0.0.1`). */
   host?: string
+  /** `--http.port`: the HTTP listener's port (default 8545; 0: any free port, said in `url`). */
   port?: number
   /** `--http.api`: the namespaces the HTTP and HTTPS listeners serve; without it, `defaultApi`'s for each. */
   api?: readonly string[] | undefined
@@ -36,16 +39,21 @@ export type StartEdgetraceParameters = {
    * by its own address. The CLI: tracing on loopback, `eth,vendor` beyond. Default: eth and vendor.
    */
   defaultApi?: ((loopback: boolean) => readonly string[]) | undefined
+  /** `--http.corsdomain`: origins allowed to call from a browser (`*` for any). */
   corsDomains?: readonly string[]
   /** `--ws.origins`: see createServer. */
   wsOrigins?: readonly string[]
   /** `--http.vhosts`: see createServer (default `localhost`). */
   vhosts?: readonly string[]
+  /** `--rpc.batch.limit`: the largest JSON-RPC batch (default 100). */
   batchLimit?: number
   /** `--rpc.response.limit`: most bytes of one message's answer on every transport (0: no limit). */
   maxResponseBytes?: number
+  /** `--chain`: a geth-style genesis naming the forks of a chain edgetrace does not know. */
   genesis?: GethGenesis | undefined
+  /** `--hardfork`: one hardfork for every block (devnets). */
   hardfork?: string | undefined
+  /** The engine's flags: `--rpc.gascap`, `--rpc.evmtimeout`, `--unverified`, `--trace.compat`, the cache budget… */
   engine?: Partial<EngineOptions>
   /** `--checkpoint`: the block hash blocks asked by number or tag must link to. */
   checkpoint?: string | undefined
@@ -55,6 +63,7 @@ export type StartEdgetraceParameters = {
    * decides which block is real.
    */
   beacon?: ConsensusParameters | undefined
+  /** Hears what the server has to say: the banner's lines, retries, progress of long calls, internal errors. */
   log?: (line: string) => void
   /** The explorer page's build directory, served on GET / (see createServer); none by default. */
   explorerDir?: string | undefined

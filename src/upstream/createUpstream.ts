@@ -27,9 +27,13 @@ export type CreateUpstreamParameters = {
   maxInFlight?: number
   /** Retries after a retryable failure (429, 5xx, timeout, dropped connection). Default 5. */
   retries?: number
+  /** The first retry's delay bound, ms (default 100); each retry doubles it, with full jitter. */
   retryBaseMs?: number
+  /** The longest delay before a retry, ms (default 10 s); a Retry-After the upstream sends is honoured. */
   retryMaxMs?: number
+  /** HTTP headers sent with every request (an API key); never logged. */
   headers?: Record<string, string>
+  /** Told of retries and of an upstream that refuses batches. */
   onLog?: (message: string) => void
   /**
    * The WebSocket class for ws(s):// upstreams; the runtime's global WebSocket by default (Node 20
