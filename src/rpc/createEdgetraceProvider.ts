@@ -56,6 +56,8 @@ export type PreviewTransactionsOptions = {
   firstInteractionBlocks?: number
   /** Run after the block's first N transactions instead of at its end. */
   transactionIndex?: number
+  /** The app's JSON ABIs by address: the calls' functions and custom errors are named by them (README). */
+  abis?: Record<string, readonly unknown[]>
 }
 
 /** edgetrace_previewTransactions' answer (README "A wallet's preview"); fields not typed here come along. */
