@@ -144,6 +144,22 @@ describe('createEdgetrace({ upstream: URL })', () => {
     })
   })
 
+  it('eth_subscribe: notifications are EIP-1193 message events', async () => {
+    const edgetrace = await open({ upstream: devnet.anvil.url, engine: { subscriptionPollMs: 100 } })
+    const heads: { number: string }[] = []
+    let id: unknown
+    edgetrace.on('message', ({ type, data }) => {
+      const note = data as { subscription: string; result: { number: string } }
+      if (type === 'eth_subscription' && note.subscription === id) heads.push(note.result)
+    })
+    id = await edgetrace.request({ method: 'eth_subscribe', params: ['newHeads'] })
+    expect(typeof id).toBe('string')
+    await rpcResult(devnet.anvil.url, 'evm_mine')
+    const mined = await rpcResult(devnet.anvil.url, 'eth_blockNumber')
+    await expect.poll(() => heads.map((h) => h.number), { timeout: 10_000 }).toContain(mined)
+    expect(await edgetrace.request({ method: 'eth_unsubscribe', params: [id] })).toBe(true)
+  })
+
   it('close() ends it: later requests reject with 4900', async () => {
     const edgetrace = await createEdgetrace({ upstream: devnet.anvil.url, hardfork: 'prague' })
     let disconnected: ProviderRpcError | undefined
