@@ -170,6 +170,8 @@ describe('the explorer’s preview view', () => {
       domain: { name: 'Permit Token', version: '1', chainId: 31337, verifyingContract: permitToken },
       message: { owner: alice, spender: bob, value: (25n * ETHER).toString(), nonce: '0', deadline: '4102444800' },
     }
+    await page.goto(`${server.url}/#/preview`)
+    await page.waitForSelector('#preview-form')
     // eth_signTypedData_v4's params, the typed data as JSON text as dapps send it.
     const summary = await previewed([alice, JSON.stringify(typedData)])
     expect(await text('#preview-summary h2')).toBe('What this signature would allow')
@@ -193,6 +195,22 @@ describe('the explorer’s preview view', () => {
     expect(stale).toContain('✖ this signature cannot be used:')
     expect(stale).toMatch(/the deadline \S+ is past the block's time/)
     expect(stale).toMatch(/is not the signing account/)
+
+    // Typed data it does not know: shown decoded, no claims.
+    const unknown = await previewed({
+      account: alice,
+      typedData: {
+        types: { EIP712Domain: [{ name: 'name', type: 'string' }], Mail: [{ name: 'contents', type: 'string' }] },
+        primaryType: 'Mail',
+        domain: { name: 'Ether Mail' },
+        message: { contents: 'Hello, Bob!' },
+      },
+    })
+    expect(await text('#preview-summary h2')).toBe('Typed data')
+    expect(unknown).toContain(
+      'Typed data of type Mail: not a permit edgetrace knows, so it says nothing of what it allows.',
+    )
+    expect(unknown).toContain('"contents": "Hello, Bob!"')
   })
 
   it('a list of calls (wallet_sendCalls): each call with its status and gas, a revert decoded — Error(string) and a custom error', async () => {
