@@ -10,6 +10,12 @@ import { connectEdgetraceWorker } from './connectEdgetraceWorker.js'
 import type { EdgetraceConfig, PageUpstream } from './createEdgetraceService.js'
 import { createEip1193Provider } from './createEip1193Provider.js'
 
+/**
+ * The worker's script beside this module in dist/browser/. Named through a constant: bundlers (Vite)
+ * would otherwise take `new Worker(new URL('…', import.meta.url))` as a worker of their own to build.
+ */
+const WORKER_BESIDE = './edgetrace.worker.js'
+
 /** `createEdgetrace`'s options in the browser: the worker's config (EdgetraceConfig), with providers allowed as upstreams. */
 export type CreateBrowserEdgetraceOptions = Omit<EdgetraceConfig, 'upstream' | 'harden'> & {
   /**
@@ -69,7 +75,7 @@ export async function createBrowserEdgetrace(options: CreateBrowserEdgetraceOpti
   const entries = (list ? upstream : [upstream]).map(entryOf)
   const target =
     worker === undefined
-      ? new Worker(new URL('./edgetrace.worker.js', import.meta.url))
+      ? new Worker(new URL(WORKER_BESIDE, import.meta.url))
       : typeof worker === 'string' || worker instanceof URL
         ? new Worker(worker)
         : worker
