@@ -14,9 +14,13 @@ const section = (title: string, id: string, ...body: (Node | string | null)[]) =
 /** The fee fields a preview runs without (its gas is said apart): the trace runs the calls as the preview did. */
 const FEES = ['gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const
 
+/** A simulated block's time after its parent's (eth_simulateV1's default, which the preview's calls run with). */
+const SIMULATED_BLOCK_SECONDS = 12n
+
 /**
- * The call trees of the previewed calls, on the block the preview ran on: debug_traceCallMany with
- * callTracer, one bundle in order, so that each call sees the state the earlier ones left.
+ * The call trees of the previewed calls, on the state of the block the preview ran on:
+ * debug_traceCallMany with callTracer, one bundle in order, so that each call sees the state the
+ * earlier ones left; in the block the preview's calls ran in (the next number, 12 s later).
  */
 async function traceCalls(conn: Connection, calls: CallRequest[], block: string): Promise<CallFrame[]> {
   const transactions = calls.map((c) => {
@@ -24,8 +28,13 @@ async function traceCalls(conn: Connection, calls: CallRequest[], block: string)
     for (const key of FEES) delete out[key]
     return out
   })
+  const header = await conn.call<{ timestamp: string }>('eth_getBlockByNumber', [block, false])
+  const blockOverride = {
+    blockNumber: `0x${(BigInt(block) + 1n).toString(16)}`,
+    timestamp: `0x${(BigInt(header.timestamp) + SIMULATED_BLOCK_SECONDS).toString(16)}`,
+  }
   const [bundle] = await conn.call<CallFrame[][]>('debug_traceCallMany', [
-    [{ transactions }],
+    [{ transactions, blockOverride }],
     { blockNumber: block, transactionIndex: -1 },
     { tracer: 'callTracer', tracerConfig: { withLog: true } },
   ])
