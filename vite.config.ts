@@ -2,6 +2,7 @@ import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
 import { CHROMIUM_ARGS, resolveChromium } from './scripts/resolveChromium.js'
 import { browserCommands } from './test/browser/commands.js'
+import { SlowestFilesReporter } from './test/setup/slowestFilesReporter.js'
 
 // One config for the trace explorer page (index.html + demo/; `vite build` writes dist/explorer,
 // which the Node server serves on GET /) and for the tests.
@@ -53,6 +54,8 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // The default reporter, then the slowest 10 files of the run (test/setup/slowestFilesReporter.ts).
+    reporters: ['default', new SlowestFilesReporter()],
     projects: [
       {
         extends: true,

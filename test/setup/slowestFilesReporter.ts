@@ -1,0 +1,49 @@
+import type { Reporter, TestModule } from 'vitest/node'
+
+/** One test file's time: importing it (with what it imports), its setup files, then its tests and hooks. */
+export type FileTime = { project: string; file: string; ms: number; importMs: number; tests: number }
+
+/** The `count` slowest test files of a run, slowest first. */
+export function slowestFiles(modules: ReadonlyArray<TestModule>, count = 10): FileTime[] {
+  return modules
+    .map((m) => {
+      const d = m.diagnostic()
+      const importMs = d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration
+      return {
+        project: m.project.name,
+        file: m.relativeModuleId,
+        ms: importMs + d.duration,
+        importMs,
+        tests: [...m.children.allTests()].length,
+      }
+    })
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count)
+}
+
+/** The lines the reporter prints: a heading, then one line per file (seconds, import share, tests, project, path). */
+export function formatSlowestFiles(files: FileTime[]): string {
+  if (files.length === 0) return ''
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+  const lines = files.map(
+    (f) =>
+      `  ${s(f.ms).padStart(8)}  (import ${s(f.importMs).padStart(7)})  ${String(f.tests).padStart(4)} tests  ${f.project.padEnd(8)} ${f.file}`,
+  )
+  return [`Slowest ${files.length} test files (import + setup + tests and hooks):`, ...lines].join('\n')
+}
+
+/**
+ * A vitest reporter beside the default one: at the end of every run it prints the slowest 10 test
+ * files, so where the suite's time goes is seen on each run (vite.config.ts adds it).
+ */
+export class SlowestFilesReporter implements Reporter {
+  constructor(
+    private readonly count = 10,
+    private readonly write: (text: string) => void = (text) => process.stdout.write(text),
+  ) {}
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const text = formatSlowestFiles(slowestFiles(modules, this.count))
+    if (text !== '') this.write(`\n${text}\n`)
+  }
+}
