@@ -11,12 +11,11 @@ import { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from '../exec/createEngine
 import { cutTooDeepRequests } from '../rpc/jsonDepth.js'
 import type { ProgressSink } from '../types/progress.js'
 import type { RpcSession } from '../types/rpcSession.js'
-import type { JsonRpcResponse } from '../types/jsonRpc.js'
+import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
 import type { ChunkWriter } from '../types/chunkWriter.js'
 import type { PersistentStoreStats } from '../state/createPersistentBacking.js'
 import { resolveUpstream } from '../upstream/resolveUpstream.js'
 import type { Eip1193Provider, Eip1193RequestArguments } from '../types/eip1193.js'
-import type { PageUpstreamBridge } from './workerProtocol.js'
 import { createIdbStore } from './createIdbStore.js'
 import { createBeaconPins } from './createBeaconPins.js'
 import type { ExecutionAnchor } from '../chain/createHeaderStore.js'
@@ -32,6 +31,22 @@ import { CheckpointTooOldError } from '../errors/consensus.js'
  * the providers the page gave connectEdgetraceWorker, whose calls the page answers.
  */
 export type PageUpstream = { page: number }
+
+/**
+ * The page's answer to one call of an upstream only the page holds (an EIP-1193 provider: a wallet's,
+ * viem's, ethers'): its result, its JSON-RPC error, or a failure that carries none (unreachable).
+ */
+export type PageUpstreamReply = { result: unknown } | { error: JsonRpcErrorObject } | { failure: string }
+
+/**
+ * Answers the worker's calls of the page's upstreams (a comlink proxy): `index` is the entry's
+ * `{ page: index }` in `config.upstream`.
+ */
+export type PageUpstreamBridge = (
+  index: number,
+  method: string,
+  params: readonly unknown[],
+) => Promise<PageUpstreamReply>
 
 /** How a browser edgetrace is set up (structured-clone values: it crosses postMessage). */
 export type EdgetraceConfig = {

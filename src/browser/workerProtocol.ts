@@ -1,23 +1,7 @@
 import type { RemoteAnchorHead } from '../chain/createRemoteAnchor.js'
 import type { ProgressEvent } from '../types/progress.js'
 import type { JsonRpcErrorObject, JsonRpcResponse } from '../types/jsonRpc.js'
-import type { EdgetraceConfig, EdgetraceStatus } from './createEdgetraceService.js'
-
-/**
- * The page's answer to one call of an upstream only the page holds (an EIP-1193 provider: a wallet's,
- * viem's, ethers'): its result, its JSON-RPC error, or a failure that carries none (unreachable).
- */
-export type PageUpstreamReply = { result: unknown } | { error: JsonRpcErrorObject } | { failure: string }
-
-/**
- * Answers the worker's calls of the page's upstreams (a comlink proxy): `index` is the entry's
- * `{ page: index }` in `config.upstream`.
- */
-export type PageUpstreamBridge = (
-  index: number,
-  method: string,
-  params: readonly unknown[],
-) => Promise<PageUpstreamReply>
+import type { EdgetraceConfig, EdgetraceStatus, PageUpstreamBridge } from './createEdgetraceService.js'
 
 /** An event the worker sends its page: a request's progress, or the upstream's reachability. */
 export type EdgetraceEvent =
