@@ -246,6 +246,25 @@ describe('createEdgetrace({ upstream: [fallbacks] })', () => {
     }
   })
 
+  it("a JSON-RPC error is the first entry's answer: the next entry is not asked", async () => {
+    const refusing = await createProxy(devnet.anvil.url, { refuseMethods: ['eth_getProof'] })
+    const second = await createProxy(devnet.anvil.url)
+    try {
+      const edgetrace = await open({ upstream: [refusing.url, second.url] })
+      const err = (await edgetrace
+        .request({ method: 'eth_getBalance', params: [devnet.accounts[6], 'latest'] })
+        .catch((e: unknown) => e)) as ProviderRpcError
+      expect(err).toBeInstanceOf(ProviderRpcError)
+      expect(err.message).toMatch(/eth_getProof/)
+      expect(refusing.calls.get('eth_getProof')).toBeGreaterThan(0)
+      expect(second.calls.get('eth_getProof') ?? 0).toBe(0)
+      expect(second.requests).toBe(0)
+    } finally {
+      await refusing.stop()
+      await second.stop()
+    }
+  })
+
   it('fails with every entry named when none answers', async () => {
     const err = await createEdgetrace({
       upstream: ['http://127.0.0.1:9/', 'http://127.0.0.1:7/'],
