@@ -133,7 +133,11 @@ describe('createEdgetrace({ upstream: URL })', () => {
       '{ n: 0, step: function () { this.n++ }, fault: function () {}, result: function () { return this.n } }'
     const { hash } = txByLabel(devnet, TRACED)
     const withUrl = await open({ upstream: devnet.anvil.url })
-    const steps = await withUrl.request({ method: 'debug_traceTransaction', params: [hash, { tracer }] })
+    // A cold thread's start counts against the tracer's timeout (5 s by default): a loaded machine gets a minute.
+    const steps = await withUrl.request({
+      method: 'debug_traceTransaction',
+      params: [hash, { tracer, timeout: '60s' }],
+    })
     expect(typeof steps === 'number' && steps > 100).toBe(true)
     const withProvider = await open({ upstream: createPublicClient({ transport: http(devnet.anvil.url) }) })
     await expect(
