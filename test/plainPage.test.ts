@@ -10,7 +10,7 @@ import { CHROMIUM_ARGS, resolveChromium } from '../scripts/resolveChromium.js'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
 import { serveStatic } from '../src/node/serveStatic.js'
 
-// The README's page without a bundler, exactly as the README prints it: the built library and
+// docs/browser.md's page without a bundler, exactly as it is printed there: the built library and
 // worker copied next to a plain HTML file, served by a plain static server, opened in Chromium.
 const ROOT = resolve(import.meta.dirname, '..')
 let dir: string
@@ -27,9 +27,9 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }),
   })
-  const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8')
-  const block = /```html\n([\s\S]*?edgetrace\.browser\.js[\s\S]*?)```/.exec(readme)?.[1]
-  if (!block) throw new Error('README has no html block importing edgetrace.browser.js')
+  const doc = readFileSync(resolve(ROOT, 'docs/browser.md'), 'utf8')
+  const block = /```html\n([\s\S]*?edgetrace\.browser\.js[\s\S]*?)```/.exec(doc)?.[1]
+  if (!block) throw new Error('docs/browser.md has no html block importing edgetrace.browser.js')
   // The one change: the upstream (anvil, with the devnet's hardfork: its chain id is no known chain's).
   const page = block.replace("upstream: 'https://your-node.example',", `upstream: '${anvil.url}', hardfork: 'prague',`)
   expect(page).not.toBe(block)
@@ -50,7 +50,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-it('the README page without a bundler traces a call with the built library and worker alone', async () => {
+it('the docs page without a bundler traces a call with the built library and worker alone', async () => {
   const library = readFileSync(join(dir, 'edgetrace.browser.js'), 'utf8')
   // Self-contained: no bare import specifiers left for an import map to resolve.
   expect(library).not.toMatch(/\bfrom\s*["'](?![./])/)
