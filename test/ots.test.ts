@@ -252,7 +252,7 @@ describe('ots_* against anvil, after its documented deviations', () => {
     let flips = 0
     for (const address of addresses) {
       let before = false
-      // From block 2: the start of block 1 is anvil's genesis state, which does not verify (README).
+      // From block 2: the start of block 1 is anvil's genesis state, which does not verify (docs/cli.md, Start-up errors).
       for (let n = 2; n <= head; n++) {
         const block = `0x${n.toString(16)}`
         const ours = await rpcResult(edge.url, 'ots_hasCode', [address, block])

@@ -43,7 +43,7 @@ async function send(tx: Record<string, unknown>, status = '0x1'): Promise<any> {
 
 beforeAll(async () => {
   anvil = await startAnvil()
-  // anvil's genesis header does not commit to its pre-funded accounts (README: state at block 0 of
+  // anvil's genesis header does not commit to its pre-funded accounts (docs/trust.md: state at block 0 of
   // an anvil devnet does not verify), so block 1 cannot be replayed on verified state: it is left empty.
   await rpcResult(anvil.url, 'evm_mine', [])
   const deployed = await send({ data: initFor(emits(T1, 1)) })

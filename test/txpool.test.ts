@@ -332,7 +332,7 @@ async function blobTransaction(
 
 /**
  * After anvil mined a blob transaction: it left the pool (the sender's nonce, proven at the new head,
- * passed it). Its block does not verify — anvil's documented deviation (README): its
+ * passed it). Its block does not verify — anvil's documented deviation (docs/trust.md): its
  * `transactionsRoot` is over the network form, blobs included — so edgetrace refuses to read it.
  */
 async function expectMinedOnAnvil(url: string, sender: string, hash: string) {

@@ -1,7 +1,7 @@
 import type { TrustReport } from '../views/trustPanel.js'
 
 // edgetrace_previewTransactions' and edgetrace_previewTypedData's answers as the page reads them
-// (quantities as hex strings; README "A wallet's preview").
+// (quantities as hex strings; docs/preview.md).
 
 export type PreviewToken = {
   address: string
@@ -27,7 +27,7 @@ export type PreviewApproval = {
   expiration?: { pre: string | null; post: string | null }
 }
 
-/** A signal: its kind, severity and the kind's own fields (README lists them). */
+/** A signal: its kind, severity and the kind's own fields (docs/preview.md lists them). */
 export type PreviewSignal = { kind: string; severity: 'info' | 'warning' | 'danger' } & Record<string, unknown>
 
 /** A call's revert: Error(string), Panic(uint256), a custom error where named, else raw. */

@@ -12,7 +12,7 @@ export type Eip1193Wallet = {
   removeListener?(event: string, listener: (...args: never[]) => void): unknown
 }
 
-/** edgetrace_previewTransactions' answer (README "A wallet's preview"); fields added later come along as they are. */
+/** edgetrace_previewTransactions' answer (docs/preview.md); fields added later come along as they are. */
 export type TransactionsPreviewResult = {
   block: { number: Hex; hash: Hex }
   trust: unknown
@@ -52,7 +52,7 @@ export type TypedData = {
 }
 
 /**
- * edgetrace_previewTypedData's answer (README "A wallet's preview"): `recognized`, and for a permit
+ * edgetrace_previewTypedData's answer (docs/preview.md): `recognized`, and for a permit
  * its kind, spender, grants (token, amount, allowance in force, nonce), deadline, `usable` and `problems`.
  */
 export type TypedDataPreviewResult = { recognized: boolean; account: Hex; [field: string]: unknown }

@@ -674,7 +674,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     receiptTrie: receiptTrie.root(),
     logsBloom: bloom,
     ...(requestsHash ? { requestsHash } : {}),
-    // --unverified: no proofs, so no trie to apply the writes to — the zero hash, said in the README.
+    // --unverified: no proofs, so no trie to apply the writes to — the zero hash, said in docs/methods.md.
     stateRoot:
       engine.options.unverified || opts.stateRoots === false
         ? ZERO_HASH

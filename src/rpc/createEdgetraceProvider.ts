@@ -56,11 +56,11 @@ export type PreviewTransactionsOptions = {
   firstInteractionBlocks?: number
   /** Run after the block's first N transactions instead of at its end. */
   transactionIndex?: number
-  /** The app's JSON ABIs by address: the calls' functions and custom errors are named by them (README). */
+  /** The app's JSON ABIs by address: the calls' functions and custom errors are named by them (docs/preview.md). */
   abis?: Record<string, readonly unknown[]>
 }
 
-/** edgetrace_previewTransactions' answer (README "A wallet's preview"); fields not typed here come along. */
+/** edgetrace_previewTransactions' answer (docs/preview.md); fields not typed here come along. */
 export type PreviewTransactionsResult = {
   block: { number: Hex; hash: Hex; transactionIndex?: number }
   trust: unknown

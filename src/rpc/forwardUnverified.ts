@@ -14,7 +14,7 @@ const asSent: ParamParser<{ sent: unknown }> = { parse: (raw) => ({ sent: raw })
  * A method forwarded to the upstream by design, its arguments and answer as they are: one whose
  * answer carries no chain state a proof could cover (the upstream's own view — its fee suggestion,
  * sync status, peers, accounts). Every such method is declared, one by one, in its namespace's list
- * (README "Methods forwarded unverified"); a method no namespace declares does not exist.
+ * (docs/methods.md "Methods forwarded unverified"); a method no namespace declares does not exist.
  */
 export function forwardUnverified(name: string): MethodDefinition {
   return {

@@ -107,7 +107,7 @@ function deepObject(depth: number): RawJson {
 }
 
 /**
- * The server's documented limit (README, Envelopes): a request nesting arrays and objects deeper than
+ * The server's documented limit (docs/transports.md, Envelopes): a request nesting arrays and objects deeper than
  * this (the request object being level 1) is refused with -32600 before anything else is looked at.
  */
 const MAX_DEPTH = 128

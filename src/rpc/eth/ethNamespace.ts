@@ -46,7 +46,7 @@ import { unsubscribe } from './subscriptions/unsubscribe.js'
 
 /**
  * Methods whose answer carries no chain state a proof could cover, forwarded to the upstream as they
- * are (README "Methods forwarded unverified" says why, one by one): fee suggestions, the upstream's
+ * are (docs/methods.md "Methods forwarded unverified" says why, one by one): fee suggestions, the upstream's
  * sync status, its mining and protocol view, and what its own keys do (accounts, signing, sending).
  */
 export const ETH_FORWARDED = [
