@@ -1,13 +1,14 @@
-import { describeRevert, decodeCallData } from './abi/signatures.js'
-import type { Connection, Counters } from './connection.js'
+import { decodeCallData, decodeLog, describeRevert } from './abi/signatures.js'
+import { type Connection, type Counters, RpcError } from './connection.js'
 import { h } from './dom.js'
 import { big, eth, grouped, gwei, short } from './format.js'
 import type { CallFrame, StateDiff, StepIndex, StructLog } from './traceTypes.js'
-import { callLabel, renderCallTree } from './views/callTree.js'
+import { callLabelParts, renderCallTree } from './views/callTree.js'
 import { type LogEntry, renderEvents } from './views/events.js'
 import { renderFlameGraph } from './views/flameGraph.js'
 import { renderStateDiff } from './views/stateDiff.js'
 import { renderStepper } from './views/stepper.js'
+import { type TokenOf, amountArgument, callAmounts } from './views/tokenAmounts.js'
 import { renderVerification } from './views/verification.js'
 import { type TokenInfo, collectMovements, renderWalletPreview } from './views/walletPreview.js'
 import type { TransactionsPreview } from './preview/previewTypes.js'
@@ -79,7 +80,13 @@ async function measure<result>(conn: Connection, work: () => Promise<result>) {
   return { result, before, after, elapsedMs }
 }
 
-/** symbol() and decimals() of each token the movements name, at the block (failures leave them unknown). */
+/** Tokens' symbol() and decimals() this page has read, by connection and address: they do not change. */
+const tokenCache = new Map<string, Promise<TokenInfo>>()
+
+/**
+ * symbol() and decimals() of each token, by verified eth_calls at the block (failures leave them
+ * unknown, and are asked again on a later view); each token read once per page and connection.
+ */
 async function tokenInfo(
   conn: Connection,
   tokens: string[],
@@ -88,19 +95,52 @@ async function tokenInfo(
   const out = new Map<string, TokenInfo>()
   await Promise.all(
     tokens.map(async (token) => {
-      const info: TokenInfo = {}
-      const call = (data: string) => conn.call<string>('eth_call', [{ to: token, data }, block]).catch(() => undefined)
-      const [symbol, decimals] = await Promise.all([call('0x95d89b41'), call('0x313ce567')])
-      if (symbol && symbol.length >= 130) {
-        const len = Number(BigInt(`0x${symbol.slice(66, 130)}`))
-        const bytes = symbol.slice(130, 130 + len * 2).match(/../g) ?? []
-        info.symbol = new TextDecoder().decode(Uint8Array.from(bytes, (b) => Number.parseInt(b, 16)))
+      const key = `${conn.label}|${token.toLowerCase()}`
+      let read = tokenCache.get(key)
+      if (!read) {
+        read = readTokenInfo(conn, token, block)
+        tokenCache.set(key, read)
       }
-      if (decimals && decimals.length === 66) info.decimals = Number(BigInt(decimals))
+      const info = await read
+      if (info.decimals === undefined && info.symbol === undefined) tokenCache.delete(key)
       out.set(token.toLowerCase(), info)
     }),
   )
   return out
+}
+
+async function readTokenInfo(conn: Connection, token: string, block: string | { blockHash: string }) {
+  const info: TokenInfo = {}
+  const call = (data: string) => conn.call<string>('eth_call', [{ to: token, data }, block]).catch(() => undefined)
+  const [symbol, decimals] = await Promise.all([call('0x95d89b41'), call('0x313ce567')])
+  if (symbol && symbol.length >= 130) {
+    const len = Number(BigInt(`0x${symbol.slice(66, 130)}`))
+    const bytes = symbol.slice(130, 130 + len * 2).match(/../g) ?? []
+    info.symbol = new TextDecoder().decode(Uint8Array.from(bytes, (b) => Number.parseInt(b, 16)))
+  }
+  if (decimals && decimals.length === 66 && BigInt(decimals) <= 77n) info.decimals = Number(BigInt(decimals))
+  return info
+}
+
+/**
+ * The addresses whose amounts a trace shows as a token's: targets of ERC-20 calls and emitters of
+ * Transfer and Approval events (whether they are tokens, decimals() says: an NFT has none).
+ */
+function tokensIn(trace: CallFrame | undefined, logs: readonly LogEntry[]): string[] {
+  const out = new Set<string>()
+  const visit = (f: CallFrame) => {
+    const decoded = f.to && f.type !== 'DELEGATECALL' ? decodeCallData(f.input) : undefined
+    if (f.to && decoded && amountArgument(decoded.signature) !== undefined) out.add(f.to.toLowerCase())
+    for (const log of f.logs ?? []) addLog(log)
+    for (const c of f.calls ?? []) visit(c)
+  }
+  const addLog = (log: LogEntry) => {
+    const decoded = decodeLog(log.topics, log.data)
+    if (decoded && amountArgument(decoded.signature, log.topics) !== undefined) out.add(log.address.toLowerCase())
+  }
+  if (trace) visit(trace)
+  for (const log of logs) addLog(log)
+  return [...out]
 }
 
 /** The trace views shared by a transaction and a call: call tree, flame graph, events, state diff, stepper, preview. */
@@ -119,9 +159,15 @@ async function traceViews(opts: {
 }): Promise<HTMLElement[]> {
   const nameOf = (a: string) => opts.names.get(a.toLowerCase())
   const movements = collectMovements(opts.trace)
-  const tokens = [...new Set(movements.flatMap((m) => ('token' in m ? [m.token.toLowerCase()] : [])))]
+  const tokens = [
+    ...new Set([
+      ...movements.flatMap((m) => ('token' in m ? [m.token.toLowerCase()] : [])),
+      ...tokensIn(opts.trace, opts.logs),
+    ]),
+  ]
   const info = await tokenInfo(opts.conn, tokens, opts.block)
   for (const [token, i] of info) if (i.symbol && !opts.names.has(token)) opts.names.set(token, i.symbol)
+  const tokenOf = (a: string) => info.get(a.toLowerCase())
   const preview = section(
     opts.previewFirst ? 'Wallet preview: what this call would do' : 'What it moved',
     'preview',
@@ -143,9 +189,9 @@ async function traceViews(opts: {
     .catch((err: Error) => stepperHost.replaceChildren(h('p', { class: 'error' }, `opcode stepper: ${err.message}`)))
   return [
     ...(opts.previewFirst ? [preview] : []),
-    section('Call tree', 'calls', renderCallTree(opts.trace, { nameOf })),
+    section('Call tree', 'calls', renderCallTree(opts.trace, { nameOf, tokenOf })),
     section('Gas flame graph', 'flame', renderFlameGraph(opts.trace)),
-    section(`Events (${opts.logs.length})`, 'events', renderEvents(opts.logs, nameOf)),
+    section(`Events (${opts.logs.length})`, 'events', renderEvents(opts.logs, nameOf, tokenOf)),
     section('State diff', 'state', renderStateDiff(opts.diff, nameOf)),
     ...(opts.previewFirst ? [] : [preview]),
     section('Opcode stepper', 'stepper', stepperHost),
@@ -232,15 +278,28 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
         .catch(() => conn.call<Block>('eth_getBlockByHash', [block.parentHash, false]))
       return { block, parent }
     })
-    const [{ callTracer: trace, prestateTracer: diff }, { block, parent }] = await Promise.all([traced, blocks])
-    return { tx, receipt, trace, diff, block, parent }
+    // A trace that fails (its state does not verify) fails that part only: the transaction and its
+    // receipt, verified against the block's header, are shown around the error.
+    const [traces, { block, parent }] = await Promise.all([
+      traced.then(
+        (t) => ({ ok: true as const, trace: t.callTracer, diff: t.prestateTracer }),
+        (err: Error) => ({ ok: false as const, error: err }),
+      ),
+      blocks,
+    ])
+    return { tx, receipt, traces, block, parent }
   })
-  const { tx, receipt, trace, diff, block, parent } = measured.result
+  const { tx, receipt, traces, block, parent } = measured.result
+  const trace = traces.ok ? traces.trace : undefined
   if (!names.has(block.miner.toLowerCase())) names.set(block.miner.toLowerCase(), 'fee recipient')
   const ok = receipt.status === '0x1'
   const fee = big(receipt.gasUsed) * big(receipt.effectiveGasPrice)
-  const reason = ok ? undefined : (trace.revertReason ?? describeRevert(trace.output) ?? trace.error)
+  const reason = ok || !trace ? undefined : (trace.revertReason ?? describeRevert(trace.output) ?? trace.error)
   const decoded = tx.to ? decodeCallData(tx.input) : undefined
+  // Token amounts in decimals (the call tree's and events' too: read once, cached for the page).
+  const tokens = await tokenInfo(conn, tokensIn(trace, receipt.logs), { blockHash: tx.blockHash })
+  for (const [token, i] of tokens) if (i.symbol && !names.has(token)) names.set(token, i.symbol)
+  const tokenOf = (a: string) => tokens.get(a.toLowerCase())
   const summary = section(
     'Transaction',
     'summary',
@@ -258,7 +317,16 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
       ],
       ['from', addr(tx.from, names)],
       ['to', tx.to ? addr(tx.to, names) : h('span', {}, 'new contract ', addr(receipt.contractAddress, names))],
-      ['function', tx.to ? callLabel(decoded, tx.input, (a) => names.get(a)) : 'contract creation'],
+      [
+        'function',
+        tx.to
+          ? h(
+              'span',
+              {},
+              callLabelParts(decoded, tx.input, (a) => names.get(a), callAmounts(decoded, tx.to, tokenOf)),
+            )
+          : 'contract creation',
+      ],
       ['value', eth(big(tx.value))],
       [
         'gas used',
@@ -268,6 +336,7 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
       ['type', `${big(tx.type)}, nonce ${big(tx.nonce)}`],
     ]),
   )
+  if (!traces.ok) return [summary, ...unverifiedTrace(conn, receipt, block, traces.error, measured, names, tokenOf)]
   const verification = renderVerification({
     block: { number: big(parent.number), hash: parent.hash, stateRoot: parent.stateRoot },
     what: `the state block ${big(block.number)} started from, replayed up to this transaction`,
@@ -276,17 +345,61 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
   })
   const views = await traceViews({
     conn,
-    trace,
-    diff,
+    trace: traces.trace,
+    diff: traces.diff,
     logs: receipt.logs,
     block: { blockHash: tx.blockHash },
     you: tx.from,
     names,
     steps: (config) => conn.call<StepsAnswer>('debug_traceTransaction', [hash, config]),
     previewFirst: false,
-    preview: minedPreview(conn, tx, names, trace),
+    preview: minedPreview(conn, tx, names, traces.trace),
   })
   return [summary, verification, ...views]
+}
+
+/**
+ * A transaction whose trace failed (e.g. its parent state does not verify: a fresh anvil's block 1):
+ * what did verify — its block's header, the transaction and its receipt (status, gas, logs),
+ * checked against that header's roots — and the trace's error in a panel of its own where the
+ * call tree, state diff and what it moved would be.
+ */
+function unverifiedTrace(
+  conn: Connection,
+  receipt: Receipt,
+  block: Block,
+  error: Error,
+  measured: { before: Counters | undefined; after: Counters | undefined; elapsedMs: number },
+  names: Names,
+  tokenOf: TokenOf,
+): HTMLElement[] {
+  const nameOf = (a: string) => names.get(a.toLowerCase())
+  const events = section(
+    `Events (${receipt.logs.length})`,
+    'events',
+    h('p', { class: 'muted' }, 'from the receipt, checked against the block’s receipts root'),
+    renderEvents(receipt.logs, nameOf, tokenOf),
+  )
+  return [
+    renderVerification({
+      block: { number: big(block.number), hash: block.hash, stateRoot: block.stateRoot },
+      what: `its header; this transaction and its receipt checked against the header's roots — its trace could not be verified (below)`,
+      readsState: false,
+      measured,
+      source: conn.label,
+    }),
+    section(
+      'Trace, state diff and what it moved',
+      'trace-failed',
+      h('p', { class: 'error' }, error instanceof RpcError ? `${error.method}: ${error.message}` : error.message),
+      h(
+        'p',
+        { class: 'muted' },
+        'The replay needs the state this transaction started from, proven against its parent block; the rest of this page does not.',
+      ),
+    ),
+    events,
+  ]
 }
 
 /** A call the user writes, simulated on the latest block: the wallet preview first. */
@@ -311,6 +424,9 @@ export async function exploreCall(conn: Connection, call: CallRequest, names: Na
     for (const c of f.calls ?? []) collect(c)
   }
   collect(trace)
+  const tokens = await tokenInfo(conn, tokensIn(trace, logs), head.number)
+  const tokenOf = (a: string) => tokens.get(a.toLowerCase())
+  const calldata = decodeCallData(call.data ?? '0x')
   const summary = section(
     'Simulated call',
     'summary',
@@ -329,7 +445,11 @@ export async function exploreCall(conn: Connection, call: CallRequest, names: Na
       [
         'function',
         call.to
-          ? callLabel(decodeCallData(call.data ?? '0x'), call.data ?? '0x', (a) => names.get(a))
+          ? h(
+              'span',
+              {},
+              callLabelParts(calldata, call.data ?? '0x', (a) => names.get(a), callAmounts(calldata, call.to, tokenOf)),
+            )
           : 'contract creation',
       ],
       ['value', eth(big(call.value))],
@@ -359,12 +479,14 @@ export async function exploreCall(conn: Connection, call: CallRequest, names: Na
 /** A block: its header and each transaction with status, gas and a link to its trace. */
 export async function exploreBlock(conn: Connection, tag: string, names: Names): Promise<HTMLElement[]> {
   const measured = await measure(conn, async () => {
+    // The head, asked beside it: the block after the head is not linked to (it does not exist yet).
+    const head = conn.call<string>('eth_blockNumber', []).catch(() => undefined)
     const block = await conn.call<Block | null>('eth_getBlockByNumber', [tag, true])
     if (!block) throw new Error(`no block ${tag} at this node`)
     const receipts = await conn.call<Receipt[]>('eth_getBlockReceipts', [block.number])
-    return { block, receipts }
+    return { block, receipts, head: await head }
   })
-  const { block, receipts } = measured.result
+  const { block, receipts, head } = measured.result
   const number = big(block.number)
   const txs = block.transactions as Tx[]
   const header = section(
@@ -375,7 +497,9 @@ export async function exploreBlock(conn: Connection, tag: string, names: Names):
       { class: 'nav' },
       number > 0n ? h('a', { href: `#/block/${number - 1n}` }, `◀ block ${number - 1n}`) : null,
       ' ',
-      h('a', { href: `#/block/${number + 1n}` }, `block ${number + 1n} ▶`),
+      head !== undefined && number >= big(head)
+        ? h('span', { class: 'muted at-head', title: `no block ${number + 1n} yet` }, 'the latest block')
+        : h('a', { href: `#/block/${number + 1n}` }, `block ${number + 1n} ▶`),
     ),
     kv([
       ['hash', h('code', {}, block.hash)],
@@ -383,7 +507,13 @@ export async function exploreBlock(conn: Connection, tag: string, names: Names):
       ['gas used', `${grouped(big(block.gasUsed))} of ${grouped(big(block.gasLimit))}`],
       ['base fee', block.baseFeePerGas ? gwei(big(block.baseFeePerGas)) : '—'],
       ['state root', h('code', {}, block.stateRoot)],
-      ['fee recipient', addr(block.miner, names)],
+      // By its address: a name the page gave it on a transaction's view would only repeat the row's ("fee recipient").
+      [
+        'fee recipient',
+        names.get(block.miner.toLowerCase()) === 'fee recipient'
+          ? addr(block.miner, new Map())
+          : addr(block.miner, names),
+      ],
     ]),
     txs.length === 0
       ? h('p', { class: 'muted' }, 'No transactions.')

@@ -421,23 +421,48 @@ function route() {
     search.value = arg
     const tag = /^\d+$/.test(arg) ? `0x${BigInt(arg).toString(16)}` : arg
     void show(`Block ${arg}`, (c) => exploreBlock(c, tag, names))
-  } else if (kind === 'call') callForm()
-  else if (kind === 'preview') previewForm()
-  else home()
+  } else {
+    // Views with no subject: the search box does not keep an earlier view's.
+    search.value = ''
+    if (kind === 'call') callForm()
+    else if (kind === 'preview') previewForm()
+    else home()
+  }
 }
 
 $<HTMLFormElement>('search-form').addEventListener('submit', (e) => {
   e.preventDefault()
   const q = search.value.trim()
   if (/^0x[0-9a-fA-F]{64}$/.test(q)) location.hash = `#/tx/${q.toLowerCase()}`
-  else if (/^(\d+|0x[0-9a-fA-F]+|latest|safe|finalized|earliest)$/.test(q))
-    location.hash = `#/block/${/^0x/.test(q) ? BigInt(q).toString() : q}`
+  else if (/^(\d+|latest|safe|finalized|earliest)$/.test(q)) location.hash = `#/block/${q}`
+  else if (/^0x[0-9a-fA-F]+$/.test(q)) askHexNumber(q)
   else
     fill(
       content,
       h('p', { class: 'error' }, `"${q}" is neither a transaction hash (0x and 64 hex digits) nor a block number`),
     )
 })
+/**
+ * Hex that is not a whole hash (64 digits): a block number in hex, or a hash cut short — asked, not
+ * guessed (a hash's first digits read as a number would show some unrelated block).
+ */
+function askHexNumber(q: string) {
+  const number = BigInt(q)
+  fill(
+    content,
+    h(
+      'section',
+      { class: 'panel', id: 'search-question' },
+      h('h2', {}, `${q}: a block number (${number}), or a partial hash?`),
+      h(
+        'p',
+        {},
+        h('a', { href: `#/block/${number}`, id: 'search-as-block' }, `block ${number}`),
+        ` — or, for a transaction, its whole hash: 0x and 64 hex digits (this has ${q.length - 2}).`,
+      ),
+    ),
+  )
+}
 $<HTMLFormElement>('conn-form').addEventListener('submit', (e) => {
   e.preventDefault()
   connectionKey = ''

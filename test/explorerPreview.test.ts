@@ -117,7 +117,7 @@ describe('the explorer’s preview view', () => {
       data: encodeCall('transfer(address,uint256)', [bob as `0x${string}`, 5n * ETHER + ETHER / 4n]),
     })
     expect(summary).toContain('✔ the call would succeed')
-    expect(summary).toMatch(/✔ succeeds · [\d,]+ gas · transfer\(to: bob, amount: 5250000000000000000\) on Token/)
+    expect(summary).toMatch(/✔ succeeds · [\d,]+ gas · transfer\(to: bob, amount: 5\.25 EDGE\) on Token/)
     // ERC-20: the decimals applied, the symbol and name; the raw base units on hover.
     const row = page.locator('#preview-summary table.asset-changes tr.erc20')
     expect(await row.locator('td').first().textContent()).toBe('EDGE (Edge Token) ERC-20')
@@ -134,7 +134,10 @@ describe('the explorer’s preview view', () => {
     expect(await page.locator('#preview-trace .call-tree').count()).toBe(0)
     await page.click('#preview-trace summary')
     await page.waitForSelector('#preview-trace .call-tree', { timeout: 60_000 })
-    expect(await text('#preview-trace')).toContain('transfer(to: bob, amount: 5250000000000000000)')
+    expect(await text('#preview-trace')).toContain('transfer(to: bob, amount: 5.25 EDGE)')
+    expect(await page.locator('#preview-trace .fn .amount').getAttribute('title')).toBe(
+      '5250000000000000000 base units',
+    )
     expect(await text('#preview-trace')).toMatch(/CALL\s*Token/)
     await shot('preview')
   })
@@ -280,7 +283,7 @@ describe('the explorer’s preview view', () => {
     expect(await text('#preview-summary tr.erc20 td.change')).toBe('-3 EDGE')
     await page.click('#preview-trace summary')
     await page.waitForSelector('#preview-trace .call-tree', { timeout: 60_000 })
-    expect(await text('#preview-trace')).toContain('transfer(to: bob, amount: 3000000000000000000)')
+    expect(await text('#preview-trace')).toContain('transfer(to: bob, amount: 3 EDGE)')
     // Back to the server for what follows.
     await page.selectOption('#mode', 'server')
     await page.click('#conn-form button[type=submit]')

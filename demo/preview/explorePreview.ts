@@ -3,6 +3,7 @@ import { h } from '../dom.js'
 import type { CallRequest, Names } from '../explore.js'
 import type { CallFrame } from '../traceTypes.js'
 import { renderCallTree } from '../views/callTree.js'
+import type { TokenOf } from '../views/tokenAmounts.js'
 import type { PreviewInput } from './parsePreviewInput.js'
 import type { TransactionsPreview, TypedDataPreview } from './previewTypes.js'
 import { renderPreviewCalls, renderPreviewSummary, tokensOf } from './renderPreviewSummary.js'
@@ -42,7 +43,7 @@ async function traceCalls(conn: Connection, calls: CallRequest[], block: string)
 }
 
 /** "open the full trace": the call trees, fetched when opened (the summary does not wait for them). */
-function fullTrace(conn: Connection, calls: CallRequest[], block: string, names: Names): HTMLElement {
+function fullTrace(conn: Connection, calls: CallRequest[], block: string, names: Names, tokenOf: TokenOf): HTMLElement {
   const nameOf = (a: string) => names.get(a.toLowerCase())
   const body = h('div', { class: 'trace-body' }, h('p', { class: 'loading' }, 'tracing…'))
   let loaded = false
@@ -63,7 +64,7 @@ function fullTrace(conn: Connection, calls: CallRequest[], block: string, names:
       (trees) =>
         body.replaceChildren(
           ...trees.map((tree, i) =>
-            h('div', { class: 'trace-call' }, h('h3', {}, `call ${i + 1}`), renderCallTree(tree, { nameOf })),
+            h('div', { class: 'trace-call' }, h('h3', {}, `call ${i + 1}`), renderCallTree(tree, { nameOf, tokenOf })),
           ),
         ),
       (err: Error) => {
@@ -104,7 +105,16 @@ export async function explorePreview(conn: Connection, input: PreviewInput, name
   for (const t of tokensOf(p))
     if (t.symbol && t.standard !== 'native' && !names.has(t.address.toLowerCase()))
       names.set(t.address.toLowerCase(), t.symbol)
-  const words = { nameOf, you: p.account }
+  // ERC-20 amounts in the calls and their traces in decimals: the tokens the preview read.
+  const known = new Map(
+    tokensOf(p).flatMap((t) =>
+      t.standard === 'erc20' && t.decimals !== null
+        ? [[t.address.toLowerCase(), { decimals: t.decimals, ...(t.symbol ? { symbol: t.symbol } : {}) }] as const]
+        : [],
+    ),
+  )
+  const tokenOf = (a: string) => known.get(a.toLowerCase())
+  const words = { nameOf, you: p.account, tokenOf }
   const calls = input.calls.map((c) => (c.from === undefined ? { ...c, from: p.account } : c))
   const failed = p.calls.filter((c) => c.status !== 'success').length
   return [
@@ -121,6 +131,6 @@ export async function explorePreview(conn: Connection, input: PreviewInput, name
       renderPreviewCalls(p.calls, calls, words),
       renderPreviewSummary(p, words),
     ),
-    section('Full trace', 'preview-trace', fullTrace(conn, calls, p.block.number, names)),
+    section('Full trace', 'preview-trace', fullTrace(conn, calls, p.block.number, names, tokenOf)),
   ]
 }

@@ -2,7 +2,8 @@ import { decodeCallData, describeRevert } from '../abi/signatures.js'
 import { h } from '../dom.js'
 import type { CallRequest } from '../explore.js'
 import { big, eth, grouped, short, units } from '../format.js'
-import { callLabel } from '../views/callTree.js'
+import { callLabelParts } from '../views/callTree.js'
+import { type TokenOf, callAmounts } from '../views/tokenAmounts.js'
 import type {
   AssetChange,
   PreviewApproval,
@@ -28,6 +29,8 @@ export type SummaryWords = {
   nameOf: (address: string) => string | undefined
   /** The account previewed: said "you". */
   you: string
+  /** Tokens' symbols and decimals: ERC-20 amounts in the calls in decimals (the base units on hover). */
+  tokenOf?: TokenOf
 }
 
 /** A token as a person names it: its symbol, else its short address. */
@@ -106,7 +109,12 @@ export function renderPreviewCalls(
                 'span',
                 { class: 'fn' },
                 decodeCallData(call.data ?? '0x') || !c.function
-                  ? callLabel(decodeCallData(call.data ?? '0x'), call.data ?? '0x', (a) => words.nameOf(a))
+                  ? callLabelParts(
+                      decodeCallData(call.data ?? '0x'),
+                      call.data ?? '0x',
+                      (a) => words.nameOf(a),
+                      callAmounts(decodeCallData(call.data ?? '0x'), call.to, words.tokenOf),
+                    )
                   : c.function.signature,
               ),
               ' on ',

@@ -2,6 +2,7 @@ import { type Decoded, decodeCallData, describeRevert } from '../abi/signatures.
 import { h } from '../dom.js'
 import { big, eth, grouped, short } from '../format.js'
 import type { CallFrame } from '../traceTypes.js'
+import { type TokenOf, callAmounts } from './tokenAmounts.js'
 
 /** A decoded call as one line: `transfer(to: bob, amount: 1000)` (known addresses by name). */
 export function callLabel(
@@ -9,14 +10,35 @@ export function callLabel(
   input: string,
   nameOf: (a: string) => string | undefined = () => undefined,
 ): string {
-  if (!decoded) return input.length >= 10 ? `${input.slice(0, 10)}(…)` : input === '0x' ? '(no calldata)' : input
+  return callLabelParts(decoded, input, nameOf)
+    .map((p) => (typeof p === 'string' ? p : (p.textContent ?? '')))
+    .join('')
+}
+
+/**
+ * callLabel's parts, where `amount(i, value)` may give an element for argument i (a token amount in
+ * its decimals, its base units on hover: tokenAmount) to stand for its raw value.
+ */
+export function callLabelParts(
+  decoded: Decoded | undefined,
+  input: string,
+  nameOf: (a: string) => string | undefined = () => undefined,
+  amount: (index: number, value: string) => HTMLElement | undefined = () => undefined,
+): (string | HTMLElement)[] {
+  if (!decoded) return [input.length >= 10 ? `${input.slice(0, 10)}(…)` : input === '0x' ? '(no calldata)' : input]
   const show = (value: unknown): string =>
     Array.isArray(value)
       ? `[${value.map(show).join(', ')}]`
       : typeof value === 'string' && /^0x[0-9a-f]{40}$/.test(value)
         ? (nameOf(value) ?? value)
         : String(value)
-  return `${decoded.name}(${decoded.args.map((a) => `${a.name ? `${a.name}: ` : ''}${show(a.value)}`).join(', ')})`
+  const parts: (string | HTMLElement)[] = [`${decoded.name}(`]
+  for (const [i, a] of decoded.args.entries()) {
+    parts.push(`${i > 0 ? ', ' : ''}${a.name ? `${a.name}: ` : ''}`)
+    parts.push((typeof a.value === 'string' ? amount(i, a.value) : undefined) ?? show(a.value))
+  }
+  parts.push(')')
+  return parts
 }
 
 /** Callees drawn at once under one frame. */
@@ -25,6 +47,8 @@ export const CHILDREN_SHOWN = 100
 export type CallTreeOptions = {
   /** A name for known addresses (the devnet's contracts, tokens seen). */
   nameOf?: (address: string) => string | undefined
+  /** Tokens' symbols and decimals: ERC-20 amounts in calls to them in decimals (tokenAmounts.ts), raw on hover. */
+  tokenOf?: TokenOf
 }
 
 /**
@@ -42,6 +66,8 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
     const pct = Number((used * 10000n) / total) / 100
     const name = f.to ? opts.nameOf?.(f.to) : undefined
     const reason = f.error ? (f.revertReason ?? describeRevert(f.output)) : undefined
+    const children = f.calls ?? []
+    // One line, whatever its length: the call cut short (whole on hover), the gas bar beside it.
     const row = h(
       'span',
       { class: `frame-row${f.error ? ' failed' : ''}` },
@@ -51,10 +77,10 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
       ' ',
       h(
         'span',
-        { class: 'fn' },
+        { class: 'fn', title: creates ? undefined : callLabel(decoded, f.input, opts.nameOf) },
         creates
           ? `new contract (${(f.input.length - 2) / 2} bytes of init code)`
-          : callLabel(decoded, f.input, opts.nameOf),
+          : callLabelParts(decoded, f.input, opts.nameOf, callAmounts(decoded, f.to, opts.tokenOf)),
       ),
       big(f.value) > 0n ? h('span', { class: 'value' }, ` ${eth(big(f.value))}`) : null,
       h(
@@ -63,19 +89,22 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
         h('span', { class: 'bar', style: `width:${Math.max(pct, 0.5)}%` }),
         h('span', { class: 'gas-text' }, `${grouped(used)} gas`),
       ),
-      f.error ? h('span', { class: 'error' }, ` ✖ ${f.error}${reason ? `: ${reason}` : ''}`) : null,
+      children.length > 0
+        ? h('span', { class: 'count' }, `(${children.length} call${children.length > 1 ? 's' : ''})`)
+        : null,
+      f.error
+        ? h(
+            'span',
+            { class: 'error', title: `${f.error}${reason ? `: ${reason}` : ''}` },
+            `✖ ${f.error}${reason ? `: ${reason}` : ''}`,
+          )
+        : null,
     )
-    const children = f.calls ?? []
     if (children.length === 0) return h('div', { class: 'frame leaf', 'data-depth': depth }, row)
     return h(
       'details',
       { class: 'frame', open: depth < 3, 'data-depth': depth },
-      h(
-        'summary',
-        {},
-        row,
-        h('span', { class: 'count' }, ` (${children.length} call${children.length > 1 ? 's' : ''})`),
-      ),
+      h('summary', {}, row),
       childList(children, depth + 1),
     )
   }

@@ -1,11 +1,20 @@
 import { decodeLog } from '../abi/signatures.js'
 import { h } from '../dom.js'
 import { short } from '../format.js'
+import { type TokenOf, amountArgument, tokenAmount } from './tokenAmounts.js'
 
 export type LogEntry = { address: string; topics: string[]; data: string }
 
-/** The events, in order, decoded where the signature is known; raw topics and data otherwise. */
-export function renderEvents(logs: readonly LogEntry[], nameOf: (a: string) => string | undefined): HTMLElement {
+/**
+ * The events, in order, decoded where the signature is known; raw topics and data otherwise. A
+ * token's Transfer and Approval amounts in its decimals with its symbol where `tokenOf` knows them
+ * (the base units on hover).
+ */
+export function renderEvents(
+  logs: readonly LogEntry[],
+  nameOf: (a: string) => string | undefined,
+  tokenOf: TokenOf = () => undefined,
+): HTMLElement {
   if (logs.length === 0) return h('p', { class: 'muted' }, 'No events.')
   const show = (value: unknown): string =>
     Array.isArray(value)
@@ -37,7 +46,16 @@ export function renderEvents(logs: readonly LogEntry[], nameOf: (a: string) => s
               h(
                 'dl',
                 { class: 'args' },
-                decoded.args.map((a) => [h('dt', {}, `${a.name || '?'} (${a.type})`), h('dd', {}, show(a.value))]),
+                decoded.args.map((a, i) => [
+                  h('dt', {}, `${a.name || '?'} (${a.type})`),
+                  h(
+                    'dd',
+                    {},
+                    (i === amountArgument(decoded.signature, log.topics) && typeof a.value === 'string'
+                      ? tokenAmount(a.value, tokenOf(log.address.toLowerCase()))
+                      : undefined) ?? show(a.value),
+                  ),
+                ]),
               ),
             )
           : h(
