@@ -7,7 +7,8 @@ import { quantity } from '../src/utils/hex.js'
 import { compileSolidity } from './src/compileSolidity.js'
 import { createProxy } from './src/createProxy.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
-import { deploy, rpc, rpcResult } from './src/rpc.js'
+import { deployPreviewScenario } from './src/previewScenarioContracts.js'
+import { deploy, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
 
 // edgetrace_previewTransactions on the devnet, measured against mined truth: each previewed sequence
 // is then sent to anvil and mined in the next block, and every `post` equals the balance edgetrace
@@ -418,25 +419,33 @@ describe('edgetrace_previewTransactions without mining', () => {
     expect(far.error).toMatchObject({ code: -32000, message: 'header not found' })
   })
 
-  it('a cold preview of a token transfer: three upstream round trips (two, and the recipient for its signal), one warm; five warm with the firstInteraction window', async () => {
+  it('a cold preview of a token transfer: three upstream round trips (two, and the recipient for its signal), none warm; three more with the firstInteraction window, none when repeated', async () => {
     const proxy = await createProxy(devnet.anvil.url)
     const cold = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
     try {
       const calls = [{ from: alice, to: token, data: encodeCall('transfer(address,uint256)', [bob, 5n]) }]
+      const head = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', ['latest', false])
       const trips = async (options: object = { firstInteractionBlocks: 0 }) => {
         const before = proxy.requests
-        const res = await rpcResult(cold.url, 'edgetrace_previewTransactions', [calls, 'latest', options])
+        const res = await rpcResult(cold.url, 'edgetrace_previewTransactions', [
+          calls,
+          { blockHash: head.hash },
+          options,
+        ])
         expect(res.assetChanges[1].value.diff).toBe('-0x5')
         return proxy.requests - before
       }
-      // Round trip 1: the header with each call's access list; 2: every account, slot and code they
-      // name, the reader's and the system contracts' (no trie nodes: the simulated blocks' roots are not computed);
-      // 3: the recipient's proven account, for the recipientIsEoa signal (the transfer touches only the token's storage).
+      // Round trip 1: the header with each call's access list (and one list of the target's metadata
+      // reads); 2: every account, slot and code they name, the reader's and the system contracts' (no
+      // trie nodes: the simulated blocks' roots are not computed); 3: the recipient's proven account,
+      // for the recipientIsEoa signal (the transfer touches only the token's storage).
       expect(await trips()).toBe(3)
-      expect(await trips()).toBe(1)
-      // firstInteraction's default window (32 blocks), warm otherwise: the window's first header, the
-      // account's proof there, and (the account sent in it) the window's headers and bodies — four more.
-      expect(await trips({})).toBe(5)
+      expect(await trips()).toBe(0)
+      // firstInteraction's default window (32 blocks), warm otherwise: the window's headers by the
+      // block's parent links, the account's proof at its start, and (the account sent in it) the
+      // window's bodies — three more. Repeated: nothing (it asked the window's 32 headers by number each time).
+      expect(await trips({})).toBe(3)
+      expect(await trips({})).toBe(0)
     } finally {
       await cold.close()
       await proxy.stop()
@@ -514,4 +523,81 @@ describe('edgetrace_previewTransactions: WETH wrap and unwrap against mined trut
     expect(signed(wrapped.value.diff)).toBe(-(ETHER / 2n))
     await expectMinedTruth(preview, carol, mined, gasPaid, weth)
   })
+})
+
+describe('edgetrace_previewTransactions: the upstream round trips of an ERC-20 swap (bench/preview.ts), cold and warm', () => {
+  const word = (v: bigint | string) =>
+    (typeof v === 'bigint' ? v.toString(16) : v.slice(2).toLowerCase()).padStart(64, '0')
+  let swap: { from: string; to: string; data: string }
+  let blockHash: string
+  let tokens: string[]
+  beforeAll(async () => {
+    const s = await deployPreviewScenario(devnet.anvil.url, devnet.accounts[0]! as `0x${string}`, [carol])
+    tokens = [s.tokenA, s.tokenB]
+    // swapExactTokensForTokens(10 TKA, 0, [TKA, TKB], carol, deadline), the router's allowance given on chain.
+    swap = {
+      from: carol,
+      to: s.router,
+      data: `0x38ed1739${word(10n * ETHER)}${word(0n)}${word(0xa0n)}${word(carol)}${word(2n ** 40n)}${word(2n)}${word(s.tokenA)}${word(s.tokenB)}`,
+    }
+    const approved = await rpcResult(devnet.anvil.url, 'eth_sendTransaction', [
+      { from: carol, to: s.tokenA, data: `0x095ea7b3${word(s.router)}${word(2n ** 255n)}` },
+    ])
+    await waitForReceipt(devnet.anvil.url, approved)
+    blockHash = (await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', ['latest', false])).hash
+  }, 120_000)
+
+  /** Round trips and requests of each request in turn, on a fresh edgetrace behind 50 ms of latency. */
+  async function measure(method: string, params: unknown[], times: number) {
+    const proxy = await createProxy(devnet.anvil.url, { delayMs: 50 })
+    const fresh = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
+    try {
+      const out: { roundTrips: number; requests: number; result: any }[] = []
+      for (let i = 0; i < times; i++) {
+        fresh.upstream.resetStats()
+        const result = await rpcResult(fresh.url, method, params)
+        const { roundTrips, requests } = fresh.upstream.stats()
+        out.push({ roundTrips, requests, result })
+      }
+      return out
+    } finally {
+      await fresh.close()
+      await proxy.stop()
+    }
+  }
+
+  it("signals that read history off: cold in eth_simulateV1's round trips (3: the tokens' metadata slots listed and fetched beside the calls' state), warm none", async () => {
+    const [simulated] = await measure('eth_simulateV1', [{ blockStateCalls: [{ calls: [swap] }] }, { blockHash }], 1)
+    const [cold, warm] = await measure(
+      'edgetrace_previewTransactions',
+      [[swap], { blockHash }, { firstInteractionBlocks: 0, newContractDays: 0 }],
+      2,
+    )
+    // The preview answers what it did before: ether, TKA and TKB with their metadata.
+    expect(
+      cold!.result.assetChanges.map((a: any) => [a.token.address.toLowerCase(), a.token.symbol, a.token.name]),
+    ).toEqual([
+      ['0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', 'ETH', 'Ether'],
+      [tokens[0], 'TKA', 'Token A'],
+      [tokens[1], 'TKB', 'Token B'],
+    ])
+    expect(warm!.result).toEqual(cold!.result)
+    // 1: the header, the calls' access lists and one of the target's metadata reads; 2: what they name,
+    // and beside it one list of every other listed contract's metadata and balance reads; 3: those
+    // reads' slots (TKA's and TKB's name and symbol, read one slot at a time as each read ran: 6 before).
+    expect(simulated!.roundTrips).toBe(3)
+    expect(cold!.roundTrips).toBe(3)
+    expect(warm!.requests).toBe(0)
+  }, 60_000)
+
+  it('default options: cold 4 round trips (the firstInteraction window beside the preview), warm none (2 requests, the window asked by number, before)', async () => {
+    const [cold, warm] = await measure('edgetrace_previewTransactions', [[swap], { blockHash }], 2)
+    expect(cold!.result.signals.map((s: any) => s.kind)).toEqual(['firstInteraction'])
+    expect(warm!.result).toEqual(cold!.result)
+    // 1: header and lists; 2: the state, the metadata reads' list and the window's 32 headers (by the
+    // block's parent links); 3: the metadata slots and the account's proof at the window's start;
+    // 4: the window's bodies (carol sent the approval in it).
+    expect(cold!.roundTrips).toBe(4)
+    expect(warm!.requests).toBe(0)
+  }, 60_000)
 })

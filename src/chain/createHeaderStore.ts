@@ -29,6 +29,11 @@ export type HeaderStore = {
   offer(json: unknown, expectedHash?: string): VerifiedHeader
   /** Hash of `head`'s ancestor at `number`, following verified parent links (BLOCKHASH). */
   ancestorHash(head: VerifiedHeader, number: bigint): Promise<Hex>
+  /**
+   * `head`'s ancestor at `number`: within 256 blocks by `head`'s parent links (proven in every trust
+   * mode, and asked of no one again once its headers are known), farther by number as `resolve` does.
+   */
+  ancestor(head: VerifiedHeader, number: bigint): Promise<VerifiedHeader>
   /** The EVM's blockchain view from `head`: BLOCKHASH answered from verified headers. */
   blockchainFor(head: VerifiedHeader): {
     getBlock(n: number): Promise<{ hash(): Uint8Array }>
@@ -293,6 +298,35 @@ export function createHeaderStore({
 
   const ancestorHash = (head: VerifiedHeader, number: bigint): Promise<Hex> => walkParents(head, number)
 
+  async function ancestor(head: VerifiedHeader, number: bigint): Promise<VerifiedHeader> {
+    if (number === head.number) return head
+    if (number > head.number) throw new BlockNotFoundError(`${number} (not an ancestor of block ${head.number})`)
+    if (head.number - number > WALK_LIMIT) return byNumber(number)
+    const current = knownParents(head, number)
+    if (current.number === number) return current
+    // The rest of the walk fetched with block `number` itself, in one batch.
+    const stretch = fetchStretch(number, current.number)
+    const hash = await walkParents(current, number, undefined, stretch)
+    await stretch.catch(() => {})
+    return byHash(hash)
+  }
+
+  /** Down `head`'s parent links through headers already verified (and cached), to `number` at most. */
+  function knownParents(
+    head: VerifiedHeader,
+    number: bigint,
+    linked?: (number: bigint, hash: string) => void,
+  ): VerifiedHeader {
+    let current = head
+    while (current.number > number) {
+      const parent = cache.get<VerifiedHeader>(cacheKeys.header(bytesToHex(current.header.parentHash)))
+      if (!parent) break
+      current = parent
+      linked?.(current.number, current.hash)
+    }
+    return current
+  }
+
   /** As ancestorHash, telling `linked` of every header the walk passes (each one an ancestor of `head`). */
   async function walkParents(
     head: VerifiedHeader,
@@ -301,9 +335,12 @@ export function createHeaderStore({
     stretch?: Promise<Map<string, VerifiedHeader>>,
   ): Promise<Hex> {
     if (number >= head.number) throw new Error(`block ${number} is not an ancestor of block ${head.number}`)
-    let current = head
+    // Headers already verified first: a stretch walked once is walked again without asking.
+    stretch?.catch(() => {})
+    let current = knownParents(head, number + 1n, linked)
+    if (current.number === number + 1n) return bytesToHex(current.header.parentHash)
     // The missing stretch fetched in one batch by number, then the parent links followed (and so checked).
-    const prefetched = await (stretch ?? fetchStretch(number + 1n, head.number))
+    const prefetched = await (stretch ?? fetchStretch(number + 1n, current.number))
     while (current.number > number + 1n) {
       const parent = bytesToHex(current.header.parentHash)
       current = prefetched.get(parent) ?? (await byHash(parent))
@@ -402,6 +439,7 @@ export function createHeaderStore({
     checkpoint: checkpointHeader,
     offer,
     ancestorHash,
+    ancestor,
     blockchainFor,
   }
 }

@@ -28,11 +28,14 @@ function blockPin(block: BlockSelector): unknown {
  *     coinbase and the system contracts, in one batch.
  * What the lists missed is fetched on demand. The lists are kept by (base hash, calls): a second
  * identical simulation on the same block asks nothing (a call that reverts there included).
+ * `onListed` is told the block and the lists as soon as they are known (before step 2): what it asks
+ * of the upstream then leaves beside step 2's batch, not after it.
  */
 export async function prepareSimulation(
   engine: Engine,
   selector: BlockSelector,
   opts: SimulateOptions,
+  onListed?: (block: VerifiedHeader, listed: readonly AccessListEntry[]) => void,
 ): Promise<VerifiedHeader> {
   const { upstream, headers } = engine
   const calls = opts.blocks.flatMap((b) => b.calls).slice(0, MAX_LISTED_CALLS)
@@ -66,6 +69,7 @@ export async function prepareSimulation(
     listed = (await lists).flat()
     if (complete) engine.cache.set(key(block), listed, 256 + 96 * listed.length)
   }
+  onListed?.(block, listed)
   await prefetchSimulation(engine, block, opts, listed)
   return block
 }

@@ -6,6 +6,8 @@ import type { Deadline } from '../../types/deadline.js'
 import type { Hex } from '../../types/hex.js'
 import type { Engine } from '../createEngine.js'
 import { prepareSimulation } from '../prepareSimulation.js'
+import { batchReadCall, listReads } from '../batchReadCall.js'
+import type { AccessListEntry } from '../../state/types.js'
 import type { SimulatedLog } from '../createSimulationLogRecorder.js'
 import {
   type SimulateBlockInput,
@@ -22,7 +24,7 @@ import { decodeTokenText } from './decodeTokenText.js'
 import { type ApprovalTouched, PERMIT2, approvalsTouched } from './approvalsTouched.js'
 import { nftsMoved } from './nftsMoved.js'
 import { type SignalFrame, createSignalFrameRecorder } from './signals/createSignalFrameRecorder.js'
-import { tokensMoved } from './tokensMoved.js'
+import { TRANSFER_TOPIC, tokensMoved } from './tokensMoved.js'
 import { positionedBase } from './positionedBase.js'
 
 /**
@@ -144,6 +146,11 @@ export type PreviewCallsParameters = {
   transactionIndex?: number | undefined
   /** ABIs the app supplied by address, to name functions and custom errors (with the bundled table). */
   abis?: PreviewAbis | undefined
+  /**
+   * Told the block the preview answers on as soon as it is known (before its state is fetched): what
+   * needs only the block (the signals' look-back) can then ask beside the preview's own rounds.
+   */
+  onBlock?: ((block: VerifiedHeader) => void) | undefined
 }
 
 /** The calls without fees: their ether movements are then their values alone (the fees said apart). */
@@ -160,7 +167,18 @@ const feeless = (call: CallArgs): CallArgs => ({
  * a few such reads would exhaust the request's gas cap, failing the whole preview.
  */
 const READ_GAS = 1_000_000n
-const read = (to: Hex, data: string): SimulateCall => ({ to, data: data as Hex, gas: READ_GAS })
+type Read = SimulateCall & { to: Hex; data: Hex }
+const read = (to: Hex, data: string): Read => ({ to, data: data as Hex, gas: READ_GAS })
+/** Contracts the calls' access lists name whose reads are listed speculatively (beside the state's batch). */
+const MAX_SPECULATED = 16
+/** Listed addresses that are no token: the system contracts, the zero address and precompiles (below 0x10000). */
+const NOT_TOKENS = new Set<string>([
+  '0x000f3df6d732807ef1319fb7b8bb8522d0beac02',
+  '0x0000f90827f1c53a10cb7a02335b175320002935',
+  '0x00000961ef480eb55e80d19ad83579a64c007002',
+  '0x0000bbddc7ce488642fb579f8b00f3a590007251',
+  '0xfffffffffffffffffffffffffffffffffffffffe',
+])
 const bare = ({ to, data }: HoldingRead): SimulateCall => ({ to, data, gas: READ_GAS })
 
 /** A verified read of what the account holds or allows, run before and after the calls: `words` 32-byte words answered. */
@@ -240,7 +258,7 @@ function previewed(call: SimulatedCall, input: CallArgs | undefined, abis: Previ
 }
 
 /** The reads of a token's metadata: decimals, symbol, name, and whether it supports ERC-1155's interface. */
-const metadataReads = (token: Hex): SimulateCall[] => [
+const metadataReads = (token: Hex): Read[] => [
   read(token, SELECTORS.decimals),
   read(token, SELECTORS.symbol),
   read(token, SELECTORS.name),
@@ -273,10 +291,11 @@ function metadataOf([decimals, symbol, name, erc1155]: (SimulatedCall | undefine
  */
 export async function previewCalls(
   engine: Engine,
-  { selector, calls, account, deadline, transactionIndex, abis }: PreviewCallsParameters,
+  { selector, calls, account, deadline, transactionIndex, abis, onBlock }: PreviewCallsParameters,
 ): Promise<Preview> {
   const positioned =
     transactionIndex === undefined ? undefined : await positionedBase(engine, selector, transactionIndex, deadline)
+  if (positioned) onBlock?.(positioned.block)
   const userBlock: SimulateBlockInput = { calls: calls.map(feeless), blockOverrides: positioned?.overrides }
   const opts = { validation: false, traceTransfers: false, stateRoots: false, baseState: positioned?.state }
   const ethRead = read(READER, `0x${addressWord(account)}`)
@@ -284,19 +303,58 @@ export async function previewCalls(
   // move with no event naming the account (a rebase); kept where it moved. Its reads are prefetched.
   const targets = [...new Set(calls.flatMap((c) => (c.to ? [c.to.toLowerCase() as Hex] : [])))]
   const targetReads = targets.map((t) => read(t, `${SELECTORS.balanceOf}${addressWord(account)}`))
-  // The reading block prepared too: the reader's (absent) account is fetched with the calls' state.
+  // The reading block prepared too: the reader's (absent) account is fetched with the calls' state,
+  // and the targets' metadata reads listed (one creation call making them all: batchReadCall) with
+  // the calls, their slots fetched in the same batch. Every other contract the calls' lists name may
+  // be a token the calls move: its metadata and balance reads are listed as soon as the lists are
+  // known (beside the state's batch), their slots fetched beside the first run (speculated).
   // Positioned: the parent's state, what the block's replay did not read fetched as the calls read it.
+  let speculated: Promise<AccessListEntry[]> = Promise.resolve([])
+  let candidates: Hex[] = []
+  const speculate = (at: VerifiedHeader, listed: readonly AccessListEntry[]) => {
+    onBlock?.(at)
+    const skip = new Set<string>([account.toLowerCase(), READER, ...targets])
+    candidates = [...new Set(listed.map((e) => e.address.toLowerCase() as Hex))]
+      .filter((a) => !skip.has(a) && !NOT_TOKENS.has(a) && BigInt(a) > 0xffffn)
+      .slice(0, MAX_SPECULATED)
+    const reads = candidates.flatMap((t) => [
+      ...metadataReads(t),
+      read(t, `${SELECTORS.balanceOf}${addressWord(account)}`),
+    ])
+    speculated = listReads(engine, at, reads)
+  }
   const block =
     positioned?.parent ??
-    (await prepareSimulation(engine, selector, {
-      ...opts,
-      blocks: [userBlock, readingBlock([ethRead, ...targetReads])],
-    }))
+    (await prepareSimulation(
+      engine,
+      selector,
+      {
+        ...opts,
+        blocks: [
+          userBlock,
+          readingBlock([ethRead, ...targetReads]),
+          ...(targets.length > 0 ? [{ calls: [batchReadCall(targets.flatMap(metadataReads))] }] : []),
+        ],
+      },
+      speculate,
+    ))
   /** An account where the calls start (positioned: after the block's first transactions). */
   const accountAt = (address: Hex) =>
     positioned
       ? positioned.state.fork().getAccount(new Address(hexToBytes(address)))
       : engine.source.getAccount(block, address)
+  const tokenCache = createTokenMetadataCache(engine)
+  // The speculated reads' slots fetched beside the first run, but a token's whose metadata is cached
+  // (by its code, now proven): a preview at a new block reads those tokens' balances only.
+  const speculative = speculated
+    .then(async (entries) => {
+      const known = new Set<string>()
+      for (const c of candidates) if (tokenCache.get(tokenCache.keyOf(c, await accountAt(c)))) known.add(c)
+      const wanted = entries.filter((e) => !known.has(e.address.toLowerCase()))
+      if (wanted.length > 0) await engine.source.prefetch(block, wanted)
+    })
+    // Left to the reads, which fetch what they touch as they run.
+    .catch(() => {})
   // The calls' trees, for the signals (SELFDESTRUCT, value into a frame that reverted).
   const frames = createSignalFrameRecorder(calls.length)
   const [first, preAccount] = await Promise.all([
@@ -328,7 +386,6 @@ export async function previewCalls(
   // Metadata of a token with code where the calls start is read there, before the calls (the chain's
   // own state, so it may be cached: by address and code hash, read once); of a token the calls
   // create, after them. A cached token is not read again.
-  const tokenCache = createTokenMetadataCache(engine)
   const keys = new Map(await Promise.all(named.map(async (t) => [t, tokenCache.keyOf(t, await accountAt(t))] as const)))
   const metadata = new Map<Hex, TokenMetadata>()
   for (const [t, key] of keys) {
@@ -337,6 +394,21 @@ export async function previewCalls(
   }
   const readBefore = named.filter((t) => !metadata.has(t) && keys.get(t) !== undefined)
   const readAfter = named.filter((t) => keys.get(t) === undefined)
+  // Fetched before the reads run: the speculated reads' slots, and the accounts the signals read (the
+  // recipients of the account's ERC-20 Transfers, the spenders its approvals name) — errors left to
+  // the signals, which fetch on demand.
+  const signalAccounts = [
+    ...logs.flatMap((l) =>
+      l.topics.length === 3 && l.topics[0]!.toLowerCase() === TRANSFER_TOPIC && BigInt(l.topics[1]!) === BigInt(account)
+        ? [`0x${l.topics[2]!.slice(26)}` as Hex]
+        : [],
+    ),
+    ...approvals.flatMap((a) => (a.kind === 'approve' ? [] : [a.spender])),
+  ].map((address): AccessListEntry => ({ address, storageKeys: [] }))
+  await Promise.all([
+    speculative,
+    signalAccounts.length > 0 && engine.source.prefetch(positioned?.block ?? block, signalAccounts).catch(() => {}),
+  ])
   let post = first[1]!.calls
   let pre: (bigint[] | null)[] = []
   if (holdings.length > 0) {

@@ -4,7 +4,9 @@ import { InvalidParamsRpcError, ServerRpcError } from '../../errors/rpc.js'
 import { type ApprovalChange, type BalanceChange, previewCalls } from '../../exec/preview/previewCalls.js'
 import { frameSignals } from '../../exec/preview/signals/frameSignals.js'
 import { previewSignals } from '../../exec/preview/signals/previewSignals.js'
+import { prefetchFirstInteraction } from '../../exec/preview/signals/firstInteractionSignals.js'
 import type { Hex } from '../../types/hex.js'
+import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import { quantity } from '../../utils/hex.js'
 import { defineMethod } from '../defineMethod.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
@@ -71,6 +73,13 @@ export const previewTransactions = defineMethod({
     }
     // Calls without `from` are the account's.
     const calls = given.map((c) => (c.from === undefined ? { ...c, from: account } : c))
+    // The firstInteraction look-back needs only the block: its headers and the account's proof at
+    // its start fetched as soon as the block is known, beside the preview's own rounds.
+    const onBlock = (block: VerifiedHeader) => {
+      if (calls.some((c) => c.to)) {
+        prefetchFirstInteraction(engine, block, account, options?.firstInteractionBlocks).catch(() => {})
+      }
+    }
     const [preview, anchor] = await Promise.all([
       previewCalls(engine, {
         selector: selector ?? { kind: 'tag', tag: 'latest' },
@@ -79,6 +88,7 @@ export const previewTransactions = defineMethod({
         deadline: context.deadline,
         transactionIndex: options?.transactionIndex,
         abis: options?.abis,
+        onBlock,
       }).catch((err: unknown) => {
         // geth's words for a block it does not have.
         if (err instanceof BlockNotFoundError) throw new ServerRpcError('header not found', { cause: err })

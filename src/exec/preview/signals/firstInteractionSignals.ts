@@ -8,11 +8,32 @@ import type { PreviewSignal } from './spenderSignals.js'
 /** Default look-back, blocks (about 6 minutes on mainnet: bodies are fetched only when the account sent in it). */
 export const FIRST_INTERACTION_BLOCKS = 32
 
+/** The window's first block: `blocks` blocks up to and with the block, from block 1 at most. */
+const windowStart = (block: VerifiedHeader, blocks: number) =>
+  block.number - BigInt(blocks) + 1n < 1n ? 1n : block.number - BigInt(blocks) + 1n
+
+/**
+ * What firstInteractionSignals reads first, fetched ahead (as soon as the block is known, beside a
+ * preview's own rounds): the window's headers by the block's parent links, then the account's proof
+ * at the window's start. Its errors are left to firstInteractionSignals, which reads the same again.
+ */
+export async function prefetchFirstInteraction(
+  engine: Engine,
+  block: VerifiedHeader,
+  account: Hex,
+  blocks = FIRST_INTERACTION_BLOCKS,
+): Promise<void> {
+  const fromNumber = windowStart(block, blocks)
+  if (blocks <= 0 || fromNumber <= 1n) return
+  await engine.source.getAccount(await engine.headers.ancestor(block, fromNumber - 1n), account).catch(() => {})
+}
+
 /**
  * `firstInteraction`: the calls' targets that are contracts on the block and that the account sent
  * no transaction to in the last `blocks` blocks (up to and with the block). The account's proven
  * nonce at the window's start and at the block says whether it sent anything in it: unchanged, no
- * block is fetched (2 round trips: a header and a proof); else the window's verified bodies are read
+ * block is fetched (2 round trips: the window's headers, by the block's parent links, and a proof; none
+ * once known); else the window's verified bodies are read
  * for transactions from the account to the target. Only top-level transactions count (a contract
  * reached through another, or through a smart account's bundler, is not seen), and only in the window:
  * `window: {from, to}` says which blocks were looked at.
@@ -26,11 +47,16 @@ export async function firstInteractionSignals(
 ): Promise<PreviewSignal[]> {
   const wanted = [...new Set(targets.map((t) => t.toLowerCase() as Hex))]
   if (blocks <= 0 || wanted.length === 0) return []
-  const fromNumber = block.number - BigInt(blocks) + 1n < 1n ? 1n : block.number - BigInt(blocks) + 1n
+  const fromNumber = windowStart(block, blocks)
+  // The window's blocks by the block's parent links (its headers fetched in one batch, then known):
+  // proven the block's ancestors, and asked of no one again. Asked beside the targets' code (one
+  // round, not two; the headers unused where no target is a contract).
+  const start = fromNumber > 1n ? engine.headers.ancestor(block, fromNumber - 1n) : undefined
+  start?.catch(() => {})
   const kinds = await Promise.all(wanted.map((t) => codeKindOf(engine, block, t)))
   const contracts = wanted.filter((_, i) => kinds[i]!.kind === 'contract')
   if (contracts.length === 0) return []
-  const before = fromNumber > 1n ? await engine.headers.resolve({ kind: 'number', number: fromNumber - 1n }) : undefined
+  const before = await start
   const [then, now] = await Promise.all([
     before ? engine.source.getAccount(before, account) : undefined,
     engine.source.getAccount(block, account),
@@ -40,7 +66,7 @@ export async function firstInteractionSignals(
     const numbers = Array.from({ length: Number(block.number - fromNumber + 1n) }, (_, i) => fromNumber + BigInt(i))
     const bodies = await Promise.all(
       numbers.map(async (number) => {
-        const header = number === block.number ? block : await engine.headers.resolve({ kind: 'number', number })
+        const header = await engine.headers.ancestor(block, number)
         return fetchVerifiedBlock(engine, header)
       }),
     )

@@ -24,7 +24,9 @@ const at = (h: VerifiedHeader) => ({ number: h.number, timestamp: h.header.times
  * `days` days back (by 12 s slots, its timestamp checked), and where that does not decide, 7 blocks
  * between it and the block. Answers `createdAfter` (a block without its code, inside the window) when
  * new, nothing when it had code before the window, and `age: 'unknown'` when the bound is reached
- * without deciding. Cost: 2 upstream round trips, 4 at most.
+ * without deciding. Cost: 2 upstream round trips, 4 at most. The blocks are the block's ancestors
+ * (headers.ancestor): within 256 blocks by its parent links, their headers then known; farther, by
+ * number, kept once final.
  */
 export async function newContractSignal(
   engine: Engine,
@@ -37,9 +39,7 @@ export async function newContractSignal(
   const cutoff = block.header.timestamp - window
   const guessNumber = block.number - window / SLOT_SECONDS
   const guess =
-    guessNumber >= block.number
-      ? block
-      : await engine.headers.resolve({ kind: 'number', number: guessNumber < 1n ? 1n : guessNumber })
+    guessNumber >= block.number ? block : await engine.headers.ancestor(block, guessNumber < 1n ? 1n : guessNumber)
   const fresh = (createdAfter: VerifiedHeader): PreviewSignal[] => [
     { kind: 'newContract', severity: 'warning', spender, days, createdAfter: at(createdAfter) },
   ]
@@ -58,7 +58,7 @@ export async function newContractSignal(
   const points = Array.from({ length: Number(k) }, (_, i) => guess.number + (span * BigInt(i + 1)) / (k + 1n))
   const probed = await Promise.all(
     points.map(async (number) => {
-      const header = await engine.headers.resolve({ kind: 'number', number })
+      const header = await engine.headers.ancestor(block, number)
       return { header, code: await hasCode(engine, header, spender) }
     }),
   )
