@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import ts from 'typescript'
 import * as viem from 'viem'
 import { transformWithOxc } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -23,7 +24,8 @@ import { runCli } from './src/runCli.js'
 // The only edits: the guides' addresses (127.0.0.1:8545 anvil's, :8546 edgetrace's) become this
 // run's ports, and the placeholder hash `0x…` the hash the guide's own transaction got.
 
-const README = readFileSync(resolve(import.meta.dirname, '..', 'README.md'), 'utf8')
+const ROOT = resolve(import.meta.dirname, '..')
+const README = readFileSync(resolve(ROOT, 'README.md'), 'utf8')
 const GUIDE_ANVIL = 'http://127.0.0.1:8545'
 const GUIDE_EDGETRACE = 'http://127.0.0.1:8546'
 const ONE_ETH = '0xde0b6b3a7640000'
@@ -131,6 +133,21 @@ function walletOver(url: string, asked: { method: string; result?: unknown }[]) 
       return res.result
     },
   }
+}
+
+/** Whether dist/'s declarations are newer than every source file they are built from. */
+function distIsNewer(): boolean {
+  const built = ['dist/node/index.d.ts', 'dist/browser/index.d.ts'].map((f) => join(ROOT, f))
+  if (!built.every((f) => existsSync(f))) return false
+  const oldest = Math.min(...built.map((f) => statSync(f).mtimeMs))
+  const newest = (dir: string): number =>
+    Math.max(
+      0,
+      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+      ),
+    )
+  return newest(join(ROOT, 'src')) <= oldest
 }
 
 let anvil: AnvilInstance
@@ -351,4 +368,42 @@ describe.sequential("the README's guides, run against a fresh anvil", () => {
     expect(refused.outcome).toMatchObject({ code: 4001 })
     expect(refused.asked.map((a) => a.method)).not.toContain('eth_sendTransaction')
   }, 180_000)
+
+  it('the TypeScript guides type-check as a strict consumer compiles them (copy-paste code that compiles)', () => {
+    // Each ts guide as a module of its own, viem from node_modules, `window.ethereum` declared as a dapp
+    // declares its wallet's provider, and `edgetrace` / `edgetrace/browser` the declarations a consumer
+    // gets: dist/'s when they are newer than every source (CI: `npm ci` built them; 3 s of CPU), else
+    // the sources themselves (the whole graph checked: ~20 s of CPU). Only the guides' diagnostics count.
+    const dir = join(ROOT, 'node_modules/.cache/edgetrace-readme-guides')
+    rmSync(dir, { recursive: true, force: true })
+    mkdirSync(dir, { recursive: true })
+    const names = ['viem', 'wallet', 'preview']
+    for (const name of names) writeFileSync(join(dir, `${name}.ts`), `${guide(name).join('\n')}\nexport {}\n`)
+    writeFileSync(join(dir, 'window.d.ts'), `interface Window { ethereum: import('edgetrace').Eip1193Provider }\n`)
+    const files = [...names.map((n) => join(dir, `${n}.ts`)), join(dir, 'window.d.ts')]
+    const program = ts.createProgram(files, {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: [],
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      paths: distIsNewer()
+        ? {
+            edgetrace: [join(ROOT, 'dist/node/index.d.ts')],
+            'edgetrace/browser': [join(ROOT, 'dist/browser/index.d.ts')],
+          }
+        : { edgetrace: [join(ROOT, 'src/node/index.ts')], 'edgetrace/browser': [join(ROOT, 'src/browser/index.ts')] },
+    })
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file?.fileName.startsWith(dir))
+      .map((d) => {
+        const at = d.file?.getLineAndCharacterOfPosition(d.start ?? 0)
+        return `${d.file?.fileName.slice(dir.length + 1)}:${(at?.line ?? 0) + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`
+      })
+    expect(diagnostics).toEqual([])
+  }, 120_000)
 })
