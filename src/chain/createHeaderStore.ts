@@ -338,7 +338,11 @@ export function createHeaderStore({
     // Headers already verified first: a stretch walked once is walked again without asking.
     stretch?.catch(() => {})
     let current = knownParents(head, number + 1n, linked)
-    if (current.number === number + 1n) return bytesToHex(current.header.parentHash)
+    if (current.number === number + 1n) {
+      // A stretch asked by the caller carries block `number`'s header, its next read: awaited, not asked twice.
+      await stretch?.catch(() => {})
+      return bytesToHex(current.header.parentHash)
+    }
     // The missing stretch fetched in one batch by number, then the parent links followed (and so checked).
     const prefetched = await (stretch ?? fetchStretch(number + 1n, current.number))
     while (current.number > number + 1n) {
