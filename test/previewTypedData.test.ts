@@ -668,7 +668,7 @@ describe('edgetrace_previewTypedData', () => {
     }
   })
 
-  it('upstream round trips of a Permit2 PermitSingle preview to a contract spender: cold, warm, and warm with the spender signals', async () => {
+  it('upstream round trips of a Permit2 PermitSingle preview to a contract spender: cold, warm, and warm with the spender signals, then none', async () => {
     const proxy = await createProxy(devnet.anvil.url)
     const cold = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
     try {
@@ -682,7 +682,7 @@ describe('edgetrace_previewTypedData', () => {
           sigDeadline: FAR.toString(),
         },
       }
-      const head = quantity(BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNumber')))
+      const head = { blockHash: (await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', ['latest', false])).hash }
       const trips = async (options: object) => {
         const before = proxy.requests
         const res = await rpcResult(cold.url, 'edgetrace_previewTypedData', [alice, typed, head, options])
@@ -692,13 +692,17 @@ describe('edgetrace_previewTypedData', () => {
       const off = { newContractDays: 0, firstInteractionBlocks: 0 }
       // Cold (the server's first request is its chain id): the header with every read's and the worst
       // case's access lists, then one batch of what they name — the worst case's pull prepared with the
-      // reads (it was 7 requests when the pull fetched its senders and slots on demand). Warm: 1.
+      // reads (it was 7 requests when the pull fetched its senders and slots on demand). Warm, at the
+      // block's hash: nothing.
       expect(await trips(off)).toEqual({ trips: 3, signals: [] })
-      expect(await trips(off)).toEqual({ trips: 1, signals: [] })
-      // The spender signals, warm otherwise: newContract's block about 30 days back (here block 1) and
-      // the spender's proof there; firstInteraction's window start and the account's proof there, and
-      // (alice sent in the window) its headers and bodies.
-      expect(await trips({})).toEqual({ trips: 5, signals: ['newContract', 'firstInteraction'] })
+      expect(await trips(off)).toEqual({ trips: 0, signals: [] })
+      // The spender signals, warm otherwise: the headers of newContract's probes (its guess about 30
+      // days back is block 1 here) and of firstInteraction's window, all by the block's parent links
+      // in one batch (each header asked once for both walks); the spender's proof at block 1 and the
+      // account's at the window's start; (alice sent in the window) its bodies. Repeated: nothing
+      // (it was 5 requests each time, the headers asked by number).
+      expect(await trips({})).toEqual({ trips: 3, signals: ['newContract', 'firstInteraction'] })
+      expect(await trips({})).toEqual({ trips: 0, signals: ['newContract', 'firstInteraction'] })
     } finally {
       await cold.close()
       await proxy.stop()

@@ -357,6 +357,9 @@ export function createHeaderStore({
    * Headers `low` to `high` − 1 not known by number, asked by number in one batch (none past 256),
    * each verified (hashed) and kept: what they claim is taken only once a parent walk links them.
    */
+  /** Headers being asked by number (fetchStretch), by number. */
+  const asking = new Map<bigint, Promise<unknown>>()
+
   async function fetchStretch(low: bigint, high: bigint): Promise<Map<string, VerifiedHeader>> {
     const prefetched = new Map<string, VerifiedHeader>()
     if (cache.restore && high - low <= 256n) {
@@ -368,7 +371,16 @@ export function createHeaderStore({
     for (let n = low; n < high; n++) if (!cache.has(numberKey(n))) missing.push(n)
     if (missing.length === 0 || missing.length > 256) return prefetched
     const answers = await Promise.all(
-      missing.map((n) => upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]).catch(() => null)),
+      missing.map((n) => {
+        // Two walks over the same blocks at once (a preview's look-backs) ask each header once.
+        let asked = asking.get(n)
+        if (!asked) {
+          asked = upstream.request('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]).catch(() => null)
+          asking.set(n, asked)
+          asked.then(() => asking.delete(n))
+        }
+        return asked
+      }),
     )
     for (const json of answers) {
       if (json === null) continue
