@@ -1,8 +1,10 @@
+/** What every edgetrace error may carry besides its message: context lines, details and a cause. */
 export type BaseErrorParameters = {
   /** Lines of context: method, block, address, slot. */
   metaMessages?: string[] | undefined
   /** A longer explanation; defaults to the cause's message. */
   details?: string | undefined
+  /** The error this one wraps (`Error.cause`); its message is the default `details`. */
   cause?: unknown
 }
 
@@ -12,9 +14,13 @@ export type BaseErrorParameters = {
  * `{ code, message, data }` with `toRpcError`.
  */
 export class BaseError extends Error {
+  /** The class's name, e.g. `'UpstreamRpcError'` (set by each subclass). */
   override name = 'BaseError'
+  /** The message alone, without context lines or details: what goes on the wire. */
   readonly shortMessage: string
+  /** Lines of context (method, block, address, slot), appended to `message`. */
   readonly metaMessages: string[]
+  /** A longer explanation: the one given, else the cause's message (`''` when neither). */
   readonly details: string
 
   constructor(shortMessage: string, args: BaseErrorParameters = {}) {
@@ -50,6 +56,7 @@ export class BaseError extends Error {
  */
 export class BaseErrorWithData<data extends object = object> extends BaseError {
   override name = 'BaseErrorWithData'
+  /** The context in wire form, the JSON-RPC error's `data` (undefined when the throw site has none). */
   readonly data: data | undefined
 
   constructor(shortMessage: string, data: data | undefined, args: BaseErrorParameters = {}) {

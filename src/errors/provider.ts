@@ -8,7 +8,9 @@ import { BaseError } from './base.js'
  */
 export class ProviderRpcError extends BaseError {
   override name = 'ProviderRpcError'
+  /** The JSON-RPC error code, or EIP-1193's (4001 refused, 4900 disconnected, 4901 another chain). */
   readonly code: number
+  /** The JSON-RPC error's `data` as the server answered it (undefined: none). */
   readonly data: unknown
   constructor({ code, message, data }: JsonRpcErrorObject) {
     super(message)

@@ -3,7 +3,9 @@ import { BaseError, type BaseErrorParameters } from './base.js'
 /** A JSON-RPC error: its `code`, `message` and optional `data` go on the wire as they are. */
 export class RpcError extends BaseError {
   override name = 'RpcError'
+  /** The JSON-RPC error code (-32602 invalid params, -32000 server error, 3 execution reverted, …). */
   readonly code: number
+  /** The JSON-RPC error's `data`, as it goes on the wire (undefined: none). */
   readonly data: unknown
 
   constructor(code: number, message: string, args: BaseErrorParameters & { data?: unknown } = {}) {
@@ -13,7 +15,9 @@ export class RpcError extends BaseError {
   }
 }
 
+/** -32700: the request is not valid JSON. */
 export class ParseRpcError extends RpcError {
+  /** The JSON-RPC code of this kind, -32700. */
   static readonly code = -32700
   override name = 'ParseRpcError'
   constructor(args: BaseErrorParameters = {}) {
@@ -21,7 +25,9 @@ export class ParseRpcError extends RpcError {
   }
 }
 
+/** -32600: valid JSON, but not a JSON-RPC request (envelope, batch or size refused). */
 export class InvalidRequestRpcError extends RpcError {
+  /** The JSON-RPC code of this kind, -32600. */
   static readonly code = -32600
   override name = 'InvalidRequestRpcError'
   constructor(message = 'invalid request', args: BaseErrorParameters = {}) {
@@ -29,7 +35,9 @@ export class InvalidRequestRpcError extends RpcError {
   }
 }
 
+/** -32601: the method does not exist or its namespace is not enabled (`api`, `--http.api`). */
 export class MethodNotFoundRpcError extends RpcError {
+  /** The JSON-RPC code of this kind, -32601. */
   static readonly code = -32601
   override name = 'MethodNotFoundRpcError'
   constructor(method: string, hint?: string) {
@@ -37,7 +45,9 @@ export class MethodNotFoundRpcError extends RpcError {
   }
 }
 
+/** -32602: an argument is missing or malformed; the message names it. */
 export class InvalidParamsRpcError extends RpcError {
+  /** The JSON-RPC code of this kind, -32602. */
   static readonly code = -32602
   override name = 'InvalidParamsRpcError'
   constructor(message: string, args: BaseErrorParameters = {}) {
@@ -47,6 +57,7 @@ export class InvalidParamsRpcError extends RpcError {
 
 /** -32000: the default code of an error returned by a method (Erigon, geth). */
 export class ServerRpcError extends RpcError {
+  /** The JSON-RPC code of this kind, -32000. */
   static readonly code = -32000
   override name = 'ServerRpcError'
   constructor(message: string, args: BaseErrorParameters & { data?: unknown } = {}) {
@@ -59,6 +70,7 @@ export class ServerRpcError extends RpcError {
  * an answer past `--rpc.response.limit`.
  */
 export class ResponseTooLargeRpcError extends RpcError {
+  /** The JSON-RPC code of this kind, -32003. */
   static readonly code = -32003
   override name = 'ResponseTooLargeRpcError'
   constructor(limit: number) {
@@ -68,6 +80,7 @@ export class ResponseTooLargeRpcError extends RpcError {
 
 /** Code 3: eth_call / eth_estimateGas reverted; `data` holds the revert bytes. */
 export class ExecutionRevertedRpcError extends RpcError {
+  /** The JSON-RPC code of this kind, 3. */
   static readonly code = 3
   override name = 'ExecutionRevertedRpcError'
   constructor(reason: string | undefined, data: string) {

@@ -4,8 +4,11 @@ import { BaseError, type BaseErrorParameters } from './base.js'
 /** The upstream node answered a call with a JSON-RPC error (a URL in its message cut to scheme, host and port). */
 export class UpstreamRpcError extends BaseError {
   override name = 'UpstreamRpcError'
+  /** The upstream's JSON-RPC error code. */
   readonly code: number
+  /** The upstream's JSON-RPC error `data` (undefined: none). */
   readonly data: unknown
+  /** The method the upstream was asked. */
   readonly method: string
   constructor(
     method: string,
@@ -28,6 +31,7 @@ export class UpstreamRpcError extends BaseError {
  */
 export class UpstreamUnavailableError extends BaseError {
   override name = 'UpstreamUnavailableError'
+  /** The HTTP status the upstream last answered, when it answered one (429, 503, …). */
   readonly status: number | undefined
   constructor(url: string, reason: string, args: BaseErrorParameters & { status?: number } = {}) {
     super(`upstream unreachable: ${redactUrlsIn(reason)}`, {

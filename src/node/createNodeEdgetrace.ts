@@ -54,9 +54,13 @@ export type CreateEdgetraceOptions = {
    */
   upstreamOptions?:
     | {
+        /** Per request (HTTP request or WebSocket frame), ms (default 30 s). */
         timeoutMs?: number | undefined
+        /** Retries of a failed request: 429, 5xx, timeout, dropped connection (default 5; 1 for each entry of a list). */
         retries?: number | undefined
+        /** How long an upstream that proved unreachable is skipped, ms (default 0; 30 s for each entry of a list). */
         unreachableCooldownMs?: number | undefined
+        /** HTTP headers sent with every request to an http(s) URL (an API key); never logged. */
         headers?: Record<string, string> | undefined
       }
     | undefined

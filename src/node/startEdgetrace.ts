@@ -17,6 +17,7 @@ import type { LightClient } from '../chain/beacon/createLightClient.js'
 import { type ConsensusParameters, startConsensus } from './startConsensus.js'
 import type { PinnedStart } from '../chain/beacon/connectPinnedLightClient.js'
 
+/** `startEdgetrace`'s options: the CLI's flags by name (`npx edgetrace --help`), each noted with its flag. */
 export type StartEdgetraceParameters = {
   /** `--upstream`: the node state is read from, `http(s)://` or `ws(s)://` (any node with `eth_getProof`). */
   upstream: string
@@ -26,7 +27,16 @@ export type StartEdgetraceParameters = {
    * to be fanned out (default 64), and whether the threads start with the server (`warm`: the
    * server is up once they are; otherwise they start on the first range and stop after a minute idle).
    */
-  workers?: { threads?: number; minBlocks?: number; warm?: boolean } | undefined
+  workers?:
+    | {
+        /** Worker threads (default one per core; 0: everything on the main thread). */
+        threads?: number
+        /** The fewest blocks a range needs to be fanned out (default 64). */
+        minBlocks?: number
+        /** Start the threads with the server (else on the first range, stopped after a minute idle). */
+        warm?: boolean
+      }
+    | undefined
   /** `--http.addr`: the HTTP listener's address (default `127.0.0.1`). */
   host?: string
   /** `--http.port`: the HTTP listener's port (default 8545; 0: any free port, said in `url`). */
@@ -77,9 +87,27 @@ export type StartEdgetraceParameters = {
    * WebSocket: `port` (`--ws.port`) for a listener of its own on `host` (else on the HTTP port, as
    * the reference daemon does), `api` (`--ws.api`) its namespaces (else `api`'s).
    */
-  ws?: { port?: number | undefined; api?: readonly string[] | undefined } | undefined
+  ws?:
+    | {
+        /** `--ws.port`: a WebSocket listener of its own on `host` (else on the HTTP port). */
+        port?: number | undefined
+        /** `--ws.api`: the namespaces WebSocket (and IPC) serve (else `api`'s). */
+        api?: readonly string[] | undefined
+      }
+    | undefined
   /** `--https.*`: an HTTPS listener (HTTP/2 and HTTP/1.1, WebSocket over TLS) besides HTTP. */
-  https?: { host?: string | undefined; port: number; key: Buffer | string; cert: Buffer | string } | undefined
+  https?:
+    | {
+        /** `--https.addr`: its address (default `host`'s). */
+        host?: string | undefined
+        /** `--https.port`: its port (0: any free port, said in `httpsUrl`). */
+        port: number
+        /** `--https.key`: the TLS private key (PEM). */
+        key: Buffer | string
+        /** `--https.cert`: the TLS certificate chain (PEM). */
+        cert: Buffer | string
+      }
+    | undefined
   /** `--socket.url`: an IPC (`unix://…`) or raw TCP (`tcp://host:port`) listener. */
   socketUrl?: string | undefined
   /** `--graphql`: GraphQL on /graphql of the HTTP (and HTTPS) listener. */
@@ -98,7 +126,9 @@ export type ExtraListeners = {
 
 /** One listener as it was started: where, whether only this machine reaches it, what it serves. */
 export type ListenerInfo = {
+  /** Which listener: HTTP, a WebSocket one of its own, HTTPS, or the IPC/TCP socket. */
   kind: 'http' | 'ws' | 'https' | 'socket'
+  /** Its URL (`http://127.0.0.1:8545`, `wss://…`, `unix:///…`, `tcp://…`). */
   url: string
   /** Its address (`--http.addr`, `--https.addr`, the TCP socket's host), or the IPC socket's path. */
   address: string
@@ -110,10 +140,16 @@ export type ListenerInfo = {
   jsTracers: boolean
 }
 
+/**
+ * A started server (`startEdgetrace`): the daemon (its `handler`, `engine`), the HTTP server (`url`,
+ * `wsUrl`, `close()`), the other listeners' URLs, the upstream client and what each listener serves.
+ */
 export type RunningEdgetrace = Edgetrace &
   EdgetraceServer &
   ExtraListeners & {
+    /** The upstream client every read goes through (its `stats()`). */
     upstream: Upstream
+    /** Every listener started, HTTP first. */
     listeners: readonly ListenerInfo[]
     /** With `beacon`: the light client blocks resolve through (its status for the banner). */
     lightClient?: LightClient | undefined

@@ -11,36 +11,69 @@ export const LIBRARY_API = ['eth', 'vendor', 'debug', 'trace', 'txpool', 'web3',
 
 /** callTracer's frame (geth's shape), as `trace(hash)` answers it. */
 export type CallFrame = {
+  /** `CALL`, `STATICCALL`, `DELEGATECALL`, `CALLCODE`, `CREATE`, `CREATE2` or `SELFDESTRUCT`. */
   type: string
+  /** The caller. */
   from: Hex
+  /** The callee, or the created contract (absent when a creation failed). */
   to?: Hex
+  /** Wei sent (absent for STATICCALL and DELEGATECALL). */
   value?: Hex
+  /** Gas given to the frame. */
   gas: Hex
+  /** Gas the frame used. */
   gasUsed: Hex
+  /** Call data, or a creation's init code. */
   input: Hex
+  /** Return data, or a created contract's code. */
   output?: Hex
+  /** Why the frame failed (`execution reverted`, `out of gas`, …). */
   error?: string
+  /** A revert's `Error(string)` reason, decoded. */
   revertReason?: string
+  /** The frames it called, in order (none with `onlyTopCall`). */
   calls?: CallFrame[]
-  logs?: { address: Hex; topics: Hex[]; data: Hex; position?: Hex }[]
+  /** With `withLog`: the logs the frame emitted. */
+  logs?: {
+    /** The emitting contract. */
+    address: Hex
+    /** The log's topics. */
+    topics: Hex[]
+    /** The log's data. */
+    data: Hex
+    /** How many of the frame's calls came before the log. */
+    position?: Hex
+  }[]
 }
 
 /** `trace(hash, options)`: callTracer's options. */
 export type TraceOptions = {
   /** callTracer's `onlyTopCall` (no inner calls) and `withLog` (each frame's logs). */
-  tracerConfig?: { onlyTopCall?: boolean; withLog?: boolean }
+  tracerConfig?: {
+    /** The top frame only, no inner calls. */
+    onlyTopCall?: boolean
+    /** Each frame's logs in `logs`. */
+    withLog?: boolean
+  }
   /** As debug_traceTransaction's `timeout` (geth's duration: `10s`). */
   timeout?: string
 }
 
 /** One call of `previewTransactions`: eth_call's fields; `from` defaults to the previewed account. */
 export type PreviewCall = {
+  /** The sender (default the previewed account). */
   from?: Hex
+  /** The callee; absent or null: a contract creation. */
   to?: Hex | null
+  /** Call data (or `input`). */
   data?: Hex
+  /** Call data (or `data`). */
   input?: Hex
+  /** Wei sent. */
   value?: Hex
+  /** Gas limit (default: the block's gas cap). */
   gas?: Hex
+  /** Any other eth_call field (`gasPrice`, `maxFeePerGas`, `nonce`, …). */
   [field: string]: unknown
 }
 
@@ -62,33 +95,95 @@ export type PreviewTransactionsOptions = {
 
 /** edgetrace_previewTransactions' answer (docs/preview.md); fields not typed here come along. */
 export type PreviewTransactionsResult = {
-  block: { number: Hex; hash: Hex; transactionIndex?: number }
+  /** The block whose state the calls ran on. */
+  block: {
+    /** Its number. */
+    number: Hex
+    /** Its hash. */
+    hash: Hex
+    /** With `options.transactionIndex`: the calls ran after the block's first this many transactions. */
+    transactionIndex?: number
+  }
+  /** `edgetrace_trust`'s answer: how the block was trusted (mode and anchor). */
   trust: unknown
+  /** The account whose asset changes are said. */
   account: Hex
-  calls: { status: 'success' | 'failure'; gasUsed: Hex; returnData: Hex; [field: string]: unknown }[]
-  assetChanges: {
-    token: { address: Hex; standard: string; symbol: string | null; name: string | null; decimals: number | null }
-    value: { pre: Hex; post: Hex; diff: Hex } | null
+  /** Each call's outcome, in order. */
+  calls: {
+    /** Whether the call succeeded. */
+    status: 'success' | 'failure'
+    /** Gas it used. */
+    gasUsed: Hex
+    /** What it returned (a revert's data on failure). */
+    returnData: Hex
+    /** Logs, the revert decoded, the function named, … (docs/preview.md). */
     [field: string]: unknown
   }[]
-  signals: { kind: string; [field: string]: unknown }[]
+  /** The account's balances before and after the calls: ETH (with the gas paid), ERC-20, NFTs. */
+  assetChanges: {
+    /** The asset. */
+    token: {
+      /** Its contract (`0xeeee…eeee` for ETH). */
+      address: Hex
+      /** `native` (ETH), `erc20`, `erc721` or `erc1155`. */
+      standard: string
+      /** Its symbol, read from the contract (null when it does not answer). */
+      symbol: string | null
+      /** Its name, read from the contract (null when it does not answer). */
+      name: string | null
+      /** Its decimals, read from the contract (null when it does not answer). */
+      decimals: number | null
+    }
+    /** The amount before, after, and their difference (an NFT's: 1 owned, 0 not; null when a read did not answer). */
+    value: {
+      /** Before the calls. */
+      pre: Hex
+      /** After the calls. */
+      post: Hex
+      /** `post - pre`, signed. */
+      diff: Hex
+    } | null
+    /** `tokenId` for an NFT, and the rest docs/preview.md lists. */
+    [field: string]: unknown
+  }[]
+  /** Warnings computed from verified data: `unlimitedApproval`, `spenderIsEoa`, `newContract`, … */
+  signals: {
+    /** Which signal. */
+    kind: string
+    /** Its severity (`info`, `warning`, `danger`) and details. */
+    [field: string]: unknown
+  }[]
+  /** Approvals before → after, and the rest docs/preview.md lists. */
   [field: string]: unknown
 }
 
 /** EIP-712 typed data, as eth_signTypedData_v4 carries it. */
 export type TypedData = {
+  /** The struct types by name (`EIP712Domain` included or not). */
   types: Record<string, unknown>
+  /** The type of `message`. */
   primaryType: string
+  /** The domain: name, version, chainId, verifyingContract, salt. */
   domain?: Record<string, unknown>
+  /** The data signed. */
   message: Record<string, unknown>
 }
 
 /** edgetrace_previewTypedData's answer: `recognized`, and for a permit what the signature would allow. */
-export type PreviewTypedDataResult = { recognized: boolean; account: Hex; [field: string]: unknown }
+export type PreviewTypedDataResult = {
+  /** Whether the typed data is a permit edgetrace knows (EIP-2612, DAI, Permit2); else decoded with no claims. */
+  recognized: boolean
+  /** The signing account. */
+  account: Hex
+  /** The spender, allowances, deadline, signals, `trust`, … (docs/preview.md). */
+  [field: string]: unknown
+}
 
 /** EIP-1193's events as edgetrace emits them. */
 export type EdgetraceProviderEvents = {
+  /** edgetrace is serving; `chainId` is the upstream's. */
   connect: (info: { chainId: string }) => void
+  /** edgetrace stopped serving (closed, or its worker ended); later requests reject with 4900. */
   disconnect: (error: ProviderRpcError) => void
   /**
    * `{ type: 'eth_subscription', data: { subscription, result } }` for eth_subscribe's notifications,
@@ -108,10 +203,12 @@ export type EdgetraceProvider = {
    * error's `code`, `message` and `data` (the same the Node server answers).
    */
   request(args: Eip1193RequestArguments): Promise<unknown>
+  /** Adds an EIP-1193 event listener (`connect`, `disconnect`, `message`); returns the provider. */
   on<event extends keyof EdgetraceProviderEvents>(
     event: event,
     listener: EdgetraceProviderEvents[event],
   ): EdgetraceProvider
+  /** Removes a listener `on` added; returns the provider. */
   removeListener<event extends keyof EdgetraceProviderEvents>(
     event: event,
     listener: EdgetraceProviderEvents[event],

@@ -1,5 +1,10 @@
 /** EIP-1193's `request` argument: a method and its params (positional, or by name). */
-export type Eip1193RequestArguments = { readonly method: string; readonly params?: readonly unknown[] | object }
+export type Eip1193RequestArguments = {
+  /** The JSON-RPC method, e.g. `'debug_traceTransaction'`. */
+  readonly method: string
+  /** Its parameters: positional (an array), or by name (an object). */
+  readonly params?: readonly unknown[] | object
+}
 
 /**
  * Any EIP-1193 provider: a wallet's `window.ethereum`, viem's client or transport (`request`),

@@ -5,6 +5,7 @@ import { createReachability } from './createReachability.js'
 import { isRetryableRpcError } from './isRetryableRpcError.js'
 import type { Upstream, UpstreamStats } from './types.js'
 
+/** `createEip1193Upstream`'s options: the provider, and how its calls are named, retried and logged. */
 export type CreateEip1193UpstreamParameters = {
   /** Any EIP-1193 provider: `request({ method, params })` resolving with the JSON-RPC result. */
   provider: Eip1193Provider

@@ -2,6 +2,7 @@ import { BaseError } from '../errors/base.js'
 import { UpstreamUnavailableError } from '../errors/upstream.js'
 import type { Upstream, UpstreamStats } from './types.js'
 
+/** `createFallbackUpstream`'s options: the upstreams in order, and who is told when calls move. */
 export type CreateFallbackUpstreamParameters = {
   /** The upstreams in order of preference, all of one chain (each with a cooldown, so one that is down fails at once). */
   upstreams: readonly Upstream[]

@@ -16,6 +16,7 @@ import type { Reply, Upstream, UpstreamStats } from './types.js'
 
 export type { WebSocketConstructor } from './createWebSocketTransport.js'
 
+/** `createUpstream`'s options: the node's URL and how calls to it are sent, retried and logged. */
 export type CreateUpstreamParameters = {
   /** http(s):// or ws(s):// */
   url: string

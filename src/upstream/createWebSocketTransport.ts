@@ -6,12 +6,19 @@ import type { JsonRpcReply, Reply, Transport } from './types.js'
 export type WebSocketConstructor = new (
   url: string,
 ) => {
+  /** Sends one text frame. */
   send(data: string): void
+  /** Closes the socket. */
   close(): void
+  /** 0 connecting, 1 open, 2 closing, 3 closed. */
   readyState: number
+  /** Called once the socket is open. */
   onopen: unknown
+  /** Called once the socket has closed. */
   onclose: unknown
+  /** Called on a socket error. */
   onerror: unknown
+  /** Called with each message received. */
   onmessage: unknown
 }
 

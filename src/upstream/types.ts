@@ -17,9 +17,13 @@ export type UpstreamStats = {
 export type Upstream = {
   /** The upstream URL with credentials (user info, and query values and path segments that look like keys) removed. */
   readonly url: string
+  /** One JSON-RPC call to the upstream (batched with others, retried as configured): its result. */
   request<result = unknown>(method: string, params?: readonly unknown[]): Promise<result>
+  /** What the calls since the last `resetStats()` cost at the upstream. */
   stats(): UpstreamStats
+  /** Starts the `stats()` counters from zero. */
   resetStats(): void
+  /** Closes the connection (a WebSocket) and fails the calls still pending. */
   close(): Promise<void>
   /**
    * WebSocket upstreams only: `eth_subscribe(params)`, `onData` getting each notification's result,
