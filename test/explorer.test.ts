@@ -1,53 +1,28 @@
-import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright'
+import type { Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { buildExplorerPage } from './src/buildExplorerPage.js'
-import { openChromiumPage } from './src/openChromiumPage.js'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
 import { screenshotsDir } from './src/screenshotsDir.js'
+import { type ExplorerPage, startExplorerPage } from './src/startExplorerPage.js'
 // The trace explorer as a person uses it: the page the Node server serves on GET /, in headless
 // Chromium, against the embedded devnet — assertions on what the page shows. Then the same page in
 // in-browser mode (the daemon in its worker, reading anvil), and again with anvil stopped, from
 // IndexedDB. Screenshots of each view go to EDGETRACE_SCREENSHOTS (`npm run screenshots`: docs/screenshots).
 const SHOTS = screenshotsDir()
 
+let explorer: ExplorerPage
 let devnet: Devnet
 let server: RunningEdgetrace
-let browser: Browser
 let page: Page
-let pageDir: string
 const hashOf = (label: string) => devnet.transactions.find((t) => t.label === label)!.hash
 
 beforeAll(async () => {
-  // The page as `npm run build` builds it, into a directory of this test's own.
-  pageDir = await buildExplorerPage()
-  devnet = await startDevnet()
-  server = await startEdgetrace({
-    upstream: devnet.anvil.url,
-    port: 0,
-    hardfork: devnet.anvil.hardfork,
-    api: ['eth', 'vendor', 'debug', 'trace', 'web3', 'net'],
-    explorerDir: pageDir,
-    explorerInfo: {
-      devnet: true,
-      upstream: devnet.anvil.url,
-      hardfork: devnet.anvil.hardfork,
-      accounts: devnet.accounts.slice(0, 3),
-      contracts: devnet.contracts,
-      transactions: devnet.transactions,
-    },
-  })
-  ;({ browser, page } = await openChromiumPage({ width: 1280, height: 900 }))
+  explorer = await startExplorerPage()
+  ;({ devnet, server, page } = explorer)
 }, 180_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await devnet?.stop().catch(() => undefined)
-  rmSync(pageDir, { recursive: true, force: true })
-})
+afterAll(() => explorer?.close())
 
 const text = async (selector: string) => (await page.textContent(selector, { timeout: 60_000 })) ?? ''
 const shot = (name: string, selector?: string) =>

@@ -1,14 +1,11 @@
-import { rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright'
+import type { Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
-import { devnetExplorerInfo } from '../src/node/devnetExplorerInfo.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { buildExplorerPage } from './src/buildExplorerPage.js'
-import { openChromiumPage } from './src/openChromiumPage.js'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
 import { screenshotsDir } from './src/screenshotsDir.js'
+import { type ExplorerPage, startExplorerPage } from './src/startExplorerPage.js'
 // The explorer page in browser mode ("edgetrace in this browser") as a person sees it, served by a
 // server on the devnet with a beacon chain (`npm start -- --devnet.beacon`): the beacon node is
 // prefilled from the server's info, and the daemon in the page's worker anchors blocks in its sync
@@ -17,34 +14,22 @@ import { screenshotsDir } from './src/screenshotsDir.js'
 // name; without a beacon node the panel is the red upstream warning.
 const SHOTS = screenshotsDir()
 
+let explorer: ExplorerPage
 let devnet: Devnet
-let pageDir: string
 let server: RunningEdgetrace
-let browser: Browser
 let page: Page
 
 beforeAll(async () => {
-  pageDir = await buildExplorerPage()
-  devnet = await startDevnet({ beacon: true })
   // As the CLI starts it for --devnet.beacon: consensus mode, and the page told the devnet's node and beacon node.
-  server = await startEdgetrace({
-    upstream: devnet.anvil.url,
-    port: 0,
-    hardfork: devnet.anvil.hardfork,
-    api: ['eth', 'vendor', 'debug', 'trace', 'web3', 'net'],
-    explorerDir: pageDir,
-    explorerInfo: devnetExplorerInfo(devnet, devnet.anvil.hardfork),
-    beacon: { url: devnet.beacon!.url, checkpoint: devnet.beacon!.checkpoint },
+  explorer = await startExplorerPage({
+    devnet: { beacon: true },
+    server: (devnet) => ({ beacon: { url: devnet.beacon!.url, checkpoint: devnet.beacon!.checkpoint } }),
+    viewport: { width: 1280, height: 700 },
   })
-  ;({ browser, page } = await openChromiumPage({ width: 1280, height: 700 }))
+  ;({ devnet, server, page } = explorer)
 }, 240_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await devnet?.stop().catch(() => undefined)
-  if (pageDir) rmSync(pageDir, { recursive: true, force: true })
-})
+afterAll(() => explorer?.close())
 
 const text = async (selector: string) => (await page.textContent(selector, { timeout: 90_000 })) ?? ''
 /** Connects with the form as it is now, and waits for the new connection's trust panel (the old one is marked). */

@@ -1,16 +1,14 @@
-import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright'
+import type { Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeDeploy } from '../src/node/devnet/abi.js'
 import artifactsJson from '../src/node/devnet/artifacts.json' with { type: 'json' }
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
-import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { buildExplorerPage } from './src/buildExplorerPage.js'
-import { openChromiumPage } from './src/openChromiumPage.js'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
 import { rpcResult, waitForReceipt } from './src/rpc.js'
 import { screenshotsDir } from './src/screenshotsDir.js'
+import { type ExplorerPage, startExplorerPage } from './src/startExplorerPage.js'
 
 // The explorer's edges as a person meets them (issue 35): the head block's "next" link, the fee
 // recipient's row, token amounts in decimals in the call tree and events, the call tree's rows on
@@ -19,35 +17,20 @@ import { screenshotsDir } from './src/screenshotsDir.js'
 // Chromium against the page the Node server serves; assertions on what the page shows.
 const SHOTS = screenshotsDir()
 
+let explorer: ExplorerPage
 let devnet: Devnet
 let server: RunningEdgetrace
 /** A fresh anvil whose first transaction (a token's deployment, with a Transfer event) is in block 1. */
 let fresh: AnvilInstance
 let freshServer: RunningEdgetrace
 let freshDeploy: string
-let browser: Browser
 let page: Page
-let pageDir: string
 const hashOf = (label: string) => devnet.transactions.find((t) => t.label === label)!.hash
 const NESTED = 'nested token calls (transferFrom, transfer, balanceOf)'
 
 beforeAll(async () => {
-  pageDir = await buildExplorerPage()
-  const explorer = { explorerDir: pageDir, api: ['eth', 'vendor', 'debug', 'trace', 'web3', 'net'], port: 0 }
-  devnet = await startDevnet()
-  server = await startEdgetrace({
-    ...explorer,
-    upstream: devnet.anvil.url,
-    hardfork: devnet.anvil.hardfork,
-    explorerInfo: {
-      devnet: true,
-      upstream: devnet.anvil.url,
-      hardfork: devnet.anvil.hardfork,
-      accounts: devnet.accounts.slice(0, 3),
-      contracts: devnet.contracts,
-      transactions: devnet.transactions,
-    },
-  })
+  explorer = await startExplorerPage()
+  ;({ devnet, server, page } = explorer)
   fresh = await startAnvil()
   const [alice] = await rpcResult(fresh.url, 'eth_accounts')
   const token = (artifactsJson as { contracts: Record<string, { bytecode: `0x${string}` }> }).contracts.Token!
@@ -55,17 +38,12 @@ beforeAll(async () => {
     { from: alice, data: encodeDeploy(token.bytecode, [1_000_000n * 10n ** 18n]) },
   ])
   expect((await waitForReceipt(fresh.url, freshDeploy)).blockNumber).toBe('0x1')
-  freshServer = await startEdgetrace({ ...explorer, upstream: fresh.url, hardfork: fresh.hardfork })
-  ;({ browser, page } = await openChromiumPage({ width: 1280, height: 900 }))
+  freshServer = await explorer.serve({ upstream: fresh.url, hardfork: fresh.hardfork })
 }, 180_000)
 
 afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await freshServer?.close()
-  await devnet?.stop().catch(() => undefined)
+  await explorer?.close()
   await fresh?.stop().catch(() => undefined)
-  if (pageDir) rmSync(pageDir, { recursive: true, force: true })
 })
 
 const text = async (selector: string) => (await page.textContent(selector, { timeout: 60_000 })) ?? ''

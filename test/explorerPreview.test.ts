@@ -1,19 +1,17 @@
-import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright'
+import type { Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { units } from '../demo/format.js'
 import { encodeCall } from '../src/node/devnet/abi.js'
-import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
-import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
-import { buildExplorerPage } from './src/buildExplorerPage.js'
 import { compileSolidity } from './src/compileSolidity.js'
 import { eip2612PermitTypes } from './src/eip2612PermitTypes.js'
-import { openChromiumPage } from './src/openChromiumPage.js'
 import { previewScenarioContracts } from './src/previewScenarioContracts.js'
 import { deploy, rpcResult, waitForReceipt } from './src/rpc.js'
 import { screenshotsDir } from './src/screenshotsDir.js'
+import { type ExplorerPage, startExplorerPage } from './src/startExplorerPage.js'
 
 // The explorer's "preview" view as a person uses it: the page the Node server serves, in headless
 // Chromium, against the embedded devnet. What is pasted goes through the page's connection to
@@ -45,11 +43,10 @@ contract PermitToken {
     }
 }`
 
+let explorer: ExplorerPage
 let devnet: Devnet
 let server: RunningEdgetrace
-let browser: Browser
 let page: Page
-let pageDir: string
 let alice: `0x${string}`
 let bob: `0x${string}`
 let token: string
@@ -57,37 +54,19 @@ let permitToken: string
 const ETHER = 10n ** 18n
 
 beforeAll(async () => {
-  pageDir = await buildExplorerPage()
-  devnet = await startDevnet()
-  ;[alice, bob] = devnet.accounts.map((a) => a.toLowerCase()) as [`0x${string}`, `0x${string}`]
-  token = devnet.contracts.Token!.toLowerCase()
-  permitToken = (
-    await deploy(devnet.anvil.url, compileSolidity('PermitToken.sol', PERMIT_TOKEN).PermitToken!.creation)
-  ).toLowerCase()
-  server = await startEdgetrace({
-    upstream: devnet.anvil.url,
-    port: 0,
-    hardfork: devnet.anvil.hardfork,
-    api: ['eth', 'vendor', 'debug', 'trace', 'web3', 'net'],
-    explorerDir: pageDir,
-    explorerInfo: {
-      devnet: true,
-      upstream: devnet.anvil.url,
-      hardfork: devnet.anvil.hardfork,
-      accounts: devnet.accounts.slice(0, 3),
-      contracts: devnet.contracts,
-      transactions: devnet.transactions,
+  explorer = await startExplorerPage({
+    beforeServer: async (devnet) => {
+      ;[alice, bob] = devnet.accounts.map((a) => a.toLowerCase()) as [`0x${string}`, `0x${string}`]
+      token = devnet.contracts.Token!.toLowerCase()
+      permitToken = (
+        await deploy(devnet.anvil.url, compileSolidity('PermitToken.sol', PERMIT_TOKEN).PermitToken!.creation)
+      ).toLowerCase()
     },
   })
-  ;({ browser, page } = await openChromiumPage({ width: 1280, height: 900 }))
+  ;({ devnet, server, page } = explorer)
 }, 180_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await devnet?.stop().catch(() => undefined)
-  if (pageDir) rmSync(pageDir, { recursive: true, force: true })
-})
+afterAll(() => explorer?.close())
 
 const text = async (selector: string) => (await page.textContent(selector, { timeout: 60_000 })) ?? ''
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
