@@ -4,6 +4,7 @@ import { type Connection, RpcError, createBrowserConnection, createServerConnect
 import { fill, h } from './dom.js'
 import { type CallRequest, type Names, exploreBlock, exploreCall, exploreTransaction } from './explore.js'
 import { type TrustReport, renderTrustPanel } from './views/trustPanel.js'
+import { eip2612PermitTypes } from './preview/eip2612PermitTypes.js'
 import { explorePreview } from './preview/explorePreview.js'
 import { parsePreviewInput } from './preview/parsePreviewInput.js'
 import { big } from './format.js'
@@ -285,21 +286,7 @@ function previewExamples(): { label: string; text: string }[] {
   const max = 'f'.repeat(64)
   const fiveTokens = (5n * 10n ** 18n).toString(16).padStart(64, '0')
   const permit = {
-    types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'version', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'verifyingContract', type: 'address' },
-      ],
-      Permit: [
-        { name: 'owner', type: 'address' },
-        { name: 'spender', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'deadline', type: 'uint256' },
-      ],
-    },
+    types: eip2612PermitTypes(),
     primaryType: 'Permit',
     domain: { name: 'Edge Token', version: '1', chainId: 31337, verifyingContract: token },
     message: { owner: alice, spender: bob, value: '5000000000000000000', nonce: '0', deadline: '4102444800' },

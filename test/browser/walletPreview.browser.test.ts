@@ -5,6 +5,7 @@ import {
   type PreviewHook,
   createEip1193Provider,
 } from '../../src/browser/createEip1193Provider.js'
+import { eip2612PermitTypes } from '../../demo/preview/eip2612PermitTypes.js'
 import type { TransactionsPreview, TypedDataPreview, WalletPreview } from '../../src/browser/previewWalletRequest.js'
 import { encodeCall } from '../../src/node/devnet/abi.js'
 import { type DevnetInfo, anvilResult, startWorker } from './support.js'
@@ -285,13 +286,7 @@ describe('createEip1193Provider({ wallet, preview })', () => {
           { name: 'chainId', type: 'uint256' },
           { name: 'verifyingContract', type: 'address' },
         ],
-        Permit: [
-          { name: 'owner', type: 'address' },
-          { name: 'spender', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' },
-        ],
+        Permit: eip2612PermitTypes().Permit,
       },
       primaryType: 'Permit',
       domain: { name: 'Edge Token', chainId: 31337, verifyingContract: token },
