@@ -19,6 +19,10 @@ import type { TrustReport } from '../views/trustPanel.js'
 /** An ERC-20 allowance at or above 2^255 is unlimited (as the daemon's unlimitedApproval); Permit2's is max uint160. */
 const UNLIMITED_ERC20 = 1n << 255n
 const UNLIMITED_PERMIT2 = (1n << 160n) - 1n
+
+/** The amount from which an approval or grant of `kind` is said "unlimited": Permit2's allowance, else an ERC-20's. */
+export const unlimitedFrom = (kind: string | undefined): bigint =>
+  kind === 'permit2' ? UNLIMITED_PERMIT2 : UNLIMITED_ERC20
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`
 
 /** A signed quantity (`-0x…` below zero). */
@@ -213,7 +217,7 @@ export function renderApprovals(approvals: readonly PreviewApproval[], words: Su
   const allowed = (a: PreviewApproval, v: string | boolean | null) => {
     if (v === null || typeof v === 'boolean') return v === null ? 'unknown' : v ? 'yes' : 'no'
     const n = big(v)
-    if (n >= (a.kind === 'permit2' ? UNLIMITED_PERMIT2 : UNLIMITED_ERC20))
+    if (n >= unlimitedFrom(a.kind))
       return h(
         'span',
         { class: 'unlimited', title: `${n} base units` },

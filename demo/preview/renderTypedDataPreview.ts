@@ -8,12 +8,10 @@ import {
   signedQuantity,
   tokenAmount,
   tokenName,
+  unlimitedFrom,
   utc,
   whoFor,
 } from './renderPreviewSummary.js'
-
-const UNLIMITED_ERC20 = 1n << 255n
-const UNLIMITED_PERMIT2 = (1n << 160n) - 1n
 
 const KIND_NAMES = {
   eip2612: 'an EIP-2612 permit',
@@ -47,8 +45,7 @@ export function renderTypedDataPreview(p: TypedDataPreview, words: SummaryWords)
       ),
       renderComputedOn(undefined, p.trust),
     )
-  const permit2 = p.kind === 'permit2' || p.kind === 'permit2Transfer'
-  const unlimited = permit2 && p.kind === 'permit2' ? UNLIMITED_PERMIT2 : UNLIMITED_ERC20
+  const unlimited = unlimitedFrom(p.kind)
   const grants = (p.grants ?? []).map((g) => {
     const address = g.token.address
     const amount = big(g.amount)
