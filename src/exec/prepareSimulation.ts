@@ -8,6 +8,7 @@ import { toRpcCallArgs } from './callArgs.js'
 import type { Engine } from './createEngine.js'
 import { parseAccessList } from './prepareCall.js'
 import { type SimulateOptions, prefetchSimulation } from './simulateBlocks.js'
+import type { CallArgs } from './types.js'
 
 /** Calls whose access lists are asked for: enough for a wallet's preview, bounded for a big request. */
 const MAX_LISTED_CALLS = 64
@@ -28,18 +29,27 @@ function blockPin(block: BlockSelector): unknown {
  *     coinbase and the system contracts, in one batch.
  * What the lists missed is fetched on demand. The lists are kept by (base hash, calls): a second
  * identical simulation on the same block asks nothing (a call that reverts there included).
- * `onListed` is told the block and the lists as soon as they are known (before step 2): what it asks
- * of the upstream then leaves beside step 2's batch, not after it.
+ * `also` are more calls listed in step 1 and prefetched with the rest, kept with the lists but not
+ * part of their key (a repeat that asks fewer of them still finds the lists); `onListed` is told the
+ * block and the lists as soon as they are known (before step 2): what it asks of the upstream then
+ * leaves beside step 2's batch, not after it.
  */
 export async function prepareSimulation(
   engine: Engine,
   selector: BlockSelector,
   opts: SimulateOptions,
-  onListed?: (block: VerifiedHeader, listed: readonly AccessListEntry[]) => void,
+  {
+    also = [],
+    onListed,
+  }: {
+    also?: readonly CallArgs[]
+    onListed?: (block: VerifiedHeader, listed: readonly AccessListEntry[]) => void
+  } = {},
 ): Promise<VerifiedHeader> {
   const { upstream, headers } = engine
-  const calls = opts.blocks.flatMap((b) => b.calls).slice(0, MAX_LISTED_CALLS)
-  const text = `simulate${JSON.stringify(calls.map((c) => toRpcCallArgs(c)))}`
+  const keyed = opts.blocks.flatMap((b) => b.calls).slice(0, MAX_LISTED_CALLS)
+  const text = `simulate${JSON.stringify(keyed.map((c) => toRpcCallArgs(c)))}`
+  const calls = [...keyed, ...also]
   const known = await headers.peekStored(selector)
   const key = (block: VerifiedHeader) => cacheKeys.callAccessList(block.hash, text)
   if (known && engine.cache.restore) await engine.cache.restore([key(known)])

@@ -309,6 +309,11 @@ export async function previewCalls(
   // be a token the calls move: its metadata and balance reads are listed as soon as the lists are
   // known (beside the state's batch), their slots fetched beside the first run (speculated).
   // Positioned: the parent's state, what the block's replay did not read fetched as the calls read it.
+  // Targets whose metadata is cached (under the code they last had) are not listed again (the lists
+  // of other contracts are asked the same way each time, so that a repeat finds them kept; their
+  // slots are fetched only for a token whose metadata is not cached).
+  const tokenCache = createTokenMetadataCache(engine)
+  const unnamed = (t: Hex) => !tokenCache.cachedAt(t)
   let speculated: Promise<AccessListEntry[]> = Promise.resolve([])
   let candidates: Hex[] = []
   const speculate = (at: VerifiedHeader, listed: readonly AccessListEntry[]) => {
@@ -328,22 +333,17 @@ export async function previewCalls(
     (await prepareSimulation(
       engine,
       selector,
+      { ...opts, blocks: [userBlock, readingBlock([ethRead, ...targetReads])] },
       {
-        ...opts,
-        blocks: [
-          userBlock,
-          readingBlock([ethRead, ...targetReads]),
-          ...(targets.length > 0 ? [{ calls: [batchReadCall(targets.flatMap(metadataReads))] }] : []),
-        ],
+        also: targets.some(unnamed) ? [batchReadCall(targets.filter(unnamed).flatMap(metadataReads))] : [],
+        onListed: speculate,
       },
-      speculate,
     ))
   /** An account where the calls start (positioned: after the block's first transactions). */
   const accountAt = (address: Hex) =>
     positioned
       ? positioned.state.fork().getAccount(new Address(hexToBytes(address)))
       : engine.source.getAccount(block, address)
-  const tokenCache = createTokenMetadataCache(engine)
   // The speculated reads' slots fetched beside the first run, but a token's whose metadata is cached
   // (by its code, now proven): a preview at a new block reads those tokens' balances only.
   const speculative = speculated

@@ -19,7 +19,18 @@ export type TokenMetadata = { symbol: string | null; name: string | null; decima
  * implementation swapped behind the same proxy code) keeps the name first read until the entry is
  * evicted or edgetrace restarts.
  */
+/**
+ * Per engine, the code hash each token's metadata was last cached under, by address (memory only, at
+ * most MAX_KNOWN addresses): which tokens a preview need not list metadata reads for before their
+ * code at the block is proven.
+ */
+const lastCode = new WeakMap<Engine, Map<string, string>>()
+const MAX_KNOWN = 10_000
+
 export function createTokenMetadataCache(engine: Engine) {
+  let known = lastCode.get(engine)
+  if (!known) lastCode.set(engine, (known = new Map()))
+  const codes = known
   /** The cache key of a token, by its code where the calls start; undefined without code (created by the calls). */
   const keyOf = (address: Hex, account: Account | undefined) =>
     account && !equalsBytes(account.codeHash, KECCAK256_NULL)
@@ -27,9 +38,22 @@ export function createTokenMetadataCache(engine: Engine) {
       : undefined
   return {
     keyOf,
+    /**
+     * Whether the token's metadata is cached under the code it had when last read — a bet that its
+     * code has not changed since (if it has, its metadata is read as without the cache; only the
+     * reads' prefetch is skipped).
+     */
+    cachedAt(address: Hex): boolean {
+      const a = address.toLowerCase()
+      const codeHash = codes.get(a)
+      return codeHash !== undefined && engine.cache.get(cacheKeys.tokenMetadata(a, codeHash)) !== undefined
+    },
     get: (key: string | undefined) => (key === undefined ? undefined : engine.cache.get<TokenMetadata>(key)),
     set(key: string | undefined, metadata: TokenMetadata) {
       if (key === undefined) return
+      const [, address, codeHash] = key.split(':')
+      if (codes.size >= MAX_KNOWN) codes.clear()
+      codes.set(address!, codeHash!)
       engine.cache.set(
         key,
         metadata,
