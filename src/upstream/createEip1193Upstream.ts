@@ -3,7 +3,8 @@ import type { Eip1193Provider, Eip1193RequestArguments } from '../types/eip1193.
 import type { JsonRpcErrorObject } from '../types/jsonRpc.js'
 import { createReachability } from './createReachability.js'
 import { isRetryableRpcError } from './isRetryableRpcError.js'
-import type { Upstream, UpstreamStats } from './types.js'
+import { createUpstreamStats } from './createUpstreamStats.js'
+import type { Upstream } from './types.js'
 
 /** `createEip1193Upstream`'s options: the provider, and how its calls are named, retried and logged. */
 export type CreateEip1193UpstreamParameters = {
@@ -73,7 +74,8 @@ export function createEip1193Upstream({
   unreachableCooldownMs = 0,
   onReachability,
 }: CreateEip1193UpstreamParameters): Upstream {
-  const stats: UpstreamStats = { requests: 0, calls: 0, roundTrips: 0, retries: 0 }
+  const counter = createUpstreamStats()
+  const stats = counter.counts
   const reachability = createReachability({ cooldownMs: unreachableCooldownMs, onReachability })
   let inFlight = 0
   const waiting: (() => void)[] = []
@@ -127,13 +129,8 @@ export function createEip1193Upstream({
       reachability.markReachable()
       return (value === undefined ? null : value) as result
     },
-    stats: () => ({ ...stats }),
-    resetStats() {
-      stats.requests = 0
-      stats.calls = 0
-      stats.roundTrips = 0
-      stats.retries = 0
-    },
+    stats: counter.stats,
+    resetStats: counter.resetStats,
     async close() {
       closed = true
     },

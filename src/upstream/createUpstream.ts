@@ -12,7 +12,8 @@ import { retryDelay } from './retryDelay.js'
 import { type Call, Abandoned, failCalls, settleCall, startAttempt } from './settleCall.js'
 import { settleFromReply } from './settleFromReply.js'
 import { startCallTimeout } from './startCallTimeout.js'
-import type { Reply, Upstream, UpstreamStats } from './types.js'
+import { createUpstreamStats } from './createUpstreamStats.js'
+import type { Reply, Upstream } from './types.js'
 
 export type { WebSocketConstructor } from './createWebSocketTransport.js'
 
@@ -94,7 +95,8 @@ export function createUpstream({
   const transport = /^wss?:\/\//i.test(url)
     ? createWebSocketTransport({ url, safeUrl, timeoutMs, webSocket })
     : createHttpTransport({ url, headers, timeoutMs })
-  const stats: UpstreamStats = { requests: 0, calls: 0, roundTrips: 0, retries: 0 }
+  const counter = createUpstreamStats()
+  const stats = counter.counts
   const slots = createSlotLimiter({ maxInFlight, onIdleStart: () => stats.roundTrips++ })
   const reachability = createReachability({ cooldownMs: unreachableCooldownMs, onReachability })
   let nextId = 1
@@ -246,13 +248,8 @@ export function createUpstream({
         batcher.enqueue(call)
       })
     },
-    stats: () => ({ ...stats }),
-    resetStats() {
-      stats.requests = 0
-      stats.calls = 0
-      stats.roundTrips = 0
-      stats.retries = 0
-    },
+    stats: counter.stats,
+    resetStats: counter.resetStats,
     async close() {
       closed = true
       await transport.close()
