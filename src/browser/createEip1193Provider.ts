@@ -2,6 +2,7 @@ import { ProviderRpcError } from '../errors/provider.js'
 import { RpcError } from '../errors/rpc.js'
 import type { ProgressEvent } from '../types/progress.js'
 import type { JsonRpcResponse } from '../types/jsonRpc.js'
+import { createListeners } from '../utils/createListeners.js'
 import type { EdgetraceClient } from './connectEdgetraceWorker.js'
 import {
   type AbiHook,
@@ -96,16 +97,8 @@ export function createEip1193Provider(
       throw new ProviderRpcError({ code: -32602, message: 'options.abi: expected a function (address) => JSON ABI' })
     }
   }
-  const listeners = new Map<keyof Events, Set<(...args: never[]) => void>>()
-  const emit = <event extends keyof Events>(event: event, ...args: Parameters<Events[event]>) => {
-    for (const l of listeners.get(event) ?? []) {
-      try {
-        ;(l as (...a: unknown[]) => void)(...args)
-      } catch {
-        // A listener's failure is its own.
-      }
-    }
-  }
+  const listeners = createListeners<Events>()
+  const emit = listeners.emit
   const chainId = client.started.chainId
   let connected = client.started.reachable
   client.on('reachability', (reachable, reason) => {
@@ -173,13 +166,11 @@ export function createEip1193Provider(
       return res.result
     },
     on(event, listener) {
-      let set = listeners.get(event)
-      if (!set) listeners.set(event, (set = new Set()))
-      set.add(listener as never)
+      listeners.add(event, listener)
       return provider
     },
     removeListener(event, listener) {
-      listeners.get(event)?.delete(listener as never)
+      listeners.remove(event, listener)
       return provider
     },
     isConnected: () => connected && !client.closed,

@@ -15,6 +15,7 @@ import { cutTooDeepRequests } from '../rpc/jsonDepth.js'
 import type { JsonRpcResponse } from '../types/jsonRpc.js'
 import type { WebSocketConstructor } from '../upstream/createUpstream.js'
 import { type UpstreamOption, resolveUpstream } from '../upstream/resolveUpstream.js'
+import { createListeners } from '../utils/createListeners.js'
 import { createRangeWorkers, defaultWorkerThreads } from './workers/createRangeWorkers.js'
 
 /** `createEdgetrace`'s options. Only `upstream` is needed. */
@@ -140,19 +141,8 @@ export async function createNodeEdgetrace(options: CreateEdgetraceOptions): Prom
       : undefined
   daemon.engine.jsTracerWorkers = jsPool
 
-  const listeners = new Map<keyof EdgetraceProviderEvents, Set<(...args: never[]) => void>>()
-  const emit = <event extends keyof EdgetraceProviderEvents>(
-    event: event,
-    ...args: Parameters<EdgetraceProviderEvents[event]>
-  ) => {
-    for (const l of listeners.get(event) ?? []) {
-      try {
-        ;(l as (...a: unknown[]) => void)(...args)
-      } catch {
-        // A listener's failure is its own.
-      }
-    }
-  }
+  const listeners = createListeners<EdgetraceProviderEvents>()
+  const emit = listeners.emit
   // eth_subscribe: notifications are EIP-1193 `message` events, heard in this process as they come.
   const session = createPushSession({
     send(text) {
@@ -180,13 +170,11 @@ export async function createNodeEdgetrace(options: CreateEdgetraceOptions): Prom
       return res.result
     },
     on(event, listener) {
-      let set = listeners.get(event)
-      if (!set) listeners.set(event, (set = new Set()))
-      set.add(listener as never)
+      listeners.add(event, listener)
       return this as never
     },
     removeListener(event, listener) {
-      listeners.get(event)?.delete(listener as never)
+      listeners.remove(event, listener)
       return this as never
     },
     async close() {
