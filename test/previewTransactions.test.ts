@@ -590,6 +590,29 @@ describe('edgetrace_previewTransactions: the upstream round trips of an ERC-20 s
     expect(warm!.requests).toBe(0)
   }, 60_000)
 
+  it("an upstream that refuses the reads' lists (a creation call's eth_createAccessList answered with an error): the same preview, its reads fetched as they run; warm nothing", async () => {
+    const params = [[swap], { blockHash }, { firstInteractionBlocks: 0, newContractDays: 0 }]
+    const [expected] = await measure('edgetrace_previewTransactions', params, 1)
+    const proxy = await createProxy(devnet.anvil.url, {
+      callError: (c) =>
+        c.method === 'eth_createAccessList' && !(c.params[0] as { to?: string }).to
+          ? { code: -32000, message: 'creation calls refused here' }
+          : undefined,
+    })
+    const fresh = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague' })
+    try {
+      const refused = () => proxy.log.filter((c) => c.method === 'eth_createAccessList' && !(c.params[0] as any).to)
+      expect(await rpcResult(fresh.url, 'edgetrace_previewTransactions', params)).toEqual(expected!.result)
+      expect(refused().length).toBe(2)
+      const before = proxy.requests
+      expect(await rpcResult(fresh.url, 'edgetrace_previewTransactions', params)).toEqual(expected!.result)
+      expect(proxy.requests - before).toBe(0)
+    } finally {
+      await fresh.close()
+      await proxy.stop()
+    }
+  }, 60_000)
+
   it('default options: cold 4 round trips (the firstInteraction window beside the preview), warm none (2 requests, the window asked by number, before)', async () => {
     const [cold, warm] = await measure('edgetrace_previewTransactions', [[swap], { blockHash }], 2)
     expect(cold!.result.signals.map((s: any) => s.kind)).toEqual(['firstInteraction'])

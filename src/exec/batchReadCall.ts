@@ -46,7 +46,8 @@ export function batchReadCall(reads: readonly BatchedRead[]): CallArgs {
 /**
  * The upstream's access list of the reads (batchReadCall) on the block's state, kept by (block hash,
  * reads): asked again for the same reads on the same block, nothing is sent. Empty where the upstream
- * has no eth_createAccessList or did not answer (the reads then fetch what they touch as they run).
+ * has no eth_createAccessList, answered an error or did not answer (the reads then fetch what they
+ * touch as they run).
  */
 export async function listReads(
   engine: Engine,
@@ -67,6 +68,9 @@ export async function listReads(
     return listed ?? []
   } catch (err) {
     if (err instanceof UpstreamRpcError && err.code === -32601) engine.accessListSupported = false
+    // The upstream answered it with an error (it refuses such a call, or a read ran out of gas): the
+    // same again on this block, kept as nothing listed. A transport failure is asked again next time.
+    else if (err instanceof UpstreamRpcError) engine.cache.set(key, [], 256)
     return []
   }
 }

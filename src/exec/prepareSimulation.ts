@@ -61,7 +61,7 @@ export async function prepareSimulation(
     let complete = true
     const lists = engine.accessListSupported
       ? Promise.all(
-          calls.map((c) =>
+          calls.map((c, i) =>
             upstream
               .request('eth_createAccessList', [toRpcCallArgs(c), pin])
               .then((r) => parseAccessList(r) ?? [])
@@ -69,7 +69,8 @@ export async function prepareSimulation(
                 if (err instanceof UpstreamRpcError && err.code === -32601) engine.accessListSupported = false
                 // A call that reverts on the block's state (anvil answers code 3) was answered: it lists
                 // nothing, and asking again on the same block would answer the same.
-                else if (!(err instanceof UpstreamRpcError && err.code === 3)) complete = false
+                // An extra call's list failing leaves the calls' lists whole (kept: a repeat asks nothing).
+                else if (!(err instanceof UpstreamRpcError && err.code === 3) && i < keyed.length) complete = false
                 return [] as AccessListEntry[]
               }),
           ),
