@@ -101,7 +101,7 @@ describe('blocks by number under consensus', () => {
     // eth_feeHistory reads the headers below the anchored head by number, each linked to the next.
     const out = await call('eth_feeHistory', ['0x8', 'latest', []])
     expect(out.result).toBeUndefined()
-    expect(out.error!.message).toContain(forgedHash)
-    expect(out.error!.message).toContain(real[35]!.hash)
+    expect(JSON.stringify(out.error!.data)).toContain(forgedHash)
+    expect(JSON.stringify(out.error!.data)).toContain(real[35]!.hash)
   })
 })
