@@ -11,6 +11,7 @@ import {
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { createProxy } from './src/createProxy.js'
 import { txByLabel, withDevnet } from './src/devnet.js'
+import { expectSameViemReads } from './src/expectSameViemReads.js'
 import { rpcResult } from './src/rpc.js'
 
 // The library API (issue 35): createEdgetrace({ upstream }) in Node — a URL, an EIP-1193 provider
@@ -286,19 +287,8 @@ describe('createEdgetrace behind viem and ethers', () => {
     const edgetrace = await open({ upstream: devnet.anvil.url })
     const viaEdgetrace = createPublicClient({ transport: custom(edgetrace) })
     const viaAnvil = createPublicClient({ transport: http(devnet.anvil.url) })
-    const blockNumber = await viaAnvil.getBlockNumber()
-    expect(await viaEdgetrace.getBlockNumber()).toBe(blockNumber)
     const { blockNumber: txBlock, hash } = txByLabel(devnet, TRACED)
-    const [ours, theirs] = await Promise.all([
-      viaEdgetrace.getBlock({ blockNumber: BigInt(txBlock) }),
-      viaAnvil.getBlock({ blockNumber: BigInt(txBlock) }),
-    ])
-    expect(ours.hash).toBe(theirs.hash)
-    expect(ours.transactions).toEqual(theirs.transactions)
-    expect(ours.stateRoot).toBe(theirs.stateRoot)
-    expect(await viaEdgetrace.getBalance({ address: devnet.accounts[1]! })).toBe(
-      await viaAnvil.getBalance({ address: devnet.accounts[1]! }),
-    )
+    await expectSameViemReads(viaEdgetrace, viaAnvil, { blockNumber: BigInt(txBlock), address: devnet.accounts[1]! })
     // anvil adds two fields of its own to a receipt (blobGasPrice on a transaction without blobs, blockTimestamp).
     const { blobGasPrice: _, blockTimestamp: __, ...anvilReceipt } = await viaAnvil.getTransactionReceipt({ hash })
     expect(await viaEdgetrace.getTransactionReceipt({ hash })).toEqual(anvilReceipt)

@@ -8,6 +8,7 @@ import {
   connectEdgetraceWorker,
   createEdgetrace,
 } from '../../src/browser/index.js'
+import { expectSameViemReads } from '../src/expectSameViemReads.js'
 import { env, freshCacheName, newWorker, nodeAnswer, txByLabel } from './support.js'
 
 // The library API in Chromium (issue 35): createEdgetrace({ upstream }) from the browser entry —
@@ -38,17 +39,8 @@ describe('createEdgetrace in the browser', () => {
     const edgetrace = await open(env().anvilUrl)
     const viaEdgetrace = createPublicClient({ transport: custom(edgetrace) })
     const viaAnvil = createPublicClient({ transport: http(env().anvilUrl) })
-    expect(await viaEdgetrace.getBlockNumber()).toBe(await viaAnvil.getBlockNumber())
     const { blockNumber, hash } = txByLabel(TRACED)
-    const [ours, theirs] = await Promise.all([
-      viaEdgetrace.getBlock({ blockNumber: BigInt(blockNumber) }),
-      viaAnvil.getBlock({ blockNumber: BigInt(blockNumber) }),
-    ])
-    expect(ours.hash).toBe(theirs.hash)
-    expect(ours.stateRoot).toBe(theirs.stateRoot)
-    expect(ours.transactions).toEqual(theirs.transactions)
-    const who = env().accounts[1]!
-    expect(await viaEdgetrace.getBalance({ address: who })).toBe(await viaAnvil.getBalance({ address: who }))
+    await expectSameViemReads(viaEdgetrace, viaAnvil, { blockNumber: BigInt(blockNumber), address: env().accounts[1]! })
     const tree = await edgetrace.trace(hash)
     expect(tree.calls?.length).toBeGreaterThan(0)
     expect(tree).toEqual((await nodeAnswer('debug_traceTransaction', [hash, { tracer: 'callTracer' }])).result)
