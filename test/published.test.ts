@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path'
 import { chromium } from 'playwright'
 import { publint } from 'publint'
 import { formatMessage } from 'publint/utils'
+import { build as viteBuild } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM_ARGS, resolveChromium } from '../scripts/resolveChromium.js'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
@@ -64,6 +65,31 @@ afterAll(async () => {
   await anvil?.stop()
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
+
+/** `folder` served on loopback, its index.html opened in Chromium: what the page put in #out (no page error allowed). */
+async function showInChromium(folder: string): Promise<Record<string, unknown>> {
+  const server = createServer((req, res) => {
+    serveStatic(folder, req.url ?? '/', res).then((found) => {
+      if (!found) res.writeHead(404).end()
+    })
+  })
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const browser = await chromium.launch({ executablePath: await resolveChromium(), args: CHROMIUM_ARGS })
+  try {
+    const page = await browser.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
+    await page.waitForFunction(() => document.getElementById('out')?.textContent !== '…', undefined, {
+      timeout: 90_000,
+    })
+    expect(errors).toEqual([])
+    return JSON.parse((await page.textContent('#out')) ?? '')
+  } finally {
+    await browser.close()
+    server.close()
+  }
+}
 
 describe('the packed tarball, linted', () => {
   it('publint finds nothing, suggestions included (strict)', async () => {
@@ -165,6 +191,52 @@ console.log(JSON.stringify({ status: receipt.status, block: String(receipt.block
     }
   })
 
+  it('the README’s viem guide in a page built by Vite: `edgetrace` resolves to the browser build, its worker emitted', async () => {
+    // The app's bundler takes the package root under the `browser` condition (dist/browser/index.js)
+    // and copies the default worker (edgetrace.worker.js beside it, `new URL(…, import.meta.url)`)
+    // into the build as an asset: the built page needs nothing else served.
+    const page = join(app, 'page')
+    mkdirSync(page)
+    writeFileSync(
+      join(page, 'index.html'),
+      '<!doctype html><meta charset="utf-8"><title>app</title><pre id="out">…</pre><script type="module" src="./main.js"></script>',
+    )
+    writeFileSync(
+      join(page, 'main.js'),
+      `import { createEdgetrace } from 'edgetrace'
+import { createPublicClient, custom } from 'viem'
+try {
+  const edgetrace = await createEdgetrace({ upstream: '${anvil.url}', hardfork: 'prague', cache: false })
+  const client = createPublicClient({ transport: custom(edgetrace) })
+  const hash = '${txHash}'
+  const receipt = await client.getTransactionReceipt({ hash })
+  const trace = await edgetrace.trace(hash)
+  await edgetrace.close()
+  document.getElementById('out').textContent = JSON.stringify({ status: receipt.status, trace })
+} catch (err) {
+  document.getElementById('out').textContent = JSON.stringify({ error: String(err && err.message || err) })
+}
+`,
+    )
+    const out = join(page, 'dist')
+    await viteBuild({ root: page, configFile: false, logLevel: 'warn', build: { outDir: out, emptyOutDir: true } })
+    const assets = readdirSync(join(out, 'assets'))
+    expect(
+      assets.some((file) => /^edgetrace\.worker-[\w-]+\.js$/.test(file)),
+      assets.join(', '),
+    ).toBe(true)
+    const shown = await showInChromium(out)
+    expect(shown.error).toBeUndefined()
+    expect(shown.status).toBe('success')
+    expect(shown.trace).toMatchObject({
+      type: 'CALL',
+      from: DEV_ACCOUNT,
+      to: RECIPIENT,
+      value: '0x2a',
+      gasUsed: '0x5208',
+    })
+  })
+
   it('serves the installed browser library and its worker to a page: createEdgetrace in Chromium traces', async () => {
     // A page with no bundler: the package's self-contained browser module and, beside it, the worker
     // it starts by default (createEdgetrace with no `worker` option), both from the installed package.
@@ -184,34 +256,14 @@ console.log(JSON.stringify({ status: receipt.status, block: String(receipt.block
   }
 </script>`,
     )
-    const server = createServer((req, res) => {
-      serveStatic(browserDir, req.url ?? '/', res).then((found) => {
-        if (!found) res.writeHead(404).end()
-      })
+    const shown = await showInChromium(browserDir)
+    expect(shown.error).toBeUndefined()
+    expect(shown.trace).toMatchObject({
+      type: 'CALL',
+      from: DEV_ACCOUNT,
+      to: RECIPIENT,
+      value: '0x2a',
+      gasUsed: '0x5208',
     })
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-    const browser = await chromium.launch({ executablePath: await resolveChromium(), args: CHROMIUM_ARGS })
-    try {
-      const page = await browser.newPage()
-      const errors: string[] = []
-      page.on('pageerror', (e) => errors.push(e.message))
-      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
-      await page.waitForFunction(() => document.getElementById('out')?.textContent !== '…', undefined, {
-        timeout: 90_000,
-      })
-      const shown = JSON.parse((await page.textContent('#out')) ?? '')
-      expect(errors).toEqual([])
-      expect(shown.error).toBeUndefined()
-      expect(shown.trace).toMatchObject({
-        type: 'CALL',
-        from: DEV_ACCOUNT,
-        to: RECIPIENT,
-        value: '0x2a',
-        gasUsed: '0x5208',
-      })
-    } finally {
-      await browser.close()
-      server.close()
-    }
   })
 })

@@ -11,10 +11,12 @@ import type { EdgetraceConfig, PageUpstream } from './createEdgetraceService.js'
 import { createEip1193Provider } from './createEip1193Provider.js'
 
 /**
- * The worker's script beside this module in dist/browser/. Named through a constant: bundlers (Vite)
- * would otherwise take `new Worker(new URL('…', import.meta.url))` as a worker of their own to build.
+ * The worker's script beside this module in dist/browser/. `new URL('…', import.meta.url)` with the
+ * name written out, so an app's bundler (Vite, webpack 5, Parcel) copies edgetrace.worker.js into its
+ * build as an asset and points the URL at the copy; made apart from `new Worker(…)`, which bundlers
+ * would take as a worker of their own to build (and fail on the ready-built IIFE).
  */
-const WORKER_BESIDE = './edgetrace.worker.js'
+const workerBeside = (): URL => new URL('./edgetrace.worker.js', import.meta.url)
 
 /** `createEdgetrace`'s options in the browser: the worker's config (EdgetraceConfig), with providers allowed as upstreams. */
 export type CreateBrowserEdgetraceOptions = Omit<EdgetraceConfig, 'upstream' | 'harden'> & {
@@ -75,7 +77,7 @@ export async function createBrowserEdgetrace(options: CreateBrowserEdgetraceOpti
   const entries = (list ? upstream : [upstream]).map(entryOf)
   const target =
     worker === undefined
-      ? new Worker(new URL(WORKER_BESIDE, import.meta.url))
+      ? new Worker(workerBeside())
       : typeof worker === 'string' || worker instanceof URL
         ? new Worker(worker)
         : worker
