@@ -6,9 +6,10 @@ import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
 import { compileSolidity } from './src/compileSolidity.js'
 import { eip2612PermitTypes } from './src/eip2612PermitTypes.js'
-import { PERMIT2_ADDRESS, PERMIT2_DOMAIN, withPermit2Devnet } from './src/permit2Devnet.js'
 import { PERMIT2_ABI, permit2Types } from './src/permit2TypedData.js'
-import { deploy, rpc, rpcResult } from './src/rpc.js'
+import { mineTogether } from './src/mineTogether.js'
+import { PERMIT2_ADDRESS, PERMIT2_DOMAIN, withPermit2Devnet } from './src/permit2Devnet.js'
+import { deploy, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
 
 // edgetrace_previewTransactions' NFTs and approvals on the devnet, measured against mined truth: each
 // previewed sequence is then mined on anvil in the next block, and every `post` (an ERC-721 held or
@@ -145,7 +146,7 @@ let pmt: `0x${string}`
 
 const send = async (tx: Record<string, unknown>) => {
   const hash = await rpcResult(devnet.anvil.url, 'eth_sendTransaction', [{ ...GAS, ...tx }])
-  const receipt = await receiptOf(hash)
+  const receipt = await waitForReceipt(devnet.anvil.url, hash, 200)
   expect(receipt.status).toBe('0x1')
 }
 
@@ -163,15 +164,6 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => stop())
 
-async function receiptOf(hash: string) {
-  for (let i = 0; i < 200; i++) {
-    const r = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [hash])
-    if (r) return r
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  throw new Error(`${hash} was not mined`)
-}
-
 /** A preview at the latest block, then the same calls mined together in the next block. */
 async function previewThenMine(calls: Record<string, unknown>[], options?: unknown) {
   const base = BigInt(await rpcResult(devnet.anvil.url, 'eth_blockNumber'))
@@ -183,18 +175,10 @@ async function previewThenMine(calls: Record<string, unknown>[], options?: unkno
   expect(res.error, JSON.stringify(res.error)).toBeUndefined()
   const from = calls[0]!.from
   const nonce = BigInt(await rpcResult(devnet.anvil.url, 'eth_getTransactionCount', [from, 'latest']))
-  await rpcResult(devnet.anvil.url, 'evm_setAutomine', [false])
-  const hashes: string[] = []
-  try {
-    for (const [i, c] of calls.entries()) {
-      const tx = { ...GAS, ...FEES, ...c, nonce: quantity(nonce + BigInt(i)) }
-      hashes.push(await rpcResult(devnet.anvil.url, 'eth_sendTransaction', [tx]))
-    }
-    await rpcResult(devnet.anvil.url, 'evm_mine')
-  } finally {
-    await rpcResult(devnet.anvil.url, 'evm_setAutomine', [true])
-  }
-  const receipts = await Promise.all(hashes.map(receiptOf))
+  const receipts = await mineTogether(
+    devnet.anvil.url,
+    calls.map((c, i) => ({ ...GAS, ...FEES, ...c, nonce: quantity(nonce + BigInt(i)) })),
+  )
   for (const r of receipts) {
     expect(r.status).toBe('0x1')
     expect(BigInt(r.blockNumber)).toBe(base + 1n)

@@ -6,6 +6,7 @@ import { quantity } from '../src/utils/hex.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { createProxy } from './src/createProxy.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
+import { mineTogether } from './src/mineTogether.js'
 import { type PreviewScenario, deployPreviewScenario } from './src/previewScenarioContracts.js'
 import { rpc, rpcResult } from './src/rpc.js'
 
@@ -148,31 +149,17 @@ const ethCall = async (to: Address, data: `0x${string}`, block: bigint) => {
   return res.error ? null : (res.result as `0x${string}`)
 }
 
-async function receiptOf(hash: string) {
-  for (let i = 0; i < 200; i++) {
-    const r = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [hash])
-    if (r) return r
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  throw new Error(`${hash} was not mined`)
-}
-
 /** Sends the calls from `from` (unlocked or impersonated) and mines them together in the next block; their receipts. */
 async function mineCalls(from: Address, calls: Call[]) {
   const url = devnet.anvil.url
   const nonce = BigInt(await rpcResult(url, 'eth_getTransactionCount', [from, 'latest']))
-  await rpcResult(url, 'evm_setAutomine', [false])
-  const hashes: string[] = []
-  try {
-    for (const [i, c] of calls.entries()) {
+  return mineTogether(
+    url,
+    calls.map((c, i) => {
       const tx = { from, to: c.to, data: c.data ?? '0x', value: quantity(c.value ?? 0n), gas: GAS, ...FEES }
-      hashes.push(await rpcResult(url, 'eth_sendTransaction', [{ ...tx, nonce: quantity(nonce + BigInt(i)) }]))
-    }
-    await rpcResult(url, 'evm_mine')
-  } finally {
-    await rpcResult(url, 'evm_setAutomine', [true])
-  }
-  return Promise.all(hashes.map(receiptOf))
+      return { ...tx, nonce: quantity(nonce + BigInt(i)) }
+    }),
+  )
 }
 
 const signed = (v: string) => (v.startsWith('-') ? -BigInt(v.slice(1)) : BigInt(v))

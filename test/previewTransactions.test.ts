@@ -7,6 +7,7 @@ import { quantity } from '../src/utils/hex.js'
 import { compileSolidity } from './src/compileSolidity.js'
 import { createProxy } from './src/createProxy.js'
 import { withDevnetAndEdgetrace } from './src/devnet.js'
+import { mineTogether } from './src/mineTogether.js'
 import { deployPreviewScenario } from './src/previewScenarioContracts.js'
 import { deploy, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
 
@@ -49,27 +50,8 @@ const balanceOf = async (who: string, block: bigint, erc20 = token) => {
 const ether = async (who: string, block: bigint) =>
   BigInt(await rpcResult(edge.url, 'eth_getBalance', [who, quantity(block)]))
 
-async function receiptOf(hash: string) {
-  for (let i = 0; i < 200; i++) {
-    const r = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [hash])
-    if (r) return r
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  throw new Error(`${hash} was not mined`)
-}
-
 /** Sends the transactions to anvil and mines them together in one block; their receipts. */
-async function mine(txs: Record<string, unknown>[]) {
-  await rpcResult(devnet.anvil.url, 'evm_setAutomine', [false])
-  const hashes: string[] = []
-  try {
-    for (const tx of txs) hashes.push(await rpcResult(devnet.anvil.url, 'eth_sendTransaction', [tx]))
-    await rpcResult(devnet.anvil.url, 'evm_mine')
-  } finally {
-    await rpcResult(devnet.anvil.url, 'evm_setAutomine', [true])
-  }
-  return Promise.all(hashes.map(receiptOf))
-}
+const mine = (txs: Record<string, unknown>[]) => mineTogether(devnet.anvil.url, txs)
 
 /** A preview at the latest block, then the same calls mined in the next: the preview and what was mined. */
 async function previewThenMine(calls: Record<string, unknown>[], options?: unknown) {

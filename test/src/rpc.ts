@@ -42,9 +42,9 @@ export function storageContractInitCode(value: number): string {
   return `0x${store}${copy}${runtime}`
 }
 
-/** The receipt of a transaction, waiting (briefly) for it to be mined. */
-export async function waitForReceipt(url: string, hash: string): Promise<any> {
-  for (let i = 0; i < 100; i++) {
+/** The receipt of a transaction, waiting (briefly: `tries` polls 20 ms apart) for it to be mined. */
+export async function waitForReceipt(url: string, hash: string, tries = 100): Promise<any> {
+  for (let i = 0; i < tries; i++) {
     const receipt = await rpcResult(url, 'eth_getTransactionReceipt', [hash])
     if (receipt) return receipt
     await new Promise((resolve) => setTimeout(resolve, 20))
