@@ -110,6 +110,12 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => stop())
 
+/** anvil's eth_signTypedData_v4: the typed data signed with the account's key. */
+const signTyped = (account: string, typed: unknown): Promise<`0x${string}`> =>
+  rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [account, JSON.stringify(typed)])
+/** A call of Permit2 from `from`, mined; its block number. */
+const callPermit2 = (from: string, data: string) => send({ from, to: PERMIT2, data })
+
 const permitData = (message: Record<string, unknown>) => ({
   types: eip2612PermitTypes(),
   primaryType: 'Permit',
@@ -175,7 +181,7 @@ describe('edgetrace_previewTypedData', () => {
     ])
     expect(p.signals).toEqual([{ kind: 'spenderIsEoa', severity: 'warning', spender: carol, delegated: false }])
 
-    const signature: string = await rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [alice, JSON.stringify(typed)])
+    const signature = await signTyped(alice, typed)
     const r = `0x${signature.slice(2, 66)}` as `0x${string}`
     const s = `0x${signature.slice(66, 130)}` as `0x${string}`
     const v = Number.parseInt(signature.slice(130, 132), 16)
@@ -320,11 +326,10 @@ describe('edgetrace_previewTypedData', () => {
     expect(p.signals).toEqual([{ kind: 'spenderIsEoa', severity: 'warning', spender: carol, delegated: false }])
 
     // Signed with alice's key (anvil's eth_signTypedData_v4); carol calls Permit2.permit with it.
-    const signature = await rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [alice, JSON.stringify(typed)])
-    const permitted = await send({
-      from: carol,
-      to: PERMIT2,
-      data: encodeFunctionData({
+    const signature = await signTyped(alice, typed)
+    const permitted = await callPermit2(
+      carol,
+      encodeFunctionData({
         abi: PERMIT2_ABI.permitSingle,
         functionName: 'permit',
         args: [
@@ -337,18 +342,17 @@ describe('edgetrace_previewTypedData', () => {
           signature,
         ],
       }),
-    })
+    )
     const allowed = await rpcResult(edge.url, 'eth_call', [
       { to: PERMIT2, data: encodeCall('allowance(address,address,address)', [alice, pmt, carol]) },
       quantity(permitted),
     ])
     expect(words(allowed)).toEqual([amount, 2_000_000_000n, 1n])
     // carol pulls it all through Permit2: alice is left what the worst case said.
-    const pulled = await send({
-      from: carol,
-      to: PERMIT2,
-      data: encodeCall('transferFrom(address,address,uint160,address)', [alice, carol, amount, pmt]),
-    })
+    const pulled = await callPermit2(
+      carol,
+      encodeCall('transferFrom(address,address,uint160,address)', [alice, carol, amount, pmt]),
+    )
     expect(quantity(await balanceAt(pmt, alice, pulled))).toBe(p.grants[0].worstCase.balanceAfter)
 
     // The signature once used: the nonce it signed is spent.
@@ -417,22 +421,21 @@ describe('edgetrace_previewTypedData', () => {
         ['DAI', quantity(2n * ETHER), { signed: '0x0', current: '0x0', valid: true }, 'success', quantity(2n * ETHER)],
       ],
     )
-    const signature = await rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [alice, JSON.stringify(batch)])
+    const signature = await signTyped(alice, batch)
     const details = [pmt, dai].map((token, i) => ({
       token,
       amount: BigInt(batch.message.details[i]!.amount),
       expiration: 2_000_000_000,
       nonce: 0,
     }))
-    const permitted = await send({
-      from: bob,
-      to: PERMIT2,
-      data: encodeFunctionData({
+    const permitted = await callPermit2(
+      bob,
+      encodeFunctionData({
         abi: PERMIT2_ABI.permitBatch,
         functionName: 'permit',
         args: [alice, { details, spender: bob, sigDeadline: FAR }, signature],
       }),
-    })
+    )
     for (const [i, d] of details.entries()) {
       const allowed = await rpcResult(edge.url, 'eth_call', [
         { to: PERMIT2, data: encodeCall('allowance(address,address,address)', [alice, d.token, bob]) },
@@ -442,11 +445,10 @@ describe('edgetrace_previewTypedData', () => {
     }
     let last = permitted
     for (const d of details) {
-      last = await send({
-        from: bob,
-        to: PERMIT2,
-        data: encodeCall('transferFrom(address,address,uint160,address)', [alice, bob, d.amount, d.token]),
-      })
+      last = await callPermit2(
+        bob,
+        encodeCall('transferFrom(address,address,uint160,address)', [alice, bob, d.amount, d.token]),
+      )
     }
     for (const [i, d] of details.entries()) {
       expect(quantity(await balanceAt(d.token, alice, last))).toBe(b.grants[i].worstCase.balanceAfter)
@@ -461,11 +463,7 @@ describe('edgetrace_previewTypedData', () => {
 
   it('Permit2 PermitTransferFrom and PermitBatchTransferFrom (real Permit2): the ERC-20 allowance to Permit2, an unordered nonce used or not (nonceBitmap); signed, permitTransferFrom by the spender mined leaves the worst case', async () => {
     // Nonce 300 (word 1, bit 44) invalidated by alice.
-    await send({
-      from: alice,
-      to: PERMIT2,
-      data: encodeCall('invalidateUnorderedNonces(uint256,uint256)', [1n, 1n << 44n]),
-    })
+    await callPermit2(alice, encodeCall('invalidateUnorderedNonces(uint256,uint256)', [1n, 1n << 44n]))
     const typed = (nonce: bigint) => ({
       types: permit2Types('PermitTransferFrom'),
       primaryType: 'PermitTransferFrom',
@@ -507,11 +505,10 @@ describe('edgetrace_previewTypedData', () => {
     expect(used.problems).toEqual(['grants[0]: nonce 300 is already used on Permit2: the signature cannot be used'])
 
     // Signed with alice's key; carol calls permitTransferFrom with it, to herself.
-    const signature = await rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [alice, JSON.stringify(typed(301n))])
-    const mined = await send({
-      from: carol,
-      to: PERMIT2,
-      data: encodeFunctionData({
+    const signature = await signTyped(alice, typed(301n))
+    const mined = await callPermit2(
+      carol,
+      encodeFunctionData({
         abi: PERMIT2_ABI.permitTransferFrom,
         functionName: 'permitTransferFrom',
         args: [
@@ -521,7 +518,7 @@ describe('edgetrace_previewTypedData', () => {
           signature,
         ],
       }),
-    })
+    )
     expect(quantity(await balanceAt(pmt, alice, mined))).toBe(fresh.grants[0].worstCase.balanceAfter)
     const spent = await preview(alice, typed(301n), quantity(mined))
     expect(spent.grants[0].nonce).toEqual({ signed: quantity(301n), current: null, valid: false })
@@ -548,11 +545,10 @@ describe('edgetrace_previewTypedData', () => {
       ['PMT', true, 'success', quantity(700n)],
       ['DAI', true, 'success', quantity(300n)],
     ])
-    const batchSignature = await rpcResult(devnet.anvil.url, 'eth_signTypedData_v4', [alice, JSON.stringify(batch)])
-    const pulled = await send({
-      from: carol,
-      to: PERMIT2,
-      data: encodeFunctionData({
+    const batchSignature = await signTyped(alice, batch)
+    const pulled = await callPermit2(
+      carol,
+      encodeFunctionData({
         abi: PERMIT2_ABI.permitBatchTransferFrom,
         functionName: 'permitTransferFrom',
         args: [
@@ -572,7 +568,7 @@ describe('edgetrace_previewTypedData', () => {
           batchSignature,
         ],
       }),
-    })
+    )
     expect(quantity(await balanceAt(pmt, alice, pulled))).toBe(b.grants[0].worstCase.balanceAfter)
     expect(quantity(await balanceAt(dai, alice, pulled))).toBe(b.grants[1].worstCase.balanceAfter)
     expect((await preview(alice, batch, quantity(pulled))).grants.map((g: any) => g.nonce.valid)).toEqual([
