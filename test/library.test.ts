@@ -11,6 +11,7 @@ import {
 import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { createProxy } from './src/createProxy.js'
 import { txByLabel, withDevnet } from './src/devnet.js'
+import { eip2612PermitTypes } from './src/eip2612PermitTypes.js'
 import { expectSameViemReads } from './src/expectSameViemReads.js'
 import { rpcResult } from './src/rpc.js'
 
@@ -317,5 +318,42 @@ describe('createEdgetrace behind viem and ethers', () => {
       ethersOurs.destroy()
       ethersTheirs.destroy()
     }
+  })
+})
+
+describe('createEdgetrace: previewTypedData(account, typedData, block, options)', () => {
+  it("hands options (the spender signals' windows) to edgetrace_previewTypedData: newContract flagged by default, not with newContractDays 0", async () => {
+    const edgetrace = await open({ upstream: devnet.anvil.url })
+    const account = devnet.accounts[0]!
+    // An EIP-2612 permit for the devnet's token whose spender is a contract the devnet deployed (days young).
+    const spender = devnet.contracts.Scenarios! as `0x${string}`
+    const permit = {
+      types: eip2612PermitTypes(),
+      primaryType: 'Permit',
+      domain: {
+        name: 'Edge Token',
+        version: '1',
+        chainId: Number(await rpcResult(devnet.anvil.url, 'eth_chainId')),
+        verifyingContract: devnet.contracts.Token!,
+      },
+      message: { owner: account, spender, value: '5', nonce: '0', deadline: '99999999999' },
+    }
+    const kinds = (p: Record<string, unknown>) => (p.signals as { kind: string }[]).map((s) => s.kind)
+    const byDefault = await edgetrace.previewTypedData(account, permit)
+    expect(byDefault.recognized).toBe(true)
+    expect(kinds(byDefault)).toContain('newContract')
+    const options = { newContractDays: 0, firstInteractionBlocks: 0 }
+    const off = await edgetrace.previewTypedData(account, permit, undefined, options)
+    expect(kinds(off)).not.toContain('newContract')
+    expect(kinds(off)).not.toContain('firstInteraction')
+    const asked = await edgetrace.request({
+      method: 'edgetrace_previewTypedData',
+      params: [account, permit, 'latest', options],
+    })
+    expect({ ...off, trust: undefined }).toEqual({ ...(asked as object), trust: undefined })
+    // The options are checked as the method checks them.
+    await expect(edgetrace.previewTypedData(account, permit, 'latest', { newContractDays: -1 })).rejects.toMatchObject({
+      code: -32602,
+    })
   })
 })

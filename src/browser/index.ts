@@ -17,6 +17,7 @@ export type {
   PreviewCall,
   PreviewTransactionsOptions,
   PreviewTransactionsResult,
+  PreviewTypedDataOptions,
   PreviewTypedDataResult,
   TraceOptions,
 } from '../rpc/createEdgetraceProvider.js'

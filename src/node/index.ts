@@ -21,6 +21,7 @@ export {
   type PreviewCall,
   type PreviewTransactionsOptions,
   type PreviewTransactionsResult,
+  type PreviewTypedDataOptions,
   type PreviewTypedDataResult,
   type TraceOptions,
   type TypedData,

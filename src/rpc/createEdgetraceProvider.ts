@@ -169,6 +169,17 @@ export type TypedData = {
   message: Record<string, unknown>
 }
 
+/** edgetrace_previewTypedData's `options` (its 4th argument): the spender signals' windows. */
+export type PreviewTypedDataOptions = {
+  /** A spender contract younger than this many days is flagged `newContract` (default 30; 0 off; at most 36500). */
+  newContractDays?: number
+  /**
+   * A spender the account sent nothing to in this many blocks is flagged `firstInteraction` (default 32; 0 off; at
+   * most 1024).
+   */
+  firstInteractionBlocks?: number
+}
+
 /** edgetrace_previewTypedData's answer: `recognized`, and for a permit what the signature would allow. */
 export type PreviewTypedDataResult = {
   /** Whether the typed data is a permit edgetrace knows (EIP-2612, DAI, Permit2); else decoded with no claims. */
@@ -222,8 +233,16 @@ export type EdgetraceProvider = {
     calls: readonly PreviewCall[],
     options?: PreviewTransactionsOptions,
   ): Promise<PreviewTransactionsResult>
-  /** What a signature over typed data would allow (edgetrace_previewTypedData): permits decoded and checked. */
-  previewTypedData(account: Hex, typedData: TypedData, block?: string): Promise<PreviewTypedDataResult>
+  /**
+   * What a signature over typed data would allow (edgetrace_previewTypedData): permits decoded and checked at
+   * `block` (default `latest`); `options` sets the spender signals' windows.
+   */
+  previewTypedData(
+    account: Hex,
+    typedData: TypedData,
+    block?: string,
+    options?: PreviewTypedDataOptions,
+  ): Promise<PreviewTypedDataResult>
 }
 
 /** What a host gives createEdgetraceProvider: its EIP-1193 core. */
@@ -268,9 +287,10 @@ export function createEdgetraceProvider(core: EdgetraceProviderCore): EdgetraceP
       if (Object.keys(rest).length > 0) params.push(rest)
       return (await core.request({ method: 'edgetrace_previewTransactions', params })) as PreviewTransactionsResult
     },
-    async previewTypedData(account, typedData, block) {
+    async previewTypedData(account, typedData, block, options) {
       const params: unknown[] = [account, typedData]
-      if (block !== undefined) params.push(block)
+      if (block !== undefined || options !== undefined) params.push(block ?? 'latest')
+      if (options !== undefined) params.push(options)
       return (await core.request({ method: 'edgetrace_previewTypedData', params })) as PreviewTypedDataResult
     },
   }
