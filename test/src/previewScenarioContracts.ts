@@ -1,3 +1,4 @@
+import { encodeCall } from '../../src/node/devnet/abi.js'
 import { compileSolidity } from './compileSolidity.js'
 import { rpcResult, waitForReceipt } from './rpc.js'
 
@@ -518,10 +519,7 @@ export async function deployPreviewScenario(
   deployer: Address,
   holders: Address[],
 ): Promise<PreviewScenario> {
-  const { keccak_256 } = await import('@noble/hashes/sha3.js')
-  const sel = (signature: string) =>
-    Buffer.from(keccak_256(new TextEncoder().encode(signature)).slice(0, 4)).toString('hex')
-  const call = (signature: string, ...args: (bigint | string)[]) => `0x${sel(signature)}${args.map(word).join('')}`
+  const call = (signature: string, ...args: (bigint | Address)[]) => encodeCall(signature, args)
   const send = async (tx: Record<string, unknown>) => {
     const hash = await rpcResult(url, 'eth_sendTransaction', [{ from: deployer, gas: '0x1c9c380', ...tx }])
     const receipt = await waitForReceipt(url, hash)
