@@ -5,6 +5,7 @@ import type { Devnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { quantity } from '../src/utils/hex.js'
 import { compileSolidity } from './src/compileSolidity.js'
+import { PERMIT_TOKEN_CONTRACT } from './src/permitTokenContract.js'
 import { createProxy } from './src/createProxy.js'
 import { eip712DomainType, eip2612PermitTypes } from './src/eip2612PermitTypes.js'
 import { PERMIT2_ABI, permit2Types } from './src/permit2TypedData.js'
@@ -21,42 +22,7 @@ import { deploy, rpc, rpcResult, storageContractInitCode, waitForReceipt } from 
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
-contract PermitToken {
-    string public constant name = "Permit Token";
-    string public constant symbol = "PMT";
-    uint8 public constant decimals = 18;
-    bytes32 public immutable DOMAIN_SEPARATOR;
-    mapping(address => uint256) public balanceOf;
-    mapping(address => mapping(address => uint256)) public allowance;
-    mapping(address => uint256) public nonces;
-    event Approval(address indexed owner, address indexed spender, uint256 value);
-    constructor() {
-        balanceOf[msg.sender] = 1e24;
-        DOMAIN_SEPARATOR = keccak256(abi.encode(
-            keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
-            keccak256(bytes(name)), keccak256("1"), block.chainid, address(this)));
-    }
-    function approve(address spender, uint256 value) external returns (bool) {
-        allowance[msg.sender][spender] = value;
-        emit Approval(msg.sender, spender, value);
-        return true;
-    }
-    function transferFrom(address from, address to, uint256 value) external returns (bool) {
-        allowance[from][msg.sender] -= value;
-        balanceOf[from] -= value;
-        balanceOf[to] += value;
-        return true;
-    }
-    function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) external {
-        require(block.timestamp <= deadline, "expired");
-        bytes32 digest = keccak256(abi.encodePacked("\\x19\\x01", DOMAIN_SEPARATOR, keccak256(abi.encode(
-            keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)"),
-            owner, spender, value, nonces[owner]++, deadline))));
-        require(ecrecover(digest, v, r, s) == owner, "bad signature");
-        allowance[owner][spender] = value;
-        emit Approval(owner, spender, value);
-    }
-}
+${PERMIT_TOKEN_CONTRACT}
 /** DAI's shape: nonces, allowance, approve and transferFrom; its permit is not called here. */
 contract DaiLike {
     string public constant name = "Dai Stablecoin";
