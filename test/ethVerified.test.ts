@@ -7,6 +7,7 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { DEV_ACCOUNT, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
 import { flipHexDigit, useDevnetBehindProxy } from './src/useDevnetBehindProxy.js'
+import { verificationErrorText } from './src/verificationErrorText.js'
 
 // The eth_* reads edgetrace answers from verified data: each answer equals anvil's own (anvil is a
 // real node), and an upstream that lies about any part of it (a tampering proxy in front of anvil)
@@ -26,7 +27,7 @@ async function expectRefused(url: string, method: string, params: unknown[], ...
   const { result, error } = await rpc(url, method, params)
   expect(result).toBeUndefined()
   expect(error?.code).toBe(-32000)
-  for (const w of words) expect(error.message).toContain(w)
+  for (const w of words) expect(verificationErrorText(error)).toContain(w)
   expect(await rpcResult(url, 'eth_chainId', [])).toMatch(/^0x/)
   expect(await rpcResult(url, 'eth_blockNumber', [])).toMatch(/^0x/)
   return error

@@ -101,8 +101,8 @@ describe('the worker with a beacon node: every block through consensus', () => {
         ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', '0x27'],
       ]) {
         const answer = await client.call('eth_getBalance', params)
-        expect('error' in answer && answer.error.message).toContain(chain.hashes[39])
-        expect('error' in answer && answer.error.message).toContain(forged)
+        expect('error' in answer && JSON.stringify(answer.error)).toContain(chain.hashes[39])
+        expect('error' in answer && JSON.stringify(answer.error)).toContain(forged)
       }
     } finally {
       await client.close()
