@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import ts from 'typescript'
 import * as viem from 'viem'
@@ -11,6 +11,7 @@ import * as edgetraceRoot from '../src/node/index.js'
 import type { EdgetraceProvider, ProviderRpcError } from '../src/node/index.js'
 import { rpcResult } from './src/rpc.js'
 import { runCli } from './src/runCli.js'
+import { distIsFresh } from './src/distIsFresh.js'
 
 // The README's three guides run as they are printed (issue 35), so the docs cannot rot: every code
 // block marked ```sh guide=… or ```ts guide=… is taken from README.md and run against a fresh anvil.
@@ -133,21 +134,6 @@ function walletOver(url: string, asked: { method: string; result?: unknown }[]) 
       return res.result
     },
   }
-}
-
-/** Whether dist/'s declarations are newer than every source file they are built from. */
-function distIsNewer(): boolean {
-  const built = ['dist/node/index.d.ts', 'dist/browser/index.d.ts'].map((f) => join(ROOT, f))
-  if (!built.every((f) => existsSync(f))) return false
-  const oldest = Math.min(...built.map((f) => statSync(f).mtimeMs))
-  const newest = (dir: string): number =>
-    Math.max(
-      0,
-      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
-        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
-      ),
-    )
-  return newest(join(ROOT, 'src')) <= oldest
 }
 
 let anvil: AnvilInstance
@@ -390,7 +376,7 @@ describe.sequential("the README's guides, run against a fresh anvil", () => {
       strict: true,
       skipLibCheck: true,
       noEmit: true,
-      paths: distIsNewer()
+      paths: distIsFresh()
         ? {
             edgetrace: [join(ROOT, 'dist/node/index.d.ts')],
             'edgetrace/browser': [join(ROOT, 'dist/browser/index.d.ts')],

@@ -1,47 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdtempSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { build as viteBuild } from 'vite'
 import { buildBrowser } from '../../scripts/buildBrowser.js'
+import { distIsFresh } from './distIsFresh.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 
-/** What `npm run build` reads: when one is newer than the build's outputs, the project's dist/ is stale. */
-const BUILD_INPUTS = ['src', 'worker', 'demo', 'index.html', 'scripts', 'vite.config.ts', 'tsconfig.build.json']
-/** One output of each build step (tsc, scripts/buildBrowser.ts, vite build of the explorer). */
-const BUILD_OUTPUTS = [
-  'dist/node/index.js',
-  'dist/node/cli.js',
-  'dist/browser/index.js',
-  'dist/browser/edgetrace.browser.js',
-  'dist/browser/edgetrace.worker.js',
-  'dist/browser/edgetrace.sw.js',
-  'dist/explorer/index.html',
-]
-
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0
-  const stat = statSync(path)
-  if (!stat.isDirectory()) return stat.mtimeMs
-  let newest = 0
-  for (const entry of readdirSync(path)) {
-    if (entry === 'node_modules') continue
-    newest = Math.max(newest, newestMtime(join(path, entry)))
-  }
-  return newest
-}
-
-/**
- * Whether the project's dist/ is what `npm run build` would write now: every step's output there and
- * none older than a source it is built from. True on a fresh clone after `npm ci` (its `prepare` builds).
- */
-export function distIsFresh(root = ROOT): boolean {
-  const outputs = BUILD_OUTPUTS.map((file) => join(root, file))
-  if (!outputs.every((file) => existsSync(file))) return false
-  const oldestOutput = Math.min(...outputs.map((file) => statSync(file).mtimeMs))
-  return BUILD_INPUTS.every((input) => newestMtime(join(root, input)) <= oldestOutput)
-}
+export { distIsFresh }
 
 /**
  * The package as `npm publish` would upload it: `npm pack`'s tarball, written into `into` (its path
