@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { distIsFresh } from './src/packTarball.js'
+import { BUILD_OUTPUTS, distIsFresh } from './src/distIsFresh.js'
 
 // test/published.test.ts packs the project's dist/ as it is only when it is fresh (CI, after `npm ci`
 // built it); a working tree edited since its last build is built in a staging folder instead.
@@ -16,15 +16,7 @@ function write(file: string, at: number) {
   utimesSync(path, at, at)
 }
 
-const OUTPUTS = [
-  'dist/node/index.js',
-  'dist/node/cli.js',
-  'dist/browser/index.js',
-  'dist/browser/edgetrace.browser.js',
-  'dist/browser/edgetrace.worker.js',
-  'dist/browser/edgetrace.sw.js',
-  'dist/explorer/index.html',
-]
+const OUTPUTS = BUILD_OUTPUTS
 
 it('dist/ is fresh when every build step wrote its output after the last source change', () => {
   write('src/node/index.ts', 1_000)

@@ -66,6 +66,11 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
+/** The guide's transaction as callTracer shows it: the dev account's 42 wei to RECIPIENT, a plain transfer's gas. */
+function expectGuideTrace(trace: unknown) {
+  expect(trace).toMatchObject({ type: 'CALL', from: DEV_ACCOUNT, to: RECIPIENT, value: '0x2a', gasUsed: '0x5208' })
+}
+
 /** `folder` served on loopback, its index.html opened in Chromium: what the page put in #out (no page error allowed). */
 async function showInChromium(folder: string): Promise<Record<string, unknown>> {
   const server = createServer((req, res) => {
@@ -146,13 +151,7 @@ console.log(JSON.stringify({ status: receipt.status, block: String(receipt.block
     const shown = JSON.parse(run.stdout.trim().split('\n').pop() ?? '')
     expect(shown.status).toBe('success')
     expect(shown.block).toBe('2')
-    expect(shown.trace).toMatchObject({
-      type: 'CALL',
-      from: DEV_ACCOUNT,
-      to: RECIPIENT,
-      value: '0x2a',
-      gasUsed: '0x5208',
-    })
+    expectGuideTrace(shown.trace)
   })
 
   it('`npx edgetrace --upstream <anvil> --hardfork prague` serves and traces as anvil', async () => {
@@ -228,13 +227,7 @@ try {
     const shown = await showInChromium(out)
     expect(shown.error).toBeUndefined()
     expect(shown.status).toBe('success')
-    expect(shown.trace).toMatchObject({
-      type: 'CALL',
-      from: DEV_ACCOUNT,
-      to: RECIPIENT,
-      value: '0x2a',
-      gasUsed: '0x5208',
-    })
+    expectGuideTrace(shown.trace)
   })
 
   it('serves the installed browser library and its worker to a page: createEdgetrace in Chromium traces', async () => {
@@ -258,12 +251,6 @@ try {
     )
     const shown = await showInChromium(browserDir)
     expect(shown.error).toBeUndefined()
-    expect(shown.trace).toMatchObject({
-      type: 'CALL',
-      from: DEV_ACCOUNT,
-      to: RECIPIENT,
-      value: '0x2a',
-      gasUsed: '0x5208',
-    })
+    expectGuideTrace(shown.trace)
   })
 })

@@ -6,7 +6,7 @@ const ROOT = resolve(import.meta.dirname, '../..')
 /** What `npm run build` reads: when one is newer than the build's outputs, the project's dist/ is stale. */
 const BUILD_INPUTS = ['src', 'worker', 'demo', 'index.html', 'scripts', 'vite.config.ts', 'tsconfig.build.json']
 /** One output of each build step (tsc, scripts/buildBrowser.ts, vite build of the explorer). */
-const BUILD_OUTPUTS = [
+export const BUILD_OUTPUTS = [
   'dist/node/index.js',
   'dist/node/cli.js',
   'dist/browser/index.js',
