@@ -201,6 +201,19 @@ describe('edgetrace_previewTypedData', () => {
     ])
   })
 
+  it("a permit signed for another chain (domain.chainId) is said to be for another chain; this chain's id, as a number or a string, is not", async () => {
+    const message = { owner: alice, spender: carol, value: '1', nonce: '0', deadline: FAR.toString() }
+    const other = { ...permitData(message), domain: { ...permitData(message).domain, chainId: 1 } }
+    const p = await preview(alice, other)
+    expect(p.usable).toBe(false)
+    expect(p.problems).toContain("domain.chainId 1 is not this chain's 31337: the signature is for another chain")
+    // (Earlier tests may have used alice's nonce 0: only the chain's problem is looked for.)
+    for (const chainId of [31337, '31337', '0x7a69']) {
+      const here = await preview(alice, { ...permitData(message), domain: { ...permitData(message).domain, chainId } })
+      expect(here.problems.filter((text: string) => text.startsWith('domain.chainId'))).toEqual([])
+    }
+  })
+
   it('DAI-style permit (holder, nonce, expiry, allowed): the whole uint256 allowed, nonces(holder) checked, expiry 0 is none', async () => {
     const typed = {
       types: {

@@ -26,6 +26,14 @@ const UNLIMITED_PERMIT2 = (1n << 160n) - 1n
 const signalJson = (s: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'bigint' ? quantity(v) : v]))
 
+/** A domain's chainId (a number, a decimal or 0x string) as a bigint; undefined where absent or not one. */
+function chainIdOf(value: unknown): bigint | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
+  if (typeof value === 'bigint') return value
+  if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value)) return BigInt(value)
+  return undefined
+}
+
 /**
  * edgetrace_previewTypedData(account, typedData, block = latest, options?): what an eth_signTypedData_v4
  * signature would allow, on the block's verified state. EIP-2612 and DAI permits, Permit2's
@@ -77,6 +85,12 @@ export const previewTypedData = defineMethod({
     if (owner !== account.toLowerCase())
       problems.push(
         `the permit's owner ${owner} is not the signing account ${account.toLowerCase()}: the signature does not verify`,
+      )
+    // EIP-712's domain binds the signature to a chain: one for another chain does not verify here.
+    const signedFor = chainIdOf(typedData.domain.chainId)
+    if (signedFor !== undefined && signedFor !== engine.rules.chainId)
+      problems.push(
+        `domain.chainId ${signedFor} is not this chain's ${engine.rules.chainId}: the signature is for another chain`,
       )
     if (preview.deadline.passed)
       problems.push(
