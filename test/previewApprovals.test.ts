@@ -10,7 +10,7 @@ import { PERMIT_TOKEN_CONTRACT } from './src/permitTokenContract.js'
 import { PERMIT2_ABI, permit2Types } from './src/permit2TypedData.js'
 import { mineTogether } from './src/mineTogether.js'
 import { PERMIT2_ADDRESS, PERMIT2_DOMAIN, withPermit2Devnet } from './src/permit2Devnet.js'
-import { deploy, rpc, rpcResult, waitForReceipt } from './src/rpc.js'
+import { deploy, rpc, rpcResult, sendMined } from './src/rpc.js'
 
 // edgetrace_previewTransactions' NFTs and approvals on the devnet, measured against mined truth: each
 // previewed sequence is then mined on anvil in the next block, and every `post` (an ERC-721 held or
@@ -116,9 +116,7 @@ let multi: `0x${string}`
 let pmt: `0x${string}`
 
 const send = async (tx: Record<string, unknown>) => {
-  const hash = await rpcResult(devnet.anvil.url, 'eth_sendTransaction', [{ ...GAS, ...tx }])
-  const receipt = await waitForReceipt(devnet.anvil.url, hash, 200)
-  expect(receipt.status).toBe('0x1')
+  await sendMined(devnet.anvil.url, { ...GAS, ...tx })
 }
 
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { createProxy } from './src/createProxy.js'
 import { eip712DomainType, eip2612PermitTypes } from './src/eip2612PermitTypes.js'
 import { PERMIT2_ABI, permit2Types } from './src/permit2TypedData.js'
 import { PERMIT2_ADDRESS, PERMIT2_DOMAIN, withPermit2Devnet } from './src/permit2Devnet.js'
-import { deploy, rpc, rpcResult, storageContractInitCode, waitForReceipt } from './src/rpc.js'
+import { deploy, rpc, rpcResult, storageContractInitCode, sendMined } from './src/rpc.js'
 
 // edgetrace_previewTypedData on the devnet: EIP-2612, DAI-style and Permit2 typed data previewed
 // against contracts compiled here with solc and Permit2's real code at its canonical address
@@ -59,12 +59,8 @@ let carol: `0x${string}`
 let pmt: `0x${string}`
 let dai: `0x${string}`
 
-const send = async (tx: Record<string, unknown>) => {
-  const hash = await rpcResult(devnet.anvil.url, 'eth_sendTransaction', [{ ...GAS, ...tx }])
-  const receipt = await waitForReceipt(devnet.anvil.url, hash)
-  expect(receipt.status).toBe('0x1')
-  return BigInt(receipt.blockNumber)
-}
+const send = async (tx: Record<string, unknown>) =>
+  BigInt((await sendMined(devnet.anvil.url, { ...GAS, ...tx })).blockNumber)
 
 beforeAll(async () => {
   ;({ devnet, edge, stop } = await withPermit2Devnet())

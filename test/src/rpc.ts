@@ -23,6 +23,14 @@ export async function rpcResult(url: string, method: string, params: unknown[] =
 
 export const DEV_ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 
+/** Sends a transaction through the node's own accounts and waits for its receipt, which must say success. */
+export async function sendMined(url: string, tx: Record<string, unknown>) {
+  const hash = await rpcResult(url, 'eth_sendTransaction', [tx])
+  const receipt = await waitForReceipt(url, hash, 200)
+  if (receipt.status !== '0x1') throw new Error(`transaction ${hash} failed: status ${receipt.status}`)
+  return receipt
+}
+
 /** Deploys init code from anvil's first dev account and returns the contract address. */
 export async function deploy(url: string, initCode: string): Promise<`0x${string}`> {
   const hash = await rpcResult(url, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, data: initCode }])
