@@ -2,12 +2,17 @@ import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
 import { CHROMIUM_ARGS, resolveChromium } from './scripts/resolveChromium.js'
 import { browserCommands } from './test/browser/commands.js'
+import { LongestFirstSequencer } from './test/setup/longestFirstSequencer.js'
 import { SlowestFilesReporter } from './test/setup/slowestFilesReporter.js'
 
 // One config for the trace explorer page (index.html + demo/; `vite build` writes dist/explorer,
 // which the Node server serves on GET /) and for the tests.
 // Node tests run against real nodes (anvil started by the tests), one file at a time per worker;
-// anvil processes are cheap but the machine has two cores. Browser tests run in headless Chromium
+// anvil processes are cheap but the machine has two cores. Each of the two node workers is one
+// process that runs its files one after another (isolate: false): the modules a file imports
+// (ethereumjs, viem, the daemon) are loaded once per worker, not once per file (~110 s of a run's
+// imports), and a file's process guard is taken off at its end (test/setup/processGuard.ts). Files
+// start longest first (test/setup/longestFirstSequencer.ts). Browser tests run in headless Chromium
 // (CHROMIUM_PATH, else the system's /usr/bin/chromium, else the build the @sparticuz/chromium dev
 // dependency ships: scripts/resolveChromium.ts) through playwright, against anvil and a Node
 // edgetrace server started by test/browser/globalSetup.ts. Only vitest (which sets VITEST) needs a
@@ -56,6 +61,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The default reporter, then the slowest 10 files of the run (test/setup/slowestFilesReporter.ts).
     reporters: ['default', new SlowestFilesReporter()],
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
@@ -66,6 +72,7 @@ export default defineConfig({
           setupFiles: ['test/setup/processGuard.ts'],
           pool: 'forks',
           maxWorkers: 2,
+          isolate: false,
         },
       },
       {

@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs'
 import type { Reporter, TestModule } from 'vitest/node'
+import { FILE_SECONDS_PATH, readFileSeconds } from './longestFirstSequencer.js'
 
 /** One test file's time: importing it (with what it imports), its setup files, then its tests and hooks. */
 export type FileTime = { project: string; file: string; ms: number; importMs: number; tests: number }
@@ -36,9 +38,18 @@ export function formatSlowestFiles(files: FileTime[]): string {
   return [`Slowest ${files.length} test files (import + setup + tests and hooks):`, ...lines].join('\n')
 }
 
+/** The committed table of file times (test/setup/fileSeconds.json) with this run's files' times put in. */
+export function withFileSeconds(table: Record<string, number>, files: FileTime[]): Record<string, number> {
+  const merged = { ...table }
+  for (const f of files) merged[f.file] = Math.round(f.ms / 100) / 10
+  return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => (a < b ? -1 : 1)))
+}
+
 /**
  * A vitest reporter beside the default one: at the end of every run it prints the slowest 10 test
- * files, so where the suite's time goes is seen on each run (vite.config.ts adds it).
+ * files, so where the suite's time goes is seen on each run (vite.config.ts adds it). With
+ * EDGETRACE_FILE_SECONDS=write it also puts every file's time into test/setup/fileSeconds.json, the
+ * table LongestFirstSequencer orders a fresh clone's run by.
  */
 export class SlowestFilesReporter implements Reporter {
   constructor(
@@ -47,6 +58,10 @@ export class SlowestFilesReporter implements Reporter {
   ) {}
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    if (process.env.EDGETRACE_FILE_SECONDS === 'write') {
+      const table = withFileSeconds(readFileSeconds(), slowestFiles(modules, modules.length))
+      writeFileSync(FILE_SECONDS_PATH, `${JSON.stringify(table, null, 2)}\n`)
+    }
     const text = formatSlowestFiles(slowestFiles(modules, this.count))
     if (text !== '') this.write(`\n${text}\n`)
   }

@@ -1,3 +1,4 @@
+import { parseGoDuration } from '../../src/utils/parseGoDuration.js'
 import type { StreamClient } from './streamClient.js'
 import { timedRpc } from './timedRpc.js'
 
@@ -19,29 +20,32 @@ export type JsTracerCase = {
 
 const FAULT = 'fault: function () {}'
 
+/** What a case may take: its tracer's timeout plus 2 s. */
+const limitOf = (c: JsTracerCase) => parseGoDuration(c.timeout) + 2000
+
 export const JS_TRACER_CASES: readonly JsTracerCase[] = [
   {
     label: 'endless step',
     code: `{ step: function () { for (;;) {} }, ${FAULT}, result: function () { return 1 } }`,
-    timeout: '1s',
+    timeout: '500ms',
     want: { error: /execution timeout/ },
   },
   {
     label: 'endless result',
     code: `{ ${FAULT}, result: function () { for (;;) {} } }`,
-    timeout: '1s',
+    timeout: '500ms',
     want: { error: /execution timeout/ },
   },
   {
     label: 'endless setup',
     code: `{ setup: function () { for (;;) {} }, ${FAULT}, result: function () { return 1 } }`,
-    timeout: '1s',
+    timeout: '500ms',
     want: 'error',
   },
   {
     label: 'endless toJSON of the result',
     code: `{ ${FAULT}, result: function () { return { toJSON: function () { for (;;) {} } } } }`,
-    timeout: '1s',
+    timeout: '500ms',
     want: 'error',
   },
   {
@@ -83,13 +87,13 @@ export const JS_TRACER_CASES: readonly JsTracerCase[] = [
   {
     label: 'an endless microtask loop',
     code: `{ setup: function () { var loop = function () { Promise.resolve().then(loop) }; loop() }, ${FAULT}, result: function () { return 1 } }`,
-    timeout: '1s',
+    timeout: '500ms',
     want: 'any',
   },
   {
     label: 'a thrown object with an endless getter',
     code: `{ ${FAULT}, result: function () { throw { get message() { for (;;) {} } } } }`,
-    timeout: '1s',
+    timeout: '500ms',
     want: 'error',
   },
   {
@@ -110,7 +114,7 @@ type Answer = { result?: unknown; error?: { code?: unknown; message?: unknown; d
 
 /** What is wrong with the answer to one case (empty: nothing), answered in `ms`. */
 export function checkJsTracerAnswer(c: JsTracerCase, text: string | undefined, ms: number): string[] {
-  const limitMs = parseFloat(c.timeout) * 1000 + 2000
+  const limitMs = limitOf(c)
   if (text === undefined) return [`${c.label}: no answer within ${limitMs} ms`]
   const problems: string[] = []
   if (ms > limitMs) problems.push(`${c.label}: answered after ${Math.round(ms)} ms, over its timeout + 2 s`)
@@ -155,7 +159,7 @@ export function jsTracerRequest(c: JsTracerCase, id: number | string, call: unkn
 export async function runJsTracerCasesOverHttp(url: string, call: unknown, block: string): Promise<string[]> {
   const problems: string[] = []
   for (const c of JS_TRACER_CASES) {
-    const limitMs = parseFloat(c.timeout) * 1000 + 2000
+    const limitMs = limitOf(c)
     const answer = await timedRpc(url, jsTracerRequest(c, 1, call, block), limitMs + 3000)
     if (answer.kind !== 'answer') {
       problems.push(
@@ -177,7 +181,7 @@ export async function runJsTracerCasesOverStream(
   const problems: string[] = []
   let id = 0
   for (const c of JS_TRACER_CASES) {
-    const limitMs = parseFloat(c.timeout) * 1000 + 2000
+    const limitMs = limitOf(c)
     const started = performance.now()
     const text = jsTracerRequest(c, `js-${++id}`, call, block)
     client.send(client.kind === 'WebSocket' ? text : `${text}\n`)
@@ -207,7 +211,7 @@ export async function runConcurrentJsTracers(
   const hog = JS_TRACER_CASES.find((c) => c.label === 'endless step')!
   const clean = JS_TRACER_CASES.find((c) => c.label === 'a clean tracer after the hostile ones')!
   const runs = [...Array.from({ length: endless }, () => hog), clean].map(async (c, i) => {
-    const limitMs = parseFloat(c.timeout) * 1000 + 2000
+    const limitMs = limitOf(c)
     const answer = await timedRpc(url, jsTracerRequest(c, i, call, block), limitMs + 3000)
     if (answer.kind !== 'answer') return [`${c.label} (${endless} endless at once): ${answer.kind}`]
     return checkJsTracerAnswer(c, answer.text, answer.ms).map((p) => `${p} (${endless} endless tracers at once)`)
