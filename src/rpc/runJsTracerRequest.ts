@@ -6,8 +6,12 @@ import type { CallContext } from '../types/progress.js'
 import { JsonStream } from './jsonStream.js'
 import { runOnWorker } from './runOnWorker.js'
 
-/** A time past a JavaScript tracer's own timeout before its thread is ended (its checks had their chance). */
-const GRACE_MS = 1000
+/**
+ * A time past a JavaScript tracer's own timeout before its thread is ended. A tracer that returns to
+ * the interpreter meets its timeout there within a step and answers at once; only one stuck in its
+ * own code (an endless loop in `step`) waits out this grace, spinning its thread, so it is short.
+ */
+const GRACE_MS = 250
 
 /** Whether this thread's realm is hardened for JavaScript tracers (hardenRealm ran here). */
 export const realmIsHardened = () =>

@@ -5,11 +5,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 /** Where the committed file times live: test file (relative to the repository) → seconds. */
 export const FILE_SECONDS_PATH = new URL('./fileSeconds.json', import.meta.url)
 
-/** The committed file times (an empty table when the file is missing or unreadable). */
+/** The committed file times (an empty table when the file is missing or unreadable; entries that are no number left out). */
 export function readFileSeconds(path: URL | string = FILE_SECONDS_PATH): Record<string, number> {
   try {
     const table = JSON.parse(readFileSync(path, 'utf8')) as unknown
-    return table && typeof table === 'object' ? (table as Record<string, number>) : {}
+    if (!table || typeof table !== 'object' || Array.isArray(table)) return {}
+    // Only finite numbers of seconds: anything else would make the order NaN's.
+    return Object.fromEntries(
+      Object.entries(table).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])),
+    )
   } catch {
     return {}
   }
