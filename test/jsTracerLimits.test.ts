@@ -69,10 +69,10 @@ describe('JavaScript tracers: timeouts, cancellation, isolation and bounded resu
     const cold = await start(1, false)
     try {
       for (const url of [cold.url, warm.url]) {
-        const { answer, ms } = await timed(url, 'debug_traceTransaction', [tx, { tracer: ENDLESS, timeout: '2s' }])
+        const { answer, ms } = await timed(url, 'debug_traceTransaction', [tx, { tracer: ENDLESS, timeout: '1s' }])
         expect(answer.error, url).toEqual({ code: -32000, message: 'execution timeout' })
-        expect(ms, url).toBeGreaterThanOrEqual(2000)
-        expect(ms, url).toBeLessThan(3500)
+        expect(ms, url).toBeGreaterThanOrEqual(1000)
+        expect(ms, url).toBeLessThan(2500)
         // The thread it ended is replaced: the next tracer is served.
         expect(await rpcResult(url, 'debug_traceTransaction', [tx, { tracer: COUNTER }])).toBeGreaterThan(100)
       }
@@ -83,10 +83,10 @@ describe('JavaScript tracers: timeouts, cancellation, isolation and bounded resu
     const block = `0x${devnet.transactions.find((t) => t.hash === tx)!.blockNumber.toString(16)}`
     const { answer, ms } = await timed(warm.url, 'debug_traceBlockByNumber', [
       block,
-      { tracer: ENDLESS, timeout: '2s' },
+      { tracer: ENDLESS, timeout: '1s' },
     ])
     expect(answer.error).toEqual({ code: -32000, message: 'execution timeout' })
-    expect(ms).toBeLessThan(3500)
+    expect(ms).toBeLessThan(2500)
   }, 120_000)
 
   it('a request queued behind another client’s endless tracer waits no longer than its own timeout; a client that goes away ends its tracer’s thread, and the next client is served at once', async () => {
@@ -104,9 +104,9 @@ describe('JavaScript tracers: timeouts, cancellation, isolation and bounded resu
       signal: leaving.signal,
     }).catch(() => 'gone')
     await new Promise((r) => setTimeout(r, 500))
-    const queued = await timed(warm.url, 'debug_traceTransaction', [tx, { tracer: COUNTER, timeout: '2s' }])
+    const queued = await timed(warm.url, 'debug_traceTransaction', [tx, { tracer: COUNTER, timeout: '1s' }])
     expect(queued.answer.error).toEqual({ code: -32000, message: 'execution timeout' })
-    expect(queued.ms).toBeLessThan(3500)
+    expect(queued.ms).toBeLessThan(2500)
     // The holder's client disconnects: its thread is ended and a fresh one serves the next client.
     leaving.abort()
     expect(await holder).toBe('gone')
@@ -187,9 +187,9 @@ describe('JavaScript tracers: timeouts, cancellation, isolation and bounded resu
     // timeout, never handed the next request.
     const looping = `{ fault: function() {}, result: function() {
       Promise.resolve().then(function loop() { return Promise.resolve().then(loop) }); return 1 } }`
-    const loop = await timed(url, 'debug_traceTransaction', [tx, { tracer: looping, timeout: '2s' }])
+    const loop = await timed(url, 'debug_traceTransaction', [tx, { tracer: looping, timeout: '1s' }])
     expect(loop.answer.error).toEqual({ code: -32000, message: 'execution timeout' })
-    expect(loop.ms).toBeLessThan(3500)
+    expect(loop.ms).toBeLessThan(2500)
     const next = await timed(url, 'debug_traceTransaction', [tx, { tracer: COUNTER }])
     expect(next.answer.result).toBeGreaterThan(100)
     expect(next.ms).toBeLessThan(10_000)
