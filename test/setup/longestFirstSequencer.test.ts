@@ -101,6 +101,15 @@ it('withFileSeconds puts a run’s files into the table at 0.1 s, keys sorted, t
   expect(table).toEqual({ 'z.test.ts': 4, 'b.test.ts': 9.9 })
 })
 
+it('withFileSeconds leaves out the files that no longer exist', () => {
+  const merged = withFileSeconds(
+    { 'gone.test.ts': 3, 'kept.test.ts': 2 },
+    [time('new.test.ts', 500)],
+    (file) => file !== 'gone.test.ts',
+  )
+  expect(merged).toEqual({ 'kept.test.ts': 2, 'new.test.ts': 0.5 })
+})
+
 it('the committed table is as EDGETRACE_FILE_SECONDS=write writes it (sorted keys, 2 spaces, a final newline)', async () => {
   const text = await readFile(FILE_SECONDS_PATH, 'utf8')
   expect(`${JSON.stringify(withFileSeconds(readFileSeconds(), []), null, 2)}\n`).toBe(text)

@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs'
-import type { Reporter, TestModule } from 'vitest/node'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { FILE_SECONDS_PATH, readFileSeconds } from './longestFirstSequencer.js'
 
 /** One test file's time: importing it (with what it imports), its setup files, then its tests and hooks. */
@@ -38,18 +39,33 @@ export function formatSlowestFiles(files: FileTime[]): string {
   return [`Slowest ${files.length} test files (import + setup + tests and hooks):`, ...lines].join('\n')
 }
 
-/** The committed table of file times (test/setup/fileSeconds.json) with this run's files' times put in. */
-export function withFileSeconds(table: Record<string, number>, files: FileTime[]): Record<string, number> {
+/** The repository whose test/setup/fileSeconds.json this is. */
+const REPOSITORY = resolve(import.meta.dirname, '../..')
+
+/**
+ * The committed table of file times (test/setup/fileSeconds.json) with this run's files' times put
+ * in, and without the files `exists` no longer finds (renamed or deleted).
+ */
+export function withFileSeconds(
+  table: Record<string, number>,
+  files: FileTime[],
+  exists: (file: string) => boolean = () => true,
+): Record<string, number> {
   const merged = { ...table }
   for (const f of files) merged[f.file] = Math.round(f.ms / 100) / 10
-  return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => (a < b ? -1 : 1)))
+  return Object.fromEntries(
+    Object.entries(merged)
+      .filter(([file]) => exists(file))
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  )
 }
 
 /**
  * A vitest reporter beside the default one: at the end of every run it prints the slowest 10 test
  * files, so where the suite's time goes is seen on each run (vite.config.ts adds it). With
  * EDGETRACE_FILE_SECONDS=write it also puts every file's time into test/setup/fileSeconds.json, the
- * table LongestFirstSequencer orders a fresh clone's run by.
+ * table LongestFirstSequencer orders a fresh clone's run by: after a run of this repository's own
+ * tests that passed (not a vitest run some test starts in a folder of its own, nor a failed one).
  */
 export class SlowestFilesReporter implements Reporter {
   constructor(
@@ -57,9 +73,16 @@ export class SlowestFilesReporter implements Reporter {
     private readonly write: (text: string) => void = (text) => process.stdout.write(text),
   ) {}
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    if (process.env.EDGETRACE_FILE_SECONDS === 'write') {
-      const table = withFileSeconds(readFileSeconds(), slowestFiles(modules, modules.length))
+  private root: string | undefined
+
+  onInit(vitest: Vitest): void {
+    this.root = vitest.config.root
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, _errors: unknown, reason: TestRunEndReason): void {
+    if (process.env.EDGETRACE_FILE_SECONDS === 'write' && this.root === REPOSITORY && reason === 'passed') {
+      const files = slowestFiles(modules, modules.length)
+      const table = withFileSeconds(readFileSeconds(), files, (file) => existsSync(join(REPOSITORY, file)))
       writeFileSync(FILE_SECONDS_PATH, `${JSON.stringify(table, null, 2)}\n`)
     }
     const text = formatSlowestFiles(slowestFiles(modules, this.count))
