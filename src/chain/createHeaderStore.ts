@@ -353,13 +353,13 @@ export function createHeaderStore({
     return bytesToHex(current.header.parentHash)
   }
 
+  /** Headers being asked by number (fetchStretch), by number. */
+  const asking = new Map<bigint, Promise<unknown>>()
+
   /**
    * Headers `low` to `high` − 1 not known by number, asked by number in one batch (none past 256),
    * each verified (hashed) and kept: what they claim is taken only once a parent walk links them.
    */
-  /** Headers being asked by number (fetchStretch), by number. */
-  const asking = new Map<bigint, Promise<unknown>>()
-
   async function fetchStretch(low: bigint, high: bigint): Promise<Map<string, VerifiedHeader>> {
     const prefetched = new Map<string, VerifiedHeader>()
     if (cache.restore && high - low <= 256n) {
