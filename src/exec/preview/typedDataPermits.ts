@@ -35,13 +35,22 @@ const fieldsOf = (data: TypedData, type: string) =>
     .join(',')
 const has = (data: TypedData, type: string, fields: string[]) => fieldsOf(data, type) === [...fields].sort().join(',')
 
-/** A uint given as a number, a decimal or 0x string (as wallets pass it); throws naming the field. */
+/**
+ * A typed-data uint given as a number, a decimal or 0x string (as wallets pass it), of at most a
+ * uint256's digits (a longer string is no uint256, and parsing megabytes of digits would hold the
+ * thread); undefined for anything else.
+ */
+export function typedDataUint(value: unknown): bigint | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
+  if (typeof value === 'string' && /^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(value)) return BigInt(value)
+  return undefined
+}
+
+/** typedDataUint, or an error naming the field. */
 function uint(value: unknown, where: string): bigint {
-  try {
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-    if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value)) return BigInt(value)
-  } catch {}
-  throw new Error(`${where}: expected an unsigned integer, got ${JSON.stringify(value)}`)
+  const parsed = typedDataUint(value)
+  if (parsed !== undefined) return parsed
+  throw new Error(`${where}: expected an unsigned integer, got ${JSON.stringify(value)?.slice(0, 100)}`)
 }
 function address(value: unknown, where: string): Hex {
   if (typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)) return value.toLowerCase() as Hex

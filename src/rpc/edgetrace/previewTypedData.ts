@@ -4,7 +4,7 @@ import { firstInteractionSignals } from '../../exec/preview/signals/firstInterac
 import { newContractSignal } from '../../exec/preview/signals/newContractSignal.js'
 import { type PreviewSignal, spenderSignals } from '../../exec/preview/signals/spenderSignals.js'
 import { previewPermit } from '../../exec/preview/typedDataPreview.js'
-import { type RecognizedPermit, recognizePermit } from '../../exec/preview/typedDataPermits.js'
+import { type RecognizedPermit, recognizePermit, typedDataUint } from '../../exec/preview/typedDataPermits.js'
 import { quantity } from '../../utils/hex.js'
 import { defineMethod } from '../defineMethod.js'
 import { parseBlockParameter } from '../parseBlockParameter.js'
@@ -25,14 +25,6 @@ const UNLIMITED_PERMIT2 = (1n << 160n) - 1n
 /** A signal as answered: its numbers as quantities. */
 const signalJson = (s: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'bigint' ? quantity(v) : v]))
-
-/** A domain's chainId (a number, a decimal or 0x string) as a bigint; undefined where absent or not one. */
-function chainIdOf(value: unknown): bigint | undefined {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-  if (typeof value === 'bigint') return value
-  if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value)) return BigInt(value)
-  return undefined
-}
 
 /**
  * edgetrace_previewTypedData(account, typedData, block = latest, options?): what an eth_signTypedData_v4
@@ -87,7 +79,7 @@ export const previewTypedData = defineMethod({
         `the permit's owner ${owner} is not the signing account ${account.toLowerCase()}: the signature does not verify`,
       )
     // EIP-712's domain binds the signature to a chain: one for another chain does not verify here.
-    const signedFor = chainIdOf(typedData.domain.chainId)
+    const signedFor = typedDataUint(typedData.domain.chainId)
     if (signedFor !== undefined && signedFor !== engine.rules.chainId)
       problems.push(
         `domain.chainId ${signedFor} is not this chain's ${engine.rules.chainId}: the signature is for another chain`,
