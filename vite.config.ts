@@ -70,6 +70,8 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'demo/**/*.test.ts'],
           exclude: ['**/*.browser.test.ts', '**/node_modules/**'],
           setupFiles: ['test/setup/processGuard.ts'],
+          // The CLIs and worker threads the tests start run from a compiled copy of src/ (not through tsx).
+          globalSetup: ['test/setup/compileSources.ts'],
           pool: 'forks',
           maxWorkers: 2,
           isolate: false,
@@ -86,10 +88,14 @@ export default defineConfig({
             'demo/**/*.browser.test.ts',
           ],
           globalSetup: ['test/browser/globalSetup.ts'],
-          fileParallelism: false,
+          // The browser files run one at a time (one page: they share IndexedDB, service workers and
+          // the devnet), but beside the node project's files rather than after them: the project's
+          // maxWorkers equals the node project's, so vitest puts both in one group.
+          maxWorkers: 2,
           browser: {
             enabled: true,
             headless: true,
+            fileParallelism: false,
             screenshotFailures: false,
             provider: playwright({
               launchOptions: {

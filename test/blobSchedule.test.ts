@@ -11,6 +11,7 @@ import { type FixtureBlock, FixtureImportError } from '../tools/fixture-node/cre
 import { type FixtureNode, startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
 import { MERGED_AT_GENESIS } from './src/mergedAtGenesis.js'
 import { rpcResult } from './src/rpc.js'
+import { CLI_ARGS } from './src/cliCommand.js'
 
 // A devnet whose own BPO schedule differs from mainnet's at every fork: Osaka from genesis, then
 // bpo1 … bpo5 every two blocks (12 s slots), each with its own target, max and update fraction.
@@ -255,11 +256,9 @@ describe('a chain with its own BPO schedule (bpo1 … bpo5), imported by the fix
     const dir = mkdtempSync(join(tmpdir(), 'edgetrace-bpo-'))
     const file = join(dir, 'genesis.json')
     writeFileSync(file, JSON.stringify(genesis))
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/node/cli.ts', '--upstream', node.url, '--chain', file, '--http.port', '0'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
+    const child = spawn(process.execPath, [...CLI_ARGS, '--upstream', node.url, '--chain', file, '--http.port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     try {
       const url = await new Promise<string>((resolve, reject) => {

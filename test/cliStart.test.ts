@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { NAMESPACES } from '../src/rpc/namespaces.js'
 import { startAnvil } from '../src/node/devnet/startAnvil.js'
 import { startFixtureNode } from '../tools/fixture-node/startFixtureNode.js'
+import { CLI_ARGS } from './src/cliCommand.js'
 
 // The first ten minutes, as a newcomer meets them: the CLI spawned as `npm start` runs it, its
 // banner, its help, and the start-up errors it must explain without a stack trace.
@@ -18,7 +19,9 @@ type Run = { code: number | null; stdout: string; stderr: string }
 
 function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<Run> {
   const cwd = opts.cwd ?? ROOT
-  const child = spawn(process.execPath, ['--import', TSX, join(cwd, 'src/node/cli.ts'), ...args], {
+  // Another tree (a copied install) runs its own sources through tsx; this one, the run's compiled copy.
+  const entry = opts.cwd === undefined ? CLI_ARGS : ['--import', TSX, join(cwd, 'src/node/cli.ts')]
+  const child = spawn(process.execPath, [...entry, ...args], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -41,8 +44,11 @@ function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number } = {})
 /** Starts the CLI and resolves with its whole banner once it says where to open the explorer. */
 function startCli(
   args: string[],
+  opts: { asNpmStart?: boolean } = {},
 ): Promise<{ child: ChildProcess; banner: string; exited: Promise<number | NodeJS.Signals | null> }> {
-  const child = spawn(process.execPath, ['--import', TSX, 'src/node/cli.ts', ...args], {
+  // `asNpmStart`: through tsx, exactly as `npm start` runs it; else the run's compiled copy (quicker).
+  const entry = opts.asNpmStart ? ['--import', TSX, 'src/node/cli.ts'] : CLI_ARGS
+  const child = spawn(process.execPath, [...entry, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -84,7 +90,7 @@ afterAll(() => {
 
 describe('npm start on the embedded devnet', () => {
   it('serves tracing by default, lists the demo transactions and ready curl lines, and ends with the explorer URL', async () => {
-    const { child, banner, exited } = await startCli(['--http.port', '0'])
+    const { child, banner, exited } = await startCli(['--http.port', '0'], { asNpmStart: true })
     cleanups.push(() => child.kill('SIGKILL'))
     expect(banner).toContain('namespaces: eth, vendor, debug, trace, txpool, web3, net')
     const rows = [...banner.matchAll(/^ {4}(0x[0-9a-f]{64}) +(\d+) +(ok|reverted) +(.+)$/gm)]

@@ -10,6 +10,7 @@ import { originAllowed } from '../src/node/originAllowed.js'
 import { parseCliArgs } from '../src/node/parseCliArgs.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { type Proxy, createProxy } from './src/createProxy.js'
+import { CLI_ARGS } from './src/cliCommand.js'
 
 // The server's three doors, as geth keeps them: a WebSocket upgrade from a foreign browser origin,
 // a POST that is not JSON (a "simple" cross-origin request, sent without a CORS preflight), and a
@@ -363,9 +364,7 @@ describe('CLI flags', () => {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'src/node/cli.ts',
+        ...CLI_ARGS,
         '--upstream',
         anvil.url,
         '--hardfork',

@@ -14,6 +14,7 @@ import {
 } from '../tools/fixture-node/startFixtureNode.js'
 import { verifyProof } from '../src/state/verifyProof.js'
 import { rpc, rpcResult } from './src/rpc.js'
+import { nodeArgsFor } from './src/cliCommand.js'
 
 const fixture = (path: string) => new URL(`./fixtures/${path}`, import.meta.url)
 const json = (path: string) => JSON.parse(readFileSync(fixture(path), 'utf8')) as Record<string, unknown>
@@ -188,9 +189,7 @@ describe('fixture node: serving a chain over JSON-RPC', () => {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'tools/fixture-node/cli.ts',
+        ...nodeArgsFor('tools/fixture-node/cli.ts'),
         '--genesis',
         fixture(CHAINS.besuDefault.genesis).pathname,
         '--blocks',

@@ -5,6 +5,7 @@ import { WebSocket } from 'ws'
 import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { rpc, rpcResult } from './src/rpc.js'
+import { CLI_ARGS } from './src/cliCommand.js'
 
 // What one JavaScript tracer may cost others: nothing past its own timeout, its own thread and its
 // own bounded answer. Each case runs against a real server (in this process, or spawned as the CLI
@@ -22,7 +23,7 @@ async function timed(url: string, method: string, params: unknown[]) {
 
 /** Starts the CLI as `npm start` runs it; resolves with its JSON-RPC URL once it listens. */
 function startCli(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/cli.ts', ...args], {
+  const child = spawn(process.execPath, [...CLI_ARGS, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   })

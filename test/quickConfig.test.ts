@@ -8,7 +8,11 @@ const repo = resolve(import.meta.dirname, '..')
 it('npm run test:quick runs the src unit tests that start no node or browser, and the one end-to-end smoke', () => {
   const pkg = JSON.parse(readFileSync(resolve(repo, 'package.json'), 'utf8'))
   expect(pkg.scripts['test:quick']).toBe('vitest run --config test/setup/quick.config.ts')
-  expect(pkg.scripts.test).toMatch(/vitest run$/)
+  // npm test stays the whole suite: scripts/test.ts runs the lint, then vitest run (and tsc beside it).
+  expect(pkg.scripts.test).toBe('tsx scripts/test.ts')
+  const script = readFileSync(resolve(repo, 'scripts/test.ts'), 'utf8')
+  expect(script).toContain("bin('vitest', 'vitest.mjs'), 'run'")
+  expect(script).toContain("'--noEmit'")
 
   const units = quickUnitTests()
   expect(units).toContain('src/errors/toRpcError.test.ts')

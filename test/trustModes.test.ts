@@ -11,6 +11,7 @@ import { type Proxy, createProxy } from './src/createProxy.js'
 import { fetchBlocks } from './src/fetchBlocks.js'
 import { rpcResult } from './src/rpc.js'
 import { runCli } from './src/runCli.js'
+import { CLI_ARGS } from './src/cliCommand.js'
 
 // Trust modes through the server's start: consensus with a checkpoint given, pinned or trusted on
 // first use (a temporary --datadir), resumed from what was verified last time, refused when too old
@@ -426,7 +427,7 @@ describe('the banner', () => {
 
   it('says upstream mode in red on a terminal', async () => {
     // script(1) gives the CLI a pseudo-terminal for its stdout.
-    const command = [process.execPath, '--import', 'tsx', 'src/node/cli.ts', ...cliArgs()]
+    const command = [process.execPath, ...CLI_ARGS, ...cliArgs()]
     const child = spawn('script', ['-qec', command.join(' '), '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     try {

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
+import { CLI_ARGS } from './cliCommand.js'
 
 /**
- * Runs the edgetrace CLI (src/node/cli.ts through tsx) until its output matches `until` (resolves
+ * Runs the edgetrace CLI (its compiled copy, or src/node/cli.ts through tsx: test/src/cliCommand.ts) until its output matches `until` (resolves
  * with the output so far and a kill switch) or it exits (resolves with its code); after 30 s it is
  * ended and resolves with what it printed. `env`: the child's environment (this process's by default).
  */
@@ -11,7 +12,7 @@ export function runCli(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ code: number | null; output: string; kill(): void }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/cli.ts', ...args], {
+    const child = spawn(process.execPath, [...CLI_ARGS, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env,
     })
