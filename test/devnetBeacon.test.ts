@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DevnetBeaconNode, startDevnetBeacon } from '../src/node/devnet/startDevnetBeacon.js'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
-import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
+import { DEV_ACCOUNT, rpc, rpcResult, sendMined } from './src/rpc.js'
 import { runCli } from './src/runCli.js'
 
 // The devnet's beacon chain (src/node/devnet/startDevnetBeacon.ts): a slot for every block anvil
@@ -34,8 +34,8 @@ describe('a beacon chain following anvil', () => {
     let block = await rpcResult(anvil.url, 'eth_getBlockByNumber', ['latest', false])
     expect(attested.beacon.slot).toBe('5')
     expect(attested.execution.block_hash).toBe(block.hash)
-    // A transaction mined since: the next answer carries its block.
-    await rpcResult(anvil.url, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, to: DEV_ACCOUNT, value: '0x1' }])
+    // A transaction mined since (anvil answers its hash before it mines it: its receipt is waited for): the next answer carries its block.
+    await sendMined(anvil.url, { from: DEV_ACCOUNT, to: DEV_ACCOUNT, value: '0x1' })
     attested = await optimistic()
     block = await rpcResult(anvil.url, 'eth_getBlockByNumber', ['latest', false])
     expect(attested.beacon.slot).toBe('6')
@@ -130,7 +130,7 @@ describe('npm start -- --devnet.beacon', () => {
       expect(await rpcResult(url, 'eth_blockNumber')).toBe(latest)
       expect(trust.optimistic.blockNumber).toBe(latest)
       // A block mined now gets a slot; edgetrace's head follows within a 1-second slot.
-      await rpcResult(anvilUrl, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, to: DEV_ACCOUNT, value: '0x1' }])
+      await sendMined(anvilUrl, { from: DEV_ACCOUNT, to: DEV_ACCOUNT, value: '0x1' })
       const mined = await rpcResult(anvilUrl, 'eth_blockNumber')
       let head = ''
       for (let i = 0; i < 50 && head !== mined; i++) {

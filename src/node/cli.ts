@@ -222,6 +222,7 @@ async function main(argv: string[]): Promise<void> {
         }
       : { checkpoint: opts.checkpoint }),
     ...(opts.workers !== undefined ? { workers: { threads: opts.workers } } : {}),
+    ...(opts.cacheRedis !== undefined ? { cacheRedis: opts.cacheRedis } : {}),
     log: (line) => console.error(line),
   }).catch(async (err: unknown) => {
     for (const c of cleanups) await c()
@@ -258,6 +259,9 @@ async function main(argv: string[]): Promise<void> {
             : "  traces:     trace_* in the reference daemon's (Erigon's) shapes",
         ]
       : []),
+    opts.cacheRedis
+      ? `  cache:      memory, then shared on ${redactUrl(opts.cacheRedis)} (--cache.redis; every entry read is checked)`
+      : '  cache:      memory only (--cache.redis URL: shared with other edgetrace processes)',
     server.engine.rangeWorkers
       ? `  workers:    ${server.engine.rangeWorkers.size} threads for long ranges and concurrent block traces, started on first use (--workers)`
       : '  workers:    none: ranges and block traces run on the main thread (--workers)',

@@ -28,6 +28,8 @@ export type CliOptions = {
   beaconConfig?: string | undefined
   /** `--datadir`: where pinned checkpoints are kept (else $XDG_DATA_HOME/edgetrace or ~/.local/share/edgetrace). */
   datadir?: string | undefined
+  /** `--cache.redis URL`: the shared verified cache tier on Redis or Valkey (redis:// or rediss://). */
+  cacheRedis?: string | undefined
   /** `--checkpoint.force`: take a checkpoint older than the weak-subjectivity bound. */
   checkpointForce: boolean
   host: string
@@ -188,6 +190,9 @@ ${NAMESPACE_LINES}
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague; one of
 ${`${EXECUTABLE_HARDFORKS.join(', ')}`.replace(/(.{1,74})(?:, |$)/g, '                          $1,\n').slice(0, -2)}
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
+  --cache.redis URL       a verified cache shared with other edgetrace processes on Redis or Valkey
+                          (redis:// or rediss://): headers, code and proofs' trie nodes, each checked
+                          against its hash when read; with the store down or slow, the upstream answers
   --trace.compat          trace_* in OpenEthereum's shapes (its error labels, no result on a failed
                           frame, vmTrace without op/idx) instead of the reference daemon's
   --help                  this text
@@ -491,6 +496,15 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         opts.datadir = takeValue()
         if (opts.datadir === '') throw new CliError('--datadir needs a directory')
         break
+      case '--cache.redis': {
+        const url = takeValue()
+        if (!/^rediss?:\/\/[^\s]+$/i.test(url))
+          throw new CliError(
+            `--cache.redis needs a redis:// or rediss:// URL, got ${JSON.stringify(url.slice(0, 100))}`,
+          )
+        opts.cacheRedis = url
+        break
+      }
       case '--checkpoint.force':
         opts.checkpointForce = true
         break

@@ -2,6 +2,8 @@ import type { GethGenesis } from '@ethereumjs/common'
 import { availableParallelism } from 'node:os'
 import { type Edgetrace, createEdgetrace } from '../createEdgetrace.js'
 import { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from '../exec/createEngine.js'
+import { createSharedTier } from '../state/createSharedTier.js'
+import { createRedisKv } from './createRedisKv.js'
 import { type WebSocketConstructor, createUpstream } from '../upstream/createUpstream.js'
 import type { ProgressEvent } from '../types/progress.js'
 import type { Upstream } from '../upstream/types.js'
@@ -112,6 +114,13 @@ export type StartEdgetraceParameters = {
   socketUrl?: string | undefined
   /** `--graphql`: GraphQL on /graphql of the HTTP (and HTTPS) listener. */
   graphql?: boolean | undefined
+  /**
+   * `--cache.redis`: a Redis (or Valkey) URL, `redis://` or `rediss://`, for the shared verified
+   * cache tier other edgetrace processes use too (createSharedTier): behind the memory cache, each
+   * entry read from it checked as if it came from the upstream. Bounded and optional: with the store
+   * down or slow the server serves from the upstream.
+   */
+  cacheRedis?: string | undefined
 }
 
 /** The listeners besides HTTP, where they are on. */
@@ -191,7 +200,9 @@ export async function startEdgetrace({
   socketUrl,
   graphql,
   workers,
+  cacheRedis,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
+  const sharedKv = cacheRedis ? createRedisKv({ url: cacheRedis, ...(log ? { log } : {}) }) : undefined
   const upstream = createUpstream({
     url: upstreamUrl,
     ...(log ? { onLog: log } : {}),
@@ -220,6 +231,7 @@ export async function startEdgetrace({
         syncTimeoutMs: engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
       }).catch(async (err: unknown) => {
         await upstream.close()
+        await sharedKv?.close()
         throw err
       })
     : undefined
@@ -229,6 +241,7 @@ export async function startEdgetrace({
   try {
     const daemon = await createEdgetrace({
       upstream,
+      ...(sharedKv ? { persistentStore: createSharedTier({ kv: sharedKv }) } : {}),
       api: httpApiFor(loopback.http),
       ...(batchLimit !== undefined ? { batchLimit } : {}),
       ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}),
@@ -389,6 +402,7 @@ export async function startEdgetrace({
         close: async () => {
           await closeAll()
           await upstream.close()
+          await sharedKv?.close()
         },
       }
     } catch (err) {
@@ -397,6 +411,7 @@ export async function startEdgetrace({
     }
   } catch (err) {
     await upstream.close()
+    await sharedKv?.close()
     throw err
   }
 }

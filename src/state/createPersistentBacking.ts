@@ -1,3 +1,4 @@
+import { cacheKeyKind } from '../utils/cacheKeys.js'
 import type { CacheBacking } from '../utils/createLruCache.js'
 import type { PersistentCodec } from './createPersistentCodec.js'
 
@@ -22,6 +23,8 @@ export type PersistentStore = {
   flush(): Promise<void>
   /** Whether the store keeps what is saved under this key (default: every key the codec persists). */
   accepts?(key: string): boolean
+  /** Told of an entry it gave back that did not decode (did not check out against its key). */
+  rejected?(key: string): void
 }
 
 export type PersistentBacking = CacheBacking & {
@@ -89,6 +92,7 @@ export function createPersistentBacking({
           value = undefined
         }
         if (value !== undefined) found.set(key, { value, bytes: estimateBytes(key, stored) })
+        else store.rejected?.(key)
       })
     } catch {
       failures++
@@ -107,7 +111,8 @@ export function createPersistentBacking({
     },
     save(key, value, bytes) {
       // A store that keeps only some kinds is spared encoding the others (a header's RLP, an account's).
-      if (store.accepts && !store.accepts(key)) return
+      // Trie nodes (the shared tier's) go only to a store that asks for them.
+      if (store.accepts ? !store.accepts(key) : cacheKeyKind(key) === 'trieNode') return
       let stored: unknown
       try {
         stored = codec.encode(key, value)

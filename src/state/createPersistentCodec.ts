@@ -4,6 +4,7 @@ import type { ChainRules } from '../chain/createChainRules.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import type { BorSnapshot } from '../chain/bor/applyBorHeaders.js'
 import { decodeBorSnapshot, encodeBorSnapshot } from '../chain/bor/storedBorSnapshot.js'
+import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
 import { cacheKeyKind, cacheKeys } from '../utils/cacheKeys.js'
 
 /** How one cache entry is written to, and read back from, a persistent store (structured-clone values). */
@@ -21,7 +22,7 @@ const isBytes = (v: unknown): v is Uint8Array => v instanceof Uint8Array
 /**
  * What the persistent cache keeps: only items keyed by something immutable, so they never go stale —
  * headers by hash (re-hashed when read back), accounts by (block hash, address), slots by (storage
- * root, slot), code by code hash, a block's raw transactions and receipts by block hash (checked
+ * root, slot), code by code hash (re-hashed too), a block's raw transactions and receipts by block hash (checked
  * again against the header whenever they are used), final block numbers, where a transaction was
  * mined (used only when the upstream cannot be asked), and hints that only steer what is fetched:
  * the upstream's access lists and the footprints of calls run before; on a Bor chain, validator
@@ -53,6 +54,8 @@ export function createPersistentCodec(rules: ChainRules): PersistentCodec {
           return value
         case 'borSnapshot':
           return encodeBorSnapshot(value as BorSnapshot)
+        case 'trieNode':
+          return value
         // In memory only: decoded blocks, in-flight proofs, unverified state, checkpoint links, token metadata.
         case 'tokenMetadata':
         case 'block':
@@ -81,8 +84,11 @@ export function createPersistentCodec(rules: ChainRules): PersistentCodec {
         case 'account':
           return stored === null ? null : isBytes(stored) ? createAccountFromRLP(stored) : undefined
         case 'slot':
-        case 'code':
           return isBytes(stored) ? stored : undefined
+        // Code and trie nodes hash to their key (checked: a shared tier is not trusted).
+        case 'code':
+        case 'trieNode':
+          return isBytes(stored) && key.endsWith(`:${bytesToHex(keccak256(stored))}`) ? stored : undefined
         case 'number':
           return typeof stored === 'string' ? stored : undefined
         case 'borSnapshot': {

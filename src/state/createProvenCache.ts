@@ -1,5 +1,6 @@
 import type { Account } from '@ethereumjs/util'
-import { bytesToHex } from '@ethereumjs/util'
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
 import type { LruCache } from '../utils/createLruCache.js'
@@ -23,6 +24,8 @@ export type ProvenCache = {
   setAccount(block: VerifiedHeader, address: string, account: Account | undefined): void
   setSlot(storageRoot: Uint8Array, slot: string, value: Uint8Array): void
   setCode(codeHash: Uint8Array, code: Uint8Array): void
+  /** A verified proof's trie nodes, for a backing tier that keeps them (the shared tier), never in memory. */
+  persistTrieNodes(nodes: readonly string[]): void
   /** The persistent tier's restore (see LruCache): undefined without one, so the memory-only path stays synchronous. */
   readonly restore: LruCache['restore']
 }
@@ -41,6 +44,14 @@ export function createProvenCache(cache: LruCache): ProvenCache {
     setAccount: (block, address, account) => cache.set(accountKey(block, address), account ?? null, ACCOUNT_BYTES),
     setSlot: (storageRoot, slot, value) => cache.set(slotKey(storageRoot, slot), value, SLOT_BYTES),
     setCode: (codeHash, code) => cache.set(codeKey(codeHash), code, codeBytes(code)),
+    persistTrieNodes(nodes) {
+      const persist = cache.persist
+      if (!persist) return
+      for (const hex of nodes) {
+        const node = hexToBytes(hex as `0x${string}`)
+        persist(cacheKeys.trieNode(bytesToHex(keccak256(node))), node, node.length + 80)
+      }
+    },
     get restore() {
       return cache.restore
     },

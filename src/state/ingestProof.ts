@@ -26,6 +26,7 @@ export async function ingestProof(
   const where = { block: { number: block.number, hash: block.hash }, address }
   const account = await verifyAccountProof(block.header.stateRoot, proof, where)
   proven.setAccount(block, address, account)
+  proven.persistTrieNodes(proof.accountProof)
   if (counts) counts.accountProofs++
 
   if (proof.storageProof.length !== asked.slots.length) {
@@ -38,6 +39,7 @@ export async function ingestProof(
     const slot = asked.slots[i]!
     const value = await verifyStorageProof(storageRoot, proof.storageProof[i]!, { ...where, slot })
     proven.setSlot(storageRoot, slot, value)
+    proven.persistTrieNodes(proof.storageProof[i]!.proof)
     if (counts) counts.storageProofs++
     values.push(value)
   }

@@ -79,6 +79,11 @@ const samples = {
     literal: `tm:${ADDRESS}:${HASH}`,
     parsed: { kind: 'tokenMetadata', address: ADDRESS, codeHash: HASH },
   },
+  trieNode: {
+    key: cacheKeys.trieNode(HASH),
+    literal: `tn:${HASH}`,
+    parsed: { kind: 'trieNode', hash: HASH },
+  },
 } satisfies Record<CacheKeyKind, { key: string; literal: string; parsed: ParsedCacheKey }>
 
 describe('cacheKeys', () => {

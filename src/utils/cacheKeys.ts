@@ -52,6 +52,8 @@ const PREFIXES = {
   borSnapshot: 'bs',
   /** A token's symbol, name, decimals (and whether it is an ERC-1155), by (address, code hash) (memory only). */
   tokenMetadata: 'tm',
+  /** A Merkle-Patricia trie node of a verified proof, by its keccak hash (the shared tier only: createSharedTier). */
+  trieNode: 'tn',
 } as const
 
 export type CacheKeyKind = keyof typeof PREFIXES
@@ -82,6 +84,7 @@ export type ParsedCacheKey =
   | { kind: 'calleeCode'; address: string }
   | { kind: 'borSnapshot'; hash: string }
   | { kind: 'tokenMetadata'; address: string; codeHash: string }
+  | { kind: 'trieNode'; hash: string }
   | { kind: 'unknown'; key: string }
 
 /** The builders, one per kind. Hashes and roots are hex strings, passed as the caller holds them (not re-cased). */
@@ -111,6 +114,7 @@ export const cacheKeys = {
   calleeCode: (address: string) => `cc:${address}`,
   borSnapshot: (hash: string) => `bs:${hash}`,
   tokenMetadata: (address: string, codeHash: string) => `tm:${address}:${codeHash}`,
+  trieNode: (hash: string) => `tn:${hash}`,
 } satisfies Record<CacheKeyKind, (...args: never[]) => string>
 
 /**
@@ -145,6 +149,7 @@ export function parseCacheKey(key: string): ParsedCacheKey {
     case 'rawReceipts':
     case 'transaction':
     case 'borSnapshot':
+    case 'trieNode':
       return fields(1) ? { kind, hash: rest } : unknown
     case 'code':
       return fields(1) ? { kind, codeHash: rest } : unknown

@@ -41,6 +41,11 @@ export type LruCache = {
    * before asking the upstream. Undefined without a backing, so the memory-only path stays synchronous.
    */
   restore: ((keys: readonly string[]) => Promise<void>) | undefined
+  /**
+   * With a backing tier: hands it an entry without keeping it in memory (what only the backing
+   * wants, e.g. a proof's trie nodes for the shared tier). Undefined without a backing.
+   */
+  persist: ((key: string, value: unknown, bytes: number) => void) | undefined
 }
 
 /**
@@ -124,5 +129,6 @@ export function createLruCache(budget: number, backing?: CacheBacking): LruCache
             if (!map.has(key)) put(key, value, size)
         }
       : undefined,
+    persist: backing ? (key, value, size) => backing.save(key, value, size) : undefined,
   }
 }

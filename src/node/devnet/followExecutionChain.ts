@@ -30,11 +30,12 @@ const byNumber = (n: number) => ({ method: 'eth_getBlockByNumber', params: [`0x$
  * The blocks of an execution node as a beacon chain carries them, kept in step on demand: `catchUp()`
  * fetches the blocks mined since (one batch per 256), and when the node's chain changed under the
  * blocks already seen (a devnet reverted to a snapshot), drops them from where they part and says
- * from which number (`onReorg`). Concurrent calls share one catch-up.
+ * from which number (`onReorg`). Concurrent calls share catch-ups, none begun before the call.
  */
 export function followExecutionChain(url: string, { onReorg }: { onReorg?: (fromNumber: number) => void } = {}) {
   const blocks: RpcBlock[] = []
   let inFlight: Promise<number> | undefined
+  let next: Promise<number> | undefined
 
   async function fetchRange(from: number, to: number): Promise<RpcBlock[]> {
     const out: RpcBlock[] = []
@@ -82,14 +83,29 @@ export function followExecutionChain(url: string, { onReorg }: { onReorg?: (from
     return blocks.length - 1
   }
 
-  return {
-    /** Brings the blocks up to the node's latest; resolves with its number. */
-    catchUp(): Promise<number> {
-      inFlight ??= step().finally(() => {
+  function catchUp(): Promise<number> {
+    if (!inFlight) {
+      inFlight = step().finally(() => {
         inFlight = undefined
       })
       return inFlight
-    },
+    }
+    next ??= inFlight
+      .catch(() => undefined)
+      .then(() => {
+        next = undefined
+        return catchUp()
+      })
+    return next
+  }
+
+  return {
+    /**
+     * Brings the blocks up to the node's latest as of this call; resolves with its number. A call
+     * made while a catch-up runs waits for it and shares the one after (a catch-up begun before
+     * the call may have missed a block mined since).
+     */
+    catchUp,
     /** The newest block seen. */
     latest: () => blocks.length - 1,
     /** Block `n` as a payload header (one already seen). */
