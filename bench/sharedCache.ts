@@ -36,7 +36,7 @@ async function main() {
   for (let b = 0; b < BLOCKS; b++) {
     let first = ''
     for (let i = 0; i < 5; i++) {
-      const holder = `0x${(0xc0000 + b * 5 + i).toString(16).padStart(40, '0')}`
+      const holder = `0x${(0xc0000 + b * 5 + i).toString(16).padStart(40, '0')}` as `0x${string}`
       const tx =
         i === 4
           ? { from: bob, to: scenarios, data: encodeCall('recurse(uint256)', [3]), gas: '0x7a120' }

@@ -47,7 +47,7 @@ async function server(cacheRedis = redis.url) {
     upstream: proxy.url,
     port: 0,
     hardfork: 'prague',
-    api: ['eth', 'debug', 'trace'],
+    api: ['eth', 'debug', 'trace', 'erigon'],
     cacheRedis,
     log: (line) => logged.push(line),
   })
@@ -87,6 +87,9 @@ describe('--cache.redis: one verified cache for many servers', () => {
     expect(stateCalls(second.proxy)).toBe(0)
     expect(second.stats()).toMatchObject({ rejected: 0, failures: 0 })
     expect(second.stats().hits).toBeGreaterThan(0)
+    // erigon_nodeInfo names the tiers.
+    const [info] = await rpcResult(second.edge.url, 'erigon_nodeInfo', [])
+    expect(info.protocols.edgetrace.cache).toEqual(['memory', 'shared'])
   })
 
   it('a poisoned entry (a trie node, code, a header) is refused, deleted and fetched again, and the answer is right', async () => {

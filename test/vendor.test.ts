@@ -350,7 +350,11 @@ describe('erigon_* over verified data, equal to what anvil says', () => {
     // web3_clientVersion's words (that namespace is not served here).
     expect(info.name).toBe(`edgetrace/v0.1.0/node-${process.versions.node}`)
     expect(info.protocols.eth).toEqual({ network: 31337, genesis: blocks[0]!.hash, head: expect.any(String) })
-    expect(info.protocols.edgetrace).toMatchObject({ upstream: env.proxy.url.replace(/\/$/, ''), reachable: true })
+    expect(info.protocols.edgetrace).toMatchObject({
+      upstream: env.proxy.url.replace(/\/$/, ''),
+      reachable: true,
+      cache: ['memory'],
+    })
     expect(info.protocols.edgetrace.headNumber).toBeGreaterThanOrEqual(Number(head.number))
     await env.closeEdge()
     // An upstream that stops answering: reported unreachable within the probe's 3 s, not an error.

@@ -101,6 +101,7 @@ export async function createIdbStore({
   }
 
   return {
+    tier: 'indexeddb',
     async getMany(keys) {
       stats.reads += keys.length
       const known = indexLoaded ? keys.filter((k) => index.has(k)) : [...keys]

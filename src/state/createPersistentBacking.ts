@@ -25,6 +25,8 @@ export type PersistentStore = {
   accepts?(key: string): boolean
   /** Told of an entry it gave back that did not decode (did not check out against its key). */
   rejected?(key: string): void
+  /** What the tier is, as erigon_nodeInfo names it: `indexeddb` (the browser's), `shared` (Redis), … */
+  readonly tier?: string
 }
 
 export type PersistentBacking = CacheBacking & {

@@ -205,6 +205,7 @@ export function createSharedTier({ kv }: { kv: SharedKv }): SharedTier {
         throw err
       }
     },
+    tier: 'shared',
     accepts: (key) => STORED.has(cacheKeyKind(key)),
     rejected: (key) => reject([key]),
     clear: () => kv.clear(),

@@ -31,7 +31,7 @@ async function probe(engine: Engine, selector: BlockSelector): Promise<VerifiedH
  * its one "protocol" is the upstream: `protocols.eth` holds the chain (`network`: the chain id, the
  * verified genesis and head hashes, null while not known and the upstream is not reachable) and `protocols.edgetrace`
  * the upstream's scheme, host and port (never its path, query or user info: keys hide there), whether it answered within 3 s, whether state is verified
- * by proofs, and the head's number.
+ * by proofs, the head's number, and the cache's tiers (`memory`, then `indexeddb` in a browser or `shared` with `--cache.redis`).
  */
 export const nodeInfo = defineMethod({
   name: 'erigon_nodeInfo',
@@ -63,6 +63,8 @@ export const nodeInfo = defineMethod({
             reachable: head !== undefined,
             verified: engine.source.verified,
             headNumber: head === undefined ? null : Number(head.number),
+            // The cache's tiers, nearest first: memory, then the persistent or shared one if any.
+            cache: ['memory', ...(engine.persistent ? [engine.persistent.store.tier ?? 'persistent'] : [])],
           },
         },
       },
