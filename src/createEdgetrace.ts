@@ -1,7 +1,7 @@
 import type { GethGenesis } from '@ethereumjs/common'
 import { createChainRules } from './chain/createChainRules.js'
 import { type Engine, type EngineOptions, createEngine } from './exec/createEngine.js'
-import { type RpcHandler, createRpcHandler } from './rpc/createRpcHandler.js'
+import { type CreateRpcHandlerParameters, type RpcHandler, createRpcHandler } from './rpc/createRpcHandler.js'
 import { bindNamespace, methodPrefix } from './rpc/defineNamespace.js'
 import { NAMESPACES } from './rpc/namespaces.js'
 import { servedPrefixes } from './rpc/servedPrefixes.js'
@@ -29,6 +29,8 @@ export type CreateEdgetraceParameters = {
   /** The chain id when already known (an offline start); otherwise the upstream is asked. */
   chainId?: bigint | undefined
   onInternalError?: (err: unknown, method: string) => void
+  /** Told of every call a client made once it is answered (the Node server's /metrics count them). */
+  onCallDone?: CreateRpcHandlerParameters['onCallDone']
   /** Hears the progress of every long call (trace_filter, a block traced): the Node server logs it. */
   onProgress?: ProgressSink | undefined
   /** At most one progress event per call this often, ms (default 250). */
@@ -74,6 +76,7 @@ export async function createEdgetrace({
   persistentStore,
   chainId: knownChainId,
   onInternalError,
+  onCallDone,
   onProgress,
   progressEveryMs,
   checkpoint,
@@ -112,6 +115,7 @@ export async function createEdgetrace({
       // Internal callers (GraphQL's resolvers) read whole values, never sent as they are.
       maxResponseBytes: options.internal ? 0 : maxResponseBytes,
       ...(onInternalError ? { onInternalError } : {}),
+      ...(onCallDone && !options.internal ? { onCallDone } : {}),
       ...(onProgress ? { onProgress } : {}),
       ...(progressEveryMs !== undefined ? { progressEveryMs } : {}),
       requestTimeoutMs: engine.options.evmTimeoutMs,

@@ -123,7 +123,8 @@ describe('npm start on the embedded devnet', () => {
     const page = await fetch(`${url}/`)
     expect(page.headers.get('content-type')).toMatch(/^text\/html/)
     expect(await page.text()).toContain('<title>edgetrace')
-    expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok' })
+    // On loopback, the full health report: live and ready (the head resolved).
+    expect(await (await fetch(`${url}/health`)).json()).toMatchObject({ status: 'ok', live: true, ready: true })
 
     // At anvil's genesis, the proof error explains itself in one line and says what to do.
     const genesis = await rpc(url!, 'debug_traceBlockByNumber', ['0x1'])

@@ -178,6 +178,7 @@ async function main(argv: string[]): Promise<void> {
     https,
     socketUrl,
     graphql: opts.graphql,
+    metrics: opts.metrics,
     host: opts.host,
     port: opts.port,
     api: opts.api,

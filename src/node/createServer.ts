@@ -52,6 +52,13 @@ export type CreateServerParameters = {
   explorerDir?: string | undefined
   /** GET /stats: the daemon's running counters (the explorer shows what each answer cost). */
   counters?: (() => unknown) | undefined
+  /** GET /metrics: the Prometheus text exposition (see createMetrics); none: 404. */
+  metrics?: { render(): Promise<string>; readonly contentType: string } | undefined
+  /**
+   * GET /health in full: live, and ready (200) or not (503) with why (see createHealth). None: a
+   * plain `{"status":"ok"}` while the process serves (a listener beyond loopback without --metrics).
+   */
+  health?: (() => Promise<{ ready: boolean }>) | undefined
   /** GET /explorer.json: what the explorer page may show at home (the devnet's named contracts and transactions). */
   explorerInfo?: unknown
   /** `--graphql`: GraphQL on /graphql (POST with a JSON body, or GET with the query string). */
@@ -147,6 +154,8 @@ export async function createServer({
   maxInFlight,
   explorerDir,
   counters,
+  metrics,
+  health,
   explorerInfo,
   graphql,
 }: CreateServerParameters): Promise<EdgetraceServer> {
@@ -202,7 +211,19 @@ export async function createServer({
     if (req.method === 'GET' || req.method === 'HEAD') {
       const path = route
       if (path === '/health' || (path === '/' && explorerDir === undefined)) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
+        if (!health) {
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
+          return
+        }
+        const report = await health()
+        res
+          .writeHead(report.ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+          .end(JSON.stringify(report))
+        return
+      }
+      if (path === '/metrics' && metrics) {
+        const text = await metrics.render()
+        res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }).end(text)
         return
       }
       if (path === '/stats' && counters) {

@@ -58,6 +58,8 @@ export type CliOptions = {
   socketEnabled: boolean
   /** `--graphql`: GraphQL (the execution-apis schema) on /graphql. */
   graphql: boolean
+  /** `--metrics`: GET /metrics and the full GET /health on every listener, not only on loopback. */
+  metrics: boolean
   /** `--subscription.interval`: how often subscriptions read the head of an upstream that cannot announce it. */
   subscriptionPollMs: number
   /** `--workers`: worker threads for long ranges (undefined: one per core). */
@@ -147,6 +149,9 @@ ${NAMESPACE_LINES}
                           over 64 blocks or more) and concurrent whole-block traces spread to (default
                           one per core, 0: all on the main thread); they start on the first such call
                           and stop after a minute idle
+  --metrics               GET /metrics (Prometheus text) and the full GET /health (ready: 200, or 503
+                          saying why) on every listener; without it only on loopback ones (others
+                          answer /health with a plain ok)
   --graphql               GraphQL on /graphql (POST, or GET with ?query= for queries): the
                           execution-apis schema, every field from the same verified sources as the
                           JSON-RPC methods
@@ -278,6 +283,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     subscriptionPollMs: 1000,
     workers: undefined,
     graphql: false,
+    metrics: false,
     socketEnabled: false,
     vhosts: ['localhost'],
     gasCap: 50_000_000n,
@@ -356,6 +362,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         break
       case '--graphql':
         opts.graphql = true
+        break
+      case '--metrics':
+        opts.metrics = true
         break
       case '--ws':
         if (eq > 0 && !/^(true|on)$/.test(arg.slice(eq + 1)))

@@ -3,6 +3,8 @@ import { availableParallelism } from 'node:os'
 import { type Edgetrace, createEdgetrace } from '../createEdgetrace.js'
 import { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from '../exec/createEngine.js'
 import { createSharedTier } from '../state/createSharedTier.js'
+import { createHealth } from './createHealth.js'
+import { type Metrics, createMetrics } from './createMetrics.js'
 import { createRedisKv } from './createRedisKv.js'
 import { type WebSocketConstructor, createUpstream } from '../upstream/createUpstream.js'
 import type { ProgressEvent } from '../types/progress.js'
@@ -121,6 +123,12 @@ export type StartEdgetraceParameters = {
    * down or slow the server serves from the upstream.
    */
   cacheRedis?: string | undefined
+  /**
+   * `--metrics`: GET /metrics (Prometheus) and the full GET /health (ready or not, 503) on every
+   * listener. Without it only loopback listeners serve them; others answer /health with a plain ok
+   * and /metrics not at all.
+   */
+  metrics?: boolean | undefined
 }
 
 /** The listeners besides HTTP, where they are on. */
@@ -201,7 +209,9 @@ export async function startEdgetrace({
   graphql,
   workers,
   cacheRedis,
+  metrics: metricsEverywhere = false,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
+  let metrics: Metrics | undefined
   const sharedKv = cacheRedis ? createRedisKv({ url: cacheRedis, ...(log ? { log } : {}) }) : undefined
   const upstream = createUpstream({
     url: upstreamUrl,
@@ -256,6 +266,7 @@ export async function startEdgetrace({
       },
       ...(anchor ? { anchor } : { checkpoint }),
       onLog: log,
+      onCallDone: (call) => metrics?.onCallDone(call),
       ...(log
         ? {
             onProgress: (e: ProgressEvent) =>
@@ -318,6 +329,10 @@ export async function startEdgetrace({
         seen: (url: string) => infos.push({ kind, url, address, loopback: local, api: served, jsTracers }),
       }
     }
+    metrics = createMetrics(daemon.engine)
+    const health = createHealth(daemon.engine, sharedKv ? { sharedHealthy: sharedKv.healthy } : {})
+    /** What a listener serves besides JSON-RPC: /metrics and the full /health on loopback or with --metrics. */
+    const observability = (local: boolean | undefined) => (local || metricsEverywhere ? { metrics, health } : {})
     const http = listenerOf('http', host, loopback.http)
     const httpWs = listenerOf('ws', host, loopback.http, true)
     const shared = {
@@ -348,13 +363,20 @@ export async function startEdgetrace({
         host,
         port,
         ...shared,
+        ...observability(loopback.http),
       })
       closables.push(server)
       http.seen(server.url)
       if (!ownWsPort) httpWs.seen(server.wsUrl)
       const extra: ExtraListeners = {}
       if (ownWsPort) {
-        const wsServer = await createServer({ handler: httpWs.handler, host, port: ws.port as number, ...shared })
+        const wsServer = await createServer({
+          handler: httpWs.handler,
+          host,
+          port: ws.port as number,
+          ...shared,
+          ...observability(loopback.http),
+        })
         closables.push(wsServer)
         extra.wsListenerUrl = wsServer.wsUrl
         httpWs.seen(wsServer.wsUrl)
@@ -370,6 +392,7 @@ export async function startEdgetrace({
           port: https.port,
           tls: { key: https.key, cert: https.cert },
           ...shared,
+          ...observability(loopback.https),
         })
         closables.push(secure)
         extra.httpsUrl = secure.url

@@ -59,6 +59,12 @@ export type CreateRpcHandlerParameters = {
    */
   requestTimeoutMs?: number
   /**
+   * Told of every call once it is answered (or its stream begins): its method (`known` false for a
+   * name no namespace has, which a metric must not take as a label), whether it failed, and how long
+   * it took.
+   */
+  onCallDone?: (call: { method: string; known: boolean; ok: boolean; ms: number }) => void
+  /**
    * `--rpc.response.limit`: most bytes one message's answer may have (a batch's answers together, as
    * geth's --rpc.batch-response-max-size counts them); 0, the default, for no limit. An answer past it
    * is geth's -32003 `response too large` naming the flag (a streamed one beside what was sent).
@@ -103,8 +109,13 @@ export function createRpcHandler({
   progressEveryMs = 250,
   requestTimeoutMs = 5 * 60_000,
   maxResponseBytes = 0,
+  onCallDone,
 }: CreateRpcHandlerParameters): RpcHandler {
   const byName = new Map(namespaces.map((ns) => [ns.name, ns]))
+  const isKnown = (method: string) => {
+    const sep = method.indexOf('_')
+    return sep > 0 && Object.hasOwn(byName.get(method.slice(0, sep))?.methods ?? {}, method)
+  }
   const enabledSet = new Set(enabled)
 
   async function dispatch(method: string, params: unknown, context: CallContext): Promise<unknown> {
@@ -154,6 +165,7 @@ export function createRpcHandler({
       return response(isValidId(id) ? (id ?? null) : null, { error: new InvalidRequestRpcError() })
     }
     let outcome: { result: unknown } | { error: unknown }
+    const started = performance.now()
     const deadline = createDeadline(
       requestTimeoutMs,
       // The wording of geth's evmtimeout: the request's deadline and its execution's are one limit.
@@ -184,6 +196,7 @@ export function createRpcHandler({
       }
       outcome = { error }
     }
+    onCallDone?.({ method, known: isKnown(method), ok: !('error' in outcome), ms: performance.now() - started })
     return isNotification ? undefined : response(id ?? null, outcome)
   }
 
