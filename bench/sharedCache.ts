@@ -1,6 +1,6 @@
 // Part of `npm run bench`: what a fleet gains from the shared verified cache (--cache.redis). The
 // embedded devnet (a real anvil) with BLOCKS more blocks of 5 transactions each; a real
-// redis-server (Debian's; test/src/startRedis.ts); 3 edgetrace servers, each in front of anvil
+// redis-server (Debian's; tools/fleet/startRedis.ts); 3 edgetrace servers, each in front of anvil
 // through its own proxy adding latency. The same 200 cold trace requests (each block traced by 5
 // tracers) go round-robin to the 3 servers, as a load balancer sends them, one per server at a time:
 // first with 3 independent servers, then with 3 sharing one Redis. Printed: upstream requests (all,
@@ -11,7 +11,7 @@ import { startDevnet } from '../src/node/devnet/startDevnet.js'
 import { startEdgetrace } from '../src/node/startEdgetrace.js'
 import { createProxy } from '../test/src/createProxy.js'
 import { rpcResult, waitForReceipt } from '../test/src/rpc.js'
-import { startRedis } from '../test/src/startRedis.js'
+import { startRedis } from '../tools/fleet/startRedis.js'
 
 const latencyArg = process.argv.indexOf('--latency')
 const LATENCY = latencyArg > 0 ? Number(process.argv[latencyArg + 1]) : 20

@@ -7,7 +7,7 @@ import { type Proxy, createProxy } from './src/createProxy.js'
 import { txByLabel } from './src/devnet.js'
 import { rpcResult } from './src/rpc.js'
 import { runCli } from './src/runCli.js'
-import { type RedisServer, startRedis } from './src/startRedis.js'
+import { type RedisServer, startRedis } from '../tools/fleet/startRedis.js'
 
 // The shared verified cache tier (--cache.redis) on a real redis-server: servers in front of the
 // same anvil (each through its own counting proxy) share what they proved, none trusts what it

@@ -22,8 +22,9 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * A real redis-server (Debian's package; `.ci/run` installs it) on a free loopback port, with a
- * temporary directory and no persistence, for the tests of the shared cache tier.
+ * A redis-server (Debian's package; `.ci/run` installs it) on a free loopback port, with a temporary
+ * directory and no persistence: the example fleet's (tools/fleet), the shared cache tier's tests' and
+ * its benchmark's.
  */
 export async function startRedis(): Promise<RedisServer> {
   const port = await freePort()
