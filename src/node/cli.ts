@@ -224,6 +224,9 @@ async function main(argv: string[]): Promise<void> {
       : { checkpoint: opts.checkpoint }),
     ...(opts.workers !== undefined ? { workers: { threads: opts.workers } } : {}),
     ...(opts.cacheRedis !== undefined ? { cacheRedis: opts.cacheRedis } : {}),
+    ...(opts.queueRedis !== undefined
+      ? { queue: { redis: opts.queueRedis, work: opts.queueWork, lockMs: opts.queueLockMs } }
+      : {}),
     log: (line) => console.error(line),
   }).catch(async (err: unknown) => {
     for (const c of cleanups) await c()
@@ -263,6 +266,11 @@ async function main(argv: string[]): Promise<void> {
     opts.cacheRedis
       ? `  cache:      memory, then shared on ${redactUrl(opts.cacheRedis)} (--cache.redis; every entry read is checked)`
       : '  cache:      memory only (--cache.redis URL: shared with other edgetrace processes)',
+    ...(opts.queueRedis
+      ? [
+          `  queue:      long ranges in stretches on ${redactUrl(opts.queueRedis)} (--queue.redis)${opts.queueWork ? '; this process takes them too (--queue.work)' : ''}`,
+        ]
+      : []),
     server.engine.rangeWorkers
       ? `  workers:    ${server.engine.rangeWorkers.size} threads for long ranges and concurrent block traces, started on first use (--workers)`
       : '  workers:    none: ranges and block traces run on the main thread (--workers)',

@@ -30,6 +30,12 @@ export type CliOptions = {
   datadir?: string | undefined
   /** `--cache.redis URL`: the shared verified cache tier on Redis or Valkey (redis:// or rediss://). */
   cacheRedis?: string | undefined
+  /** `--queue.redis URL`: long ranges' stretches go on the shared work queue there (BullMQ). */
+  queueRedis?: string | undefined
+  /** `--queue.work`: take stretches from the queue, on this process's worker threads. */
+  queueWork: boolean
+  /** `--queue.lock`: how long a dead worker holds a stretch before another runs it, ms. */
+  queueLockMs?: number | undefined
   /** `--checkpoint.force`: take a checkpoint older than the weak-subjectivity bound. */
   checkpointForce: boolean
   host: string
@@ -195,6 +201,11 @@ ${NAMESPACE_LINES}
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague; one of
 ${`${EXECUTABLE_HARDFORKS.join(', ')}`.replace(/(.{1,74})(?:, |$)/g, '                          $1,\n').slice(0, -2)}
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
+  --queue.redis URL       long ranges (trace_filter, debug_getModifiedAccounts*, ranged trace_block …)
+                          go in stretches on a work queue there (BullMQ), for every process started
+                          with --queue.work to take; results come back here, in order
+  --queue.work            take stretches from --queue.redis's queue, on this process's worker threads
+  --queue.lock DURATION   how long a worker that died holds a stretch before another runs it (default 30s)
   --cache.redis URL       a verified cache shared with other edgetrace processes on Redis or Valkey
                           (redis:// or rediss://): headers, code and proofs' trie nodes, each checked
                           against its hash when read; with the store down or slow, the upstream answers
@@ -284,6 +295,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     workers: undefined,
     graphql: false,
     metrics: false,
+    queueWork: false,
     socketEnabled: false,
     vhosts: ['localhost'],
     gasCap: 50_000_000n,
@@ -505,6 +517,28 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         opts.datadir = takeValue()
         if (opts.datadir === '') throw new CliError('--datadir needs a directory')
         break
+      case '--queue.redis': {
+        const url = takeValue()
+        if (!/^rediss?:\/\/[^\s]+$/i.test(url))
+          throw new CliError(
+            `--queue.redis needs a redis:// or rediss:// URL, got ${JSON.stringify(url.slice(0, 100))}`,
+          )
+        opts.queueRedis = url
+        break
+      }
+      case '--queue.work':
+        opts.queueWork = true
+        break
+      case '--queue.lock': {
+        const text = takeValue()
+        const ms = parseDuration(text)
+        if (!(ms >= 1000))
+          throw new CliError(
+            `--queue.lock needs a duration of at least 1s (e.g. 30s), got ${JSON.stringify(text.slice(0, 100))}`,
+          )
+        opts.queueLockMs = ms
+        break
+      }
       case '--cache.redis': {
         const url = takeValue()
         if (!/^rediss?:\/\/[^\s]+$/i.test(url))
@@ -550,6 +584,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   opts.trust = trustMode(opts, trust)
   if (opts.beaconUpstream && opts.unverified)
     throw new CliError('--beacon.upstream anchors verified state: it cannot go with --unverified')
+  if ((opts.queueWork || opts.queueLockMs !== undefined) && opts.queueRedis === undefined)
+    throw new CliError('--queue.work and --queue.lock need --queue.redis URL (the queue to take stretches from)')
   return opts
 }
 

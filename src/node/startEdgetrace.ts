@@ -5,6 +5,7 @@ import { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from '../exec/createEngine
 import { createSharedTier } from '../state/createSharedTier.js'
 import { createHealth } from './createHealth.js'
 import { type Metrics, createMetrics } from './createMetrics.js'
+import { createQueueWorkers, startQueueWorker } from './createQueueWorkers.js'
 import { createRedisKv } from './createRedisKv.js'
 import { type WebSocketConstructor, createUpstream } from '../upstream/createUpstream.js'
 import type { ProgressEvent } from '../types/progress.js'
@@ -129,6 +130,22 @@ export type StartEdgetraceParameters = {
    * and /metrics not at all.
    */
   metrics?: boolean | undefined
+  /**
+   * The shared work queue on Redis (BullMQ): `redis` (`--queue.redis`) puts this process's long
+   * ranges' stretches on it instead of its own threads; `work` (`--queue.work`) makes this process
+   * take stretches from it, on its worker threads; `lockMs` (`--queue.lock`, default 30 s) is how
+   * long a worker that died holds a stretch before another runs it again.
+   */
+  queue?:
+    | {
+        /** `--queue.redis`: the Redis (or Valkey) URL of the queue, `redis://` or `rediss://`. */
+        redis: string
+        /** `--queue.work`: take stretches from the queue too, on this process's worker threads. */
+        work?: boolean | undefined
+        /** `--queue.lock`: how long a worker that died holds a stretch before another runs it, ms (default 30,000). */
+        lockMs?: number | undefined
+      }
+    | undefined
 }
 
 /** The listeners besides HTTP, where they are on. */
@@ -210,6 +227,7 @@ export async function startEdgetrace({
   workers,
   cacheRedis,
   metrics: metricsEverywhere = false,
+  queue,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
   let metrics: Metrics | undefined
   const sharedKv = cacheRedis ? createRedisKv({ url: cacheRedis, ...(log ? { log } : {}) }) : undefined
@@ -309,6 +327,29 @@ export async function startEdgetrace({
           await Promise.all([pool?.close(), jsPool?.close()])
           throw err
         })
+    if (queue?.work && !pool) {
+      await jsPool?.close()
+      throw new Error('--queue.work needs worker threads to run stretches on (not --workers 0)')
+    }
+    // With the queue, ranges go to the fleet's workers; this process's threads serve it only with --queue.work.
+    const queued = queue
+      ? createQueueWorkers({
+          url: queue.redis,
+          chainId: daemon.engine.rules.chainId,
+          ...(workers?.minBlocks !== undefined ? { minBlocks: workers.minBlocks } : {}),
+        })
+      : undefined
+    const queueWorker =
+      queue?.work && pool
+        ? startQueueWorker({
+            url: queue.redis,
+            chainId: daemon.engine.rules.chainId,
+            concurrency: pool.size,
+            ...(queue.lockMs !== undefined ? { lockMs: queue.lockMs } : {}),
+            run: (text) => pool.run(text),
+          })
+        : undefined
+    if (queued) daemon.engine.rangeWorkers = queued
     const handlers = new Map<string, RpcHandler>()
     /** The handler of a listener's namespaces and tracer gating (one per distinct pair). */
     const handlerOf = (served: readonly string[], jsTracers: boolean) => {
@@ -351,6 +392,8 @@ export async function startEdgetrace({
     const ownWsPort = ws?.port !== undefined
     const closables: { close(): Promise<void> }[] = []
     if (pool) closables.push(pool)
+    if (queued) closables.push(queued)
+    if (queueWorker) closables.push(queueWorker)
     if (jsPool) closables.push(jsPool)
     const closeAll = async () => {
       for (const listener of closables.splice(0).reverse()) await listener.close().catch(() => undefined)
