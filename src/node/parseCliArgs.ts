@@ -241,6 +241,13 @@ whether that block is the real chain's)
                           $XDG_DATA_HOME/edgetrace, else ~/.local/share/edgetrace)
 `
 
+/** A flag's Redis (or Valkey) URL: `redis://` or `rediss://`, else refused naming the flag. */
+function redisUrl(flag: string, url: string): string {
+  if (!/^rediss?:\/\/[^\s]+$/i.test(url))
+    throw new CliError(`${flag} needs a redis:// or rediss:// URL, got ${JSON.stringify(url.slice(0, 100))}`)
+  return url
+}
+
 /** A bad command line: cli.ts prints the message and the usage, and exits. */
 export class CliError extends BaseError {
   override name = 'CliError'
@@ -517,15 +524,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         opts.datadir = takeValue()
         if (opts.datadir === '') throw new CliError('--datadir needs a directory')
         break
-      case '--queue.redis': {
-        const url = takeValue()
-        if (!/^rediss?:\/\/[^\s]+$/i.test(url))
-          throw new CliError(
-            `--queue.redis needs a redis:// or rediss:// URL, got ${JSON.stringify(url.slice(0, 100))}`,
-          )
-        opts.queueRedis = url
+      case '--queue.redis':
+        opts.queueRedis = redisUrl('--queue.redis', takeValue())
         break
-      }
       case '--queue.work':
         opts.queueWork = true
         break
@@ -539,15 +540,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         opts.queueLockMs = ms
         break
       }
-      case '--cache.redis': {
-        const url = takeValue()
-        if (!/^rediss?:\/\/[^\s]+$/i.test(url))
-          throw new CliError(
-            `--cache.redis needs a redis:// or rediss:// URL, got ${JSON.stringify(url.slice(0, 100))}`,
-          )
-        opts.cacheRedis = url
+      case '--cache.redis':
+        opts.cacheRedis = redisUrl('--cache.redis', takeValue())
         break
-      }
       case '--checkpoint.force':
         opts.checkpointForce = true
         break
