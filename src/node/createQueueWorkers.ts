@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events'
 import { type ConnectionOptions, Queue, QueueEvents, Worker } from 'bullmq'
 import type { RangeWorkers } from '../types/rangeWorkers.js'
 
@@ -47,6 +48,10 @@ export function createQueueWorkers({
   // Connection trouble is reported through the requests that wait on it, never as an unhandled 'error'.
   queue.on('error', () => {})
   events.on('error', () => {})
+  // Each stretch waited on holds a listener on both until it answers: as many as the ranges in flight
+  // have stretches (bounded by `size` per range), which is no leak.
+  queue.setMaxListeners(0)
+  events.setMaxListeners(0)
   const ready = events.waitUntilReady()
   return {
     size,
@@ -60,9 +65,12 @@ export function createQueueWorkers({
         // Kept until taken: a stretch runs until it answers, re-run when its worker dies (stalled).
         { removeOnComplete: true, removeOnFail: true, attempts: 1 },
       )
+      // A range keeps up to 2 × size stretches in flight on its one signal, each listening on it.
+      if (signal) setMaxListeners(Math.max(getMaxListeners(signal), 4 * size + 10), signal)
+      let onAbort: (() => void) | undefined
       const aborted = new Promise<never>((_, reject) => {
         if (!signal) return
-        const onAbort = () => {
+        onAbort = () => {
           // Still waiting: taken off the queue (one being run is left to finish, its answer unread).
           job.remove().catch(() => {})
           reject(signal.reason ?? new Error('aborted'))
@@ -71,7 +79,12 @@ export function createQueueWorkers({
         else signal.addEventListener('abort', onAbort, { once: true })
       })
       aborted.catch(() => {})
-      return (await Promise.race([job.waitUntilFinished(events), aborted])) as string
+      try {
+        return (await Promise.race([job.waitUntilFinished(events), aborted])) as string
+      } finally {
+        // The range's one signal is shared by all its stretches: each takes its listener off when done.
+        if (signal && onAbort) signal.removeEventListener('abort', onAbort)
+      }
     },
     hasFree: () => false,
     warmUp() {},
