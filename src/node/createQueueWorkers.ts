@@ -1,5 +1,5 @@
 import { getMaxListeners, setMaxListeners } from 'node:events'
-import { type ConnectionOptions, Queue, QueueEvents, Worker } from 'bullmq'
+import { type ConnectionOptions, type Job, Queue, QueueEvents, Worker } from 'bullmq'
 import type { RangeWorkers } from '../types/rangeWorkers.js'
 
 /** The queue of one chain's stretches: processes of other chains on the same Redis never take them. */
@@ -58,21 +58,15 @@ export function createQueueWorkers({
     minBlocks,
     async run(text, signal) {
       signal?.throwIfAborted()
-      await ready
-      const job = await queue.add(
-        'stretch',
-        { text },
-        // Kept until taken: a stretch runs until it answers, re-run when its worker dies (stalled).
-        { removeOnComplete: true, removeOnFail: true, attempts: 1 },
-      )
       // A range keeps up to 2 × size stretches in flight on its one signal, each listening on it.
       if (signal) setMaxListeners(Math.max(getMaxListeners(signal), 4 * size + 10), signal)
+      let job: Job | undefined
       let onAbort: (() => void) | undefined
       const aborted = new Promise<never>((_, reject) => {
         if (!signal) return
         onAbort = () => {
           // Still waiting: taken off the queue (one being run is left to finish, its answer unread).
-          job.remove().catch(() => {})
+          job?.remove().catch(() => {})
           reject(signal.reason ?? new Error('aborted'))
         }
         if (signal.aborted) onAbort()
@@ -80,6 +74,18 @@ export function createQueueWorkers({
       })
       aborted.catch(() => {})
       try {
+        // Reaching Redis and adding are bounded by the request too: a Redis that does not answer costs
+        // it its deadline, never more.
+        await Promise.race([ready, aborted])
+        const added = queue.add(
+          'stretch',
+          { text },
+          // Kept until taken: a stretch runs until it answers, re-run when its worker dies (stalled).
+          { removeOnComplete: true, removeOnFail: true, attempts: 1 },
+        )
+        // Added after the request ended: taken off again.
+        added.then((j) => (signal?.aborted ? j.remove() : undefined)).catch(() => {})
+        job = await Promise.race([added, aborted])
         return (await Promise.race([job.waitUntilFinished(events), aborted])) as string
       } finally {
         // The range's one signal is shared by all its stretches: each takes its listener off when done.

@@ -203,7 +203,8 @@ ${`${EXECUTABLE_HARDFORKS.join(', ')}`.replace(/(.{1,74})(?:, |$)/g, '          
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
   --queue.redis URL       long ranges (trace_filter, debug_getModifiedAccounts*, ranged trace_block …)
                           go in stretches on a work queue there (BullMQ), for every process started
-                          with --queue.work to take; results come back here, in order
+                          with --queue.work to take; results come back here, in order (their
+                          answers are not proven again here: a Redis of the fleet's own)
   --queue.work            take stretches from --queue.redis's queue, on this process's worker threads
   --queue.lock DURATION   how long a worker that died holds a stretch before another runs it (default 30s)
   --cache.redis URL       a verified cache shared with other edgetrace processes on Redis or Valkey

@@ -72,6 +72,7 @@ export function createSharedTier({ kv }: { kv: SharedKv }): SharedTier {
   const reject = (keys: readonly string[]) => {
     const entries = keys.flatMap((k) => {
       const text = lastRead.get(k)
+      lastRead.delete(k)
       return text === undefined ? [] : [[k, text] as const]
     })
     if (entries.length === 0) return
@@ -140,8 +141,9 @@ export function createSharedTier({ kv }: { kv: SharedKv }): SharedTier {
   return {
     async getMany(keys) {
       reads += keys.length
-      // A rejection follows the read it is about (the backing decodes what this returns at once).
-      lastRead = new Map()
+      // A rejection follows the read it is about (the backing decodes what this returns at once);
+      // reads may overlap, so texts are kept across them, up to a bound.
+      if (lastRead.size > 4096) lastRead = new Map()
       const out: unknown[] = new Array(keys.length).fill(undefined)
       const direct: number[] = []
       const accounts: { index: number; blockHash: string; address: string }[] = []
