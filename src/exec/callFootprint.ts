@@ -1,5 +1,6 @@
 import { type Account, KECCAK256_NULL, bytesToHex, equalsBytes } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
+import { HINT_MAX_ITEMS } from '../state/checkHint.js'
 import type { OverlayStateManager } from '../state/createOverlayStateManager.js'
 import type { Hex } from '../types/hex.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
@@ -9,8 +10,11 @@ import type { CallArgs } from './types.js'
 /** One account a call read: the slots it read, and the code hash when it ran or read the account's code. */
 export type FootprintEntry = { address: Hex; slots: Hex[]; codeHash?: Hex }
 
-/** The most slots and accounts one remembered footprint holds (a wider call sends the first ones). */
-export const FOOTPRINT_MAX_ITEMS = 2_000
+/**
+ * The most slots and accounts one remembered footprint holds (a wider call sends the first ones):
+ * what a persistent tier's reader accepts (checkHint).
+ */
+export const FOOTPRINT_MAX_ITEMS = HINT_MAX_ITEMS.footprint
 
 /** The first four bytes of the call data ('0x' for shorter data): what picks a contract's function. */
 export function callSelector(args: CallArgs): string {
@@ -43,8 +47,9 @@ function parseFootprint(stored: unknown): FootprintEntry[] | undefined {
  * Remembers what a call read from the base state — every account, slot and code, as the overlay saw
  * them first — under the code hash of the contract it called and its selector, and which code that
  * address held. A later call of the same function (at any block) can then ask for all of it in its
- * first round trip. Bounded by the shared cache (and kept in IndexedDB in the browser); only a hint:
- * what is fetched on its say-so is verified like anything else.
+ * first round trip. Bounded by the memory cache (and kept in IndexedDB in the browser, or shared
+ * with other processes through --cache.redis); only a hint: what is fetched on its say-so is
+ * verified like anything else, so a poisoned one costs at most FOOTPRINT_MAX_ITEMS proofs.
  */
 export function rememberFootprint(engine: Engine, args: CallArgs, state: OverlayStateManager): void {
   if (!args.to) return
@@ -60,7 +65,8 @@ export function rememberFootprint(engine: Engine, args: CallArgs, state: Overlay
   for (const [address, account] of state.baseReads.accounts) {
     if (items >= FOOTPRINT_MAX_ITEMS) break
     const read = state.baseReads.storage.get(address)
-    const slots = read ? [...read.keys()].slice(0, FOOTPRINT_MAX_ITEMS - items) : []
+    // The account counts as one item too: account and slots together stay within the bound.
+    const slots = read ? [...read.keys()].slice(0, FOOTPRINT_MAX_ITEMS - items - 1) : []
     items += 1 + slots.length
     const entry: FootprintEntry = { address, slots }
     if (account && state.baseReads.code.has(address) && !equalsBytes(account.codeHash, KECCAK256_NULL)) {

@@ -48,30 +48,43 @@ export async function fetchVerifiedBlock(engine: Engine, header: VerifiedHeader)
   const key = cacheKeys.verifiedBlock(header.hash)
   const kept = engine.cache.get<VerifiedBlock>(key)
   if (kept) return kept
-  const verified = await fetchAndVerify(engine, header)
+  const verified = (await fromKept(engine, header)) ?? (await fetchAndVerify(engine, header, undefined))
   // A block never changes under its hash: kept, weighed by its encoded size.
   engine.cache.set(key, verified, 512 + verified.block.serialize().length)
   return verified
 }
 
 /**
- * The block's JSON as a replay kept it in the persistent cache (loadBlock's raw block: the same
- * eth_getBlockByHash answer), checked below like a fresh one — so a browser offline still answers
- * for the blocks it traced. Undefined without a persistent cache or an entry.
+ * The block from the JSON a replay kept in the persistent cache (loadBlock's raw block: the same
+ * eth_getBlockByHash answer), checked like a fresh one — so a browser offline still answers for the
+ * blocks it traced. Undefined without a persistent cache or an entry, or when the entry does not
+ * check out: the tier is then told (a shared tier deletes it and counts it) and the upstream is
+ * asked. Not on a Bor chain: the kept JSON has the state-sync entry left out, and whether the block
+ * had one is the upstream's word alone (nothing a reader could check in a shared entry).
  */
-async function keptJson(engine: Engine, hash: string): Promise<Record<string, unknown> | undefined> {
-  if (!engine.persistent) return undefined
-  const key = cacheKeys.rawBlock(hash)
+async function fromKept(engine: Engine, header: VerifiedHeader): Promise<VerifiedBlock | undefined> {
+  if (!engine.persistent || engine.rules.bor) return undefined
+  const key = cacheKeys.rawBlock(header.hash)
   const kept = (await engine.persistent.load([key])).get(key)?.value as { json?: Record<string, unknown> } | undefined
   const json = kept?.json
   // Uncles are asked for one by one: a kept block with uncles is fetched whole, as before.
-  return json && (!Array.isArray(json.uncles) || json.uncles.length === 0) ? json : undefined
+  if (!json || (Array.isArray(json.uncles) && json.uncles.length > 0)) return undefined
+  try {
+    return await fetchAndVerify(engine, header, json)
+  } catch {
+    engine.persistent.reject(key)
+    return undefined
+  }
 }
 
-async function fetchAndVerify(engine: Engine, header: VerifiedHeader): Promise<VerifiedBlock> {
+/** The block from `kept` (a persistent tier's JSON, with no uncles), else from the upstream, checked against the header. */
+async function fetchAndVerify(
+  engine: Engine,
+  header: VerifiedHeader,
+  kept: Record<string, unknown> | undefined,
+): Promise<VerifiedBlock> {
   const fetched =
-    (await keptJson(engine, header.hash)) ??
-    (await engine.upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [header.hash, true]))
+    kept ?? (await engine.upstream.request<Record<string, unknown> | null>('eth_getBlockByHash', [header.hash, true]))
   if (fetched === null) throw new BlockNotFoundError(header.hash)
   // A Bor upstream lists the block's state-sync transaction last: no root commits to it; only its
   // derived hash is kept (and shown as bor shows it), nothing of its JSON.

@@ -21,8 +21,13 @@ export type PersistentStore = {
   stats(): PersistentStoreStats
   /** Waits for pending bookkeeping (recency) to be written. */
   flush(): Promise<void>
-  /** Whether the store keeps what is saved under this key (default: every key the codec persists). */
+  /** Whether the store keeps what is saved under this key (default: every key the codec persists but trie nodes). */
   accepts?(key: string): boolean
+  /**
+   * Whether the store keeps the trie nodes of verified proofs (the shared tier walks them): only then
+   * is a proof's every node hashed for its key and handed over (see createProvenCache). Default: no.
+   */
+  readonly keepsTrieNodes?: boolean
   /** Told of an entry it gave back that did not decode (did not check out against its key). */
   rejected?(key: string): void
   /** What the tier is, as erigon_nodeInfo names it: `indexeddb` (the browser's), `shared` (Redis), … */
@@ -35,6 +40,12 @@ export type PersistentBacking = CacheBacking & {
   readonly store: PersistentStore
   /** Reads or writes that failed (a full or unavailable store): the memory cache goes on without it. */
   readonly failures: () => number
+  /**
+   * Told by a reader of an entry `load` gave back that did not check out where it is used (a raw
+   * block whose header or transactions do not verify): the store is told (a shared tier deletes it
+   * and counts it), and the reader asks the upstream instead.
+   */
+  reject(key: string): void
 }
 
 /**
@@ -102,9 +113,12 @@ export function createPersistentBacking({
     for (const l of loads) l.resolve(found)
   }
 
+  const keepsTrieNodes = store.keepsTrieNodes === true
   return {
     store,
     failures: () => failures,
+    keepsTrieNodes,
+    reject: (key) => store.rejected?.(key),
     load(keys) {
       return new Promise((resolve) => {
         if (pendingLoads.length === 0) queueMicrotask(() => void readLoads())
@@ -113,8 +127,8 @@ export function createPersistentBacking({
     },
     save(key, value, bytes) {
       // A store that keeps only some kinds is spared encoding the others (a header's RLP, an account's).
-      // Trie nodes (the shared tier's) go only to a store that asks for them.
-      if (store.accepts ? !store.accepts(key) : cacheKeyKind(key) === 'trieNode') return
+      // Trie nodes (the shared tier's) go only to a store that keeps them.
+      if (cacheKeyKind(key) === 'trieNode' ? !keepsTrieNodes : store.accepts && !store.accepts(key)) return
       let stored: unknown
       try {
         stored = codec.encode(key, value)

@@ -6,6 +6,7 @@ import type { BorSnapshot } from '../chain/bor/applyBorHeaders.js'
 import { decodeBorSnapshot, encodeBorSnapshot } from '../chain/bor/storedBorSnapshot.js'
 import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
 import { cacheKeyKind, cacheKeys } from '../utils/cacheKeys.js'
+import { type HintKind, checkHint } from './checkHint.js'
 
 /** How one cache entry is written to, and read back from, a persistent store (structured-clone values). */
 export type PersistentCodec = {
@@ -19,15 +20,32 @@ type StoredHeader = { number: bigint; timestamp: bigint; rlp: Uint8Array }
 
 const isBytes = (v: unknown): v is Uint8Array => v instanceof Uint8Array
 
+/** loadBlock's raw block: the upstream's block JSON (its transactions a list) and, unless left out, receipt summaries. */
+const isStoredRawBlock = (v: unknown): boolean => {
+  const raw = v as { json?: unknown; receipts?: unknown } | null
+  const json = raw?.json as { transactions?: unknown } | null | undefined
+  return (
+    typeof raw === 'object' &&
+    raw !== null &&
+    typeof json === 'object' &&
+    json !== null &&
+    Array.isArray(json.transactions) &&
+    (raw.receipts === undefined || Array.isArray(raw.receipts))
+  )
+}
+
 /**
  * What the persistent cache keeps: only items keyed by something immutable, so they never go stale —
  * headers by hash (re-hashed when read back), accounts by (block hash, address), slots by (storage
- * root, slot), code by code hash (re-hashed too), a block's raw transactions and receipts by block hash (checked
- * again against the header whenever they are used), final block numbers, where a transaction was
- * mined (used only when the upstream cannot be asked), and hints that only steer what is fetched:
- * the upstream's access lists and the footprints of calls run before; on a Bor chain, validator
- * snapshots by block hash (computed from verified headers). Everything else (decoded
- * blocks, in-flight proofs) lives in memory only.
+ * root, slot), code by code hash (re-hashed too), a block's raw transactions by block hash (checked
+ * again against the header where they are used: loadBlock, fetchVerifiedBlock) and its receipts
+ * (checked against the header's receiptsRoot by a shared tier, which does not trust its store),
+ * final block numbers, where a transaction was mined (used only when the upstream cannot be asked),
+ * and hints that only steer what is fetched: the upstream's access lists and the footprints of
+ * calls run before (only well-formed ones within their bound, checkHint, both ways); on a Bor
+ * chain, validator snapshots by block hash (computed from verified headers). Everything else
+ * (decoded blocks, in-flight proofs) lives in memory only. Which of these a store keeps is its own
+ * choice (PersistentStore.accepts): a shared tier keeps only what it can check (createSharedTier).
  */
 export function createPersistentCodec(rules: ChainRules): PersistentCodec {
   return {
@@ -44,20 +62,23 @@ export function createPersistentCodec(rules: ChainRules): PersistentCodec {
         case 'slot':
         case 'code':
         case 'number':
-        case 'callAccessList':
-        case 'blockAccessLists':
         case 'rawBlock':
         case 'transaction':
         case 'rawReceipts':
+          return value
+        // Hints: only well-formed ones within their bound (what a reader refuses is not written).
+        case 'callAccessList':
+        case 'blockAccessLists':
         case 'footprint':
         case 'calleeCode':
-          return value
+          return checkHint(kind, value) ? value : undefined
         case 'borSnapshot':
           return encodeBorSnapshot(value as BorSnapshot)
         case 'trieNode':
           return value
-        // In memory only: decoded blocks, in-flight proofs, unverified state, checkpoint links, token metadata.
+        // In memory only: decoded blocks, in-flight proofs, unverified state, checkpoint links, token metadata, touch indexes.
         case 'tokenMetadata':
+        case 'touchedBy':
         case 'block':
         case 'verifiedBlock':
         case 'proof':
@@ -91,6 +112,17 @@ export function createPersistentCodec(rules: ChainRules): PersistentCodec {
           return isBytes(stored) && key.endsWith(`:${bytesToHex(keccak256(stored))}`) ? stored : undefined
         case 'number':
           return typeof stored === 'string' ? stored : undefined
+        // Receipts and raw blocks are checked against their header where they are used (and by a
+        // shared tier when read); here only their shape.
+        case 'rawReceipts':
+          return Array.isArray(stored) && stored.every((r) => isBytes(r) && r.length > 0) ? stored : undefined
+        case 'rawBlock':
+          return isStoredRawBlock(stored) ? stored : undefined
+        case 'callAccessList':
+        case 'blockAccessLists':
+        case 'footprint':
+        case 'calleeCode':
+          return checkHint(cacheKeyKind(key) as HintKind, stored) ? stored : undefined
         case 'borSnapshot': {
           const snapshot = decodeBorSnapshot(stored)
           return snapshot && cacheKeys.borSnapshot(snapshot.hash) === key ? snapshot : undefined

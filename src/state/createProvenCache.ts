@@ -24,7 +24,10 @@ export type ProvenCache = {
   setAccount(block: VerifiedHeader, address: string, account: Account | undefined): void
   setSlot(storageRoot: Uint8Array, slot: string, value: Uint8Array): void
   setCode(codeHash: Uint8Array, code: Uint8Array): void
-  /** A verified proof's trie nodes, for a backing tier that keeps them (the shared tier), never in memory. */
+  /**
+   * A verified proof's trie nodes, for a backing tier that keeps them (the shared tier), never in
+   * memory. Without such a tier (none, or a browser's IndexedDB) nothing is done: no node is hashed.
+   */
   persistTrieNodes(nodes: readonly string[]): void
   /** The persistent tier's restore (see LruCache): undefined without one, so the memory-only path stays synchronous. */
   readonly restore: LruCache['restore']
@@ -46,7 +49,7 @@ export function createProvenCache(cache: LruCache): ProvenCache {
     setCode: (codeHash, code) => cache.set(codeKey(codeHash), code, codeBytes(code)),
     persistTrieNodes(nodes) {
       const persist = cache.persist
-      if (!persist) return
+      if (!persist || !cache.keepsTrieNodes) return
       for (const hex of nodes) {
         const node = hexToBytes(hex as `0x${string}`)
         persist(cacheKeys.trieNode(bytesToHex(keccak256(node))), node, node.length + 80)

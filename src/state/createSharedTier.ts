@@ -1,10 +1,13 @@
-import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+import { type ReceiptOutcome, receiptOutcomes } from '../chain/receiptOutcomes.js'
+import { receiptsRoot } from '../chain/receiptsRoot.js'
 import type { Hex } from '../types/hex.js'
 import { type CacheKeyKind, cacheKeyKind, cacheKeys, parseCacheKey } from '../utils/cacheKeys.js'
+import { type StoredRawBlock, checkRawBlockReceipts } from './checkRawBlockReceipts.js'
 import type { PersistentStore, PersistentStoreStats } from './createPersistentBacking.js'
 import { decodeSharedValue, encodeSharedValue } from './sharedValueCodec.js'
+import { type HeaderRoots, storedHeaderRoots } from './storedHeaderRoots.js'
 import { decodeStorageLeaf } from './verifyProof.js'
 import { walkTrie } from './walkTrie.js'
 
@@ -25,7 +28,12 @@ export type SharedKv = {
 }
 
 export type SharedTierStats = PersistentStoreStats & {
-  /** Entries read that did not verify (a header that does not hash to its key, code or a trie node that does not hash to its hash): deleted. */
+  /**
+   * Entries read that did not verify, deleted: a header, code or trie node that does not hash to its
+   * key, receipts that do not hash to their header's receiptsRoot, a raw block whose receipt
+   * summaries differ from its verified receipts or whose header or transactions do not verify where
+   * it is used, a malformed or oversized hint.
+   */
   rejected: number
   /** Calls the store failed or did not answer in time. */
   failures: number
@@ -33,12 +41,30 @@ export type SharedTierStats = PersistentStoreStats & {
 
 export type SharedTier = PersistentStore & {
   stats(): SharedTierStats
-  /** Told by the memory cache's backing of an entry it read that did not decode (did not verify): deleted and counted. */
+  /**
+   * Told of an entry read from here that did not check out: by the memory cache's backing when it
+   * does not decode (see createPersistentCodec), by a reader when it does not verify where it is
+   * used (a raw block: see PersistentBacking.reject). Deleted and counted.
+   */
   rejected(key: string): void
 }
 
-/** Kept in the shared store as they are: each checks itself against its key when read back. */
-const STORED: ReadonlySet<CacheKeyKind | 'unknown'> = new Set(['header', 'code', 'trieNode'])
+/**
+ * Read back as they are: each is checked when decoded (createPersistentCodec): a header, code and a
+ * trie node against the hash in its key, a hint (checkHint) for its shape and size.
+ */
+const DIRECT: ReadonlySet<CacheKeyKind | 'unknown'> = new Set([
+  'header',
+  'code',
+  'trieNode',
+  'footprint',
+  'calleeCode',
+  'callAccessList',
+  'blockAccessLists',
+])
+/** Every kind the shared store keeps: the above, and a block's receipts and raw block, checked here against its header. */
+const STORED: ReadonlySet<CacheKeyKind | 'unknown'> = new Set([...DIRECT, 'rawReceipts', 'rawBlock'])
+const HASH = /^0x[0-9a-f]{64}$/
 /** A value larger than this (a store's bytes are not trusted) reads as none. */
 const MAX_VALUE_BYTES = 8 * 1024 * 1024
 /** A walk down a trie of 32-byte keys meets at most 65 nodes; a round of reads per node level. */
@@ -46,19 +72,36 @@ const MAX_ROUNDS = 66
 
 /**
  * The shared verified cache tier (`--cache.redis`): a persistent store (see createPersistentBacking)
- * over a key-value store that other edgetrace processes share, and that none of them trusts.
+ * over a key-value store that other edgetrace processes share, and that none of them trusts. Every
+ * entry read is checked as if the upstream had sent it; one that does not check out is deleted
+ * (compare and delete), counted in `rejected`, and read as a miss, so the upstream is asked.
  *
  * - Headers (by hash) and code (by code hash) are kept as they are; both check themselves against
- *   their key when read (the persistent codec re-hashes them; a header read here for its stateRoot
- *   is re-hashed here), and one that does not is deleted and counted.
+ *   their key when read (the persistent codec re-hashes them; a header read here for its roots is
+ *   re-hashed here).
  * - Accounts and slots are not kept: the trie nodes of every proof that verified are, each by its
  *   keccak hash. An account at a block is read by walking the state trie from the block's
  *   stateRoot (its header read and re-hashed first), a slot by walking the storage trie from the
  *   storage root in its key, node by node, every node checked against the hash its parent gave: a
  *   walk that ends is a Merkle proof, as good as the upstream's. A node that does not hash to its
  *   key is deleted; a missing one makes the item a miss (asked of the upstream).
- * - What cannot be checked from its key alone (a final block's number, where a transaction was
- *   mined, Bor snapshots, hints) is not shared.
+ * - A block's receipts (EIP-2718 encodings, by block hash) are read with the block's header in the
+ *   same round trip: the header re-hashed, the receipts' trie built and its root compared with the
+ *   header's receiptsRoot. No header kept: a miss.
+ * - A raw block (loadBlock's: the upstream's block JSON and receipt summaries) is read with its
+ *   header and receipts in the same round trip. Its summaries (gas used, status) must say what the
+ *   verified receipts say; without verified receipts they are left out (its reader asks the
+ *   upstream for them). Its header and transactions are checked where it is used (the header
+ *   re-hashed, the transactions against transactionsRoot, each hash and sender); one that fails
+ *   there is rejected through `rejected`.
+ * - Hints (a call's footprint and callee code, the upstream's access lists of a call or a block):
+ *   only ever steer what is prefetched, all of it proven before use; each is checked for its shape
+ *   and bounded in size when decoded (checkHint), so a poisoned one costs a bounded prefetch.
+ * - Not shared, since a reader cannot check them for less than making them again: a final block's
+ *   number and where a transaction was mined (the upstream's word), Bor validator snapshots (a
+ *   validator set with proposer priorities, the sum of every header applied since the set was
+ *   known: checking one means walking those headers again, and a wrong one changes bor_* answers),
+ *   and the ots touch indexes (a replay's result).
  */
 export function createSharedTier({ kv }: { kv: SharedKv }): SharedTier {
   let reads = 0
@@ -88,6 +131,52 @@ export function createSharedTier({ kv }: { kv: SharedKv }): SharedTier {
       if (text !== undefined) lastRead.set(key, text)
     })
     return texts.map((t) => (t === undefined ? undefined : decodeSharedValue(t, MAX_VALUE_BYTES)))
+  }
+
+  /**
+   * Checks read against headers, for one read: each header's roots once its RLP hashes to its key
+   * (a bad header deleted), each block's receipts once they hash to its receiptsRoot (bad ones
+   * deleted), with what each says of its transaction. Undefined: not kept, or deleted.
+   */
+  function checker(values: ReadonlyMap<string, unknown>) {
+    const roots = new Map<string, HeaderRoots | undefined>()
+    const receipts = new Map<string, Promise<{ encoded: Uint8Array[]; outcomes?: ReceiptOutcome[] } | undefined>>()
+    const rootsOf = (blockHash: string): HeaderRoots | undefined => {
+      const key = cacheKeys.header(blockHash)
+      if (roots.has(key)) return roots.get(key)
+      const stored = values.get(key)
+      const found = stored === undefined ? undefined : storedHeaderRoots(key, stored)
+      if (stored !== undefined && !found) reject([key])
+      roots.set(key, found)
+      return found
+    }
+    const receiptsOf = (blockHash: string) => {
+      let checked = receipts.get(blockHash)
+      if (!checked) {
+        checked = (async () => {
+          const key = cacheKeys.rawReceipts(blockHash)
+          const stored = values.get(key)
+          const header = rootsOf(blockHash)
+          if (stored === undefined || !header) return undefined
+          const encoded =
+            Array.isArray(stored) && stored.every((r) => r instanceof Uint8Array && r.length > 0)
+              ? (stored as Uint8Array[])
+              : undefined
+          if (!encoded || !equalsBytes(await receiptsRoot(encoded), header.receiptsRoot)) {
+            reject([key])
+            return undefined
+          }
+          try {
+            return { encoded, outcomes: receiptOutcomes(encoded) }
+          } catch {
+            return { encoded } // receipts the root vouches for, not read here: summaries then unchecked
+          }
+        })()
+        receipts.set(blockHash, checked)
+      }
+      return checked
+    }
+    return { rootsOf, receiptsOf }
   }
 
   /** The trie node with this hash, checked; undefined when the store has none (or a bad one, then deleted). */
@@ -147,10 +236,13 @@ export function createSharedTier({ kv }: { kv: SharedKv }): SharedTier {
       const out: unknown[] = new Array(keys.length).fill(undefined)
       const direct: number[] = []
       const accounts: { index: number; blockHash: string; address: string }[] = []
+      const blocks: { index: number; kind: 'rawReceipts' | 'rawBlock'; hash: string }[] = []
       const walks: Parameters<typeof walk>[0] = []
       keys.forEach((key, index) => {
         const parsed = parseCacheKey(key)
-        if (STORED.has(parsed.kind)) direct.push(index)
+        if (DIRECT.has(parsed.kind)) direct.push(index)
+        else if ((parsed.kind === 'rawReceipts' || parsed.kind === 'rawBlock') && HASH.test(parsed.hash))
+          blocks.push({ index, kind: parsed.kind, hash: parsed.hash })
         else if (parsed.kind === 'account') accounts.push({ index, ...parsed })
         else if (
           parsed.kind === 'slot' &&
@@ -165,21 +257,39 @@ export function createSharedTier({ kv }: { kv: SharedKv }): SharedTier {
           })
       })
       try {
-        // The entries kept as they are, and the headers of the blocks whose accounts are asked for.
-        const headerKeys = [...new Set(accounts.map((a) => cacheKeys.header(a.blockHash)))]
-        const values = await fetchMany([...direct.map((i) => keys[i]!), ...headerKeys])
-        direct.forEach((index, i) => {
-          out[index] = values[i]
-        })
-        const stateRoots = new Map<string, Uint8Array | undefined>()
-        headerKeys.forEach((key, i) => {
-          const stored = values[direct.length + i]
-          const root = stored === undefined ? undefined : stateRootOf(key, stored)
-          if (stored !== undefined && root === undefined) reject([key])
-          stateRoots.set(key, root)
-        })
+        // One round trip: the entries read as they are, the raw blocks and receipts asked for, and
+        // what they are checked against: the headers (of the blocks whose accounts, receipts or raw
+        // block are asked for) and a raw block's receipts.
+        const wanted = new Set<string>(direct.map((i) => keys[i]!))
+        for (const a of accounts) wanted.add(cacheKeys.header(a.blockHash))
+        for (const b of blocks) {
+          wanted.add(cacheKeys.header(b.hash)).add(cacheKeys.rawReceipts(b.hash))
+          if (b.kind === 'rawBlock') wanted.add(cacheKeys.rawBlock(b.hash))
+        }
+        const asked = [...wanted]
+        const read = await fetchMany(asked)
+        const values = new Map(asked.map((key, i) => [key, read[i]]))
+        for (const index of direct) out[index] = values.get(keys[index]!)
+        const { rootsOf, receiptsOf } = checker(values)
+        await Promise.all(
+          blocks.map(async (b) => {
+            const receipts = await receiptsOf(b.hash)
+            if (b.kind === 'rawReceipts') {
+              out[b.index] = receipts?.encoded
+              return
+            }
+            const key = keys[b.index]!
+            const stored = values.get(key)
+            if (stored === undefined) return
+            const raw = stored as StoredRawBlock | null
+            const checked =
+              typeof raw === 'object' && raw !== null ? checkRawBlockReceipts(raw, receipts?.outcomes) : undefined
+            if (checked) out[b.index] = checked
+            else reject([key])
+          }),
+        )
         for (const a of accounts) {
-          const root = stateRoots.get(cacheKeys.header(a.blockHash))
+          const root = rootsOf(a.blockHash)?.stateRoot
           if (!root || !/^0x[0-9a-f]{40}$/.test(a.address)) continue
           walks.push({
             index: a.index,
@@ -197,17 +307,23 @@ export function createSharedTier({ kv }: { kv: SharedKv }): SharedTier {
       return out
     },
     async setMany(entries) {
-      const kept = entries.filter(([key]) => STORED.has(cacheKeyKind(key)))
+      // A value too large to be read back is not written.
+      const kept = entries.flatMap(([key, stored]) => {
+        if (!STORED.has(cacheKeyKind(key))) return []
+        const text = encodeSharedValue(stored)
+        return text.length > MAX_VALUE_BYTES ? [] : [[key, text] as const]
+      })
       if (kept.length === 0) return
       writes += kept.length
       try {
-        await kv.setMany(kept.map(([key, stored]) => [key, encodeSharedValue(stored)] as const))
+        await kv.setMany(kept)
       } catch (err) {
         failures++
         throw err
       }
     },
     tier: 'shared',
+    keepsTrieNodes: true,
     accepts: (key) => STORED.has(cacheKeyKind(key)),
     rejected: (key) => reject([key]),
     clear: () => kv.clear(),
@@ -218,19 +334,3 @@ export function createSharedTier({ kv }: { kv: SharedKv }): SharedTier {
 
 /** The keccak hash of a trie node, as its key in the shared tier. */
 export const trieNodeKey = (node: Uint8Array): string => cacheKeys.trieNode(bytesToHex(keccak256(node)))
-
-/**
- * The stateRoot of a header kept under `key` (its stored form: see createPersistentCodec), once its
- * RLP hashes to the key's hash; undefined when it does not (or is not a header's stored form).
- */
-function stateRootOf(key: string, stored: unknown): Uint8Array | undefined {
-  const rlp = (stored as { rlp?: unknown } | null)?.rlp
-  if (!(rlp instanceof Uint8Array) || key !== cacheKeys.header(bytesToHex(keccak256(rlp)))) return undefined
-  try {
-    const fields = RLP.decode(rlp)
-    const root = Array.isArray(fields) ? fields[3] : undefined
-    return root instanceof Uint8Array && root.length === 32 ? root : undefined
-  } catch {
-    return undefined
-  }
-}

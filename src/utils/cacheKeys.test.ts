@@ -84,6 +84,11 @@ const samples = {
     literal: `tn:${HASH}`,
     parsed: { kind: 'trieNode', hash: HASH },
   },
+  touchedBy: {
+    key: cacheKeys.touchedBy(HASH),
+    literal: `tb:${HASH}`,
+    parsed: { kind: 'touchedBy', hash: HASH },
+  },
 } satisfies Record<CacheKeyKind, { key: string; literal: string; parsed: ParsedCacheKey }>
 
 describe('cacheKeys', () => {

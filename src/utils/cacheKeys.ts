@@ -54,6 +54,8 @@ const PREFIXES = {
   tokenMetadata: 'tm',
   /** A Merkle-Patricia trie node of a verified proof, by its keccak hash (the shared tier only: createSharedTier). */
   trieNode: 'tn',
+  /** The addresses each transaction of a replayed block touches (ots searches), by block hash (memory only). */
+  touchedBy: 'tb',
 } as const
 
 export type CacheKeyKind = keyof typeof PREFIXES
@@ -85,6 +87,7 @@ export type ParsedCacheKey =
   | { kind: 'borSnapshot'; hash: string }
   | { kind: 'tokenMetadata'; address: string; codeHash: string }
   | { kind: 'trieNode'; hash: string }
+  | { kind: 'touchedBy'; hash: string }
   | { kind: 'unknown'; key: string }
 
 /** The builders, one per kind. Hashes and roots are hex strings, passed as the caller holds them (not re-cased). */
@@ -115,6 +118,7 @@ export const cacheKeys = {
   borSnapshot: (hash: string) => `bs:${hash}`,
   tokenMetadata: (address: string, codeHash: string) => `tm:${address}:${codeHash}`,
   trieNode: (hash: string) => `tn:${hash}`,
+  touchedBy: (hash: string) => `tb:${hash}`,
 } satisfies Record<CacheKeyKind, (...args: never[]) => string>
 
 /**
@@ -150,6 +154,7 @@ export function parseCacheKey(key: string): ParsedCacheKey {
     case 'transaction':
     case 'borSnapshot':
     case 'trieNode':
+    case 'touchedBy':
       return fields(1) ? { kind, hash: rest } : unknown
     case 'code':
       return fields(1) ? { kind, codeHash: rest } : unknown

@@ -16,6 +16,8 @@ export type LruCacheStats = {
 export type CacheBacking = {
   load(keys: readonly string[]): Promise<Map<string, { value: unknown; bytes: number }>>
   save(key: string, value: unknown, bytes: number): void
+  /** Whether it keeps the trie nodes of verified proofs (a shared tier does; a browser's IndexedDB does not). Default: no. */
+  readonly keepsTrieNodes?: boolean
 }
 
 export type LruCache = {
@@ -46,6 +48,11 @@ export type LruCache = {
    * wants, e.g. a proof's trie nodes for the shared tier). Undefined without a backing.
    */
   persist: ((key: string, value: unknown, bytes: number) => void) | undefined
+  /**
+   * Whether the backing keeps the trie nodes of verified proofs: without one that does, a proof's
+   * nodes are not even hashed for their keys (createProvenCache).
+   */
+  readonly keepsTrieNodes: boolean
 }
 
 /**
@@ -130,5 +137,6 @@ export function createLruCache(budget: number, backing?: CacheBacking): LruCache
         }
       : undefined,
     persist: backing ? (key, value, size) => backing.save(key, value, size) : undefined,
+    keepsTrieNodes: backing?.keepsTrieNodes === true,
   }
 }

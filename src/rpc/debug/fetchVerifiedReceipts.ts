@@ -1,7 +1,6 @@
-import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, equalsBytes } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
+import { receiptsRoot } from '../../chain/receiptsRoot.js'
 import type { Engine } from '../../exec/createEngine.js'
 import { BlockNotFoundError, HeaderVerificationError } from '../../errors/state.js'
 import { cacheKeys } from '../../utils/cacheKeys.js'
@@ -13,6 +12,7 @@ import { splitBorStateSync } from '../../chain/bor/borStateSync.js'
  * against the verified header's receiptsRoot: eth_getBlockReceipts, or one eth_getTransactionReceipt
  * per transaction where the upstream has no eth_getBlockReceipts. Kept by block hash once verified
  * (`cacheKeys.rawReceipts`, persisted where there is a persistent cache): a block's receipts never change.
+ * Receipts a shared tier gives back were checked there against the block's header, as here.
  */
 export async function fetchVerifiedReceipts(engine: Engine, verified: VerifiedHeader): Promise<Uint8Array[]> {
   const key = cacheKeys.rawReceipts(verified.hash)
@@ -41,16 +41,15 @@ export async function fetchVerifiedReceipts(engine: Engine, verified: VerifiedHe
       verified.hash,
     ).items
   const encoded = receipts.map(encodeReceipt)
-  const trie = new MerklePatriciaTrie()
-  for (const [i, bytes] of encoded.entries()) await trie.put(RLP.encode(i), bytes)
-  if (!equalsBytes(trie.root(), verified.header.receiptTrie)) {
+  const root = await receiptsRoot(encoded)
+  if (!equalsBytes(root, verified.header.receiptTrie)) {
     throw new HeaderVerificationError(
       `block ${verified.number}: the upstream's receipts hash to another root than the header's receiptsRoot`,
       {
         facts: {
           block: verified,
           expectedRoot: bytesToHex(verified.header.receiptTrie),
-          gotRoot: bytesToHex(trie.root()),
+          gotRoot: bytesToHex(root),
         },
       },
     )
