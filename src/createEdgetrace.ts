@@ -44,6 +44,11 @@ export type CreateEdgetraceParameters = {
   anchor?: ExecutionAnchor | undefined
   /** Hears what the daemon has to say outside a request (long checkpoint walks). */
   onLog?: ((line: string) => void) | undefined
+  /**
+   * This daemon is a range worker of another (a worker thread, a pool's Web Worker): its handlers
+   * also serve the stretches that one hands it which no client has (methods `forRangeWorkers`).
+   */
+  rangeWorker?: boolean | undefined
 }
 
 export type Edgetrace = {
@@ -82,6 +87,7 @@ export async function createEdgetrace({
   checkpoint,
   anchor,
   onLog,
+  rangeWorker = false,
 }: CreateEdgetraceParameters): Promise<Edgetrace> {
   const chainId = knownChainId ?? BigInt(await upstream.request<string>('eth_chainId', []))
   const rules = createChainRules({ chainId, genesis, hardfork })
@@ -107,6 +113,7 @@ export async function createEdgetrace({
         bindNamespace(namespace, engine, !options.internal && enabled.includes(methodPrefix(namespace)), {
           jsTracers: options.jsTracers ?? true,
           served: named,
+          rangeWorker,
         }),
       ),
       // `vendor` (or its alias `erigon`) serves the erigon_* methods: the core gates by method prefix.

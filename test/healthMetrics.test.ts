@@ -77,6 +77,8 @@ describe('GET /metrics', () => {
     expect(value('edgetrace_upstream_requests')).toBeGreaterThan(0)
     expect(value('edgetrace_upstream_round_trips')).toBeGreaterThan(0)
     expect(value('edgetrace_cache{tier="memory",kind="hits"}')).toBeGreaterThanOrEqual(0)
+    // The work queue's metrics come with the queue (--queue.redis; test/workQueue.test.ts).
+    expect(text).not.toContain('edgetrace_queue_')
   })
 })
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
+import type { EngineOptions } from '../src/exec/createEngine.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
-import { rpc, rpcResult } from './src/rpc.js'
+import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
 
 /** A JSON-RPC batch posted as one request: its answers. */
 const postBatch = async (url: string, batch: unknown[]) =>
@@ -16,13 +17,18 @@ describe('ranges on worker threads', () => {
   let alone: RunningEdgetrace
   let pooled: RunningEdgetrace
   let head: string
-  const start = (workers: { threads: number; minBlocks?: number; warm?: boolean }) =>
+  // The ots searches scan blocks (no index: anvil's own ots_search is not asked).
+  const start = (
+    workers: { threads: number; minBlocks?: number; warm?: boolean },
+    engine: Partial<EngineOptions> = {},
+  ) =>
     startEdgetrace({
       upstream: devnet.anvil.url,
       port: 0,
       hardfork: 'prague',
-      api: ['eth', 'trace', 'debug'],
+      api: ['eth', 'trace', 'debug', 'ots'],
       workers,
+      engine: { otsSearchIndex: false, ...engine },
     })
   beforeAll(async () => {
     devnet = await startDevnet()
@@ -76,6 +82,68 @@ describe('ranges on worker threads', () => {
     const byHash = await both('debug_getModifiedAccountsByHash', [await hashOf('0x2'), await hashOf(head)])
     expect(byHash.b).toEqual(byHash.a)
   }, 120_000)
+
+  const NOBODY = '0x00000000000000000000000000000000000c0ffe'
+  const searches = (middle: number) =>
+    [devnet.contracts.Token!, DEV_ACCOUNT, NOBODY].flatMap((address) =>
+      ['ots_searchTransactionsBefore', 'ots_searchTransactionsAfter'].flatMap((method) =>
+        [
+          [0, 25],
+          [0, 1],
+          [middle, 3],
+        ].map(([block, size]) => ({ method, params: [address, block, size] })),
+      ),
+    )
+
+  it('ots_searchTransactionsBefore / After: the block scans in stretches on the workers find the same pages, pages filled early included', async () => {
+    // The stretches the searches hand the workers are counted on their way.
+    const workers = pooled.engine.rangeWorkers!
+    const run = workers.run.bind(workers)
+    let stretches = 0
+    workers.run = (text, signal, onTxStart) => {
+      if (text.includes('"edgetrace_touchingBlocks"')) stretches++
+      return run(text, signal, onTxStart)
+    }
+    try {
+      let found = 0
+      for (const { method, params } of searches(Math.floor(Number(head) / 2))) {
+        const { a, b } = await both(method, params)
+        expect(a.error, `${method} ${JSON.stringify(params)}`).toBeUndefined()
+        expect(b, `${method} ${JSON.stringify(params)}`).toEqual(a)
+        found += a.result.txs.length
+      }
+      expect(found).toBeGreaterThan(20)
+      expect(stretches).toBeGreaterThan(10)
+    } finally {
+      workers.run = run
+    }
+  }, 120_000)
+
+  it('a scan on the workers keeps --ots.search.maxblocks: the same pages within it, the same error past it', async () => {
+    const limited = [
+      await start({ threads: 0 }, { otsSearchMaxBlocks: 12 }),
+      await start({ threads: 2, minBlocks: 2 }, { otsSearchMaxBlocks: 12 }),
+    ] as const
+    try {
+      let errors = 0
+      for (const { method, params } of searches(Math.floor(Number(head) / 2))) {
+        const [a, b] = [await rpc(limited[0].url, method, params), await rpc(limited[1].url, method, params)]
+        expect(b, `${method} ${JSON.stringify(params)}`).toEqual(a)
+        if (a.error) {
+          expect(a.error.message).toContain('--ots.search.maxblocks')
+          errors++
+        }
+      }
+      expect(errors).toBeGreaterThan(0)
+    } finally {
+      for (const edge of limited) await edge.close()
+    }
+  }, 120_000)
+
+  it('edgetrace_touchingBlocks, the stretch a worker scans, is no method a client has', async () => {
+    const answer = await rpc(pooled.url, 'edgetrace_touchingBlocks', [devnet.contracts.Token, '0x2', head])
+    expect(answer.error).toMatchObject({ code: -32601 })
+  })
 
   it('concurrent block traces (a batch, several clients) go to the workers while one runs here: the same answers', async () => {
     const blocks = Array.from({ length: 6 }, (_, i) => `0x${(Number(head) - i).toString(16)}`)

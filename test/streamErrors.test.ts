@@ -49,14 +49,16 @@ beforeAll(async () => {
       return { ...(result as object), balance: '0x123456789' }
     },
   })
-  edge = await startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', api: ['eth', 'trace', 'debug'] })
-  pooled = await startEdgetrace({
+  // The ots searches scan blocks (no index: anvil's own ots_search is not asked).
+  const common = {
     upstream: proxy.url,
     port: 0,
     hardfork: 'prague',
-    api: ['eth', 'trace', 'debug'],
-    workers: { threads: 2, minBlocks: 2 },
-  })
+    api: ['eth', 'trace', 'debug', 'ots'],
+    engine: { otsSearchIndex: false },
+  }
+  edge = await startEdgetrace(common)
+  pooled = await startEdgetrace({ ...common, workers: { threads: 2, minBlocks: 2 } })
 }, 120_000)
 afterAll(async () => {
   await pooled?.close()
@@ -115,6 +117,47 @@ describe('a streamed result that fails', () => {
     const fine = await post('trace_filter', [{ fromBlock: hex(from), toBlock: hex(good) }], pooled.url)
     expect(fine.json).toEqual((await post('trace_filter', [{ fromBlock: hex(from), toBlock: hex(good) }])).json)
     expect(fine.json.error).toBeUndefined()
+  })
+
+  it("an ots search's scan on worker threads: a stretch failing part-way answers the blocks found and the error; the searches equal the scan here", async () => {
+    const block = await rpcResult(devnet.anvil.url, 'eth_getBlockByNumber', [hex(good), true])
+    const sender = (block.transactions[0].from as string).toLowerCase()
+    const stretch = await pooled.engine.rangeWorkers!.run(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'edgetrace_touchingBlocks',
+        params: [sender, hex(good), hex(bad)],
+      }),
+    )
+    expect(JSON.parse(stretch)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: [
+        {
+          number: hex(good),
+          hash: block.hash,
+          hits: expect.arrayContaining([{ index: 0, hash: block.transactions[0].hash }]),
+        },
+      ],
+      error: expect.objectContaining({ data: expect.any(Object) }),
+    })
+    const from = Math.max(2, good - 4)
+    let errors = 0
+    for (const [method, params] of [
+      ['ots_searchTransactionsAfter', [sender, from - 1, 1]],
+      ['ots_searchTransactionsAfter', [sender, from - 1, 25]],
+      ['ots_searchTransactionsAfter', [sender, good - 1, 1]],
+      ['ots_searchTransactionsBefore', [sender, bad, 1]],
+      ['ots_searchTransactionsBefore', [sender, bad + 1, 1]],
+      ['ots_searchTransactionsBefore', [sender, bad + 9, 25]],
+    ] as const) {
+      const here = await post(method, [...params])
+      expect((await post(method, [...params], pooled.url)).json, `${method} ${params}`).toEqual(here.json)
+      if (here.json.error) errors++
+    }
+    expect(errors).toBeGreaterThan(0)
+    expect(errors).toBeLessThan(6)
   })
 
   // A timeout of 1 ns fails the first transaction or call as soon as it starts executing (the

@@ -7,10 +7,11 @@ import { parseCliArgs } from '../src/node/parseCliArgs.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
 import { type RedisServer, startRedis } from '../tools/fleet/startRedis.js'
 import { CLI_ARGS } from './src/cliCommand.js'
-import { rpcResult } from './src/rpc.js'
+import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
 
 // The shared work queue (--queue.redis, BullMQ) on a real redis-server: one process owns a
-// trace_filter over 2,000 devnet blocks, two CLI processes with --queue.work take its stretches.
+// trace_filter over 2,000 devnet blocks (and ots searches scanning them), two CLI processes with
+// --queue.work take its stretches.
 
 const BLOCKS = 2000
 let devnet: Devnet
@@ -44,6 +45,13 @@ function startQueueWorker(): Promise<ChildProcess> {
 const postText = async (url: string, text: string) =>
   (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })).text()
 
+/** One sample's value in a server's /metrics, or undefined when it has none. */
+const metric = async (url: string, sample: string) => {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const line = text.split('\n').find((l) => l.startsWith(`${sample} `))
+  return line === undefined ? undefined : Number(line.slice(sample.length + 1))
+}
+
 // From block 3: the devnet's first blocks sit on anvil's genesis, whose state no proof reaches.
 const FILTER = () => ({ fromBlock: '0x3', toBlock: 'latest' })
 const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'trace_filter', params: [FILTER()] })
@@ -51,7 +59,14 @@ const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'trace_filter', par
 beforeAll(async () => {
   ;[devnet, redis] = await Promise.all([startDevnet(), startRedis()])
   await rpcResult(devnet.anvil.url, 'anvil_mine', [`0x${BLOCKS.toString(16)}`])
-  const common = { upstream: devnet.anvil.url, port: 0, hardfork: 'prague', api: ['eth', 'trace', 'debug'] }
+  const common = {
+    upstream: devnet.anvil.url,
+    port: 0,
+    hardfork: 'prague',
+    api: ['eth', 'trace', 'debug', 'ots'],
+    // The ots searches scan blocks (no index: anvil's own ots_search is not asked).
+    engine: { otsSearchIndex: false },
+  }
   alone = await startEdgetrace({ ...common, workers: { threads: 0 } })
   owner = await startEdgetrace({ ...common, workers: { threads: 0 }, queue: { redis: redis.url } })
   await Promise.all([startQueueWorker(), startQueueWorker()])
@@ -72,6 +87,82 @@ describe('--queue.redis and --queue.work: long ranges on a fleet', () => {
     expect(JSON.parse(expected).result.length).toBeGreaterThan(20)
     expect(queued).toBe(expected)
   }, 300_000)
+
+  it(`ots_searchTransactionsBefore / After scanning the ${BLOCKS} blocks through the queue find one process's pages`, async () => {
+    const token = devnet.contracts.Token!
+    const nobody = '0x00000000000000000000000000000000000c0ffe'
+    const put = await metric(owner.url, 'edgetrace_queue_put_total')
+    for (const params of [
+      [token, 0, 25],
+      [DEV_ACCOUNT, 0, 1],
+      [nobody, 0, 5],
+    ]) {
+      for (const method of ['ots_searchTransactionsBefore', 'ots_searchTransactionsAfter']) {
+        const [expected, queued] = await Promise.all([rpc(alone.url, method, params), rpc(owner.url, method, params)])
+        expect(expected.error, `${method} ${params}`).toBeUndefined()
+        expect(queued, `${method} ${params}`).toEqual(expected)
+      }
+    }
+    // The scans went on the queue in stretches.
+    expect(await metric(owner.url, 'edgetrace_queue_put_total')).toBeGreaterThan(put! + 20)
+    // A page filled from the first stretches leaves none of the others waiting.
+    const queue = new Queue(queueNameFor(31337n), { connection: queueConnection(redis.url) })
+    try {
+      await expect.poll(() => queue.getWaitingCount(), { timeout: 10_000, interval: 100 }).toBe(0)
+    } finally {
+      await queue.close()
+    }
+  }, 300_000)
+
+  it('/metrics: the queue depth while no process takes the stretches, 0 once one does; stretches put, taken and failed; no wait on a Redis gone', async () => {
+    // A Redis of its own: the workers above take nothing from it.
+    const own = await startRedis()
+    const common = { upstream: devnet.anvil.url, port: 0, hardfork: 'prague', api: ['eth', 'trace'] }
+    const lone = await startEdgetrace({ ...common, workers: { threads: 0 }, queue: { redis: own.url } })
+    let taker: RunningEdgetrace | undefined
+    const waiting = 'edgetrace_queue_jobs{state="waiting"}'
+    try {
+      expect(await metric(lone.url, waiting)).toBe(0)
+      const range = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'trace_filter',
+        params: [{ fromBlock: '0x3', toBlock: '0xd0' }],
+      })
+      const answer = postText(lone.url, range)
+      // No process takes the range's stretches: they wait on the queue.
+      await expect.poll(() => metric(lone.url, waiting), { timeout: 10_000, interval: 100 }).toBeGreaterThan(0)
+      expect(await metric(lone.url, 'edgetrace_queue_put_total')).toBeGreaterThanOrEqual(
+        (await metric(lone.url, waiting))!,
+      )
+      taker = await startEdgetrace({ ...common, workers: { threads: 1 }, queue: { redis: own.url, work: true } })
+      expect(await answer).toBe(await postText(alone.url, range))
+      await expect.poll(() => metric(lone.url, waiting), { timeout: 10_000, interval: 100 }).toBe(0)
+      expect(await metric(lone.url, 'edgetrace_queue_jobs{state="active"}')).toBe(0)
+      const put = await metric(lone.url, 'edgetrace_queue_put_total')
+      expect(put).toBeGreaterThan(10)
+      expect(await metric(taker.url, 'edgetrace_queue_taken_total')).toBe(put)
+      expect(await metric(lone.url, 'edgetrace_queue_failed_total{side="put"}')).toBe(0)
+      expect(await metric(taker.url, 'edgetrace_queue_failed_total{side="taken"}')).toBe(0)
+      await taker.close()
+      taker = undefined
+      // Redis gone: /metrics answers at once, without the depth it cannot read.
+      await own.kill()
+      const started = Date.now()
+      const res = await fetch(`${lone.url}/metrics`)
+      const text = await res.text()
+      expect(Date.now() - started).toBeLessThan(2_000)
+      expect(res.status).toBe(200)
+      expect(text).not.toContain('edgetrace_queue_jobs{')
+      expect(text).toContain(`edgetrace_queue_put_total ${put}`)
+      // Back (empty), so that the owner's connections close at once.
+      await own.start()
+    } finally {
+      await taker?.close()
+      await lone.close()
+      await own.stop()
+    }
+  }, 120_000)
 
   it('a worker killed with SIGKILL mid-range: its stretch is run again elsewhere, the answer complete and in order', async () => {
     const expected = await postText(alone.url, body)

@@ -19,7 +19,7 @@ import { createEip1193Provider } from './createEip1193Provider.js'
 const workerBeside = (): URL => new URL('./edgetrace.worker.js', import.meta.url)
 
 /** `createEdgetrace`'s options in the browser: the worker's config (EdgetraceConfig), with providers allowed as upstreams. */
-export type CreateBrowserEdgetraceOptions = Omit<EdgetraceConfig, 'upstream' | 'harden'> & {
+export type CreateBrowserEdgetraceOptions = Omit<EdgetraceConfig, 'upstream' | 'harden' | 'rangeWorker'> & {
   /**
    * Where state is read from: a URL (`http(s)://`, `ws(s)://`) of any node with `eth_getProof` that
    * answers this page's origin (CORS); an EIP-1193 provider of the page (a wallet's

@@ -95,9 +95,9 @@ export type EdgetraceConfig = {
     force?: boolean
   }
   /**
-   * Web Workers long ranges fan out to (trace_filter, debug_getModifiedAccounts* over 64 blocks or
-   * more), each with its own daemon on the same IndexedDB database; default one per core
-   * (navigator.hardwareConcurrency), 0 for none. Only where this daemon runs in a dedicated worker.
+   * Web Workers long ranges fan out to (trace_filter, debug_getModifiedAccounts*, the ots searches'
+   * block scans, over 64 blocks or more), each with its own daemon on the same IndexedDB database;
+   * default one per core (navigator.hardwareConcurrency), 0 for none. Only where this daemon runs in a dedicated worker.
    */
   workers?: number
   /**
@@ -105,6 +105,11 @@ export type EdgetraceConfig = {
    * worker's realm with SES's lockdown() first, so that JavaScript tracers can run here.
    */
   harden?: boolean
+  /**
+   * A pool worker's own setting (set by the daemon that starts it, not by a page): serve the
+   * stretches that daemon hands its workers which no client has (an ots search's block scan).
+   */
+  rangeWorker?: boolean
 }
 
 export type EdgetraceStatus = {
@@ -265,6 +270,7 @@ export async function createEdgetraceService(
     checkpoint: config.checkpoint,
     anchor: anchor ?? lightClient?.anchor,
     onInternalError: (err, method) => console.error(`edgetrace: internal error in ${method}`, err),
+    rangeWorker: config.rangeWorker === true,
   }).catch(async (err: unknown) => {
     // e.g. a checkpoint the upstream does not know: the start fails, and leaves no connection open.
     await upstream.close()
@@ -286,6 +292,7 @@ export async function createEdgetraceService(
                 ...config,
                 workers: 0,
                 harden,
+                rangeWorker: true,
                 cache: persistentStore ? { ...cacheConfig, name: database } : false,
               },
               anchor ?? lightClient?.anchor,

@@ -104,8 +104,9 @@ export type Engine = {
   /** The local transaction pool (txpool namespace, eth_sendRawTransaction, the pending tag). */
   readonly txpool: TxPool
   /**
-   * Other threads ranges are fanned out to (trace_filter, debug_getModifiedAccounts*), when the
-   * host set them up (the Node server: `--workers`); undefined runs everything here.
+   * Other threads ranges are fanned out to (trace_filter, debug_getModifiedAccounts*, the ots
+   * searches' block scans), when the host set them up (the Node server: `--workers`); undefined runs
+   * everything here.
    */
   rangeWorkers?: RangeWorkers | undefined
   /**

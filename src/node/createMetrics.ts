@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { Engine } from '../exec/createEngine.js'
 import type { SharedTierStats } from '../state/createSharedTier.js'
+import { type QueueMetricsSource, addQueueMetrics } from './addQueueMetrics.js'
 
 export type Metrics = {
   /** Counts one answered call (createRpcHandler's onCallDone). */
@@ -14,10 +15,11 @@ export type Metrics = {
  * The server's metrics in Prometheus' text format (prom-client, a registry of its own): calls by
  * method and outcome with their latency, and — read when scraped — the upstream's requests, calls and
  * round trips, what was proven, and the cache's hits and misses per tier (memory; the shared tier's
- * reads, hits, writes, entries refused and failures). A method no namespace has is counted as
+ * reads, hits, writes, entries refused and failures), and with the work queue its depth and the
+ * stretches put, taken and failed (addQueueMetrics). A method no namespace has is counted as
  * `other`, so a client cannot grow the label set.
  */
-export function createMetrics(engine: Engine): Metrics {
+export function createMetrics(engine: Engine, { queue }: { queue?: QueueMetricsSource | undefined } = {}): Metrics {
   const registry = new Registry()
   const calls = new Counter({
     name: 'edgetrace_requests_total',
@@ -75,6 +77,7 @@ export function createMetrics(engine: Engine): Metrics {
     },
   })
   void tier
+  if (queue) addQueueMetrics(registry, queue)
   return {
     onCallDone({ method, known, ok, ms }) {
       const label = known ? method : 'other'

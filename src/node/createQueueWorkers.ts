@@ -1,6 +1,10 @@
-import { getMaxListeners, setMaxListeners } from 'node:events'
+import { randomUUID } from 'node:crypto'
+import { type EventEmitter, getMaxListeners, setMaxListeners } from 'node:events'
 import { type ConnectionOptions, type Job, Queue, QueueEvents, Worker } from 'bullmq'
 import type { RangeWorkers } from '../types/rangeWorkers.js'
+
+/** How long closing the owner's side waits for Redis, ms. */
+const CLOSE_TIMEOUT_MS = 2_000
 
 /** The queue of one chain's stretches: processes of other chains on the same Redis never take them. */
 export const queueNameFor = (chainId: bigint) => `edgetrace-ranges-${chainId}`
@@ -20,7 +24,22 @@ export function queueConnection(url: string): ConnectionOptions {
   }
 }
 
-export type QueueRangeWorkers = RangeWorkers & { close(): Promise<void> }
+/** The queue's jobs by state, as BullMQ counts them (waiting: `wait`). */
+export type QueueJobCounts = { waiting: number; active: number; delayed: number }
+
+export type QueueRangeWorkers = RangeWorkers & {
+  /**
+   * The chain's queue's jobs by state, or undefined when Redis did not answer within `timeoutMs`
+   * (one read at a time: a scrape while one is still out waits on that one).
+   */
+  jobCounts(timeoutMs: number): Promise<QueueJobCounts | undefined>
+  /**
+   * Stretches this process put on the queue, and of them those that came back failed (a worker's
+   * run failed, or it stalled too often; a request's own end is not counted).
+   */
+  stats(): { put: number; failed: number }
+  close(): Promise<void>
+}
 
 /**
  * The owner's side of the shared work queue (`--queue.redis`, BullMQ): a range's stretches go on
@@ -53,6 +72,13 @@ export function createQueueWorkers({
   queue.setMaxListeners(0)
   events.setMaxListeners(0)
   const ready = events.waitUntilReady()
+  // What BullMQ emits beside its typed events: each job's end (`completed:<id>`, `failed:<id>`).
+  const jobEnds = events as unknown as EventEmitter
+  // The stretches waited on, each failed when this side closes.
+  const waiting = new Set<(args: { failedReason?: string }) => void>()
+  let put = 0
+  let failed = 0
+  let counting: Promise<QueueJobCounts> | undefined
   return {
     size,
     minBlocks,
@@ -60,44 +86,103 @@ export function createQueueWorkers({
       signal?.throwIfAborted()
       // A range keeps up to 2 × size stretches in flight on its one signal, each listening on it.
       if (signal) setMaxListeners(Math.max(getMaxListeners(signal), 4 * size + 10), signal)
-      let job: Job | undefined
+      // The stretch's end is listened for before it is added: one that a worker finishes (and that is
+      // removed on completion) before a later look could find it is never missed.
+      const id = randomUUID()
+      const completed = `completed:${id}`
+      const failedEvent = `failed:${id}`
+      let onCompleted: ((args: { returnvalue: unknown }) => void) | undefined
+      let onFailed: ((args: { failedReason?: string }) => void) | undefined
+      const finished = new Promise<string>((resolve, reject) => {
+        onCompleted = (args) => resolve(args.returnvalue as string)
+        onFailed = (args) => reject(new Error(args.failedReason ?? 'the stretch failed'))
+      })
+      jobEnds.on(completed, onCompleted!)
+      jobEnds.on(failedEvent, onFailed!)
+      waiting.add(onFailed!)
       let onAbort: (() => void) | undefined
       const aborted = new Promise<never>((_, reject) => {
         if (!signal) return
         onAbort = () => {
           // Still waiting: taken off the queue (one being run is left to finish, its answer unread).
-          job?.remove().catch(() => {})
+          queue.remove(id).catch(() => {})
           reject(signal.reason ?? new Error('aborted'))
         }
         if (signal.aborted) onAbort()
         else signal.addEventListener('abort', onAbort, { once: true })
       })
       aborted.catch(() => {})
+      finished.catch(() => {})
       try {
         // Reaching Redis and adding are bounded by the request too: a Redis that does not answer costs
-        // it its deadline, never more.
+        // it its deadline, never more. Once the events are read, none of this stretch's is missed.
         await Promise.race([ready, aborted])
         const added = queue.add(
           'stretch',
           { text },
           // Kept until taken: a stretch runs until it answers, re-run when its worker dies (stalled).
-          { removeOnComplete: true, removeOnFail: true, attempts: 1 },
+          { jobId: id, removeOnComplete: true, removeOnFail: true, attempts: 1 },
         )
         // Added after the request ended: taken off again.
-        added.then((j) => (signal?.aborted ? j.remove() : undefined)).catch(() => {})
-        job = await Promise.race([added, aborted])
-        return (await Promise.race([job.waitUntilFinished(events), aborted])) as string
+        added.then(() => (signal?.aborted ? queue.remove(id) : undefined)).catch(() => {})
+        await Promise.race([added, aborted])
+        put++
+        try {
+          return await Promise.race([finished, aborted])
+        } catch (err) {
+          if (!signal?.aborted) failed++
+          throw err
+        }
       } finally {
+        jobEnds.off(completed, onCompleted!)
+        jobEnds.off(failedEvent, onFailed!)
+        waiting.delete(onFailed!)
         // The range's one signal is shared by all its stretches: each takes its listener off when done.
         if (signal && onAbort) signal.removeEventListener('abort', onAbort)
       }
     },
     hasFree: () => false,
     warmUp() {},
+    async jobCounts(timeoutMs) {
+      counting ??= queue
+        .getJobCounts('wait', 'active', 'delayed')
+        .then((c) => ({ waiting: c.wait ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0 }))
+        .finally(() => {
+          counting = undefined
+        })
+      const read = counting.catch(() => undefined)
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const late = new Promise<undefined>((done) => {
+        timer = setTimeout(done, timeoutMs, undefined)
+      })
+      try {
+        return await Promise.race([read, late])
+      } finally {
+        clearTimeout(timer)
+      }
+    },
+    stats: () => ({ put, failed }),
     async close() {
-      await Promise.allSettled([events.close(), queue.close()])
+      for (const fail of waiting) fail({ failedReason: 'the work queue is closing' })
+      // Bounded: BullMQ's QueueEvents waits for its connection to be ready before it closes, which a
+      // Redis that is gone or does not answer never is (it keeps trying in the background then).
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([
+        Promise.allSettled([events.close(), queue.close()]),
+        new Promise((done) => {
+          timer = setTimeout(done, CLOSE_TIMEOUT_MS)
+        }),
+      ])
+      clearTimeout(timer)
     },
   }
+}
+
+/** A process's side as a worker of the queue (startQueueWorker). */
+export type QueueWorker = {
+  /** Stretches this process took from the queue, and of them those whose run failed (threw). */
+  stats(): { taken: number; failed: number }
+  close(): Promise<void>
 }
 
 /**
@@ -117,8 +202,19 @@ export function startQueueWorker({
   concurrency: number
   lockMs?: number
   run: (text: string) => Promise<string>
-}): { close(): Promise<void> } {
-  const worker = new Worker(queueNameFor(chainId), async (job) => run((job.data as { text: string }).text), {
+}): QueueWorker {
+  let taken = 0
+  let failed = 0
+  const take = async (job: Job) => {
+    taken++
+    try {
+      return await run((job.data as { text: string }).text)
+    } catch (err) {
+      failed++
+      throw err
+    }
+  }
+  const worker = new Worker(queueNameFor(chainId), take, {
     connection: queueConnection(url),
     concurrency,
     lockDuration: lockMs,
@@ -126,5 +222,5 @@ export function startQueueWorker({
     maxStalledCount: 3,
   })
   worker.on('error', () => {})
-  return { close: () => worker.close() }
+  return { stats: () => ({ taken, failed }), close: () => worker.close() }
 }

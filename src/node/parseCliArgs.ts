@@ -151,10 +151,10 @@ ${NAMESPACE_LINES}
                           the server's own origin and --http.corsdomain's are always allowed
   --subscription.interval DUR  how often eth_subscribe reads the head when the upstream cannot
                           announce new heads (an HTTP upstream; default 1s)
-  --workers N             worker threads long ranges fan out to (trace_filter, debug_getModifiedAccounts*
-                          over 64 blocks or more) and concurrent whole-block traces spread to (default
-                          one per core, 0: all on the main thread); they start on the first such call
-                          and stop after a minute idle
+  --workers N             worker threads long ranges fan out to (trace_filter, debug_getModifiedAccounts*,
+                          the ots searches' block scans, over 64 blocks or more) and concurrent
+                          whole-block traces spread to (default one per core, 0: all on the main
+                          thread); they start on the first such call and stop after a minute idle
   --metrics               GET /metrics (Prometheus text) and the full GET /health (ready: 200, or 503
                           saying why) on every listener; without it only on loopback ones (others
                           answer /health with a plain ok)
@@ -201,15 +201,16 @@ ${NAMESPACE_LINES}
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague; one of
 ${`${EXECUTABLE_HARDFORKS.join(', ')}`.replace(/(.{1,74})(?:, |$)/g, '                          $1,\n').slice(0, -2)}
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
-  --queue.redis URL       long ranges (trace_filter, debug_getModifiedAccounts*, ranged trace_block …)
-                          go in stretches on a work queue there (BullMQ), for every process started
-                          with --queue.work to take; results come back here, in order (their
-                          answers are not proven again here: a Redis of the fleet's own)
+  --queue.redis URL       long ranges (trace_filter, debug_getModifiedAccounts*, the ots searches'
+                          block scans) go in stretches on a work queue there (BullMQ), for every
+                          process started with --queue.work to take; results come back here, in
+                          order (their answers are not proven again here: a Redis of the fleet's own)
   --queue.work            take stretches from --queue.redis's queue, on this process's worker threads
   --queue.lock DURATION   how long a worker that died holds a stretch before another runs it (default 30s)
   --cache.redis URL       a verified cache shared with other edgetrace processes on Redis or Valkey
-                          (redis:// or rediss://): headers, code and proofs' trie nodes, each checked
-                          against its hash when read; with the store down or slow, the upstream answers
+                          (redis:// or rediss://): headers, code, proofs' trie nodes, receipts, raw
+                          blocks and prefetch hints, each checked as the upstream's answer would be
+                          when read; with the store down or slow, the upstream answers
   --trace.compat          trace_* in OpenEthereum's shapes (its error labels, no result on a failed
                           frame, vmTrace without op/idx) instead of the reference daemon's
   --help                  this text

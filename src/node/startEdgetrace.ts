@@ -27,10 +27,11 @@ export type StartEdgetraceParameters = {
   /** `--upstream`: the node state is read from, `http(s)://` or `ws(s)://` (any node with `eth_getProof`). */
   upstream: string
   /**
-   * `--workers`: worker threads long ranges (trace_filter, debug_getModifiedAccounts*) fan out to
-   * (default one per core; 0 runs everything on the main thread), the fewest blocks a range needs
-   * to be fanned out (default 64), and whether the threads start with the server (`warm`: the
-   * server is up once they are; otherwise they start on the first range and stop after a minute idle).
+   * `--workers`: worker threads long ranges (trace_filter, debug_getModifiedAccounts*, the ots
+   * searches' block scans) fan out to (default one per core; 0 runs everything on the main thread),
+   * the fewest blocks a range needs to be fanned out (default 64), and whether the threads start
+   * with the server (`warm`: the server is up once they are; otherwise they start on the first range
+   * and stop after a minute idle).
    */
   workers?:
     | {
@@ -370,7 +371,7 @@ export async function startEdgetrace({
         seen: (url: string) => infos.push({ kind, url, address, loopback: local, api: served, jsTracers }),
       }
     }
-    metrics = createMetrics(daemon.engine)
+    metrics = createMetrics(daemon.engine, queued ? { queue: { owner: queued, worker: queueWorker } } : {})
     const health = createHealth(daemon.engine, sharedKv ? { sharedHealthy: sharedKv.healthy } : {})
     /** What a listener serves besides JSON-RPC: /metrics and the full /health on loopback or with --metrics. */
     const observability = (local: boolean | undefined) => (local || metricsEverywhere ? { metrics, health } : {})

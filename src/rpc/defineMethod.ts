@@ -30,6 +30,12 @@ export type MethodDefinition<
    * gating: edgetrace_previewTransactions is served wherever `eth` is, edgetrace_trust everywhere.
    */
   readonly servedWith?: string
+  /**
+   * A stretch of a longer request that the daemon hands its own range workers (an ots search's
+   * block scan: edgetrace_touchingBlocks): bound only on a range worker's daemon (createEdgetrace's
+   * `rangeWorker`), so that no client has it (−32601, as a name no namespace has).
+   */
+  readonly forRangeWorkers?: boolean
 }
 
 export type MethodParameters<method> =

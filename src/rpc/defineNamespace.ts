@@ -45,30 +45,37 @@ export const methodPrefix = (namespace: NamespaceDefinition): string => namespac
  * too, the same methods under their other names. On a chain it is not available on, it has no methods.
  * `jsTracers: false`: its methods refuse tracer code (a listener beyond loopback, see runJsTracerRequest).
  * `served`: the prefixes `--http.api` names; a method `servedWith` another namespace answers −32601
- * naming the flag unless that one is among them (absent: no such gating).
+ * naming the flag unless that one is among them (absent: no such gating). `rangeWorker`: the daemon
+ * is a range worker of another, and its methods `forRangeWorkers` are bound too (else they are not).
  */
 export function bindNamespace(
   namespace: NamespaceDefinition,
   engine: Engine,
   enabled = true,
-  { jsTracers = true, served }: { jsTracers?: boolean; served?: readonly string[] | undefined } = {},
+  {
+    jsTracers = true,
+    served,
+    rangeWorker = false,
+  }: { jsTracers?: boolean; served?: readonly string[] | undefined; rangeWorker?: boolean } = {},
 ): RpcNamespace[] {
   const available = namespace.availableOn?.(engine) ?? true
   if (enabled && available) namespace.serve?.(engine)
   const prefix = methodPrefix(namespace)
   const bound = (as: string): RpcNamespace => {
     const methods = Object.fromEntries(
-      (available ? namespace.methods : []).map((method) => [
-        `${as}${method.name.slice(prefix.length)}`,
-        (params: unknown, context: Parameters<typeof invokeMethod>[3]) => {
-          const gate = method.servedWith
-          if (gate !== undefined && served !== undefined && !served.includes(gate)) {
-            const name = `${as}${method.name.slice(prefix.length)}`
-            throw new MethodNotFoundRpcError(name, `served with the ${gate} namespace: add ${gate} to --http.api`)
-          }
-          return invokeMethod(method, engine, params, context, jsTracers)
-        },
-      ]),
+      (available ? namespace.methods : [])
+        .filter((method) => rangeWorker || method.forRangeWorkers !== true)
+        .map((method) => [
+          `${as}${method.name.slice(prefix.length)}`,
+          (params: unknown, context: Parameters<typeof invokeMethod>[3]) => {
+            const gate = method.servedWith
+            if (gate !== undefined && served !== undefined && !served.includes(gate)) {
+              const name = `${as}${method.name.slice(prefix.length)}`
+              throw new MethodNotFoundRpcError(name, `served with the ${gate} namespace: add ${gate} to --http.api`)
+            }
+            return invokeMethod(method, engine, params, context, jsTracers)
+          },
+        ]),
     )
     return { name: as, methods }
   }

@@ -50,6 +50,8 @@ const daemon = (async () => {
     ...(data.anchored ? { anchor: createPortAnchor(() => current) } : {}),
     engine: data.engine,
     persistentStore: createPortStore(() => current),
+    // The stretches the main daemon hands its workers that no client has (an ots search's scan).
+    rangeWorker: true,
   })
 })()
 // Awaited by the first task; a failed start fails every task with its error.

@@ -1,9 +1,11 @@
-import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import type { Engine } from '../../exec/createEngine.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import type { Hex } from '../../types/hex.js'
 import type { CallContext } from '../../types/progress.js'
 import { verifiedHeaderRange } from '../eth/verifiedHeaderRange.js'
+import { rangeWorkersFor } from '../fanOutRange.js'
+import type { HitBlock, ScanBudget } from './scanBudget.js'
+import { scanOnWorkers } from './scanOnWorkers.js'
 import { type Touching, touchingTransactions } from './touchingTransactions.js'
 
 /** Headers fetched at once while scanning (one batch). */
@@ -11,26 +13,47 @@ const WINDOW = 256n
 /** Blocks replayed at once while scanning. */
 const AHEAD = 4
 
-/** A block in which the searched address was found, with its touching transactions. */
-export type HitBlock = { header: VerifiedHeader; hits: Touching[] }
-
-/**
- * How many blocks one search may still replay (--ots.search.maxblocks), shared by all its scans;
- * `what` says in the error what the scanning was for.
- */
-export type ScanBudget = { left: bigint; readonly limit: bigint; readonly from: bigint; readonly what: string }
-
-export function scanBudget(limit: number, from: bigint, what: string): ScanBudget {
-  return { left: BigInt(limit), limit: BigInt(limit), from, what }
-}
+/** The error of a search whose scans would go past its budget. */
+const overBudget = (budget: ScanBudget) =>
+  new ServerRpcError(
+    `ots search ${budget.what}: more than ${budget.limit} blocks to scan from block ${budget.from} ` +
+      `(--ots.search.maxblocks); ask from a nearer block`,
+  )
 
 /**
  * The blocks of `from`…`to` (inclusive, either direction) in which the address is touched, in scan
- * order: verified headers fetched a window at a time and linked by parent hashes, each block holding
- * transactions replayed (a few ahead of the one looked at). Every block counts against the budget;
- * past it, an error naming the flag. The consumer stops pulling when its page is full.
+ * order; every block counts against the budget, and past it comes an error naming the flag. The
+ * consumer stops pulling when its page is full. Where the daemon has range workers (threads, a pool's
+ * Web Workers, the fleet's queue) and the blocks within the budget are enough for them, those are
+ * scanned in stretches on the workers (scanOnWorkers: the same blocks, in the same order); else here
+ * (scanBlocksHere).
  */
 export async function* scanBlocks(
+  engine: Engine,
+  address: Hex,
+  from: bigint,
+  to: bigint,
+  budget: ScanBudget,
+  context: CallContext,
+): AsyncGenerator<HitBlock> {
+  const step = to >= from ? 1n : -1n
+  const length = (to - from) * step + 1n
+  const within = budget.left < length ? (budget.left > 0n ? budget.left : 0n) : length
+  const workers = rangeWorkersFor(engine, within)
+  if (!workers) {
+    yield* scanBlocksHere(engine, address, from, to, budget, context)
+    return
+  }
+  yield* scanOnWorkers(engine, workers, address, from, from + step * (within - 1n), budget, context)
+  if (within < length) throw overBudget(budget)
+}
+
+/**
+ * scanBlocks on this daemon: verified headers fetched a window at a time and linked by parent hashes,
+ * each block holding transactions replayed (a few ahead of the one looked at). A range worker's
+ * stretch of a scan (edgetrace_touchingBlocks) is scanned so.
+ */
+export async function* scanBlocksHere(
   engine: Engine,
   address: Hex,
   from: bigint,
@@ -57,12 +80,7 @@ export async function* scanBlocks(
       return replays[j]
     }
     for (const [j, header] of window.entries()) {
-      if (budget.left-- <= 0n) {
-        throw new ServerRpcError(
-          `ots search ${budget.what}: more than ${budget.limit} blocks to scan from block ${budget.from} ` +
-            `(--ots.search.maxblocks); ask from a nearer block`,
-        )
-      }
+      if (budget.left-- <= 0n) throw overBudget(budget)
       const ahead = Math.min(window.length, j + AHEAD, j + Number(budget.left) + 1)
       for (let k = j + 1; k < ahead; k++) replay(k)
       const hits = await replay(j)

@@ -7,7 +7,8 @@ import type { CallContext } from '../../types/progress.js'
 import { formatTransaction } from '../eth/formatTransaction.js'
 import { verifiedReceiptsOf } from '../eth/verifiedReceiptsOf.js'
 import { indexedHits } from './indexedHits.js'
-import { type HitBlock, scanBlocks, scanBudget } from './scanBlocks.js'
+import { scanBlocks } from './scanBlocks.js'
+import { type HitBlock, scanBudget } from './scanBudget.js'
 import { firstClaims } from './upstreamSearchClaims.js'
 
 /** The reference daemon's default --ots.search.max.pagesize. */
