@@ -60,12 +60,15 @@ export type TraceTarget =
    * Every transaction of the blocks `from`…`to` (both verified; those between them by number),
    * loaded and prefetched a window ahead of the one traced. `afterBlock` hears each block once its
    * transactions are done, with the state they left (genesis: neither), and stops the walk by
-   * returning false.
+   * returning false. A block `skip` says has nothing to trace from its verified header alone (no
+   * transactions, nothing else the caller needs) is neither loaded nor replayed: afterBlock hears
+   * it with neither.
    */
   | {
       kind: 'blocks'
       from: VerifiedHeader
       to: VerifiedHeader
+      skip?: ((header: VerifiedHeader) => boolean) | undefined
       afterBlock(
         number: bigint,
         loaded: LoadedBlock | undefined,
@@ -223,7 +226,7 @@ async function traceBlock(
 
 async function traceBlocks(
   engine: Engine,
-  { from, to, afterBlock }: Extract<TraceTarget, { kind: 'blocks' }>,
+  { from, to, skip, afterBlock }: Extract<TraceTarget, { kind: 'blocks' }>,
   handler: TraceHandler,
   deadline: Deadline,
 ): Promise<TraceRun> {
@@ -235,7 +238,7 @@ async function traceBlocks(
   const prepare = (n: bigint) => {
     if (n > to.number || ahead.has(n)) return
     const p = Promise.resolve(headerOf(n)).then(async (header) => {
-      if (header.number === 0n) return undefined
+      if (header.number === 0n || skip?.(header)) return undefined
       const loaded = await loadBlock(engine, header.hash, header.number)
       await prefetchBlock(engine, loaded)
       return loaded

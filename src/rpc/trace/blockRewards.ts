@@ -1,13 +1,28 @@
 import { createBlockHeaderFromRPC } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
-import { KECCAK256_RLP_ARRAY, bytesToHex, equalsBytes } from '@ethereumjs/util'
+import { KECCAK256_RLP, KECCAK256_RLP_ARRAY, bytesToHex, equalsBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import type { Engine } from '../../exec/createEngine.js'
 import type { LoadedBlock } from '../../exec/loadBlock.js'
 import { HeaderVerificationError } from '../../errors/state.js'
 import { type ParityTrace, rewardTrace } from '../../tracing/render/parity/toParityTraces.js'
 
 const ETHER = 10n ** 18n
+
+/** Whether a block has reward entries: a proof-of-work block before the merge. */
+export function earnsBlockReward({ header, common }: VerifiedHeader): boolean {
+  return header.difficulty !== 0n && !common.gteHardfork('paris') && common.consensusType() === 'pow'
+}
+
+/**
+ * Whether a block has no trace entries at all, from its verified header alone: no transactions
+ * (its transactionsRoot is the empty trie's) and no block reward. trace_filter neither loads nor
+ * replays such a block.
+ */
+export function hasNoTraces(verified: VerifiedHeader): boolean {
+  return equalsBytes(verified.header.transactionsTrie, KECCAK256_RLP) && !earnsBlockReward(verified)
+}
 
 /**
  * The reward entries of a block (trace_block, trace_filter), by the chain's rules: under proof of
@@ -17,7 +32,7 @@ const ETHER = 10n ** 18n
  */
 export async function blockRewards(engine: Engine, loaded: LoadedBlock): Promise<ParityTrace[]> {
   const { header, common } = loaded.header
-  if (header.difficulty === 0n || common.gteHardfork('paris') || common.consensusType() !== 'pow') return []
+  if (!earnsBlockReward(loaded.header)) return []
   // Frontier 5 ETH, Byzantium (EIP-649) 3 ETH, Constantinople (EIP-1234) 2 ETH.
   const reward = common.gteHardfork('constantinople')
     ? 2n * ETHER

@@ -11,7 +11,7 @@ import { describe, parseAddress } from '../parsers.js'
 import type { LoadedBlock } from '../../exec/loadBlock.js'
 import { type TraceAt, runTrace } from '../../exec/runTrace.js'
 import type { TraceResult } from '../../tracing/tracers/parityTracer.js'
-import { blockRewards } from './blockRewards.js'
+import { blockRewards, hasNoTraces } from './blockRewards.js'
 import { startParityTrace } from './traceSession.js'
 import { fanOutRange, rangeWorkersFor } from '../fanOutRange.js'
 
@@ -196,7 +196,13 @@ export async function traceFilter(
         return goOn
       }
       const start = (at: TraceAt) => startParityTrace(engine, config, at.context)
-      await runTrace(engine, { kind: 'blocks', from, to, afterBlock }, { start, done }, { deadline: context.deadline })
+      // A block with no transactions and no reward has no traces: its header says so, no replay needed.
+      await runTrace(
+        engine,
+        { kind: 'blocks', from, to, skip: hasNoTraces, afterBlock },
+        { start, done },
+        { deadline: context.deadline },
+      )
     } finally {
       hold(']')
     }
