@@ -185,6 +185,10 @@ console.log(JSON.stringify({ status: receipt.status, block: String(receipt.block
         { tracer: 'callTracer' },
       ])
       expect(trace).toEqual({ ...anvilTrace, gas: '0x5208' })
+      // A JavaScript tracer runs on a hardened worker thread, started from the package's one-file bundle.
+      const tracer =
+        '{ fault: function () {}, result: function (ctx) { return [ctx.type, ctx.gasUsed, typeof process] } }'
+      expect(await rpcResult(url, 'debug_traceTransaction', [txHash, { tracer }])).toEqual(['CALL', 21000, 'undefined'])
     } finally {
       if (cli.pid !== undefined && cli.exitCode === null) process.kill(-cli.pid, 'SIGTERM')
     }

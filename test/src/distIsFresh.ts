@@ -5,10 +5,12 @@ const ROOT = resolve(import.meta.dirname, '../..')
 
 /** What `npm run build` reads: when one is newer than the build's outputs, the project's dist/ is stale. */
 const BUILD_INPUTS = ['src', 'worker', 'demo', 'index.html', 'scripts', 'vite.config.ts', 'tsconfig.build.json']
-/** One output of each build step (tsc, scripts/buildBrowser.ts, vite build of the explorer). */
+/** One output of each build step (tsc, scripts/bundleNodeWorkers.ts, scripts/buildBrowser.ts, vite build of the explorer). */
 export const BUILD_OUTPUTS = [
   'dist/node/index.js',
   'dist/node/cli.js',
+  'dist/node/workers/rangeWorker.bundle.js',
+  'dist/node/workers/jsTracerWorker.bundle.js',
   'dist/browser/index.js',
   'dist/browser/edgetrace.browser.js',
   'dist/browser/edgetrace.worker.js',

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { MessageChannel, type MessagePort } from 'node:worker_threads'
-import { pathToFileURL } from 'node:url'
+import { existsSync } from 'node:fs'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Piscina } from 'piscina'
 import { DEFAULT_JS_TRACER_MEMORY_MB, type Engine } from '../../exec/createEngine.js'
 import { type PersistentCodec, createPersistentCodec } from '../../state/createPersistentCodec.js'
@@ -181,14 +182,17 @@ export function createRangeWorkers({
 }
 
 /**
- * A worker's script: beside this module (dist/node/workers/*.js installed, src/node/workers/*.ts from
- * the sources), or, from the sources with EDGETRACE_COMPILED_SOURCES naming a JavaScript copy of the
- * project (the test suite's, made by test/setup/compileSources.ts), that copy's: a thread then starts
- * without tsx, in about half the time.
+ * A worker's script: the one-file bundle beside this module (dist/node/workers/*.bundle.js, made by
+ * `npm run build`: scripts/bundleNodeWorkers.ts), else tsc's per-file script there, else from the
+ * sources (src/node/workers/*.ts); from the sources with EDGETRACE_COMPILED_SOURCES naming a
+ * JavaScript copy of the project (the test suite's, made by test/setup/compileSources.ts), that
+ * copy's bundle. A thread starts from a bundle on about a fifth of the CPU (bench/workers.ts).
  */
 function workerScript(name: 'rangeWorker' | 'jsTracerWorker'): string {
   const here = import.meta.url
-  if (!here.endsWith('.ts')) return new URL(`./${name}.js`, here).href
   const compiled = process.env.EDGETRACE_COMPILED_SOURCES
-  return compiled ? pathToFileURL(`${compiled}/src/node/workers/${name}.js`).href : new URL(`./${name}.ts`, here).href
+  if (here.endsWith('.ts') && !compiled) return new URL(`./${name}.ts`, here).href
+  const dir = here.endsWith('.ts') ? pathToFileURL(`${compiled}/src/node/workers/`) : new URL('./', here)
+  const bundle = new URL(`${name}.bundle.js`, dir)
+  return existsSync(fileURLToPath(bundle)) ? bundle.href : new URL(`${name}.js`, dir).href
 }
