@@ -3,7 +3,9 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const cli = fileURLToPath(new URL('../dist/node/cli.js', import.meta.url))
+// The one-file bundle of the CLI where the build made one (it starts quicker), else tsc's per-file script.
+const bundle = fileURLToPath(new URL('../dist/node/cli.bundle.js', import.meta.url))
+const cli = existsSync(bundle) ? bundle : fileURLToPath(new URL('../dist/node/cli.js', import.meta.url))
 if (!existsSync(cli)) {
   console.error('edgetrace: dist/ is missing — run `npm run build` first')
   process.exit(1)

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { build } from 'esbuild'
-import { bundleNodeWorkers } from '../../scripts/bundleNodeWorkers.js'
+import { bundleNode } from '../../scripts/bundleNode.js'
 
 /** The project's root. */
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -16,8 +16,8 @@ export const COMPILED_SOURCES_ENV = 'EDGETRACE_COMPILED_SOURCES'
  * file by file as tsx does, in about half a second), into node_modules/.cache. The CLIs the tests spawn
  * and the worker threads their servers start run from that copy, as the published package runs from
  * dist/, instead of through tsx: a CLI then starts in 0.6 s instead of 1.4 s (a third of the CPU),
- * a worker thread from a one-file bundle (scripts/bundleNodeWorkers.ts) on a fifth of the CPU. The
- * tests' own imports still go through vitest.
+ * and a worker thread from a one-file bundle (scripts/bundleNode.ts) on a fifth of it. The tests'
+ * own imports still go through vitest.
  */
 export default async function setup(): Promise<() => void> {
   const out = join(ROOT, 'node_modules/.cache/edgetrace-compiled', String(process.pid))
@@ -47,14 +47,8 @@ export default async function setup(): Promise<() => void> {
     sourcemap: 'inline',
     logLevel: 'warning',
   })
-  // The worker threads' one-file bundles, as `npm run build` makes them for dist/ (from the sources:
-  // the package's sideEffects list names them there).
-  await bundleNodeWorkers({
-    fromDir: join(ROOT, 'src/node/workers'),
-    outDir: join(out, 'src/node/workers'),
-    extension: 'ts',
-    sourcemap: false,
-  })
+  // The one-file bundles of the worker threads and the CLI, as `npm run build` makes them for dist/.
+  await bundleNode({ outDir: join(out, 'src/node') })
   // The explorer's build, where the compiled CLI looks for it from source (src/node/explorerDir.ts).
   symlinkSync(join(ROOT, 'dist'), join(out, 'dist'))
   process.env[COMPILED_SOURCES_ENV] = out

@@ -9,6 +9,7 @@ const BUILD_INPUTS = ['src', 'worker', 'demo', 'index.html', 'scripts', 'vite.co
 export const BUILD_OUTPUTS = [
   'dist/node/index.js',
   'dist/node/cli.js',
+  'dist/node/cli.bundle.js',
   'dist/node/workers/rangeWorker.bundle.js',
   'dist/node/workers/jsTracerWorker.bundle.js',
   'dist/browser/index.js',

@@ -183,16 +183,20 @@ export function createRangeWorkers({
 
 /**
  * A worker's script: the one-file bundle beside this module (dist/node/workers/*.bundle.js, made by
- * `npm run build`: scripts/bundleNodeWorkers.ts), else tsc's per-file script there, else from the
- * sources (src/node/workers/*.ts); from the sources with EDGETRACE_COMPILED_SOURCES naming a
- * JavaScript copy of the project (the test suite's, made by test/setup/compileSources.ts), that
- * copy's bundle. A thread starts from a bundle on about a fifth of the CPU (bench/workers.ts).
+ * `npm run build`: scripts/bundleNode.ts), else tsc's per-file script there, else from the sources
+ * (src/node/workers/*.ts); from the sources with EDGETRACE_COMPILED_SOURCES naming a JavaScript copy
+ * of the project (the test suite's, made by test/setup/compileSources.ts), that copy's. This module
+ * may itself be inside the CLI's bundle (dist/node/cli.bundle.js): the scripts are then in workers/
+ * beside it. A thread starts from a bundle on about a fifth of the CPU (bench/workers.ts).
  */
 function workerScript(name: 'rangeWorker' | 'jsTracerWorker'): string {
   const here = import.meta.url
   const compiled = process.env.EDGETRACE_COMPILED_SOURCES
   if (here.endsWith('.ts') && !compiled) return new URL(`./${name}.ts`, here).href
   const dir = here.endsWith('.ts') ? pathToFileURL(`${compiled}/src/node/workers/`) : new URL('./', here)
-  const bundle = new URL(`${name}.bundle.js`, dir)
-  return existsSync(fileURLToPath(bundle)) ? bundle.href : new URL(`${name}.js`, dir).href
+  const candidates = [dir, new URL('workers/', dir)].flatMap((d) => [
+    new URL(`${name}.bundle.js`, d),
+    new URL(`${name}.js`, d),
+  ])
+  return (candidates.find((url) => existsSync(fileURLToPath(url))) ?? candidates[1]!).href
 }
