@@ -41,6 +41,8 @@ const names: Names = new Map()
 let info: ExplorerInfo = {}
 let connection: Promise<Connection> | undefined
 let connectionKey = ''
+/** Counts the connections started: an answer of an earlier one is not shown. */
+let connections = 0
 let lastCall: CallRequest | undefined
 let lastPreview: string | undefined
 const timings: { last?: { answersAndBuildMs: number; drawMs: number } } = {}
@@ -68,6 +70,7 @@ function connect(): Promise<Connection> {
   if (connection && key === connectionKey) return connection
   void connection?.then((c) => c.close()).catch(() => undefined)
   connectionKey = key
+  connections++
   save('mode', mode.value)
   if (browser) {
     remember('url.browser', url.value, info.upstream)
@@ -120,12 +123,19 @@ const inPageWords = (message: string) =>
 
 /** The trust panel: which block is real, as the daemon answering says; asked on each view and every 12 s. */
 async function showTrust() {
+  const asked = connect()
+  // An answer of a connection the form has since replaced (a refresh still in flight) is not shown.
+  const generation = connections
+  const current = () => connections === generation
   try {
-    const c = await connect()
+    const c = await asked
     const report = await c.call<TrustReport>('edgetrace_trust', [])
-    $('trust').replaceWith(renderTrustPanel(report, undefined, c.kind))
+    if (current()) $('trust').replaceWith(renderTrustPanel(report, undefined, c.kind))
   } catch (err) {
-    $('trust').replaceWith(renderTrustPanel(undefined, err instanceof RpcError ? err.message : (err as Error).message))
+    if (current())
+      $('trust').replaceWith(
+        renderTrustPanel(undefined, err instanceof RpcError ? err.message : (err as Error).message),
+      )
   }
 }
 
