@@ -143,6 +143,113 @@ describe('a Bor devnet (fixture node)', () => {
     }
   })
 
+  describe("with worker threads, a walk's signers recovered on them in stretches", () => {
+    let alone: RunningEdgetrace
+    let pooled: RunningEdgetrace
+    const common = () => ({ upstream: node.url, port: 0, api: ['eth', 'bor'], genesis: genesis as never })
+    beforeAll(async () => {
+      alone = await startEdgetrace({ ...common(), workers: { threads: 0 } })
+      pooled = await startEdgetrace({ ...common(), workers: { threads: 2, minBlocks: 2 } })
+    }, 60_000)
+    afterAll(async () => {
+      await alone?.close()
+      await pooled?.close()
+    })
+
+    it('the same snapshots, signers, validators and proposers as the main thread alone, and the model', async () => {
+      // The stretches the walks hand the workers are counted on their way.
+      const workers = pooled.engine.rangeWorkers!
+      const run = workers.run.bind(workers)
+      let stretches = 0
+      workers.run = (text, signal, onTxStart) => {
+        if (text.includes('"edgetrace_borSigners"')) stretches++
+        return run(text, signal, onTxStart)
+      }
+      const both = async (method: string, params: unknown[]) => {
+        const [a, b] = [await rpc(alone.url, method, params), await rpc(pooled.url, method, params)]
+        expect(a.error, `${method} ${JSON.stringify(params)}`).toBeUndefined()
+        expect(b, `${method} ${JSON.stringify(params)}`).toEqual(a)
+        return a.result
+      }
+      try {
+        // The head's walk first (from the genesis, 300 headers), then later blocks before earlier
+        // ones: no snapshot is cached before any of them, so each walks from the genesis.
+        const head = predicted.get(BLOCKS)!.after
+        expect(await both('bor_getCurrentValidators', [])).toEqual(
+          snapshotJson(BLOCKS, hashes[BLOCKS]!, head).validatorSet.validators,
+        )
+        expect(await both('bor_getCurrentProposer', [])).toBe(proposerOf(head).address)
+        expect(stretches).toBeGreaterThanOrEqual(2)
+        // Across the span (255, 256), set changes (12, 28) and Napoli (20).
+        const blocks = [299, 256, 255, 100, 29, 12, 2]
+        for (const n of blocks) {
+          const want = snapshotJson(n, hashes[n]!, predicted.get(n)!.after)
+          expect(await both('bor_getSnapshot', [`0x${n.toString(16)}`]), `block ${n}`).toEqual(want)
+          expect(await both('sidechain_getSnapshotAtHash', [hashes[n]]), `block ${n}`).toEqual(want)
+          const signers = predicted.get(n)!.after.validators.map((v) => v.address)
+          expect(await both('bor_getSigners', [`0x${n.toString(16)}`])).toEqual(signers)
+          expect(await both('bor_getSignersAtHash', [hashes[n]])).toEqual(signers)
+          expect(await both('bor_getSnapshotProposer', [`0x${(n + 1).toString(16)}`])).toBe(
+            proposerOf(predicted.get(n)!.after).address,
+          )
+        }
+        expect(stretches).toBeGreaterThanOrEqual(2 + blocks.length)
+      } finally {
+        workers.run = run
+      }
+    }, 120_000)
+
+    it('past --bor.snapshotwalk: the same span-start snapshot (its 45 headers on the workers), and the same error', async () => {
+      const short = { ...common(), engine: { borSnapshotWalk: 60 } }
+      const shortAlone = await startEdgetrace({ ...short, workers: { threads: 0 } })
+      const shortPooled = await startEdgetrace({ ...short, workers: { threads: 1, minBlocks: 2 } })
+      try {
+        const fresh = predict({ number: 255, set: createSet(named(256)) })
+        for (const url of [shortAlone.url, shortPooled.url])
+          expect(await rpcResult(url, 'bor_getSnapshot', [`0x${BLOCKS.toString(16)}`])).toEqual(
+            snapshotJson(BLOCKS, hashes[BLOCKS]!, fresh.get(BLOCKS)!.after),
+          )
+        const [a, b] = [
+          await rpc(shortAlone.url, 'bor_getSnapshot', ['0xc8']),
+          await rpc(shortPooled.url, 'bor_getSnapshot', ['0xc8']),
+        ]
+        expect(a.error.message).toMatch(/^no validator set known within 60 headers of block 200/)
+        expect(b).toEqual(a)
+      } finally {
+        await shortAlone.close()
+        await shortPooled.close()
+      }
+    }, 60_000)
+
+    it("edgetrace_borSigners, a worker's stretch: each verified header's number, hash and signer, linked down from the hash it is given; no client has it", async () => {
+      const stretch = async (params: unknown[]) =>
+        JSON.parse(
+          await pooled.engine.rangeWorkers!.run(
+            JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'edgetrace_borSigners', params }),
+          ),
+        )
+      const hex = (n: number) => `0x${n.toString(16)}`
+      // Across a sprint end, Napoli (block 20) and a block sealed out of turn (14).
+      expect((await stretch([hex(10), hex(29), hashes[29]])).result).toEqual(
+        Array.from({ length: 20 }, (_, i) => ({
+          number: hex(10 + i),
+          hash: hashes[10 + i],
+          signer: predicted.get(10 + i)!.signer,
+        })),
+      )
+      expect((await stretch([hex(29), hex(30), hashes[29]])).error.message).toBe(
+        `block ${hashes[29]} is number 29, not 30`,
+      )
+      expect((await stretch([hex(30), hex(29), hashes[29]])).error).toMatchObject({ code: -32602 })
+      expect((await stretch([hex(1), hex(1100), hashes[29]])).error.message).toBe(
+        'a stretch of 1100 blocks; at most 1024 at once',
+      )
+      expect((await rpc(pooled.url, 'edgetrace_borSigners', [hex(10), hex(29), hashes[29]])).error).toMatchObject({
+        code: -32601,
+      })
+    })
+  })
+
   it('a Bor block with transactions replays and traces (before and after Napoli)', async () => {
     for (const n of [3, 22]) {
       const traces = (await rpcResult(edge.url, 'trace_block', [`0x${n.toString(16)}`])) as { action: { to: string } }[]

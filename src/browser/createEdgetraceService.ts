@@ -96,7 +96,8 @@ export type EdgetraceConfig = {
   }
   /**
    * Web Workers long ranges fan out to (trace_filter, debug_getModifiedAccounts*, the ots searches'
-   * block scans, over 64 blocks or more), each with its own daemon on the same IndexedDB database;
+   * block scans, the signers of Bor snapshot walks, over 64 blocks or more), each with its own
+   * daemon on the same IndexedDB database;
    * default one per core (navigator.hardwareConcurrency), 0 for none. Only where this daemon runs in a dedicated worker.
    */
   workers?: number

@@ -105,8 +105,8 @@ export type Engine = {
   readonly txpool: TxPool
   /**
    * Other threads ranges are fanned out to (trace_filter, debug_getModifiedAccounts*, the ots
-   * searches' block scans), when the host set them up (the Node server: `--workers`); undefined runs
-   * everything here.
+   * searches' block scans, the signers of Bor snapshot walks), when the host set them up (the Node
+   * server: `--workers`); undefined runs everything here.
    */
   rangeWorkers?: RangeWorkers | undefined
   /**

@@ -28,10 +28,10 @@ export type StartEdgetraceParameters = {
   upstream: string
   /**
    * `--workers`: worker threads long ranges (trace_filter, debug_getModifiedAccounts*, the ots
-   * searches' block scans) fan out to (default one per core; 0 runs everything on the main thread),
-   * the fewest blocks a range needs to be fanned out (default 64), and whether the threads start
-   * with the server (`warm`: the server is up once they are; otherwise they start on the first range
-   * and stop after a minute idle).
+   * searches' block scans, the signers of Bor snapshot walks) fan out to (default one per core; 0
+   * runs everything on the main thread), the fewest blocks a range needs to be fanned out (default
+   * 64), and whether the threads start with the server (`warm`: the server is up once they are;
+   * otherwise they start on the first range and stop after a minute idle).
    */
   workers?:
     | {

@@ -32,8 +32,9 @@ export type MethodDefinition<
   readonly servedWith?: string
   /**
    * A stretch of a longer request that the daemon hands its own range workers (an ots search's
-   * block scan: edgetrace_touchingBlocks): bound only on a range worker's daemon (createEdgetrace's
-   * `rangeWorker`), so that no client has it (−32601, as a name no namespace has).
+   * block scan: edgetrace_touchingBlocks; a Bor snapshot walk's signers: edgetrace_borSigners): bound
+   * only on a range worker's daemon (createEdgetrace's `rangeWorker`), so that no client has it
+   * (−32601, as a name no namespace has).
    */
   readonly forRangeWorkers?: boolean
 }

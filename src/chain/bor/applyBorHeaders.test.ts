@@ -96,4 +96,20 @@ describe('applyBorHeaders', () => {
       'out of range or non-contiguous chain',
     )
   })
+
+  it("signers recovered elsewhere are used only for the header of the hash they are under; the others' are recovered here", () => {
+    const headers = chain([keys[0]!, keys[1]!, keys[2]!])
+    const here = applyBorHeaders(genesis(), headers, rules.bor!)
+    // The right signers, by hash: the same snapshot.
+    const right = new Map(headers.map((h, i) => [h.hash, [a1, a2, a3][i]!] as const))
+    expect(applyBorHeaders(genesis(), headers, rules.bor!, right)).toEqual(here)
+    // A signer under a hash no header has is never used.
+    expect(applyBorHeaders(genesis(), headers, rules.bor!, new Map([[`0x${'11'.repeat(32)}` as Hex, a4]]))).toEqual(
+      here,
+    )
+    // One under block 2's hash is block 2's signer, checked against the set as its own would be.
+    expect(() => applyBorHeaders(genesis(), headers, rules.bor!, new Map([[headers[1]!.hash, a4]]))).toThrow(
+      `Signer ${a4} is not a part of the producer set at block 2`,
+    )
+  })
 })

@@ -1,7 +1,8 @@
 import { BaseError } from '../../errors/base.js'
 import type { Hex } from '../../types/hex.js'
 import type { VerifiedHeader } from '../parseHeader.js'
-import { borValidatorBytes, recoverBorAuthor } from './borSeal.js'
+import { borHeaderSigner } from './borHeaderSigner.js'
+import { borValidatorBytes } from './borSeal.js'
 import {
   type BorValidatorSet,
   copyValidatorSet,
@@ -23,12 +24,15 @@ export class BorSnapshotError extends BaseError {
  * The snapshot after `headers` (verified, consecutive, from the block after the snapshot's): each
  * header's signer must be in the set (bor's words otherwise); on a sprint's last block the set becomes
  * the one its validator bytes name (powers updated, new validators joined, those not named removed)
- * and the proposer moves on once — bor's Snapshot.apply.
+ * and the proposer moves on once — bor's Snapshot.apply. `signers` are signers recovered elsewhere
+ * (a range worker's), by block hash: a header whose own hash is there takes that signer instead of
+ * recovering it here (borHeaderSigner); every other header's is recovered here.
  */
 export function applyBorHeaders(
   snapshot: BorSnapshot,
   headers: readonly VerifiedHeader[],
   rules: BorRules,
+  signers?: ReadonlyMap<Hex, Hex>,
 ): BorSnapshot {
   if (headers.length === 0) return snapshot
   for (let i = 0; i < headers.length; i++) {
@@ -36,8 +40,9 @@ export function applyBorHeaders(
     if (headers[i]!.number !== expected) throw new BorSnapshotError('out of range or non-contiguous chain')
   }
   let set = copyValidatorSet(snapshot.validatorSet)
-  for (const { header, number } of headers) {
-    const signer = recoverBorAuthor(header, rules.isJaipur(number))
+  for (const verified of headers) {
+    const { header, number } = verified
+    const signer = signers?.get(verified.hash) ?? borHeaderSigner(verified, rules)
     if (!set.validators.some((v) => v.address === signer)) {
       throw new BorSnapshotError(`Signer ${signer} is not a part of the producer set at block ${number}`)
     }

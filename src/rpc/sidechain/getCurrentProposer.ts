@@ -8,7 +8,7 @@ const ZERO_ADDRESS = `0x${'00'.repeat(20)}`
 export const getCurrentProposer = defineMethod({
   name: 'sidechain_getCurrentProposer',
   params: [],
-  async run(engine) {
-    return proposerOf((await snapshotFor(engine, undefined)).snapshot.validatorSet)?.address ?? ZERO_ADDRESS
+  async run(engine, _args, context) {
+    return proposerOf((await snapshotFor(engine, undefined, context)).snapshot.validatorSet)?.address ?? ZERO_ADDRESS
   },
 })

@@ -6,8 +6,8 @@ import { snapshotFor } from './snapshotFor.js'
 export const getCurrentValidators = defineMethod({
   name: 'sidechain_getCurrentValidators',
   params: [],
-  async run(engine) {
-    const { validators } = (await snapshotFor(engine, undefined)).snapshot.validatorSet
+  async run(engine, _args, context) {
+    const { validators } = (await snapshotFor(engine, undefined, context)).snapshot.validatorSet
     return jsonText(`[${validators.map(validatorJson).join(',')}]`)
   },
 })

@@ -7,7 +7,7 @@ import { snapshotFor } from './snapshotFor.js'
 export const getSigners = defineMethod({
   name: 'sidechain_getSigners',
   params: [optional(parseBlockNumber)],
-  async run(engine, [at]) {
-    return (await snapshotFor(engine, at)).snapshot.validatorSet.validators.map((v) => v.address)
+  async run(engine, [at], context) {
+    return (await snapshotFor(engine, at, context)).snapshot.validatorSet.validators.map((v) => v.address)
   },
 })

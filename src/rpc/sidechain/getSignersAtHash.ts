@@ -7,9 +7,9 @@ import { snapshotFor } from './snapshotFor.js'
 export const getSignersAtHash = defineMethod({
   name: 'sidechain_getSignersAtHash',
   params: [required(parseHash)],
-  async run(engine, [hash]) {
+  async run(engine, [hash], context) {
     return (
-      await snapshotFor(engine, { kind: 'hash', hash, requireCanonical: false })
+      await snapshotFor(engine, { kind: 'hash', hash, requireCanonical: false }, context)
     ).snapshot.validatorSet.validators.map((v) => v.address)
   },
 })

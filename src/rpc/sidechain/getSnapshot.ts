@@ -8,7 +8,7 @@ import { snapshotFor } from './snapshotFor.js'
 export const getSnapshot = defineMethod({
   name: 'sidechain_getSnapshot',
   params: [optional(parseBlockNumber)],
-  async run(engine, [at]) {
-    return jsonText(snapshotJson((await snapshotFor(engine, at)).snapshot))
+  async run(engine, [at], context) {
+    return jsonText(snapshotJson((await snapshotFor(engine, at, context)).snapshot))
   },
 })

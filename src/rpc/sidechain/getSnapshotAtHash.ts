@@ -8,7 +8,9 @@ import { snapshotFor } from './snapshotFor.js'
 export const getSnapshotAtHash = defineMethod({
   name: 'sidechain_getSnapshotAtHash',
   params: [required(parseHash)],
-  async run(engine, [hash]) {
-    return jsonText(snapshotJson((await snapshotFor(engine, { kind: 'hash', hash, requireCanonical: false })).snapshot))
+  async run(engine, [hash], context) {
+    return jsonText(
+      snapshotJson((await snapshotFor(engine, { kind: 'hash', hash, requireCanonical: false }, context)).snapshot),
+    )
   },
 })

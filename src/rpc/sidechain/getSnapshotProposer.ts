@@ -10,7 +10,7 @@ const ZERO_ADDRESS = `0x${'00'.repeat(20)}`
 export const getSnapshotProposer = defineMethod({
   name: 'sidechain_getSnapshotProposer',
   params: [optional(parseBlockParameter)],
-  async run(engine, [at]) {
-    return proposerOf((await parentSnapshotFor(engine, at)).snapshot.validatorSet)?.address ?? ZERO_ADDRESS
+  async run(engine, [at], context) {
+    return proposerOf((await parentSnapshotFor(engine, at, context)).snapshot.validatorSet)?.address ?? ZERO_ADDRESS
   },
 })

@@ -15,8 +15,8 @@ import { parentSnapshotFor } from './snapshotFor.js'
 export const getSnapshotProposerSequence = defineMethod({
   name: 'sidechain_getSnapshotProposerSequence',
   params: [optional(parseBlockParameter)],
-  async run(engine, [at]) {
-    const { header, snapshot } = await parentSnapshotFor(engine, at)
+  async run(engine, [at], context) {
+    const { header, snapshot } = await parentSnapshotFor(engine, at, context)
     const { validators } = snapshot.validatorSet
     const proposer = proposerOf(snapshot.validatorSet)
     const p = proposer ? validators.findIndex((v) => v.address === proposer.address) : -1
