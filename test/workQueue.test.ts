@@ -1,17 +1,25 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { Queue } from 'bullmq'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Queue, QueueEvents } from 'bullmq'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Devnet, startDevnet } from '../src/node/devnet/startDevnet.js'
-import { queueConnection, queueNameFor } from '../src/node/createQueueWorkers.js'
+import { queueConnection, queueNameFor, startQueueWorker as takeFromQueue } from '../src/node/createQueueWorkers.js'
 import { parseCliArgs } from '../src/node/parseCliArgs.js'
 import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import type { FixtureNode } from '../tools/fixture-node/startFixtureNode.js'
 import { type RedisServer, startRedis } from '../tools/fleet/startRedis.js'
+import { BLOCKS as BOR_BLOCKS, genesis as borGenesis, named, predict, snapshotJson } from './src/borDevnet.js'
+import { createSet, proposerOf } from './src/borProposerModel.js'
 import { CLI_ARGS } from './src/cliCommand.js'
 import { DEV_ACCOUNT, rpc, rpcResult } from './src/rpc.js'
+import { startBorDevnet } from './src/startBorDevnet.js'
 
 // The shared work queue (--queue.redis, BullMQ) on a real redis-server: one process owns a
 // trace_filter over 2,000 devnet blocks (and ots searches scanning them), two CLI processes with
-// --queue.work take its stretches.
+// --queue.work take its stretches; on a Bor devnet (a fixture node), a third takes the signers of
+// an owner's validator snapshot walks.
 
 const BLOCKS = 2000
 let devnet: Devnet
@@ -20,9 +28,12 @@ let alone: RunningEdgetrace
 let owner: RunningEdgetrace
 const workers: ChildProcess[] = []
 
-/** A CLI process that takes stretches from the queue (one worker thread), resolved once it listens. */
-function startQueueWorker(): Promise<ChildProcess> {
-  const args = ['--upstream', devnet.anvil.url, '--hardfork', 'prague', '--http.port', '0']
+/**
+ * A CLI process that takes stretches from the queue (one worker thread), resolved once it listens;
+ * `chain`: its upstream and chain flags (default: the anvil devnet's).
+ */
+function startQueueWorker(chain = ['--upstream', devnet.anvil.url, '--hardfork', 'prague']): Promise<ChildProcess> {
+  const args = [...chain, '--http.port', '0']
   const child = spawn(
     process.execPath,
     [...CLI_ARGS, ...args, '--queue.redis', redis.url, '--queue.work', '--queue.lock', '2s', '--workers', '1'],
@@ -164,13 +175,86 @@ describe('--queue.redis and --queue.work: long ranges on a fleet', () => {
     }
   }, 120_000)
 
+  it("a batch of block traces spreads over the fleet: each answer equals one process's, the owner's heavy calls go on the queue; one too large to come back is run by its owner", async () => {
+    const numbers = [...new Set(devnet.transactions.map((t) => t.blockNumber))].filter((n) => n > 2)
+    const batch = JSON.stringify(
+      numbers.map((n, id) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'trace_replayBlockTransactions',
+        params: [`0x${n.toString(16)}`, ['trace', 'stateDiff']],
+      })),
+    )
+    const expected = await postText(alone.url, batch)
+    expect(JSON.parse(expected)).toHaveLength(numbers.length)
+    /** The batch through `url` until `moved` says its calls went on the queue: every answer equal to one process's. */
+    const untilQueued = async (url: string, moved: () => Promise<boolean>) => {
+      // The owner counts the processes taking from the queue from its first heavy call on, every 3 s.
+      for (let round = 0; round < 20; round++) {
+        expect(await postText(url, batch)).toBe(expected)
+        if (await moved()) return
+        await new Promise((r) => setTimeout(r, 500))
+      }
+      throw new Error('no heavy call went on the queue')
+    }
+    const put = (await metric(owner.url, 'edgetrace_queue_put_total'))!
+    await untilQueued(owner.url, async () => (await metric(owner.url, 'edgetrace_queue_put_total'))! > put)
+
+    // On a queue of its own (Redis database 1), a taker that gives back every answer over 100 characters.
+    const url = `${redis.url}/1`
+    const second = await startEdgetrace({
+      upstream: devnet.anvil.url,
+      port: 0,
+      hardfork: 'prague',
+      api: ['eth', 'trace'],
+      workers: { threads: 0 },
+      queue: { redis: url },
+    })
+    const taker = takeFromQueue({
+      url,
+      chainId: 31337n,
+      concurrency: 2,
+      maxAnswerChars: 100,
+      run: (text) => postText(alone.url, text),
+    })
+    try {
+      await untilQueued(second.url, async () => taker.stats().taken > 0)
+      // Each one it took, it gave back (its answer too large): the owner ran them, the answers whole.
+      expect(taker.stats().failed).toBe(taker.stats().taken)
+    } finally {
+      await taker.close()
+      await second.close()
+    }
+  }, 180_000)
+
   it('a worker killed with SIGKILL mid-range: its stretch is run again elsewhere, the answer complete and in order', async () => {
-    const expected = await postText(alone.url, body)
-    const answer = postText(owner.url, body)
-    // Once the range is under way, one of the two workers dies holding stretches.
-    await new Promise((r) => setTimeout(r, 300))
-    workers[0]!.kill('SIGKILL')
-    expect(await answer).toBe(expected)
+    // debug_getModifiedAccountsByNumber replays every block (the system calls change accounts even
+    // in an empty one), cold on the workers: stretches that take a while, the kill lands in one.
+    const range = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'debug_getModifiedAccountsByNumber',
+      params: ['0x3', `0x${(3 + 600).toString(16)}`],
+    })
+    const expected = await postText(alone.url, range)
+    expect(JSON.parse(expected).error, expected.slice(0, 300)).toBeUndefined()
+    const queue = new Queue(queueNameFor(31337n), { connection: queueConnection(redis.url) })
+    const events = new QueueEvents(queueNameFor(31337n), { connection: queueConnection(redis.url) })
+    try {
+      await events.waitUntilReady()
+      let stalled = 0
+      events.on('stalled', () => stalled++)
+      const answer = postText(owner.url, range)
+      // Once both workers hold a stretch, one of them dies holding it.
+      await expect.poll(() => queue.getActiveCount(), { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(2)
+      workers[0]!.kill('SIGKILL')
+      expect(await answer).toBe(expected)
+      // Its stretch was found stalled (its lock ran out) and run again by the other worker.
+      expect(stalled).toBeGreaterThan(0)
+    } finally {
+      await events.close()
+      await queue.close()
+    }
   }, 300_000)
 
   it('a client that goes away takes its stretches still waiting off the queue', async () => {
@@ -204,4 +288,54 @@ describe('--queue.redis and --queue.work: long ranges on a fleet', () => {
       queueLockMs: 5000,
     })
   })
+})
+
+describe('--queue.redis and --queue.work: Bor snapshot walks on a fleet', () => {
+  let node: FixtureNode
+  let borAlone: RunningEdgetrace
+  let borOwner: RunningEdgetrace
+  let dir: string
+  beforeAll(async () => {
+    node = await startBorDevnet()
+    dir = mkdtempSync(join(tmpdir(), 'edgetrace-bor-queue-'))
+    const file = join(dir, 'genesis.json')
+    writeFileSync(file, JSON.stringify(borGenesis))
+    const common = { upstream: node.url, port: 0, api: ['eth', 'bor'], genesis: borGenesis as never }
+    borAlone = await startEdgetrace({ ...common, workers: { threads: 0 } })
+    // Every walk of 2 headers or more goes on the queue (the chain's own: 4243's).
+    borOwner = await startEdgetrace({ ...common, workers: { threads: 0, minBlocks: 2 }, queue: { redis: redis.url } })
+    await startQueueWorker(['--upstream', node.url, '--chain', file])
+  }, 120_000)
+  afterAll(async () => {
+    await borOwner?.close()
+    await borAlone?.close()
+    await node?.close()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("bor_getCurrentValidators, getSnapshot, getSigners and getSnapshotProposer walked from the genesis through the queue equal one process's answers and the model", async () => {
+    const predicted = predict({ number: 0, set: createSet(named(0)) })
+    const hash = (n: number) => node.chain.byNumber(BigInt(n))!.hash
+    const both = async (method: string, params: unknown[]) => {
+      const [a, b] = await Promise.all([rpc(borAlone.url, method, params), rpc(borOwner.url, method, params)])
+      expect(a.error, `${method} ${JSON.stringify(params)}`).toBeUndefined()
+      expect(b, `${method} ${JSON.stringify(params)}`).toEqual(a)
+      return a.result
+    }
+    const put = (await metric(borOwner.url, 'edgetrace_queue_put_total')) ?? 0
+    // The head's walk (300 headers from the genesis), then later blocks before earlier ones: each walks from the genesis.
+    expect(await both('bor_getCurrentValidators', [])).toEqual(
+      snapshotJson(BOR_BLOCKS, hash(BOR_BLOCKS), predicted.get(BOR_BLOCKS)!.after).validatorSet.validators,
+    )
+    for (const n of [299, 256, 255, 100, 29]) {
+      const after = predicted.get(n)!.after
+      expect(await both('bor_getSnapshot', [`0x${n.toString(16)}`]), `block ${n}`).toEqual(
+        snapshotJson(n, hash(n), after),
+      )
+      expect(await both('bor_getSigners', [`0x${n.toString(16)}`])).toEqual(after.validators.map((v) => v.address))
+      expect(await both('bor_getSnapshotProposer', [`0x${(n + 1).toString(16)}`])).toBe(proposerOf(after).address)
+    }
+    // The walks' signers went on the queue in stretches (8 to 250 headers each).
+    expect(await metric(borOwner.url, 'edgetrace_queue_put_total')).toBeGreaterThanOrEqual(put + 6 * 2)
+  }, 120_000)
 })

@@ -32,3 +32,12 @@ export class MessageRejectedError extends BaseError {
 export class UnknownTracerError extends BaseError {
   override name = 'UnknownTracerError'
 }
+
+/**
+ * A range worker gave a call back to the daemon that asked: it is to be run there instead (its answer
+ * was too large to come back over the fleet's work queue). Never sent to a client: the caller runs
+ * the call itself.
+ */
+export class WorkerDeclinedError extends BaseError {
+  override name = 'WorkerDeclinedError'
+}

@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto'
 import { type EventEmitter, getMaxListeners, setMaxListeners } from 'node:events'
 import { type ConnectionOptions, type Job, Queue, QueueEvents, Worker } from 'bullmq'
+import { WorkerDeclinedError } from '../errors/execution.js'
 import type { RangeWorkers } from '../types/rangeWorkers.js'
 
 /** How long closing the owner's side waits for Redis, ms. */
 const CLOSE_TIMEOUT_MS = 2_000
+/** How often the owner counts the processes taking from the queue (for heavy calls), ms. */
+const WORKERS_POLL_MS = 3_000
+/**
+ * The largest answer that comes back over the queue (it sits in Redis until read): a larger one is
+ * given back, and the call runs on the process that owns it (WorkerDeclinedError).
+ */
+export const MAX_QUEUE_ANSWER_CHARS = 128 * 1024 * 1024
+/** How a worker's failure says it gave the call back (its answer over MAX_QUEUE_ANSWER_CHARS). */
+const DECLINED = 'declined: an answer of'
 
 /** The queue of one chain's stretches: processes of other chains on the same Redis never take them. */
 export const queueNameFor = (chainId: bigint) => `edgetrace-ranges-${chainId}`
@@ -47,6 +57,11 @@ export type QueueRangeWorkers = RangeWorkers & {
  * each result comes back to this process, which streams them in order as with its own threads
  * (fanOutRange). A stretch whose worker dies is re-run elsewhere (BullMQ's stalled-job recovery);
  * a request that ends (its client gone, its deadline) removes its stretches still waiting.
+ *
+ * Single heavy calls (a whole block traced while this process already runs one: spreadHeavyCall)
+ * go on the queue too while a process takes from it (counted every few seconds) and fewer than
+ * `size` of this process's jobs are out: a batch of block traces (an explorer's back end) is then
+ * spread over the fleet. An answer too large to come back over Redis is given back and run here.
  */
 export function createQueueWorkers({
   url,
@@ -79,6 +94,21 @@ export function createQueueWorkers({
   let put = 0
   let failed = 0
   let counting: Promise<QueueJobCounts> | undefined
+  /** This process's jobs out now (ranges' stretches and heavy calls). */
+  let out = 0
+  /** The processes taking from the queue at the last count (0 until one is seen, or Redis fails). */
+  let takers = 0
+  let polling: ReturnType<typeof setInterval> | undefined
+  const countTakers = () => {
+    queue.getWorkersCount().then(
+      (n) => {
+        takers = n
+      },
+      () => {
+        takers = 0
+      },
+    )
+  }
   return {
     size,
     minBlocks,
@@ -100,6 +130,7 @@ export function createQueueWorkers({
       jobEnds.on(completed, onCompleted!)
       jobEnds.on(failedEvent, onFailed!)
       waiting.add(onFailed!)
+      out++
       let onAbort: (() => void) | undefined
       const aborted = new Promise<never>((_, reject) => {
         if (!signal) return
@@ -130,10 +161,12 @@ export function createQueueWorkers({
         try {
           return await Promise.race([finished, aborted])
         } catch (err) {
+          if (err instanceof Error && err.message.startsWith(DECLINED)) throw new WorkerDeclinedError(err.message)
           if (!signal?.aborted) failed++
           throw err
         }
       } finally {
+        out--
         jobEnds.off(completed, onCompleted!)
         jobEnds.off(failedEvent, onFailed!)
         waiting.delete(onFailed!)
@@ -141,7 +174,15 @@ export function createQueueWorkers({
         if (signal && onAbort) signal.removeEventListener('abort', onAbort)
       }
     },
-    hasFree: () => false,
+    hasFree() {
+      // Counted from the first ask on, every few seconds (one Redis command), for the next asks.
+      if (!polling) {
+        countTakers()
+        polling = setInterval(countTakers, WORKERS_POLL_MS)
+        polling.unref()
+      }
+      return takers > 0 && out < size
+    },
     warmUp() {},
     async jobCounts(timeoutMs) {
       counting ??= queue
@@ -163,6 +204,7 @@ export function createQueueWorkers({
     },
     stats: () => ({ put, failed }),
     async close() {
+      clearInterval(polling)
       for (const fail of waiting) fail({ failedReason: 'the work queue is closing' })
       // Bounded: BullMQ's QueueEvents waits for its connection to be ready before it closes, which a
       // Redis that is gone or does not answer never is (it keeps trying in the background then).
@@ -195,12 +237,15 @@ export function startQueueWorker({
   chainId,
   concurrency,
   lockMs = 30_000,
+  maxAnswerChars = MAX_QUEUE_ANSWER_CHARS,
   run,
 }: {
   url: string
   chainId: bigint
   concurrency: number
   lockMs?: number
+  /** The largest answer sent back over the queue (default MAX_QUEUE_ANSWER_CHARS); a larger one is given back. */
+  maxAnswerChars?: number
   run: (text: string) => Promise<string>
 }): QueueWorker {
   let taken = 0
@@ -208,7 +253,11 @@ export function startQueueWorker({
   const take = async (job: Job) => {
     taken++
     try {
-      return await run((job.data as { text: string }).text)
+      const answer = await run((job.data as { text: string }).text)
+      // Too large to sit in Redis until read: given back to the owner, which runs the call itself.
+      if (answer.length > maxAnswerChars)
+        throw new Error(`${DECLINED} ${answer.length} characters, over ${maxAnswerChars} for the queue`)
+      return answer
     } catch (err) {
       failed++
       throw err

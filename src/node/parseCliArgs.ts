@@ -152,9 +152,10 @@ ${NAMESPACE_LINES}
   --subscription.interval DUR  how often eth_subscribe reads the head when the upstream cannot
                           announce new heads (an HTTP upstream; default 1s)
   --workers N             worker threads long ranges fan out to (trace_filter, debug_getModifiedAccounts*,
-                          the ots searches' block scans, over 64 blocks or more) and concurrent
-                          whole-block traces spread to (default one per core, 0: all on the main
-                          thread); they start on the first such call and stop after a minute idle
+                          the ots searches' block scans, the signers of Bor snapshot walks, over 64
+                          blocks or more) and concurrent whole-block traces spread to (default one
+                          per core, 0: all on the main thread); they start on the first such call
+                          and stop after a minute idle
   --metrics               GET /metrics (Prometheus text) and the full GET /health (ready: 200, or 503
                           saying why) on every listener; without it only on loopback ones (others
                           answer /health with a plain ok)
@@ -202,9 +203,11 @@ ${NAMESPACE_LINES}
 ${`${EXECUTABLE_HARDFORKS.join(', ')}`.replace(/(.{1,74})(?:, |$)/g, '                          $1,\n').slice(0, -2)}
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
   --queue.redis URL       long ranges (trace_filter, debug_getModifiedAccounts*, the ots searches'
-                          block scans) go in stretches on a work queue there (BullMQ), for every
-                          process started with --queue.work to take; results come back here, in
-                          order (their answers are not proven again here: a Redis of the fleet's own)
+                          block scans, the signers of Bor snapshot walks) go in stretches on a work
+                          queue there (BullMQ), for every process started with --queue.work to
+                          take, and so do a batch's block traces while one runs here; results come
+                          back here, in order (their answers are not proven again here: a Redis of
+                          the fleet's own)
   --queue.work            take stretches from --queue.redis's queue, on this process's worker threads
   --queue.lock DURATION   how long a worker that died holds a stretch before another runs it (default 30s)
   --cache.redis URL       a verified cache shared with other edgetrace processes on Redis or Valkey
