@@ -53,6 +53,9 @@ async function server(cacheRedis = redis.url) {
     hardfork: 'prague',
     api: ['eth', 'debug', 'trace', 'erigon'],
     cacheRedis,
+    // Generous, for a machine busy with the rest of the suite: a read given up at the default 250 ms
+    // would make a hint or a poisoned entry a plain miss, not the rejection a test counts.
+    cacheRedisTimeoutMs: 2_000,
     log: (line) => logged.push(line),
   })
   started.push({ edge, proxy })

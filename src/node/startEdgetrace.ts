@@ -126,6 +126,11 @@ export type StartEdgetraceParameters = {
    */
   cacheRedis?: string | undefined
   /**
+   * How long one call to `cacheRedis` may take before it counts as failed and the upstream answers
+   * instead, ms (default 250: a store on the same network answers in about a millisecond).
+   */
+  cacheRedisTimeoutMs?: number | undefined
+  /**
    * `--metrics`: GET /metrics (Prometheus) and the full GET /health (ready or not, 503) on every
    * listener. Without it only loopback listeners serve them; others answer /health with a plain ok
    * and /metrics not at all.
@@ -227,11 +232,18 @@ export async function startEdgetrace({
   graphql,
   workers,
   cacheRedis,
+  cacheRedisTimeoutMs,
   metrics: metricsEverywhere = false,
   queue,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
   let metrics: Metrics | undefined
-  const sharedKv = cacheRedis ? createRedisKv({ url: cacheRedis, ...(log ? { log } : {}) }) : undefined
+  const sharedKv = cacheRedis
+    ? createRedisKv({
+        url: cacheRedis,
+        ...(log ? { log } : {}),
+        ...(cacheRedisTimeoutMs !== undefined ? { commandTimeoutMs: cacheRedisTimeoutMs } : {}),
+      })
+    : undefined
   const upstream = createUpstream({
     url: upstreamUrl,
     ...(log ? { onLog: log } : {}),

@@ -107,6 +107,10 @@ export function createRangeWorkers({
       ? { resourceLimits: { maxOldGenerationSizeMb: options.jsTracerMemoryMb ?? DEFAULT_JS_TRACER_MEMORY_MB } }
       : {}),
   })
+  // A thread that fails while it holds no task (a JavaScript tracer's thread reaching its heap limit
+  // just after its request gave it up) has nobody to answer: piscina replaces it and reports the error
+  // on the pool, which without a listener would be thrown in this process.
+  pool.on('error', () => {})
   // The threads whose daemon is up (each task answers with its thread's id), and the tasks running.
   const up = new Set<number>()
   let closing = false
