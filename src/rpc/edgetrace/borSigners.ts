@@ -1,10 +1,10 @@
-import { bytesToHex } from '@ethereumjs/util'
 import { borHeaderSigner } from '../../chain/bor/borHeaderSigner.js'
 import { BorExtraDataError } from '../../chain/bor/borSeal.js'
 import type { BorRules } from '../../chain/bor/createBorRules.js'
+import { checkParentLinks } from '../../chain/checkParentLinks.js'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import { InvalidParamsRpcError, ServerRpcError } from '../../errors/rpc.js'
-import { BlockNotFoundError, HeaderVerificationError } from '../../errors/state.js'
+import { BlockNotFoundError } from '../../errors/state.js'
 import type { Engine } from '../../exec/createEngine.js'
 import type { Hex } from '../../types/hex.js'
 import { quantity } from '../../utils/hex.js'
@@ -43,22 +43,7 @@ async function stretchHeaders(engine: Engine, first: bigint, last: bigint, lastH
   const headers = await Promise.all([...below, top])
   if (headers.at(-1)!.number !== last)
     throw new InvalidParamsRpcError(`block ${lastHash} is number ${headers.at(-1)!.number}, not ${last}`)
-  for (let i = headers.length - 2; i >= 0; i--) {
-    const child = headers[i + 1]!
-    const parent = headers[i]!
-    const parentHash = bytesToHex(child.header.parentHash)
-    if (parent.number !== child.number - 1n || parent.hash !== parentHash)
-      throw new HeaderVerificationError(
-        `block ${child.number - 1n}: the upstream's block ${parent.number} is not the parent of block ${child.number}`,
-        {
-          facts: {
-            block: { number: child.number - 1n, hash: parentHash },
-            expectedHash: parentHash,
-            gotHash: parent.hash,
-          },
-        },
-      )
-  }
+  checkParentLinks(headers)
   return headers
 }
 

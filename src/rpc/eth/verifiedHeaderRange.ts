@@ -1,6 +1,7 @@
+import { checkParentLinks } from '../../chain/checkParentLinks.js'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import type { Engine } from '../../exec/createEngine.js'
-import { BlockNotFoundError, HeaderVerificationError } from '../../errors/state.js'
+import { BlockNotFoundError } from '../../errors/state.js'
 import { bytesToHex } from '@ethereumjs/util'
 import type { Hex } from '../../types/hex.js'
 
@@ -45,22 +46,6 @@ export async function verifiedHeaderRange(
     await Promise.all(wave)
   }
   const fetched = [...older, oldest]
-  for (let i = fetched.length - 2; i >= 0; i--) {
-    const child = fetched[i + 1]!
-    const parent = fetched[i]!
-    const parentHash = bytesToHex(child.header.parentHash)
-    if (parent.number !== child.number - 1n || parent.hash !== parentHash) {
-      throw new HeaderVerificationError(
-        `block ${child.number - 1n}: the upstream's block ${parent.number} is not the parent of block ${child.number}`,
-        {
-          facts: {
-            block: { number: child.number - 1n, hash: parentHash },
-            expectedHash: parentHash,
-            gotHash: parent.hash,
-          },
-        },
-      )
-    }
-  }
+  checkParentLinks(fetched)
   return [...older, ...cached.reverse()]
 }
