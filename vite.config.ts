@@ -8,9 +8,10 @@ import { SlowestFilesReporter } from './test/setup/slowestFilesReporter.js'
 // One config for the trace explorer page (index.html + demo/; `vite build` writes dist/explorer,
 // which the Node server serves on GET /) and for the tests.
 // Node tests run against real nodes (anvil started by the tests), one file at a time per worker.
-// Three node workers on this two-core machine: with two, a fifth of the CPU stood idle while files
-// waited on deadlines, timers and sockets (vitest 510 s against 429 s with three). Each node worker
-// is one process that runs its files one after another (isolate: false): the modules a file imports
+// Two node workers on this two-core machine: three took vitest from 510 s to 429-475 s, but then the
+// heavy-trace tests of test/transportBounds.test.ts (50 struct-log traces at once, each within a
+// 1 s or 3 s tracer timeout) failed in one rehearsal of three. Each node worker is one process that
+// runs its files one after another (isolate: false): the modules a file imports
 // (ethereumjs, viem, the daemon) are loaded once per worker, not once per file (~110 s of a run's
 // imports), and a file's process guard is taken off at its end (test/setup/processGuard.ts). Files
 // start longest first (test/setup/longestFirstSequencer.ts). Browser tests run in headless Chromium
@@ -74,7 +75,7 @@ export default defineConfig({
           // The CLIs and worker threads the tests start run from a compiled copy of src/ (not through tsx).
           globalSetup: ['test/setup/compileSources.ts'],
           pool: 'forks',
-          maxWorkers: 3,
+          maxWorkers: 2,
           isolate: false,
         },
       },
@@ -92,7 +93,7 @@ export default defineConfig({
           // The browser files run one at a time (one page: they share IndexedDB, service workers and
           // the devnet), but beside the node project's files rather than after them: the project's
           // maxWorkers equals the node project's, so vitest puts both in one group.
-          maxWorkers: 3,
+          maxWorkers: 2,
           browser: {
             enabled: true,
             headless: true,
