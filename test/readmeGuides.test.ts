@@ -9,7 +9,7 @@ import type { EdgetraceClient } from '../src/browser/connectEdgetraceWorker.js'
 import { type AnvilInstance, startAnvil } from '../src/node/devnet/startAnvil.js'
 import * as edgetraceRoot from '../src/node/index.js'
 import type { EdgetraceProvider, ProviderRpcError } from '../src/node/index.js'
-import { rpcResult } from './src/rpc.js'
+import { rpcResult, waitForReceipt } from './src/rpc.js'
 import { runCli } from './src/runCli.js'
 import { distIsFresh } from './src/distIsFresh.js'
 
@@ -343,7 +343,8 @@ describe.sequential("the README's guides, run against a fresh anvil", () => {
     expect(sent.prompts[0]).toMatch(/^success; your balances change by\nETH: -0x[0-9a-f]+\nSign\?$/)
     const sends = sent.asked.filter((a) => a.method === 'eth_sendTransaction')
     expect(sends).toHaveLength(1)
-    const receipt = (await rpcResult(anvil.url, 'eth_getTransactionReceipt', [sends[0]?.result])) as {
+    // anvil answers eth_sendTransaction before it mines: its receipt is waited for.
+    const receipt = (await waitForReceipt(anvil.url, String(sends[0]?.result))) as {
       status: string
       to: string
     }
