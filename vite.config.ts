@@ -75,7 +75,7 @@ export default defineConfig({
           // The CLIs and worker threads the tests start run from a compiled copy of src/ (not through tsx).
           globalSetup: ['test/setup/compileSources.ts'],
           pool: 'forks',
-          maxWorkers: 2,
+          maxWorkers: 3,
           isolate: false,
         },
       },
@@ -93,7 +93,7 @@ export default defineConfig({
           // The browser files run one at a time (one page: they share IndexedDB, service workers and
           // the devnet), but beside the node project's files rather than after them: the project's
           // maxWorkers equals the node project's, so vitest puts both in one group.
-          maxWorkers: 2,
+          maxWorkers: 3,
           browser: {
             enabled: true,
             headless: true,

@@ -317,6 +317,41 @@ describe('item 5: heavy traces at once', () => {
   }, 180_000)
 })
 
+describe('a struct-log trace whose reader pauses', () => {
+  // geth renders a trace whole before it writes a byte, so its tracer timeout never counts the
+  // client's reading. Streamed here, the time the trace waits for its reader is not counted either:
+  // a client that stops reading for 4 s still gets the whole ~200 ms trace within a 2 s timeout.
+  it('gets the whole answer: the waits for it to read do not count against the tracer timeout', async () => {
+    const looping = '0x00000000000000000000000000000000000000aa'
+    const body = envelope(1, 'debug_traceCall', [
+      { to: looping, gas: '0x61a80' },
+      'latest',
+      { timeout: '2s', stateOverrides: { [looping]: { code: '0x5b600056' } } },
+    ])
+    const text = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = []
+      const req = request(edge.url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        res.once('data', (chunk: Buffer) => {
+          chunks.push(chunk)
+          res.pause()
+          setTimeout(() => {
+            res.on('data', (more: Buffer) => chunks.push(more))
+            res.resume()
+          }, 4000)
+        })
+        res.on('end', () => resolve(Buffer.concat(chunks).toString()))
+        res.on('error', reject)
+      })
+      req.on('error', reject)
+      req.end(body)
+    })
+    const json = JSON.parse(text)
+    expect(json.error).toBeUndefined()
+    expect(json.result.failed).toBe(true) // out of gas at the end, not cut by the timeout
+    expect(text.length).toBeGreaterThan(5_000_000) // far past what the socket buffers while paused
+  }, 60_000)
+})
+
 describe('item 16: a request body over the limit', () => {
   const body = Buffer.alloc(10 * 1024 * 1024, 0x20)
 

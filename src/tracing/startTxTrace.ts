@@ -44,17 +44,26 @@ export type TxTraceSession = {
   abort(): Promise<boolean>
 }
 
-/** The timeout as a deadline read on each check: timers cannot fire while the EVM computes. */
-function deadline(ms: number): AbortCheck {
+/**
+ * The timeout as a deadline read on each check: timers cannot fire while the EVM computes. `pause`
+ * moves it on by the time a wait took that is not the trace's own (its reader's backpressure).
+ */
+function deadline(ms: number): AbortCheck & { pause<T>(wait: Promise<T>): Promise<T> } {
   // The monotonic clock, to the microsecond: Date.now()'s whole milliseconds would let a sub-millisecond
   // timeout ("1ns", "500us") pass its first checks unnoticed when they fall in the same millisecond.
-  const at = performance.now() + ms
+  let at = performance.now() + ms
   const reason = new TracerTimeoutError()
   return {
     get aborted() {
       return performance.now() >= at
     },
     reason,
+    pause(wait) {
+      const from = performance.now()
+      return wait.finally(() => {
+        at += performance.now() - from
+      })
+    },
   }
 }
 
@@ -74,7 +83,14 @@ export function startTxTrace(plan: TracePlan, context: FlatTraceContext, write?:
       signal,
       hooks: {
         onOpcode: writer.onOpcode,
-        onOpcodeDrain: writer.drain,
+        // geth renders the whole answer before a byte goes out, so its timeout never counts the
+        // client's reading; here the steps stream as they run, and a wait for the reader to take
+        // them (or for the event loop to let other clients in) is not the trace's time. The
+        // request's own deadline still bounds it all.
+        onOpcodeDrain: () => {
+          const wait = writer.drain()
+          return wait && signal.pause(wait)
+        },
         onExit(frame) {
           if (frame.depth !== 0) return
           output = frame.output
