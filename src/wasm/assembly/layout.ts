@@ -1,0 +1,103 @@
+// Linear memory's layout. The first 64 KiB are this module's fixed regions, at constant addresses
+// (asc --memoryBase 65536 puts the compiler's own data above them): the host reads and writes the
+// exchange areas directly, at the addresses index.ts exports. Above the compiler's data, a bump
+// heap holds what lives across calls (analysed code, the warm set); above that, the current call's
+// region (its calldata, then its EVM memory), which moves up when the heap grows during a call.
+
+/** The 32-byte big-endian storage key of a host storage call. */
+export const IO_KEY: usize = 0x0000
+/** Where the host writes a slot's value (32 bytes big-endian); SSTORE: current value here, original value after it. */
+export const IO_VALUE: usize = 0x0020
+/** The new value of an SSTORE, 32 bytes big-endian, as the host reads it. */
+export const IO_NEW: usize = 0x0060
+
+/** The outcome of a run, for the host: status, return data, gas. */
+export const RESULT: usize = 0x0080
+export const RESULT_STATUS: usize = RESULT + 0x00 // u32
+export const RESULT_RET_PTR: usize = RESULT + 0x04 // u32, absolute address of the return data
+export const RESULT_RET_LEN: usize = RESULT + 0x08 // u32
+export const RESULT_PC: usize = RESULT + 0x0c // u32, the pc where the run stopped
+export const RESULT_GAS_LEFT: usize = RESULT + 0x10 // i64
+export const RESULT_REFUND: usize = RESULT + 0x18 // i64
+export const RESULT_OPCODE: usize = RESULT + 0x20 // u32, the opcode at RESULT_PC
+
+/** The call's inputs, written by the host before a run. */
+export const ENV: usize = 0x0100
+export const ENV_ADDRESS: usize = ENV + 0x00 // 32 bytes big-endian (the 20-byte address left-padded)
+export const ENV_CALLER: usize = ENV + 0x20 // 32 bytes big-endian
+export const ENV_CALLVALUE: usize = ENV + 0x40 // 32 bytes big-endian
+
+/** Static gas by opcode: 256 u32. */
+export const GAS_TABLE: usize = 0x0200
+
+/** Scratch for the arithmetic helpers (word.ts). */
+export const SCRATCH: usize = 0x0600
+export const DIV_U: usize = SCRATCH + 0x00 // 9 u32 digits (+ pad)
+export const DIV_V: usize = SCRATCH + 0x40 // 8 u32 digits
+export const DIV_Q: usize = SCRATCH + 0x60 // 8 u32 digits
+export const TMP_A: usize = SCRATCH + 0x80 // 32-byte words
+export const TMP_B: usize = SCRATCH + 0xa0
+export const TMP_C: usize = SCRATCH + 0xc0
+export const TMP_D: usize = SCRATCH + 0xe0
+
+/** The EVM stack: 1024 words of four u64 limbs, least significant limb first, growing upwards. */
+export const STACK: usize = 0x2000
+export const STACK_LIMIT: usize = 1024
+export const STACK_END: usize = STACK + STACK_LIMIT * 32
+
+let heapTop: usize = (__heap_base + 31) & ~(<usize>31)
+/** The current call's region (calldata, then EVM memory), above the heap; 0 when no call is set up. */
+let callRegion: usize = 0
+/** Its size in use: calldata and EVM memory so far. */
+let callRegionSize: usize = 0
+
+/** Grows linear memory to cover [0, end); false when the engine refuses more pages. */
+export function ensureMemory(end: usize): bool {
+  const have = (<usize>memory.size()) << 16
+  if (end <= have) return true
+  const pages = <i32>((end - have + 0xffff) >> 16)
+  return memory.grow(pages) >= 0
+}
+
+/**
+ * Allocates `size` bytes (32-byte aligned, not zeroed) on the heap, for the lifetime of the module. A
+ * call's region above the heap is moved up to make room: its users address it through callRegion's
+ * offsets (callDataPtr, memoryPtr), never through pointers kept across an allocation.
+ */
+export function alloc(size: usize): usize {
+  const p = heapTop
+  const n = (size + 31) & ~(<usize>31)
+  if (callRegion != 0) {
+    if (!ensureMemory(callRegion + n + callRegionSize)) unreachable()
+    memory.copy(callRegion + n, callRegion, callRegionSize)
+    callRegion += n
+  } else if (!ensureMemory(p + n)) unreachable()
+  heapTop = p + n
+  return p
+}
+
+/** Starts a call's region with room for `callDataLength` bytes of calldata; its EVM memory starts after them. */
+export function beginCallRegion(callDataLength: usize): usize {
+  callRegion = heapTop
+  callRegionSize = (callDataLength + 31) & ~(<usize>31)
+  if (!ensureMemory(callRegion + callRegionSize)) unreachable()
+  return callRegion
+}
+
+/** Ends the call's region (after the host has read the return data). */
+export function endCallRegion(): void {
+  callRegion = 0
+  callRegionSize = 0
+}
+
+export function callRegionBase(): usize {
+  return callRegion
+}
+
+/** Grows the call's region to `size` bytes; false when linear memory cannot grow that far. */
+export function growCallRegion(size: usize): bool {
+  if (size <= callRegionSize) return true
+  if (!ensureMemory(callRegion + size)) return false
+  callRegionSize = size
+  return true
+}
