@@ -1,5 +1,6 @@
 import type { GethGenesis } from '@ethereumjs/common'
 import { createChainRules } from './chain/createChainRules.js'
+import { cacheJumpAnalysis } from './evm/cacheJumpAnalysis.js'
 import { type Engine, type EngineOptions, createEngine } from './exec/createEngine.js'
 import { type CreateRpcHandlerParameters, type RpcHandler, createRpcHandler } from './rpc/createRpcHandler.js'
 import { bindNamespace, methodPrefix } from './rpc/defineNamespace.js'
@@ -91,6 +92,7 @@ export async function createEdgetrace({
 }: CreateEdgetraceParameters): Promise<Edgetrace> {
   const chainId = knownChainId ?? BigInt(await upstream.request<string>('eth_chainId', []))
   const rules = createChainRules({ chainId, genesis, hardfork })
+  await cacheJumpAnalysis()
   const engine = createEngine({
     upstream,
     rules,
