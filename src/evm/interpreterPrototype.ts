@@ -2,7 +2,11 @@ import { createEVM } from '@ethereumjs/evm'
 
 /** The methods of @ethereumjs/evm's Interpreter (a class the package does not export) edgetrace wraps. */
 export type InterpreterPrototype = {
-  _getValidJumpDestinations(code: Uint8Array): { jumps: Uint8Array; pushes: Record<number, bigint>; opcodesCached: unknown[] }
+  _getValidJumpDestinations(code: Uint8Array): {
+    jumps: Uint8Array
+    pushes: Record<number, bigint>
+    opcodesCached: unknown[]
+  }
   run(code: Uint8Array, opts?: { pc?: number }): Promise<unknown>
 }
 
