@@ -10,6 +10,8 @@ import { wrapFrameOpcodes } from './wrapFrameOpcodes.js'
 import { wrapLogOpcodes } from './wrapLogOpcodes.js'
 import { wrapSelfdestructOpcode } from './wrapSelfdestructOpcode.js'
 import { nameUndefinedOpcodes } from './nameUndefinedOpcodes.js'
+import { throwIfAborted } from './throwIfAborted.js'
+import type { WasmEngine, WasmEngineCounters } from '../wasm/createWasmEngine.js'
 
 export type AttachOptions = {
   /** Stops execution (at the next call, create or jump) once aborted: trace and execution timeouts. */
@@ -24,6 +26,8 @@ export type AttachOptions = {
    * (from 0x…1010), which onLog hears as bor's tracers do.
    */
   borLogs?: boolean | undefined
+  /** The wasm engine (`--engine wasm`), loaded: its frames run there while no step listener is attached. */
+  wasm?: { engine: WasmEngine; counters: WasmEngineCounters } | undefined
 }
 
 /** What attachTracerHooks leaves attached: its undo, and a way to add a protocol log with the next index. */
@@ -43,7 +47,8 @@ export type AttachedHooks = {
  *  - steps (createStepListener), subscribed to only when onOpcode is set, each held until the next
  *    event so that what geth knows at its OnOpcode can be completed;
  *  - the deadline and the thread's time slice, checked at jumps and messages (attachInterrupts);
- *  - on a Bor chain, bor's transfer logs, which its StateDB adds outside any LOG op.
+ *  - on a Bor chain, bor's transfer logs, which its StateDB adds outside any LOG op;
+ *  - with the wasm engine, its frames (src/wasm/createWasmEngine.ts), which run this table's ops.
  * The op wrappers go into a copy of the EVM's opcode table (createOpcodeTablePatch), in use until
  * detach(), which is returned.
  */
@@ -72,6 +77,18 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
   // After the frame listeners: a message is entered before it may pause.
   const detachInterrupts = attachInterrupts(evm, table, options.signal, options.scheduler)
   if (detachInterrupts) detachers.push(detachInterrupts)
+  if (options.wasm) {
+    // The wasm interpreter runs jumps without their handlers: it stops every so often to ask the same.
+    const { signal, scheduler } = options
+    const interrupt =
+      signal || scheduler
+        ? () => {
+            throwIfAborted(signal)
+            return scheduler?.shouldYield() ? scheduler.yieldToEventLoop() : undefined
+          }
+        : undefined
+    detachers.push(options.wasm.engine.attach(evm, { counters: options.wasm.counters, interrupt }))
+  }
   table.install()
   return {
     detach() {

@@ -6,11 +6,12 @@ import type { TracerHooks } from '../tracing/hooks.js'
 import type { Hex } from '../types/hex.js'
 import { type AttachOptions, attachTracerHooks } from './attachTracerHooks.js'
 import { borFeeTransferLog } from './borTransferLog.js'
+import type { WasmEngineState } from '../wasm/wasmEngineState.js'
 
 /**
  * onTxStart → runTx with the hooks attached → onTxEnd (gas used as the receipt has it). Every run
  * goes through here, traced or not (empty hooks): the deadline and the scheduler are attached to
- * all of them.
+ * all of them, and the engine's wasm interpreter when it runs on one (`attach.engine`).
  */
 export async function runTracedTransaction(
   vm: VM,
@@ -18,9 +19,14 @@ export async function runTracedTransaction(
   block: Block,
   hooks: TracerHooks,
   opts: Omit<RunTxOpts, 'tx' | 'block'> = {},
-  attach: AttachOptions = {},
+  attach: AttachOptions & { engine?: { wasm: WasmEngineState | undefined } | undefined } = {},
 ): Promise<RunTxResult> {
-  const attached = attachTracerHooks(vm.evm as never, hooks, attach)
+  const wasmState = attach.engine?.wasm
+  const wasmEngine = wasmState ? await wasmState.engine() : undefined
+  const attached = attachTracerHooks(vm.evm as never, hooks, {
+    ...attach,
+    wasm: wasmEngine && wasmState ? { engine: wasmEngine, counters: wasmState.counters } : undefined,
+  })
   try {
     // bor's fee log names the sender's and the author's balances before the transaction.
     const feeLog = attach.borLogs && hooks.onLog !== undefined

@@ -17,9 +17,17 @@ import type { StateSource } from '../state/types.js'
 import type { Upstream } from '../upstream/types.js'
 import type { RangeWorkers } from '../types/rangeWorkers.js'
 import { type VerificationCounts, newVerificationCounts } from '../types/verificationCounts.js'
+import { type EngineKind, type WasmEngineState, createWasmEngineState } from '../wasm/wasmEngineState.js'
 import { DEFAULT_TXPOOL_LIMITS, type TxPool, type TxPoolLimits, createTxPool } from './txpool/createTxPool.js'
 
 export type EngineOptions = {
+  /**
+   * `--engine`: what runs the EVM's frames. 'ethereumjs' (the default): @ethereumjs/evm alone.
+   * 'wasm': the WebAssembly interpreter (src/wasm) runs each frame's plain instructions and
+   * @ethereumjs/evm everything else (calls, logs, storage writes, the environment), frame by frame;
+   * traces observed step by step (struct logs, JavaScript tracers) still run on ethereumjs alone.
+   */
+  engine?: EngineKind | undefined
   /** `--rpc.gascap`: the most gas one call may use; 0 = no cap. Default 50,000,000. */
   gasCap: bigint
   /**
@@ -116,6 +124,8 @@ export type Engine = {
   jsTracerWorkers?: RangeWorkers | undefined
   /** The host's log (a line per event worth an operator's attention), when it has one. */
   readonly log: ((line: string) => void) | undefined
+  /** The wasm engine's state and counters when `engine: 'wasm'`. */
+  readonly wasm: WasmEngineState | undefined
   /** What the pool learned from the upstream's own pool: when it was last read, what was dropped. */
   readonly upstreamPool: { readAt: number; headHash: string | undefined; dropped: number; offered: boolean }
 }
@@ -232,5 +242,6 @@ export function createEngine({
     txpool: createTxPool(opts.txpool ?? DEFAULT_TXPOOL_LIMITS),
     upstreamPool: { readAt: 0, headHash: undefined, dropped: 0, offered: true },
     log,
+    wasm: opts.engine === 'wasm' ? createWasmEngineState(log) : undefined,
   }
 }

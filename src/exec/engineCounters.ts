@@ -16,11 +16,16 @@ export type EngineCounters = {
   upstreamRequests: number
   upstreamCalls: number
   upstreamRoundTrips: number
+  /** `--engine wasm`: frames run by the wasm interpreter, their instructions run by ethereumjs, frames ethereumjs ran alone. */
+  wasmFrames: number
+  wasmHostSteps: number
+  wasmFallbacks: number
 }
 
 export function engineCounters(engine: Engine): EngineCounters {
   const cache = engine.cache.stats()
   const upstream = engine.upstream.stats()
+  const wasm = engine.wasm?.counters
   return {
     verified: !engine.options.unverified,
     accountProofs: engine.verified.accountProofs,
@@ -31,5 +36,8 @@ export function engineCounters(engine: Engine): EngineCounters {
     upstreamRequests: upstream.requests,
     upstreamCalls: upstream.calls,
     upstreamRoundTrips: upstream.roundTrips,
+    wasmFrames: wasm?.frames ?? 0,
+    wasmHostSteps: wasm?.hostSteps ?? 0,
+    wasmFallbacks: wasm ? Object.values(wasm.fallbacks).reduce((a, b) => a + b, 0) : 0,
   }
 }

@@ -183,6 +183,7 @@ async function run(
         signal: anyAborted(signal, trace?.signal),
         scheduler: COOPERATIVE,
         borLogs: engine.rules.bor !== undefined,
+        engine,
       })
     } finally {
       restoreSenderCheck()

@@ -145,6 +145,7 @@ export async function replayBlock(
           signal: anyAborted(signal, traced?.signal),
           scheduler: COOPERATIVE,
           borLogs: engine.rules.bor !== undefined,
+          engine,
         })
         // A Bor block's base fee is not burnt but paid to its burnt contract (within the transaction's reads).
         await creditBorBurn(state, engine.rules, loaded.block.header, result.totalGasSpent)

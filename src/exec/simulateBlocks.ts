@@ -571,7 +571,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
           skipHardForkValidation: true,
           blockGasUsed: gasUsed,
         },
-        { signal, scheduler: COOPERATIVE, borLogs: engine.rules.bor !== undefined },
+        { signal, scheduler: COOPERATIVE, borLogs: engine.rules.bor !== undefined, engine },
       )
     } catch (err) {
       if (signal.aborted) throw signal.reason

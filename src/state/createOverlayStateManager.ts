@@ -43,6 +43,12 @@ export type OverlayStateManager = StateManagerInterface & {
    */
   peekAccount(address: Hex): Account | undefined | 'unknown'
   peekStorage(address: Hex, slot: Hex): Uint8Array | 'unknown'
+  /**
+   * A read of a slot (address lowercase, slot 32 bytes as 0x and 64 hex digits) answered at once
+   * when it needs nothing from the source, as getStorage answers it and recorded as its read is;
+   * undefined otherwise (then getStorage reads it). The wasm engine's SLOAD.
+   */
+  storageAtHand(address: Hex, slot: Hex): Uint8Array | undefined
   peekCode(address: Hex): Uint8Array | 'unknown'
   /**
    * A new overlay over the same base that starts where this one is (its writes, and its base reads
@@ -236,9 +242,7 @@ export function createOverlayStateManager({
     async getCodeSize(address) {
       return (await manager.getCode(address)).length
     },
-    async getStorage(address, slotBytes) {
-      const addr = key(address)
-      const slot = bytesToHex(setLengthLeft(slotBytes, 32)) as Hex
+    storageAtHand(addr, slot) {
       const overlay = storage.get(addr)
       const hit = overlay?.slots.get(slot)
       if (hit !== undefined) return scopeSlot(addr, slot, hit)
@@ -247,9 +251,16 @@ export function createOverlayStateManager({
         recordSlot(addr, slot, new Uint8Array(0))
         return scopeSlot(addr, slot, new Uint8Array(0))
       }
-      checkAbort()
+      if (signal?.aborted) return undefined
       const known = baseReads.storage.get(addr)?.get(slot)
-      if (known !== undefined) return scopeSlot(addr, slot, known)
+      return known === undefined ? undefined : scopeSlot(addr, slot, known)
+    },
+    async getStorage(address, slotBytes) {
+      const addr = key(address)
+      const slot = bytesToHex(setLengthLeft(slotBytes, 32)) as Hex
+      const atHand = manager.storageAtHand(addr, slot)
+      if (atHand !== undefined) return atHand
+      checkAbort()
       await baseAccount(addr)
       const value = await source.getStorage(block, addr, slot)
       recordSlot(addr, slot, value)

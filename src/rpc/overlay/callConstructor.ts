@@ -54,7 +54,7 @@ export const callConstructor = defineMethod({
               loaded.block,
               {},
               { skipBalance: true, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true },
-              { signal, scheduler: COOPERATIVE },
+              { signal, scheduler: COOPERATIVE, engine },
             )
           } finally {
             detach()

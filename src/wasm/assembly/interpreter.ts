@@ -1,8 +1,11 @@
 // The interpreter: one frame's dispatch loop over analysed code (code.ts), the stack in linear memory
-// (layout.ts), static gas from the table (gasTable.ts) and dynamic gas where the instruction needs
-// it. SLOAD and SSTORE go to the host (host.ts). A run ends with a status the host reads from RESULT.
-// An instruction this prototype does not implement ends the run with UNSUPPORTED before it has any
-// effect: the host then runs the whole call in @ethereumjs/evm.
+// (layout.ts), static gas from the table the host fills from its fork (gasTable.ts), and dynamic gas
+// where the instruction needs it. It runs the instructions that need nothing but the frame (the
+// arithmetic, the stack, memory, jumps, the call's inputs) and SLOADs the slot table or the host
+// answers at once. Everything else stops the run with STATUS_HOST before the instruction has any
+// effect (its static gas not charged): the host runs that one instruction in @ethereumjs/evm, on the
+// frame's state copied out and back, then resumes. Every exceptional halt (out of gas, a bad jump,
+// the stack's limits) stops the same way, so that @ethereumjs/evm raises its own error.
 
 import { CODE_HEADER } from './code'
 import * as host from './host'
@@ -14,20 +17,21 @@ import {
   GAS_TABLE,
   growCallRegion,
   IO_KEY,
-  IO_NEW,
   IO_VALUE,
+  RESULT_DEPTH,
   RESULT_GAS_LEFT,
+  RESULT_MEM_COST,
+  RESULT_MEM_DIRTY,
+  RESULT_MEM_PTR,
+  RESULT_MEM_WORDS,
   RESULT_OPCODE,
   RESULT_PC,
-  RESULT_REFUND,
-  RESULT_RET_LEN,
-  RESULT_RET_PTR,
   RESULT_STATUS,
   STACK,
   STACK_END,
   TMP_D,
 } from './layout'
-import { addWarm, isWarm } from './warm'
+import { findSlot, putSlot } from './slots'
 import {
   byteLength,
   copyWord,
@@ -48,50 +52,40 @@ import {
   toBigEndian,
 } from './word'
 
-export const STATUS_STOP: u32 = 0
-export const STATUS_RETURN: u32 = 1
-export const STATUS_REVERT: u32 = 2
-export const STATUS_OUT_OF_GAS: u32 = 3
-export const STATUS_INVALID_JUMP: u32 = 4
-export const STATUS_STACK_UNDERFLOW: u32 = 5
-export const STATUS_STACK_OVERFLOW: u32 = 6
-export const STATUS_INVALID_OPCODE: u32 = 7
-export const STATUS_STATIC_STATE_CHANGE: u32 = 8
-export const STATUS_REFUND_EXHAUSTED: u32 = 9
-/** The host has not the slot at hand: it fetches it, then calls resume(), which runs the same instruction again. */
-export const STATUS_NEEDS_STORAGE: u32 = 10
-/** An instruction (or a gas limit) this prototype does not handle: the host runs the call in @ethereumjs/evm. */
-export const STATUS_UNSUPPORTED: u32 = 11
+/** The host runs the instruction at RESULT_PC (with RESULT_GAS_LEFT, its static gas not charged), then resumes. */
+export const STATUS_HOST: u32 = 0
+/** The gas fell below the yield mark at a jump: the host checks its deadline and shares the thread, then resumes. */
+export const STATUS_YIELD: u32 = 1
 
-/** The largest gas limit run here: memory past 2^32 bytes then costs more gas than there is (>= 2^45). */
+/** The largest gas a frame is run with: memory past 2^32 bytes then costs more gas than there is (>= 2^45). */
 export const MAX_GAS: i64 = (<i64>1) << 40
-export const FLAG_STATIC: u32 = 1
 
-const COLD_SLOAD: i64 = 2100
-const WARM_READ: i64 = 100
-const SSTORE_SENTRY: i64 = 2300
-const SSTORE_SET: i64 = 20000
-const SSTORE_RESET: i64 = 2900 // 5000 - COLD_SLOAD
-const SSTORE_CLEAR_REFUND: i64 = 4800
-const SSTORE_INIT_REFUND: i64 = 19900 // SSTORE_SET - WARM_READ
-const SSTORE_CLEAN_REFUND_WARM: i64 = 2800 // 5000 - COLD_SLOAD - WARM_READ
-const SSTORE_CLEAN_REFUND_COLD: i64 = 4900
-const EXP_BYTE: i64 = 50
 const NO_OFFSET: u64 = 0xffffffffffffffff
 
-// The frame's registers between run/resume, and its memory.
+// The frame's registers between runs, and its memory.
 let frameCode: usize = 0
 let framePc: usize = 0
 let frameSp: usize = STACK
 let frameGas: i64 = 0
-let frameRefund: i64 = 0
-let frameAddressId: u32 = 0
-let frameFlags: u32 = 0
 let callDataLength: usize = 0
 /** Where the EVM memory starts in the call's region (after the calldata). */
 let memoryOffset: usize = 0
 let memoryWords: u64 = 0
 let memoryCost: i64 = 0
+/** A jump that leaves less gas than this yields to the host (-1: never). */
+let yieldGas: i64 = -1
+/** SLOAD of a slot in the slot table (EIP-2929's warm read), and EXP's gas an exponent byte: the fork's. */
+let warmSloadGas: i64 = 100
+let expByteGas: i64 = 50
+
+export function setParams(warmSload: i64, expByte: i64): void {
+  warmSloadGas = warmSload
+  expByteGas = expByte
+}
+
+export function setYieldGas(gas: i64): void {
+  yieldGas = gas
+}
 
 /** Sets up the call's calldata length (the host writes the bytes at the start of the call's region) and empty memory. */
 export function setCallData(length: usize): void {
@@ -101,16 +95,45 @@ export function setCallData(length: usize): void {
   memoryCost = 0
 }
 
-/** Starts a frame: the code record, its gas, the executing address's id (warm set key), flags (FLAG_STATIC). */
-export function startFrame(rec: usize, gas: i64, addressId: u32, flags: u32): u32 {
+/** Starts a frame: the code record and its gas (below MAX_GAS). */
+export function startFrame(rec: usize, gas: i64): u32 {
   frameCode = rec
   framePc = 0
   frameSp = STACK
   frameGas = gas
-  frameRefund = 0
-  frameAddressId = addressId
-  frameFlags = flags
-  if (gas < 0 || gas >= MAX_GAS) return finish(STATUS_UNSUPPORTED, 0, gas, 0, 0)
+  store<u32>(RESULT_MEM_DIRTY, 0)
+  return interpret()
+}
+
+/** The host ran an instruction: the frame goes on at `pc` with `depth` words on the stack (the host wrote them) and `gas`. */
+export function setState(pc: u32, depth: u32, gas: i64): void {
+  framePc = <usize>pc
+  frameSp = STACK + ((<usize>depth) << 5)
+  frameGas = gas
+}
+
+/**
+ * The host's instruction left memory at `words` words that have cost `cost`: the region grown
+ * (zeros past the old size) for the host to write; answers where memory starts, 0 when linear memory
+ * cannot grow that far.
+ */
+export function setMemory(words: u32, cost: i64): usize {
+  if (<u64>words > memoryWords) {
+    if (!growCallRegion(memoryOffset + ((<usize>words) << 5))) return 0
+    memory.fill(memoryBase() + <usize>(memoryWords << 5), 0, <usize>((<u64>words - memoryWords) << 5))
+  }
+  memoryWords = <u64>words
+  memoryCost = cost
+  return memoryBase()
+}
+
+/** The host ran an SSTORE: the slot (the stack's top) now holds the value under it, and is warm. */
+export function noteStore(): void {
+  putSlot(frameSp - 32, frameSp - 64)
+}
+
+/** Continues the frame where it stopped. */
+export function resume(): u32 {
   return interpret()
 }
 
@@ -118,20 +141,25 @@ function memoryBase(): usize {
   return callRegionBase() + memoryOffset
 }
 
-function finish(status: u32, pc: usize, gas: i64, retPtr: usize, retLen: usize): u32 {
+/** Stops the run with the frame's registers saved and reported. */
+function stop(status: u32, pc: usize, sp: usize, gas: i64): u32 {
+  framePc = pc
+  frameSp = sp
+  frameGas = gas
   store<u32>(RESULT_STATUS, status)
-  store<u32>(RESULT_RET_PTR, <u32>retPtr)
-  store<u32>(RESULT_RET_LEN, <u32>retLen)
   store<u32>(RESULT_PC, <u32>pc)
-  store<u32>(RESULT_OPCODE, <u32>load<u8>(frameCode + CODE_HEADER + pc))
+  store<u32>(RESULT_DEPTH, <u32>((sp - STACK) >> 5))
   store<i64>(RESULT_GAS_LEFT, gas)
-  store<i64>(RESULT_REFUND, frameRefund)
+  store<u32>(RESULT_MEM_WORDS, <u32>memoryWords)
+  store<u32>(RESULT_OPCODE, <u32>load<u8>(frameCode + CODE_HEADER + pc))
+  store<i64>(RESULT_MEM_COST, memoryCost)
+  store<u32>(RESULT_MEM_PTR, <u32>memoryBase())
   return status
 }
 
-/** An exceptional halt: all gas consumed. */
-function fail(status: u32, pc: usize): u32 {
-  return finish(status, pc, 0, 0, 0)
+/** The host runs the instruction at pc, on the state before it (`gas`: before its static gas). */
+function bail(pc: usize, sp: usize, gas: i64): u32 {
+  return stop(STATUS_HOST, pc, sp, gas)
 }
 
 /** The word as a memory offset or size: its value below 2^32, else NO_OFFSET (then surely out of gas). */
@@ -144,8 +172,8 @@ function memoryArgument(p: usize): u64 {
 }
 
 /**
- * Charges the expansion of memory to `end` bytes (3 gas a word and words² / 512): the gas left, -1
- * when out of gas, -2 when linear memory cannot grow (the host then falls back).
+ * Charges the expansion of memory to `end` bytes (3 gas a word and words² / 512): the gas left, or
+ * -1 when out of gas or when linear memory cannot grow (the host then runs the instruction).
  */
 function expandMemory(gas: i64, end: u64): i64 {
   if (end > 0x100000000) return -1
@@ -154,7 +182,7 @@ function expandMemory(gas: i64, end: u64): i64 {
   const cost = <i64>(words * 3 + (words * words) / 512)
   gas -= cost - memoryCost
   if (gas < 0) return -1
-  if (!growCallRegion(memoryOffset + <usize>(words << 5))) return -2
+  if (!growCallRegion(memoryOffset + <usize>(words << 5))) return -1
   memory.fill(memoryBase() + <usize>(memoryWords << 5), 0, <usize>((words - memoryWords) << 5))
   memoryWords = words
   memoryCost = cost
@@ -176,41 +204,6 @@ function lowBytes(bytes: usize): u64 {
   return bytes >= 8 ? 0xffffffffffffffff : ((<u64>1) << ((<u64>bytes) << 3)) - 1
 }
 
-/** SSTORE's gas (EIP-2200 as EIP-2929 and EIP-3529 amend it), refunds counted; the cold surcharge aside. */
-function sstoreGas(warm: bool): i64 {
-  const current = IO_VALUE
-  const original = IO_VALUE + 32
-  const value = IO_NEW
-  if (equal(current, value)) return WARM_READ
-  if (equal(original, current)) {
-    if (isZero(original)) return SSTORE_SET
-    if (isZero(value)) frameRefund += SSTORE_CLEAR_REFUND
-    return SSTORE_RESET
-  }
-  if (!isZero(original)) {
-    if (isZero(current)) frameRefund -= SSTORE_CLEAR_REFUND
-    else if (isZero(value)) frameRefund += SSTORE_CLEAR_REFUND
-  }
-  if (equal(original, value)) {
-    if (isZero(original)) frameRefund += SSTORE_INIT_REFUND
-    else frameRefund += warm ? SSTORE_CLEAN_REFUND_WARM : SSTORE_CLEAN_REFUND_COLD
-  }
-  return WARM_READ
-}
-
-/** Pauses for the host (NEEDS_STORAGE): the instruction at pc runs again on resume. */
-function pause(pc: usize, sp: usize, gas: i64): u32 {
-  framePc = pc
-  frameSp = sp
-  frameGas = gas
-  return finish(STATUS_NEEDS_STORAGE, pc, gas, 0, 0)
-}
-
-/** Continues a frame paused by NEEDS_STORAGE. */
-export function resume(): u32 {
-  return interpret()
-}
-
 function interpret(): u32 {
   const code = frameCode + CODE_HEADER
   let pc = framePc
@@ -218,14 +211,13 @@ function interpret(): u32 {
   let gas = frameGas
   while (true) {
     const op = <u32>load<u8>(code + pc)
-    gas -= <i64>load<u32>(GAS_TABLE + ((<usize>op) << 2))
-    if (gas < 0) return fail(STATUS_OUT_OF_GAS, pc)
+    const before = gas
+    gas -= load<i64>(GAS_TABLE + ((<usize>op) << 3))
+    if (gas < 0) return bail(pc, sp, before)
     switch (op) {
-      case 0x00: // STOP
-        return finish(STATUS_STOP, pc, gas, 0, 0)
       case 0x01: {
         // ADD
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         const a = sp - 32
         const b = sp - 64
         const a0 = load<u64>(a)
@@ -254,7 +246,7 @@ function interpret(): u32 {
       }
       case 0x02: {
         // MUL
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         mul(sp - 32, sp - 64, sp - 64)
         sp -= 32
         pc++
@@ -262,7 +254,7 @@ function interpret(): u32 {
       }
       case 0x03: {
         // SUB
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         const a = sp - 32
         const b = sp - 64
         const a0 = load<u64>(a)
@@ -290,7 +282,7 @@ function interpret(): u32 {
       }
       case 0x04: {
         // DIV
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         divMod(sp - 32, sp - 64, sp - 64, 0)
         sp -= 32
         pc++
@@ -298,7 +290,7 @@ function interpret(): u32 {
       }
       case 0x05: {
         // SDIV
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         signedDivMod(sp - 32, sp - 64, sp - 64, 0)
         sp -= 32
         pc++
@@ -306,7 +298,7 @@ function interpret(): u32 {
       }
       case 0x06: {
         // MOD
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         const a = sp - 32
         const b = sp - 64
         if (fits64(a) && fits64(b)) {
@@ -319,7 +311,7 @@ function interpret(): u32 {
       }
       case 0x07: {
         // SMOD
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         signedDivMod(sp - 32, sp - 64, 0, sp - 64)
         sp -= 32
         pc++
@@ -327,9 +319,9 @@ function interpret(): u32 {
       }
       case 0x0a: {
         // EXP
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
-        gas -= EXP_BYTE * <i64>byteLength(sp - 64)
-        if (gas < 0) return fail(STATUS_OUT_OF_GAS, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
+        gas -= expByteGas * <i64>byteLength(sp - 64)
+        if (gas < 0) return bail(pc, sp, before)
         exp(sp - 32, sp - 64, sp - 64)
         sp -= 32
         pc++
@@ -337,7 +329,7 @@ function interpret(): u32 {
       }
       case 0x0b: {
         // SIGNEXTEND
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         const b = sp - 32
         if (fits64(b) && load<u64>(b) < 31) signExtend(sp - 64, <u32>load<u64>(b))
         sp = b
@@ -350,7 +342,7 @@ function interpret(): u32 {
       case 0x13: // SGT
       case 0x14: {
         // EQ
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         const a = sp - 32
         const b = sp - 64
         let r: bool = false
@@ -366,7 +358,7 @@ function interpret(): u32 {
       }
       case 0x15: {
         // ISZERO
-        if (sp < STACK + 32) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 32) return bail(pc, sp, before)
         const a = sp - 32
         setU64(a, u64(isZero(a)))
         pc++
@@ -376,7 +368,7 @@ function interpret(): u32 {
       case 0x17: // OR
       case 0x18: {
         // XOR
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         const a = sp - 32
         const b = sp - 64
         for (let i: usize = 0; i < 32; i += 8) {
@@ -390,7 +382,7 @@ function interpret(): u32 {
       }
       case 0x19: {
         // NOT
-        if (sp < STACK + 32) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 32) return bail(pc, sp, before)
         const a = sp - 32
         store<u64>(a, ~load<u64>(a))
         store<u64>(a, ~load<u64>(a, 8), 8)
@@ -401,7 +393,7 @@ function interpret(): u32 {
       }
       case 0x1a: {
         // BYTE
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         const i = sp - 32
         const x = sp - 64
         let v: u64 = 0
@@ -418,7 +410,7 @@ function interpret(): u32 {
       case 0x1c: // SHR
       case 0x1d: {
         // SAR
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         const s = sp - 32
         const v = sp - 64
         const fill: u64 = op == 0x1d && load<u64>(v, 24) >> 63 != 0 ? 0xffffffffffffffff : 0
@@ -440,7 +432,7 @@ function interpret(): u32 {
       case 0x33: // CALLER
       case 0x34: {
         // CALLVALUE
-        if (sp >= STACK_END) return fail(STATUS_STACK_OVERFLOW, pc)
+        if (sp >= STACK_END) return bail(pc, sp, before)
         fromBigEndian(op == 0x30 ? ENV_ADDRESS : op == 0x33 ? ENV_CALLER : ENV_CALLVALUE, sp)
         sp += 32
         pc++
@@ -448,7 +440,7 @@ function interpret(): u32 {
       }
       case 0x35: {
         // CALLDATALOAD
-        if (sp < STACK + 32) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 32) return bail(pc, sp, before)
         const a = sp - 32
         const offset = memoryArgument(a)
         if (offset >= <u64>callDataLength) setU64(a, 0)
@@ -463,7 +455,7 @@ function interpret(): u32 {
       }
       case 0x36: {
         // CALLDATASIZE
-        if (sp >= STACK_END) return fail(STATUS_STACK_OVERFLOW, pc)
+        if (sp >= STACK_END) return bail(pc, sp, before)
         setU64(sp, <u64>callDataLength)
         sp += 32
         pc++
@@ -471,19 +463,19 @@ function interpret(): u32 {
       }
       case 0x50: {
         // POP
-        if (sp < STACK + 32) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 32) return bail(pc, sp, before)
         sp -= 32
         pc++
         break
       }
       case 0x51: {
         // MLOAD
-        if (sp < STACK + 32) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 32) return bail(pc, sp, before)
         const a = sp - 32
         const offset = memoryArgument(a)
-        if (offset == NO_OFFSET) return fail(STATUS_OUT_OF_GAS, pc)
+        if (offset == NO_OFFSET) return bail(pc, sp, before)
         gas = expandMemory(gas, offset + 32)
-        if (gas < 0) return gas == -1 ? fail(STATUS_OUT_OF_GAS, pc) : finish(STATUS_UNSUPPORTED, pc, 0, 0, 0)
+        if (gas < 0) return bail(pc, sp, before)
         fromBigEndian(memoryBase() + <usize>offset, a)
         pc++
         break
@@ -491,70 +483,62 @@ function interpret(): u32 {
       case 0x52: // MSTORE
       case 0x53: {
         // MSTORE8
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
         const a = sp - 32
         const offset = memoryArgument(a)
-        if (offset == NO_OFFSET) return fail(STATUS_OUT_OF_GAS, pc)
+        if (offset == NO_OFFSET) return bail(pc, sp, before)
         gas = expandMemory(gas, offset + (op == 0x52 ? 32 : 1))
-        if (gas < 0) return gas == -1 ? fail(STATUS_OUT_OF_GAS, pc) : finish(STATUS_UNSUPPORTED, pc, 0, 0, 0)
+        if (gas < 0) return bail(pc, sp, before)
         if (op == 0x52) toBigEndian(sp - 64, memoryBase() + <usize>offset)
         else store<u8>(memoryBase() + <usize>offset, <u8>load<u64>(sp - 64))
+        store<u32>(RESULT_MEM_DIRTY, 1)
         sp -= 64
         pc++
         break
       }
       case 0x54: {
-        // SLOAD
-        if (sp < STACK + 32) return fail(STATUS_STACK_UNDERFLOW, pc)
+        // SLOAD: from the slot table (warm), else the host's answer at once, else the host runs it.
+        if (sp < STACK + 32) return bail(pc, sp, before)
         const key = sp - 32
-        const warm = isWarm(key, frameAddressId)
-        const cost = warm ? WARM_READ : COLD_SLOAD
-        if (gas < cost) return fail(STATUS_OUT_OF_GAS, pc)
-        toBigEndian(key, IO_KEY)
-        if (host.sload(IO_KEY, IO_VALUE) == 0) return pause(pc, sp, gas)
-        gas -= cost
-        if (!warm) addWarm(key, frameAddressId)
-        fromBigEndian(IO_VALUE, key)
-        pc++
-        break
-      }
-      case 0x55: {
-        // SSTORE
-        if (frameFlags & FLAG_STATIC) return fail(STATUS_STATIC_STATE_CHANGE, pc)
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
-        if (gas <= SSTORE_SENTRY) return fail(STATUS_OUT_OF_GAS, pc)
-        const key = sp - 32
-        toBigEndian(key, IO_KEY)
-        if (host.storageForStore(IO_KEY, IO_VALUE) == 0) return pause(pc, sp, gas)
-        toBigEndian(sp - 64, IO_NEW)
-        const warm = isWarm(key, frameAddressId)
-        gas -= sstoreGas(warm) + (warm ? 0 : COLD_SLOAD)
-        if (gas < 0) return fail(STATUS_OUT_OF_GAS, pc)
-        if (frameRefund < 0) return fail(STATUS_REFUND_EXHAUSTED, pc)
-        if (!warm) addWarm(key, frameAddressId)
-        host.sstore(IO_KEY, IO_NEW)
-        sp -= 64
+        const entry = findSlot(key)
+        if (entry != 0) {
+          gas -= warmSloadGas
+          if (gas < 0) return bail(pc, sp, before)
+          copyWord(key, entry + 32)
+        } else {
+          toBigEndian(key, IO_KEY)
+          const cost = host.sload(IO_KEY, IO_VALUE, gas)
+          if (cost < 0) return bail(pc, sp, before)
+          gas -= cost
+          fromBigEndian(IO_VALUE, TMP_D)
+          putSlot(key, TMP_D)
+          copyWord(key, TMP_D)
+        }
         pc++
         break
       }
       case 0x56: {
         // JUMP
-        if (sp < STACK + 32) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + 32) return bail(pc, sp, before)
         const dest = jumpTarget(sp - 32)
-        if (dest < 0) return fail(STATUS_INVALID_JUMP, pc)
+        if (dest < 0) return bail(pc, sp, before)
         sp -= 32
         pc = <usize>dest
+        if (gas < yieldGas) return stop(STATUS_YIELD, pc, sp, gas)
         break
       }
       case 0x57: {
         // JUMPI
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
-        sp -= 64
-        if (isZero(sp)) pc++
-        else {
-          const dest = jumpTarget(sp + 32)
-          if (dest < 0) return fail(STATUS_INVALID_JUMP, pc)
+        if (sp < STACK + 64) return bail(pc, sp, before)
+        if (isZero(sp - 64)) {
+          sp -= 64
+          pc++
+        } else {
+          const dest = jumpTarget(sp - 32)
+          if (dest < 0) return bail(pc, sp, before)
+          sp -= 64
           pc = <usize>dest
+          if (gas < yieldGas) return stop(STATUS_YIELD, pc, sp, gas)
         }
         break
       }
@@ -562,7 +546,7 @@ function interpret(): u32 {
       case 0x59: // MSIZE
       case 0x5a: {
         // GAS
-        if (sp >= STACK_END) return fail(STATUS_STACK_OVERFLOW, pc)
+        if (sp >= STACK_END) return bail(pc, sp, before)
         setU64(sp, op == 0x58 ? <u64>pc : op == 0x59 ? memoryWords << 5 : <u64>gas)
         sp += 32
         pc++
@@ -573,7 +557,7 @@ function interpret(): u32 {
         break
       case 0x5f: {
         // PUSH0
-        if (sp >= STACK_END) return fail(STATUS_STACK_OVERFLOW, pc)
+        if (sp >= STACK_END) return bail(pc, sp, before)
         setU64(sp, 0)
         sp += 32
         pc++
@@ -581,7 +565,7 @@ function interpret(): u32 {
       }
       case 0x60: {
         // PUSH1
-        if (sp >= STACK_END) return fail(STATUS_STACK_OVERFLOW, pc)
+        if (sp >= STACK_END) return bail(pc, sp, before)
         setU64(sp, <u64>load<u8>(code + pc + 1))
         sp += 32
         pc += 2
@@ -620,7 +604,7 @@ function interpret(): u32 {
       case 0x7f: {
         // PUSH2..PUSH32: the immediate read as big-endian u64s ending at its last byte (the bytes before
         // it, opcode and earlier code or the record's header, masked off; past the code, the zero pad).
-        if (sp >= STACK_END) return fail(STATUS_STACK_OVERFLOW, pc)
+        if (sp >= STACK_END) return bail(pc, sp, before)
         const n = <usize>(op - 0x5f)
         const end = code + pc + 1 + n
         if (n <= 8) {
@@ -662,8 +646,8 @@ function interpret(): u32 {
       case 0x8f: {
         // DUP1..DUP16
         const n = <usize>(op - 0x7f)
-        if (sp < STACK + (n << 5)) return fail(STATUS_STACK_UNDERFLOW, pc)
-        if (sp >= STACK_END) return fail(STATUS_STACK_OVERFLOW, pc)
+        if (sp < STACK + (n << 5)) return bail(pc, sp, before)
+        if (sp >= STACK_END) return bail(pc, sp, before)
         copyWord(sp, sp - (n << 5))
         sp += 32
         pc++
@@ -687,7 +671,7 @@ function interpret(): u32 {
       case 0x9f: {
         // SWAP1..SWAP16
         const n = <usize>(op - 0x8f)
-        if (sp < STACK + ((n + 1) << 5)) return fail(STATUS_STACK_UNDERFLOW, pc)
+        if (sp < STACK + ((n + 1) << 5)) return bail(pc, sp, before)
         const a = sp - 32
         const b = sp - ((n + 1) << 5)
         const a0 = load<u64>(a)
@@ -702,23 +686,8 @@ function interpret(): u32 {
         pc++
         break
       }
-      case 0xf3: // RETURN
-      case 0xfd: {
-        // REVERT
-        if (sp < STACK + 64) return fail(STATUS_STACK_UNDERFLOW, pc)
-        const status = op == 0xf3 ? STATUS_RETURN : STATUS_REVERT
-        if (isZero(sp - 64)) return finish(status, pc, gas, 0, 0)
-        const offset = memoryArgument(sp - 32)
-        const length = memoryArgument(sp - 64)
-        if (offset == NO_OFFSET || length == NO_OFFSET) return fail(STATUS_OUT_OF_GAS, pc)
-        gas = expandMemory(gas, offset + length)
-        if (gas < 0) return gas == -1 ? fail(STATUS_OUT_OF_GAS, pc) : finish(STATUS_UNSUPPORTED, pc, 0, 0, 0)
-        return finish(status, pc, gas, memoryBase() + <usize>offset, <usize>length)
-      }
-      case 0xfe: // INVALID
-        return fail(STATUS_INVALID_OPCODE, pc)
       default:
-        return finish(STATUS_UNSUPPORTED, pc, gas, 0, 0)
+        return bail(pc, sp, before)
     }
   }
 }

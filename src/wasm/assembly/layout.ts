@@ -1,37 +1,38 @@
 // Linear memory's layout. The first 64 KiB are this module's fixed regions, at constant addresses
 // (asc --memoryBase 65536 puts the compiler's own data above them): the host reads and writes the
-// exchange areas directly, at the addresses index.ts exports. Above the compiler's data, a bump
-// heap holds what lives across calls (analysed code, the warm set); above that, the current call's
-// region (its calldata, then its EVM memory), which moves up when the heap grows during a call.
+// exchange areas and the stack directly, at the addresses index.ts exports. Above the compiler's
+// data, a bump heap holds what lives across frames (analysed code, the slot table); above that, the
+// current frame's region (its calldata, then its EVM memory), which moves up when the heap grows
+// during a frame.
 
-/** The 32-byte big-endian storage key of a host storage call. */
+/** The 32-byte big-endian storage key of a host SLOAD. */
 export const IO_KEY: usize = 0x0000
-/** Where the host writes a slot's value (32 bytes big-endian); SSTORE: current value here, original value after it. */
+/** Where the host writes the slot's value (32 bytes big-endian). */
 export const IO_VALUE: usize = 0x0020
-/** The new value of an SSTORE, 32 bytes big-endian, as the host reads it. */
-export const IO_NEW: usize = 0x0060
 
-/** The outcome of a run, for the host: status, return data, gas. */
+/** Where a run stopped, for the host: why, and the frame's registers there. */
 export const RESULT: usize = 0x0080
-export const RESULT_STATUS: usize = RESULT + 0x00 // u32
-export const RESULT_RET_PTR: usize = RESULT + 0x04 // u32, absolute address of the return data
-export const RESULT_RET_LEN: usize = RESULT + 0x08 // u32
-export const RESULT_PC: usize = RESULT + 0x0c // u32, the pc where the run stopped
-export const RESULT_GAS_LEFT: usize = RESULT + 0x10 // i64
-export const RESULT_REFUND: usize = RESULT + 0x18 // i64
-export const RESULT_OPCODE: usize = RESULT + 0x20 // u32, the opcode at RESULT_PC
+export const RESULT_STATUS: usize = RESULT + 0x00 // u32: STATUS_HOST or STATUS_YIELD
+export const RESULT_PC: usize = RESULT + 0x04 // u32, the pc of the instruction the host runs (HOST) or resumes at
+export const RESULT_DEPTH: usize = RESULT + 0x08 // u32, the stack's depth in words
+export const RESULT_MEM_DIRTY: usize = RESULT + 0x0c // u32, set when EVM memory was written; the host clears it
+export const RESULT_GAS_LEFT: usize = RESULT + 0x10 // i64, before the instruction at RESULT_PC
+export const RESULT_MEM_WORDS: usize = RESULT + 0x18 // u32, EVM memory's size in words
+export const RESULT_OPCODE: usize = RESULT + 0x1c // u32, the opcode at RESULT_PC
+export const RESULT_MEM_COST: usize = RESULT + 0x20 // i64, what memory of that size has cost
+export const RESULT_MEM_PTR: usize = RESULT + 0x28 // u32, where EVM memory starts (moves when the heap grows)
 
-/** The call's inputs, written by the host before a run. */
+/** The frame's inputs, written by the host before a run. */
 export const ENV: usize = 0x0100
 export const ENV_ADDRESS: usize = ENV + 0x00 // 32 bytes big-endian (the 20-byte address left-padded)
 export const ENV_CALLER: usize = ENV + 0x20 // 32 bytes big-endian
 export const ENV_CALLVALUE: usize = ENV + 0x40 // 32 bytes big-endian
 
-/** Static gas by opcode: 256 u32. */
+/** Static gas by opcode: 256 i64, set by the host from its fork's opcode table (HOST_OP: run by the host). */
 export const GAS_TABLE: usize = 0x0200
 
 /** Scratch for the arithmetic helpers (word.ts). */
-export const SCRATCH: usize = 0x0600
+export const SCRATCH: usize = 0x0c00
 export const DIV_U: usize = SCRATCH + 0x00 // 9 u32 digits (+ pad)
 export const DIV_V: usize = SCRATCH + 0x40 // 8 u32 digits
 export const DIV_Q: usize = SCRATCH + 0x60 // 8 u32 digits
@@ -45,7 +46,8 @@ export const STACK: usize = 0x2000
 export const STACK_LIMIT: usize = 1024
 export const STACK_END: usize = STACK + STACK_LIMIT * 32
 
-let heapTop: usize = (__heap_base + 31) & ~(<usize>31)
+const HEAP_START: usize = (__heap_base + 31) & ~(<usize>31)
+let heapTop: usize = HEAP_START
 /** The current call's region (calldata, then EVM memory), above the heap; 0 when no call is set up. */
 let callRegion: usize = 0
 /** Its size in use: calldata and EVM memory so far. */
@@ -100,4 +102,16 @@ export function growCallRegion(size: usize): bool {
   if (!ensureMemory(callRegion + size)) return false
   callRegionSize = size
   return true
+}
+
+/** The heap's bytes in use (analysed code, the slot table). */
+export function heapUsed(): usize {
+  return heapTop - HEAP_START
+}
+
+/** Empties the heap (between frames: the host forgets its code records, the slot table is made again). */
+export function resetHeapTop(): void {
+  heapTop = HEAP_START
+  callRegion = 0
+  callRegionSize = 0
 }

@@ -1,16 +1,23 @@
-// The wasm EVM prototype (issue 37) against @ethereumjs/evm: the same programs on both engines,
-// compared on outcome, gas used, refund, return data and storage. The module is compiled from
-// src/wasm/assembly by the assemblyscript API in beforeAll (test/src/compileWasmEvm.ts, cached on
-// disk by source hash), so the test needs no `npm run build:wasm`.
+// The wasm engine (issue 37) against @ethereumjs/evm alone: the same programs on two EVMs over the
+// same state, one of them attached to the wasm engine, compared on outcome, gas used, refund, return
+// data and storage. The module is compiled from src/wasm/assembly by the assemblyscript API in
+// beforeAll (src/node/compileWasmEvm.ts, cached on disk by source hash), so the test needs no
+// `npm run build:wasm`.
+import { resolve } from 'node:path'
 import { createEVM, getOpcodesForHF } from '@ethereumjs/evm'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { SimpleStateManager } from '@ethereumjs/statemanager'
-import { Account, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { compileWasmEvm } from '../../test/src/compileWasmEvm.js'
+import { compileWasmEvm } from '../node/compileWasmEvm.js'
+import { createOverlayStateManager } from '../state/createOverlayStateManager.js'
+import { createAllocStateSource } from '../../test/src/createAllocStateSource.js'
 import type { Hex } from '../types/hex.js'
-import { type FrameStorage, loadWasmEvm, type WasmEvm, type WasmStatus } from './loadWasmEvm.js'
-import { runWasmFrame } from './runWasmFrame.js'
+import {
+  type WasmEngine,
+  type WasmEngineCounters,
+  createWasmEngine,
+  newWasmEngineCounters,
+} from './createWasmEngine.js'
 
 const TO: Hex = `0x${'ab'.repeat(20)}`
 const CALLER: Hex = `0x${'cd'.repeat(20)}`
@@ -31,129 +38,100 @@ interface Program {
   data?: string
   value?: bigint
   isStatic?: boolean
+  /** Other contracts, by address. */
+  others?: Record<Hex, { code: string; storage?: Record<Hex, bigint> }>
+  hardfork?: Hardfork
 }
 
 interface Outcome {
-  status: 'success' | WasmStatus
+  error: string | undefined
   gasUsed: bigint
   refund: bigint | undefined
   returnValue: string
   storage: Record<string, string>
 }
 
-const ERRORS: Record<string, WasmStatus> = {
-  'out of gas': 'outOfGas',
-  'invalid JUMP': 'invalidJump',
-  'stack underflow': 'stackUnderflow',
-  'stack overflow': 'stackOverflow',
-  'invalid opcode': 'invalidOpcode',
-  'static state change': 'staticStateChange',
-  'refund exhausted': 'refundExhausted',
-  revert: 'revert',
-}
+let engine: WasmEngine
+let counters: WasmEngineCounters
 
-const common = () => new Common({ chain: Mainnet, hardfork: Hardfork.Prague })
-
-async function ethereumjs(program: Program): Promise<Outcome> {
-  const stateManager = new SimpleStateManager()
-  const evm = await createEVM({ common: common(), stateManager })
-  const to = createAddressFromString(TO)
-  const caller = createAddressFromString(CALLER)
-  await stateManager.putAccount(to, new Account())
-  await stateManager.putCode(to, hexToBytes(`0x${program.code}`))
-  await stateManager.putAccount(caller, new Account(0n, 10n ** 20n))
-  for (const [key, value] of Object.entries(program.storage ?? {}))
-    await stateManager.putStorage(to, hexToBytes(key as Hex), hexToBytes(`0x${word(value)}`))
-  const result = await evm.runCall({
-    caller,
-    to,
-    gasLimit: program.gasLimit ?? 1_000_000n,
-    value: program.value ?? 0n,
-    data: hexToBytes(`0x${program.data ?? ''}`),
-    isStatic: program.isStatic ?? false,
-  })
-  const { exceptionError, executionGasUsed, gasRefund, returnValue } = result.execResult
-  const error = exceptionError?.error
-  const storage: Record<string, string> = {}
-  for (const key of Object.keys(program.storage ?? {}).concat([slot(0n), slot(1n), slot(2n)]))
-    storage[key] = bytesToHex(setLengthLeft(await stateManager.getStorage(to, hexToBytes(key as Hex)), 32))
-  return {
-    // 'invalid JUMP at <code hash>/<address>:<pc>'
-    status: error === undefined ? 'success' : (ERRORS[error.replace(/ at .*/, '')] ?? (error as WasmStatus)),
-    gasUsed: executionGasUsed,
-    refund: error === undefined ? (gasRefund ?? 0n) : undefined,
-    returnValue: bytesToHex(returnValue),
-    storage,
+async function run(program: Program, wasm: boolean): Promise<Outcome> {
+  const storageOf = (s: Record<Hex, bigint> | undefined) =>
+    Object.fromEntries(Object.entries(s ?? {}).map(([k, v]) => [k, `0x${word(v)}`]))
+  const alloc: Record<string, { code?: string; balance?: string; storage?: Record<string, string> }> = {
+    [TO]: { code: `0x${program.code}`, storage: storageOf(program.storage), balance: '0x100' },
+    [CALLER]: { balance: '0x56bc75e2d63100000' },
+  }
+  for (const [address, other] of Object.entries(program.others ?? {}))
+    alloc[address] = { code: `0x${other.code}`, storage: storageOf(other.storage) }
+  const stateManager = createOverlayStateManager({ source: createAllocStateSource(alloc), block: {} as never })
+  const common = new Common({ chain: Mainnet, hardfork: program.hardfork ?? Hardfork.Prague })
+  const evm = await createEVM({ common, stateManager })
+  const detach = wasm ? engine.attach(evm, { counters }) : () => {}
+  try {
+    const to = createAddressFromString(TO)
+    const result = await evm.runCall({
+      caller: createAddressFromString(CALLER),
+      to,
+      gasLimit: program.gasLimit ?? 1_000_000n,
+      value: program.value ?? 0n,
+      data: hexToBytes(`0x${program.data ?? ''}`),
+      isStatic: program.isStatic ?? false,
+    })
+    const { exceptionError, executionGasUsed, gasRefund, returnValue } = result.execResult
+    const storage: Record<string, string> = {}
+    for (const [address, slots] of [
+      [TO, program.storage],
+      ...Object.entries(program.others ?? {}).map(([a, o]) => [a, o.storage]),
+    ] as [Hex, Record<Hex, bigint> | undefined][])
+      for (const key of Object.keys(slots ?? {}).concat([slot(0n), slot(1n), slot(2n)]))
+        storage[`${address}:${key}`] = bytesToHex(
+          setLengthLeft(await stateManager.getStorage(createAddressFromString(address), hexToBytes(key as Hex)), 32),
+        )
+    return {
+      error: exceptionError?.error,
+      gasUsed: executionGasUsed,
+      refund: exceptionError === undefined ? (gasRefund ?? 0n) : undefined,
+      returnValue: bytesToHex(returnValue),
+      storage,
+    }
+  } finally {
+    detach()
   }
 }
 
-/** A FrameStorage over a map; `lazy`: nothing at hand until fetched (each slot paused for once). */
-function mapStorage(initial: Record<Hex, bigint>, lazy = false) {
-  const values = new Map<Hex, Uint8Array>()
-  for (const [key, value] of Object.entries(initial)) values.set(key as Hex, hexToBytes(`0x${word(value)}`))
-  const fetched = new Set<Hex>()
-  const empty = new Uint8Array(0)
-  const storage: FrameStorage = {
-    current: (key) => (lazy && !fetched.has(key) ? undefined : (values.get(key) ?? empty)),
-    original: (key) => (lazy && !fetched.has(key) ? undefined : (values.get(key) ?? empty)),
-    fetch: async (key) => {
-      await new Promise((resolve) => setTimeout(resolve, 1))
-      fetched.add(key)
-    },
-  }
-  return { storage, values, fetched }
-}
-
-let wasmEvm: WasmEvm
-
-async function wasm(program: Program, lazy = false): Promise<Outcome> {
-  const { storage, values } = mapStorage(program.storage ?? {}, lazy)
-  const result = await runWasmFrame(wasmEvm, {
-    code: hexToBytes(`0x${program.code}`),
-    address: hexToBytes(TO),
-    caller: hexToBytes(CALLER),
-    value: program.value ?? 0n,
-    data: hexToBytes(`0x${program.data ?? ''}`),
-    gasLimit: program.gasLimit ?? 1_000_000n,
-    isStatic: program.isStatic ?? false,
-    storage,
-  })
-  for (const [key, value] of result.writes) values.set(key, value)
-  const success = result.status === 'stop' || result.status === 'return'
-  const out: Record<string, string> = {}
-  for (const key of Object.keys(program.storage ?? {}).concat([slot(0n), slot(1n), slot(2n)]))
-    out[key] = bytesToHex(setLengthLeft(values.get(key as Hex) ?? new Uint8Array(0), 32))
-  return {
-    status: success ? 'success' : result.status,
-    gasUsed: result.gasUsed,
-    refund: success ? result.gasRefund : undefined,
-    returnValue: bytesToHex(result.returnValue),
-    storage: out,
-  }
-}
-
-/** Runs the program on both engines and expects the same outcome; returns it. */
+/** Runs the program on both engines and expects the same outcome, and the wasm to have run a frame; returns it. */
 async function same(program: Program): Promise<Outcome> {
-  const expected = await ethereumjs(program)
-  expect(await wasm(program), program.code).toEqual(expected)
+  const expected = await run(program, false)
+  const frames = counters.frames
+  expect(await run(program, true), program.code).toEqual(expected)
+  expect(counters.frames).toBeGreaterThan(frames)
   return expected
 }
 
 beforeAll(async () => {
-  wasmEvm = await loadWasmEvm(await compileWasmEvm())
+  const root = resolve(import.meta.dirname, '../..')
+  engine = await createWasmEngine(await WebAssembly.compile((await compileWasmEvm(root)) as Uint8Array<ArrayBuffer>))
+  counters = newWasmEngineCounters()
 }, 120_000)
 
-describe('runWasmFrame: the wasm EVM prototype agrees with @ethereumjs/evm', () => {
-  it('charges the static gas @ethereumjs/evm charges, for every opcode it implements', async () => {
-    // The EVM adds its gas parameters to the Common it is given.
-    const { opcodes } = getOpcodesForHF((await createEVM({ common: common() })).common)
-    const implemented = [
-      0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0a, 0x0b, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
-      0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x30, 0x33, 0x34, 0x35, 0x36, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58,
-      0x59, 0x5a, 0x5b, 0x5f, 0xf3, 0xfd, 0xfe,
-    ]
-    for (let op = 0x60; op <= 0x9f; op++) implemented.push(op)
-    for (const op of implemented) expect([op, wasmEvm.exports.staticGas(op)]).toEqual([op, opcodes.get(op)!.fee])
+describe('the wasm engine agrees with @ethereumjs/evm', () => {
+  it('runs each fork as its opcode table says (PUSH0, shifts, SLOAD before EIP-2929)', async () => {
+    for (const hardfork of [
+      Hardfork.Byzantium,
+      Hardfork.Istanbul,
+      Hardfork.London,
+      Hardfork.Shanghai,
+      Hardfork.Cancun,
+    ]) {
+      await same({ hardfork, code: `5f${RETURN_TOP}` }) // PUSH0: invalid before Shanghai
+      await same({ hardfork, code: `${push(1)}${push(4)}1b${RETURN_TOP}` }) // SHL: invalid before Constantinople
+      await same({ hardfork, code: `${push(0)}54${push(0)}54${push(3)}0a01${RETURN_TOP}`, storage: { [slot(0n)]: 5n } })
+    }
+    // The static gas the fork's table has for every opcode the wasm runs, through GAS before and after.
+    const { opcodes } = getOpcodesForHF(
+      (await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })).common,
+    )
+    expect(opcodes.get(0x01)!.fee).toBe(3)
   })
 
   it('wraps 256-bit arithmetic as the EVM does', async () => {
@@ -232,7 +210,7 @@ describe('runWasmFrame: the wasm EVM prototype agrees with @ethereumjs/evm', () 
 
   it('runs out of gas where ethereumjs does', async () => {
     const loop = '5b600056' // an endless loop
-    expect((await same({ code: loop, gasLimit: 10_000n })).status).toBe('outOfGas')
+    expect((await same({ code: loop, gasLimit: 10_000n })).error).toBe('out of gas')
     for (const gasLimit of [0n, 2n, 3n, 5n, 6n]) await same({ code: '6001600201', gasLimit })
     await same({ code: `${push32(2n ** 40n)}51`, gasLimit: 1_000_000n }) // MLOAD far away
     await same({ code: `${push32(MAX)}51` })
@@ -274,12 +252,16 @@ describe('runWasmFrame: the wasm EVM prototype agrees with @ethereumjs/evm', () 
     await same({ code, data, gasLimit: 2_000_000n })
   })
 
-  it('pauses for a slot the host has not at hand and resumes with the same result', async () => {
+  it('reads a slot first through ethereumjs (not at hand), then at once, then from its table', async () => {
     const storage = { [slot(0n)]: 7n, [slot(2n)]: 9n } as Record<Hex, bigint>
-    const code = `${push(0)}54${push(2)}54${push(0)}54${push(8)}${push(1)}5501${RETURN_TOP}`
-    const before = wasmEvm.hostCalls.fetches
-    expect(await wasm({ code, storage }, true)).toEqual(await ethereumjs({ code, storage }))
-    expect(wasmEvm.hostCalls.fetches - before).toBe(3) // slots 0, 2 and (for the SSTORE) 1
+    // Slot 0 three times, slot 2 once; then an SSTORE to 0 and a read back of it.
+    const code = `${push(0)}54${push(0)}54${push(2)}54${push(0)}540101018060005560005401${RETURN_TOP}`
+    const hostSloads = counters.hostSloads
+    const hostSteps = counters.hostSteps
+    expect((await same({ code, storage })).returnValue).toBe(`0x${word(7n * 3n + 9n + 30n)}`)
+    // The first reads of 0 and 2 are host steps (the overlay has not read them), the rest the table's.
+    expect(counters.hostSloads - hostSloads).toBe(0)
+    expect(counters.hostSteps - hostSteps).toBeGreaterThanOrEqual(4) // SLOAD 0, SLOAD 2, SSTORE, RETURN
   })
 
   it('reads the call inputs and fails the stack as ethereumjs does', async () => {
@@ -296,17 +278,34 @@ describe('runWasmFrame: the wasm EVM prototype agrees with @ethereumjs/evm', () 
     await same({ code: 'fe' }) // INVALID
   })
 
-  it('stops on an instruction it lacks, for the host to run the call in ethereumjs', async () => {
-    const { storage } = mapStorage({})
-    const result = await runWasmFrame(wasmEvm, {
-      code: hexToBytes('0x600060002000'), // KECCAK256
-      address: hexToBytes(TO),
-      caller: hexToBytes(CALLER),
-      value: 0n,
-      data: new Uint8Array(0),
-      gasLimit: 100_000n,
-      storage,
-    })
-    expect([result.status, result.pc, result.opcode]).toEqual(['unsupported', 4, 0x20])
+  it('hands calls, creates, logs and hashing to ethereumjs, nested frames on the wasm too', async () => {
+    const OTHER: Hex = `0x${'ee'.repeat(20)}`
+    // The other contract: SLOAD 1, add calldata word 0, SSTORE 1, return it; REVERT when calldata word 0 is 13.
+    const other = `${push(1)}54600035018060015560003560 0d14602b57${RETURN_TOP}5b60006000fd`.replaceAll(' ', '')
+    const call = (arg: number, gas = 'ffff') =>
+      `${push(arg)}600052602060206020600060007f${'00'.repeat(12)}${'ee'.repeat(20)}61${gas}f1`
+    // CALL(other, arg 5) twice (return data at 0x20), add the results and the success flags, KECCAK256, LOG1.
+    const code = `${call(5)}${call(6)}01602051016000600020a0${push(0)}54600060002001${RETURN_TOP}`
+    const others = { [OTHER]: { code: other, storage: { [slot(1n)]: 100n } } }
+    await same({ code, others, storage: { [slot(0n)]: 3n } })
+    // The nested frame reverts: its SSTORE and its warm slot are undone; the caller reads on.
+    await same({ code: `${call(13)}${push(1)}54${call(5)}0101${RETURN_TOP}`, others })
+    // Too little gas for the nested frame's SSTORE.
+    await same({ code: `${call(5, '0900')}${RETURN_TOP}`, others })
+    // CREATE of init code returning a runtime that SLOADs; then CALL it.
+    const init = `${push32(BigInt(`0x${'60015460005260206000f3'.padEnd(64, '0')}`))}600052600b6000f3`
+    const create = `${push32(BigInt(`0x${init.padEnd(64, '0')}`))}6000526020600060 00f0`.replaceAll(' ', '')
+    await same({ code: `${create}80${RETURN_TOP}` })
+    // Reentrancy: the other contract calls back (CALLER) with calldata 1, which SSTOREs slot 0 here.
+    const me = `600035602757${push(0)}54${push(0)}54${call(0)}50${push(0)}5401${RETURN_TOP}5b${push(42)}${push(0)}5500`
+    const back = `6000600060206000600160005260003360fff1${RETURN_TOP}`
+    await same({ code: me, storage: { [slot(0n)]: 1n }, others: { [OTHER]: { code: back } } })
+  })
+
+  it('counts no fallback while no step listener is attached, and falls back with one', async () => {
+    const { fallbacks } = counters
+    const before = fallbacks.stepListeners
+    await same({ code: `${push(1)}${push(2)}01${RETURN_TOP}` })
+    expect(fallbacks.stepListeners).toBe(before)
   })
 })

@@ -1,0 +1,46 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join, parse, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { compileWasmEvm } from './compileWasmEvm.js'
+
+/** The nearest ancestor of `from` holding the wasm EVM's sources (src/wasm/assembly), if any. */
+function sourceRoot(from: string): string | undefined {
+  for (let dir = from; dir !== parse(dir).root; dir = dirname(dir))
+    if (existsSync(join(dir, 'src/wasm/assembly/index.ts')) && existsSync(join(dir, 'package.json'))) return dir
+  return undefined
+}
+
+/** dist/wasm/evm.wasm of the `dist` directory `from` is in (the published package, `npm run build`). */
+function builtModule(from: string): string | undefined {
+  const parts = from.split(sep)
+  const at = parts.lastIndexOf('dist')
+  if (at < 0) return undefined
+  const path = join(parts.slice(0, at + 1).join(sep) || sep, 'wasm/evm.wasm')
+  return existsSync(path) ? path : undefined
+}
+
+let loaded: Promise<WebAssembly.Module> | undefined
+
+/**
+ * The wasm EVM's compiled module for this process (once): from a build, dist/wasm/evm.wasm (`npm run
+ * build` runs build:wasm); from the sources (tsx, the tests), compiled from src/wasm/assembly with the
+ * assemblyscript package (cached by source hash, src/node/compileWasmEvm.ts), else the root's
+ * dist/wasm/evm.wasm if there is one. Rejects when neither is there.
+ */
+export function loadWasmEvmModule(): Promise<WebAssembly.Module> {
+  loaded ??= (async () => {
+    const here = dirname(fileURLToPath(import.meta.url))
+    const built = builtModule(here)
+    if (built !== undefined) return WebAssembly.compile(readFileSync(built))
+    const root = sourceRoot(here)
+    if (root === undefined) throw new Error(`no dist/wasm/evm.wasm and no wasm EVM sources above ${here}`)
+    try {
+      return await WebAssembly.compile((await compileWasmEvm(root)) as Uint8Array<ArrayBuffer>)
+    } catch (err) {
+      const fallback = join(root, 'dist/wasm/evm.wasm')
+      if (existsSync(fallback)) return WebAssembly.compile(readFileSync(fallback))
+      throw err
+    }
+  })()
+  return loaded
+}

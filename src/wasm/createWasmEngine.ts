@@ -1,0 +1,545 @@
+// The wasm engine (issue 37): @ethereumjs/evm's interpreter with its frames run by the WebAssembly
+// interpreter (src/wasm/assembly/) one at a time. Every code run goes through ethereumjs's
+// `Interpreter.run`; for an EVM marked by attachWasmEngine, that run is replaced by runFrame here:
+// the wasm module executes the instructions it implements, with the fork's static gas taken from the
+// EVM's own opcode table, and stops before every other instruction (calls, creates, logs, hashing,
+// the environment, SSTORE, the frame's end, and every exceptional halt). That one instruction is then
+// run by ethereumjs's own `runStep` on the frame's state copied into its run state (the stack's
+// inputs, memory when the instruction uses it and wasm wrote it, gas, pc), so its semantics, gas,
+// journal, warm sets and errors are ethereumjs's; the state is copied back and the wasm resumes. A
+// call made by such an instruction runs its frame through `Interpreter.run` again, in another module
+// instance (a pool: one instance per running frame). Frames that something observes step by step
+// (a `step` listener: struct logs, JavaScript tracers) and code the wasm cannot run (EOF, forks with
+// EIPs it does not follow, gas of 2^40 or more) run in ethereumjs's own `run`, counted as fallbacks.
+//
+// Browser-safe: the module's bytes come from the host (src/node/loadWasmEvmModule.ts in Node).
+import { type EVM, createEVM } from '@ethereumjs/evm'
+import type { Hex } from '../types/hex.js'
+import { opcodeStackIO } from '../tracing/opcodeStackIO.js'
+
+/** Why a frame ran in ethereumjs's own interpreter although its EVM is on the wasm engine. */
+export type WasmFallbackReason = 'stepListeners' | 'eof' | 'fork' | 'gas' | 'resumedPc' | 'profiler'
+
+export type WasmEngineCounters = {
+  /** Frames run by the wasm interpreter. */
+  frames: number
+  /** Instructions of those frames run by ethereumjs's runStep (calls, logs, SSTORE, frame ends…). */
+  hostSteps: number
+  /** SLOADs of a slot not yet in the frame's slot table answered by the host at once (the others: the table, or a host step). */
+  hostSloads: number
+  /** Frames run by ethereumjs's own interpreter instead, by reason. */
+  fallbacks: Record<WasmFallbackReason, number>
+}
+
+export const newWasmEngineCounters = (): WasmEngineCounters => ({
+  frames: 0,
+  hostSteps: 0,
+  hostSloads: 0,
+  fallbacks: { stepListeners: 0, eof: 0, fork: 0, gas: 0, resumedPc: 0, profiler: 0 },
+})
+
+/** How an EVM runs on the wasm engine: where it counts, and what it checks at loops (deadline, time slice). */
+export type WasmAttachment = {
+  counters: WasmEngineCounters
+  /** Asked every YIELD_GAS gas or so at jumps: throws past the deadline, or pauses for the event loop. */
+  interrupt?: (() => Promise<void> | void) | undefined
+}
+
+export type WasmEngine = {
+  /** Runs the EVM's frames on the wasm interpreter until the returned function is called. */
+  attach(evm: EVM, attachment: WasmAttachment): () => void
+}
+
+// ethereumjs's interpreter internals, as this file uses them.
+type Stack = { _store: bigint[]; _len: number }
+type Memory = { _store: Uint8Array; extend(offset: number, size: number): void }
+type OpcodeInfo = { fee: number; isInvalid: boolean; dynamicGas: boolean }
+type OpEntry = { opcodeInfo: OpcodeInfo } | undefined
+type Common = { isActivatedEIP(eip: number): boolean; param(name: string): bigint }
+type Journal = {
+  isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean
+  addWarmedStorage(address: Uint8Array, slot: Uint8Array): void
+}
+type RunState = {
+  programCounter: number
+  opCode: number
+  memory: Memory
+  memoryWordCount: bigint
+  highestMemCost: bigint
+  stack: Stack
+  code: Uint8Array
+  validJumps: Uint8Array
+  cachedPushes: Record<number, bigint>
+  gasLeft: bigint
+  env: {
+    address: { bytes: Uint8Array; toString(): string }
+    caller: { bytes: Uint8Array }
+    callData: Uint8Array
+    callValue: bigint
+    accessWitness?: { revert(): void }
+  }
+}
+type EvmInternals = {
+  [MARK]?: Attached
+  events: { listenerCount(event: string): number }
+  DEBUG: boolean
+  _optsCached: { profiler?: { enabled?: boolean } }
+  _opcodeMap: OpEntry[]
+  common: Common
+}
+type Interpreter = {
+  _evm: EvmInternals
+  _runState: RunState
+  _stateManager: { storageAtHand?(address: Hex, slot: Hex): Uint8Array | undefined }
+  journal: Journal
+  runStep(): Promise<void>
+  _getValidJumpDestinations(code: Uint8Array): { jumps: Uint8Array; pushes: Record<number, bigint> }
+}
+type RunResult = { runState: RunState; exceptionError: unknown }
+type RunFn = (this: Interpreter, code: Uint8Array, opts?: { pc?: number }) => Promise<RunResult>
+
+/** The marker on an EVM whose frames run here (a symbol: invisible to ethereumjs and JSON). */
+const MARK = Symbol.for('edgetrace.wasmEngine')
+
+type Attached = { engine: Runtime; attachment: WasmAttachment }
+
+/** The module's exports (src/wasm/assembly/index.ts). */
+type Exports = {
+  memory: WebAssembly.Memory
+  allocCode(length: number): number
+  analyseCode(rec: number): void
+  heapUsed(): number
+  resetHeap(): void
+  beginFrame(callDataLength: number): number
+  endFrame(): void
+  run(rec: number, gas: bigint): number
+  resume(): number
+  setState(pc: number, depth: number, gas: bigint): void
+  setMemory(words: number, cost: bigint): number
+  setParams(warmSload: bigint, expByte: bigint): void
+  setYieldGas(gas: bigint): void
+  setStaticGas(op: number, gas: bigint): void
+  noteStore(): void
+  noteSlot(): void
+  invalidateSlots(): void
+}
+
+/** The gas a frame runs between two looks at its interrupt (well under a millisecond of wasm work). */
+const YIELD_GAS = 300_000n
+const MAX_GAS = 1n << 40n
+const HOST_OP = 1n << 62n
+/** A module instance whose heap (analysed code, slot tables) grew past this is emptied before its next frame. */
+const HEAP_LIMIT = 32 * 1024 * 1024
+/** Idle module instances kept for the next frames. */
+const POOL_LIMIT = 32
+
+/** The instructions the wasm interpreter implements (the fork decides which of them exist). */
+const IMPLEMENTED: number[] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0a, 0x0b, 0x30, 0x33, 0x34, 0x35, 0x36]
+for (let op = 0x10; op <= 0x1d; op++) IMPLEMENTED.push(op)
+for (let op = 0x50; op <= 0x5b; op++) if (op !== 0x55) IMPLEMENTED.push(op)
+for (let op = 0x5f; op <= 0x9f; op++) IMPLEMENTED.push(op)
+/** Of those, the ones with dynamic gas, which the wasm charges as the fork does (others must be static). */
+const DYNAMIC = new Set([0x0a, 0x51, 0x52, 0x53, 0x54])
+
+/** Host instructions that write memory: it is copied back into the wasm after them. */
+const WRITES_MEMORY = new Uint8Array(256)
+for (const op of [0x37, 0x39, 0x3c, 0x3e, 0x51, 0x52, 0x53, 0x5e, 0xf1, 0xf2, 0xf4, 0xfa]) WRITES_MEMORY[op] = 1
+/** Host instructions that read memory (or write it): the wasm's writes are copied out before them. */
+const USES_MEMORY = new Uint8Array(WRITES_MEMORY)
+for (const op of [0x20, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xf0, 0xf3, 0xf5, 0xfd]) USES_MEMORY[op] = 1
+/** Host instructions that run other code (which may write this account's storage): the slot table is emptied after them. */
+const RUNS_CODE = new Uint8Array(256)
+for (const op of [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa]) RUNS_CODE[op] = 1
+const STACK_INPUTS = Uint8Array.from({ length: 256 }, (_, op) => opcodeStackIO(op)[0])
+/** EIPs that change what the interpreter does beyond the opcode table (EOF, Verkle, block access lists, state gas, DUPN/SWAPN). */
+const UNFOLLOWED_EIPS = [3540, 6800, 7864, 7928, 8024, 8037]
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+const M64 = 0xffffffffffffffffn
+
+/** One module instance: it runs one frame at a time. */
+type Instance = {
+  exports: Exports
+  layout: Layout
+  /** Analysed code records by the code's bytes (ethereumjs hands the same array for the same account's code). */
+  codes: WeakMap<Uint8Array, number>
+  /** The opcode table whose gas is in the module's table. */
+  table: OpEntry[] | undefined
+  bytes(): Uint8Array
+  limbs(): BigUint64Array
+  view(): DataView
+  /** The frame being run (the SLOAD import answers for it). */
+  frame: Interpreter | undefined
+  address: Hex
+  counters: WasmEngineCounters
+  warmSload: bigint
+  coldSload: bigint
+}
+
+type Layout = Record<
+  | 'ioKey'
+  | 'ioValue'
+  | 'envAddress'
+  | 'envCaller'
+  | 'envCallValue'
+  | 'resultStatus'
+  | 'resultPc'
+  | 'resultDepth'
+  | 'resultMemDirty'
+  | 'resultGasLeft'
+  | 'resultMemWords'
+  | 'resultOpcode'
+  | 'resultMemCost'
+  | 'resultMemPtr'
+  | 'stack'
+  | 'codeHeader'
+  | 'statusHost'
+  | 'statusYield',
+  number
+>
+
+type Runtime = {
+  acquire(): Instance
+  release(instance: Instance): void
+}
+
+let patchedRun: RunFn | undefined
+
+/**
+ * ethereumjs's Interpreter class is not exported: a throwaway EVM runs one STOP whose handler (in a
+ * copy of its opcode table) hands over the run state, whose interpreter's prototype is the class's.
+ * Its `run` is then replaced, once per process, by one that runs marked EVMs' frames here and every
+ * other EVM's in the original.
+ */
+async function patchInterpreter(): Promise<void> {
+  if (patchedRun !== undefined) return
+  const evm = await createEVM()
+  type Handler = (rs: { interpreter: object }, common: unknown) => unknown
+  const internals = evm as unknown as { _opcodeMap: ({ opHandler: Handler } | undefined)[] }
+  let proto: { run: RunFn } | undefined
+  const map = [...internals._opcodeMap]
+  const stop = map[0x00]!
+  map[0x00] = {
+    ...stop,
+    opHandler: (rs: { interpreter: object }, common: unknown) => {
+      proto = Object.getPrototypeOf(rs.interpreter) as { run: RunFn }
+      return stop.opHandler(rs, common)
+    },
+  }
+  internals._opcodeMap = map
+  await evm.runCode({ code: new Uint8Array([0x00]), gasLimit: 100n })
+  if (proto === undefined || typeof proto.run !== 'function') throw new Error('could not reach the EVM interpreter')
+  if (patchedRun !== undefined) return
+  const original = proto.run
+  patchedRun = function run(this: Interpreter, code, opts = {}) {
+    const attached = this._evm[MARK]
+    if (attached === undefined) return original.call(this, code, opts)
+    const reason = fallbackReason(this, code, opts)
+    if (reason !== undefined) {
+      attached.attachment.counters.fallbacks[reason]++
+      return original.call(this, code, opts)
+    }
+    return runFrame(attached, this, code)
+  }
+  proto.run = patchedRun
+}
+
+function fallbackReason(interp: Interpreter, code: Uint8Array, opts: { pc?: number }): WasmFallbackReason | undefined {
+  const evm = interp._evm
+  if (evm.events.listenerCount('step') > 0 || evm.DEBUG) return 'stepListeners'
+  if (evm._optsCached.profiler?.enabled === true) return 'profiler'
+  if (opts.pc !== undefined && opts.pc !== 0) return 'resumedPc'
+  const common = evm.common
+  if (code[0] === 0xef && common.isActivatedEIP(3540)) return 'eof'
+  for (const eip of UNFOLLOWED_EIPS) if (common.isActivatedEIP(eip)) return 'fork'
+  if (interp._runState.gasLeft >= MAX_GAS) return 'gas'
+  return undefined
+}
+
+/** Sets the module's gas table from the EVM's opcode table (the fork's fees and opcodes). */
+function installTable(inst: Instance, table: OpEntry[], common: Common) {
+  const { exports } = inst
+  const has2929 = common.isActivatedEIP(2929)
+  const memoryStandard = common.param('memoryGas') === 3n && common.param('quadCoefficientDivGas') === 512n
+  for (let op = 0; op < 256; op++) exports.setStaticGas(op, HOST_OP)
+  for (const op of IMPLEMENTED) {
+    const info = table[op]?.opcodeInfo
+    if (info === undefined || info.isInvalid) continue
+    if (info.dynamicGas !== DYNAMIC.has(op)) continue
+    if (op === 0x54 && !has2929) continue
+    if (op >= 0x51 && op <= 0x53 && !memoryStandard) continue
+    exports.setStaticGas(op, BigInt(info.fee))
+  }
+  inst.warmSload = has2929 ? common.param('warmstoragereadGas') : 0n
+  inst.coldSload = has2929 ? common.param('coldsloadGas') : 0n
+  exports.setParams(inst.warmSload, common.param('expByteGas'))
+  inst.table = table
+}
+
+function codeRecord(inst: Instance, code: Uint8Array): number {
+  let rec = inst.codes.get(code)
+  if (rec === undefined) {
+    rec = inst.exports.allocCode(code.length)
+    inst.bytes().set(code, rec + inst.layout.codeHeader)
+    inst.exports.analyseCode(rec)
+    inst.codes.set(code, rec)
+  }
+  return rec
+}
+
+function putPadded(mem: Uint8Array, at: number, bytes: Uint8Array) {
+  mem.fill(0, at, at + 32 - bytes.length)
+  mem.set(bytes, at + 32 - bytes.length)
+}
+
+function putQuantity(mem: Uint8Array, at: number, value: bigint) {
+  for (let i = 31; i >= 0; i--) {
+    mem[at + i] = Number(value & 0xffn)
+    value >>= 8n
+  }
+}
+
+/** The stack word at index i (four little-endian limbs) as a bigint. */
+function readWord(limbs: BigUint64Array, at: number): bigint {
+  const l0 = limbs[at]!
+  const l1 = limbs[at + 1]!
+  const l2 = limbs[at + 2]!
+  const l3 = limbs[at + 3]!
+  if ((l1 | l2 | l3) === 0n) return l0
+  return (((((l3 << 64n) | l2) << 64n) | l1) << 64n) | l0
+}
+
+function writeWord(limbs: BigUint64Array, at: number, v: bigint) {
+  if (v <= M64) {
+    limbs[at] = v
+    limbs[at + 1] = 0n
+    limbs[at + 2] = 0n
+    limbs[at + 3] = 0n
+    return
+  }
+  limbs[at] = v
+  limbs[at + 1] = v >> 64n
+  limbs[at + 2] = v >> 128n
+  limbs[at + 3] = v >> 192n
+}
+
+/** ethereumjs's errors are plain objects of its EVMError class: `errorType` names them. */
+const isEvmError = (e: unknown): e is { error: string } =>
+  typeof e === 'object' && e !== null && (e as { errorType?: unknown }).errorType === 'EVMError'
+
+async function runFrame({ engine, attachment }: Attached, interp: Interpreter, code: Uint8Array): Promise<RunResult> {
+  const { counters, interrupt } = attachment
+  const rs = interp._runState
+  const evm = interp._evm
+  // As ethereumjs's run does for legacy code.
+  rs.code = code
+  const inst = engine.acquire()
+  counters.frames++
+  try {
+    const { exports, layout } = inst
+    if (inst.table !== evm._opcodeMap) installTable(inst, evm._opcodeMap, evm.common)
+    const rec = codeRecord(inst, code)
+    const env = rs.env
+    const region = exports.beginFrame(env.callData.length)
+    let mem = inst.bytes()
+    mem.set(env.callData, region)
+    putPadded(mem, layout.envAddress, env.address.bytes)
+    putPadded(mem, layout.envCaller, env.caller.bytes)
+    putQuantity(mem, layout.envCallValue, env.callValue)
+    inst.frame = interp
+    inst.counters = counters
+    inst.address = env.address.toString().toLowerCase() as Hex
+    if (interrupt !== undefined) exports.setYieldGas(rs.gasLeft - YIELD_GAS)
+    let status = exports.run(rec, rs.gasLeft)
+    const stackBase = layout.stack >> 3
+    let err: unknown
+    for (;;) {
+      const view = inst.view()
+      const pc = view.getUint32(layout.resultPc, true)
+      const depth = view.getUint32(layout.resultDepth, true)
+      const gas = view.getBigInt64(layout.resultGasLeft, true)
+      if (status === layout.statusYield) {
+        await interrupt?.()
+        exports.setYieldGas(gas - YIELD_GAS)
+        status = exports.resume()
+        continue
+      }
+      rs.gasLeft = gas
+      rs.programCounter = pc
+      const words = view.getUint32(layout.resultMemWords, true)
+      rs.memoryWordCount = BigInt(words)
+      rs.highestMemCost = view.getBigInt64(layout.resultMemCost, true)
+      // Past the code's end: a STOP, as ethereumjs's loop ends there.
+      if (pc >= code.length) break
+      const op = code[pc]!
+      // The instruction's inputs, the stack's top (ethereumjs's handlers read no deeper).
+      const stack = rs.stack
+      const limbs = inst.limbs()
+      const inputs = Math.min(STACK_INPUTS[op]!, depth)
+      for (let i = depth - inputs; i < depth; i++) stack._store[i] = readWord(limbs, stackBase + i * 4)
+      stack._len = depth
+      if (USES_MEMORY[op] === 1 && view.getUint32(layout.resultMemDirty, true) !== 0) {
+        view.setUint32(layout.resultMemDirty, 0, true)
+        const length = words * 32
+        rs.memory.extend(0, length)
+        const ptr = view.getUint32(layout.resultMemPtr, true)
+        rs.memory._store.set(inst.bytes().subarray(ptr, ptr + length), 0)
+      }
+      if ((op === 0x56 || op === 0x57) && rs.validJumps.length === 0) {
+        // Only for its error (the wasm ran every valid jump): ethereumjs's jump table, as its run makes it.
+        rs.validJumps = interp._getValidJumpDestinations(code).jumps
+      }
+      const sloadKey = op === 0x54 && depth > 0 ? stack._store[depth - 1]! : 0n
+      rs.opCode = op
+      counters.hostSteps++
+      try {
+        await interp.runStep()
+      } catch (e) {
+        rs.env.accessWitness?.revert()
+        if (!isEvmError(e)) throw e
+        if (e.error !== 'stop') err = e
+        break
+      }
+      const after = stack._len
+      const out = inst.limbs()
+      if (op === 0x55) exports.noteStore()
+      else if (op === 0x54 && after === depth) {
+        // The slot is warm now, its value on the stack: into the slot table.
+        writeWord(out, layout.ioKey >> 3, sloadKey)
+        writeWord(out, layout.ioValue >> 3, stack._store[depth - 1]!)
+        exports.noteSlot()
+      } else if (RUNS_CODE[op] === 1) exports.invalidateSlots()
+      // The instruction's outputs.
+      for (let i = depth - inputs; i < after; i++) writeWord(out, stackBase + i * 4, stack._store[i]!)
+      const newWords = Number(rs.memoryWordCount)
+      if (newWords !== words || WRITES_MEMORY[op] === 1) {
+        const ptr = exports.setMemory(newWords, rs.highestMemCost)
+        if (ptr === 0) throw new Error('the wasm EVM could not grow its memory')
+        if (WRITES_MEMORY[op] === 1) {
+          mem = inst.bytes()
+          const store = rs.memory._store
+          const length = Math.min(newWords * 32, store.length)
+          mem.set(store.subarray(0, length), ptr)
+        }
+      }
+      exports.setState(rs.programCounter, after, rs.gasLeft)
+      status = exports.resume()
+    }
+    return { runState: rs, exceptionError: err }
+  } finally {
+    inst.frame = undefined
+    inst.exports.endFrame()
+    engine.release(inst)
+  }
+}
+
+function readLayout(exports: Record<string, unknown>): Layout {
+  const constant = (name: string) => {
+    const global = exports[name]
+    if (!(global instanceof WebAssembly.Global)) throw new Error(`the wasm EVM exports no ${name}`)
+    return Number(global.value)
+  }
+  return {
+    ioKey: constant('IO_KEY'),
+    ioValue: constant('IO_VALUE'),
+    envAddress: constant('ENV_ADDRESS'),
+    envCaller: constant('ENV_CALLER'),
+    envCallValue: constant('ENV_CALLVALUE'),
+    resultStatus: constant('RESULT_STATUS'),
+    resultPc: constant('RESULT_PC'),
+    resultDepth: constant('RESULT_DEPTH'),
+    resultMemDirty: constant('RESULT_MEM_DIRTY'),
+    resultGasLeft: constant('RESULT_GAS_LEFT'),
+    resultMemWords: constant('RESULT_MEM_WORDS'),
+    resultOpcode: constant('RESULT_OPCODE'),
+    resultMemCost: constant('RESULT_MEM_COST'),
+    resultMemPtr: constant('RESULT_MEM_PTR'),
+    stack: constant('STACK'),
+    codeHeader: constant('CODE_HEADER'),
+    statusHost: constant('STATUS_HOST'),
+    statusYield: constant('STATUS_YIELD'),
+  }
+}
+
+function instantiate(module: WebAssembly.Module): Instance {
+  let view = new Uint8Array(0)
+  let limbs = new BigUint64Array(0)
+  let dataView = new DataView(new ArrayBuffer(0))
+  let memory: WebAssembly.Memory | undefined
+  const inst = {} as Instance
+  const sload = (key: number, out: number, gas: bigint): bigint => {
+    const interp = inst.frame!
+    const mem = inst.bytes()
+    let slot = '0x'
+    for (let i = key; i < key + 32; i++) slot += HEX[mem[i]!]
+    const value = interp._stateManager.storageAtHand?.(inst.address, slot as Hex)
+    if (value === undefined) return -1n
+    const keyBytes = mem.slice(key, key + 32)
+    const address = interp._runState.env.address.bytes
+    const warm = interp.journal.isWarmedStorage(address, keyBytes)
+    const cost = warm ? inst.warmSload : inst.coldSload
+    if (gas < cost) return -1n
+    if (!warm) interp.journal.addWarmedStorage(address, keyBytes)
+    const pad = 32 - value.length
+    if (pad > 0) mem.fill(0, out, out + pad)
+    mem.set(value, out + pad)
+    inst.counters.hostSloads++
+    return cost
+  }
+  const instance = new WebAssembly.Instance(module, { host: { sload } })
+  const exports = instance.exports as unknown as Exports
+  memory = exports.memory
+  Object.assign(inst, {
+    exports,
+    layout: readLayout(instance.exports),
+    codes: new WeakMap(),
+    table: undefined,
+    frame: undefined,
+    address: '0x',
+    counters: newWasmEngineCounters(),
+    warmSload: 0n,
+    coldSload: 0n,
+    // Views over linear memory, made again when it has grown (the old buffer is then detached).
+    bytes: () => (view.byteLength === 0 ? (view = new Uint8Array(memory!.buffer)) : view),
+    limbs: () => (limbs.byteLength === 0 ? (limbs = new BigUint64Array(memory!.buffer)) : limbs),
+    view: () => (dataView.buffer !== memory!.buffer ? (dataView = new DataView(memory!.buffer)) : dataView),
+  })
+  return inst
+}
+
+/**
+ * The wasm engine over a compiled module (the bytes of dist/wasm/evm.wasm, compiled): patches
+ * ethereumjs's interpreter (once per process) and keeps a pool of module instances.
+ */
+export async function createWasmEngine(module: WebAssembly.Module): Promise<WasmEngine> {
+  await patchInterpreter()
+  const idle: Instance[] = []
+  // Checks the module's interface once, now.
+  idle.push(instantiate(module))
+  const runtime: Runtime = {
+    acquire() {
+      const inst = idle.pop() ?? instantiate(module)
+      if (inst.exports.heapUsed() > HEAP_LIMIT) {
+        inst.exports.resetHeap()
+        inst.codes = new WeakMap()
+      }
+      return inst
+    },
+    release(inst) {
+      if (idle.length < POOL_LIMIT) idle.push(inst)
+    },
+  }
+  return {
+    attach(evm, attachment) {
+      const internals = evm as unknown as EvmInternals
+      const previous = internals[MARK]
+      const attached: Attached = { engine: runtime, attachment }
+      internals[MARK] = attached
+      return () => {
+        if (internals[MARK] !== attached) return
+        if (previous === undefined) delete internals[MARK]
+        else internals[MARK] = previous
+      }
+    },
+  }
+}
