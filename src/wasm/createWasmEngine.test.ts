@@ -4,6 +4,7 @@
 // beforeAll (src/node/compileWasmEvm.ts, cached on disk by source hash), so the test needs no
 // `npm run build:wasm`.
 import { resolve } from 'node:path'
+import { createBlock } from '@ethereumjs/block'
 import { createEVM, getOpcodesForHF } from '@ethereumjs/evm'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
@@ -12,6 +13,7 @@ import { compileWasmEvm } from '../node/compileWasmEvm.js'
 import { createOverlayStateManager } from '../state/createOverlayStateManager.js'
 import { createAllocStateSource } from '../../test/src/createAllocStateSource.js'
 import type { Hex } from '../types/hex.js'
+import { createRandom, randomProgram } from '../../test/src/randomEvmProgram.js'
 import {
   type WasmEngine,
   type WasmEngineCounters,
@@ -76,6 +78,10 @@ async function run(program: Program, wasm: boolean): Promise<Outcome> {
       value: program.value ?? 0n,
       data: hexToBytes(`0x${program.data ?? ''}`),
       isStatic: program.isStatic ?? false,
+      block: createBlock(
+        { header: common.isActivatedEIP(1559) ? { baseFeePerGas: 7n, number: 5n } : { number: 5n } },
+        { common },
+      ),
     })
     const { exceptionError, executionGasUsed, gasRefund, returnValue } = result.execResult
     const storage: Record<string, string> = {}
@@ -278,28 +284,31 @@ describe('the wasm engine agrees with @ethereumjs/evm', () => {
     await same({ code: 'fe' }) // INVALID
   })
 
-  it('hands calls, creates, logs and hashing to ethereumjs, nested frames on the wasm too', async () => {
-    const OTHER: Hex = `0x${'ee'.repeat(20)}`
-    // The other contract: SLOAD 1, add calldata word 0, SSTORE 1, return it; REVERT when calldata word 0 is 13.
-    const other = `${push(1)}54600035018060015560003560 0d14602b57${RETURN_TOP}5b60006000fd`.replaceAll(' ', '')
-    const call = (arg: number, gas = 'ffff') =>
-      `${push(arg)}600052602060206020600060007f${'00'.repeat(12)}${'ee'.repeat(20)}61${gas}f1`
-    // CALL(other, arg 5) twice (return data at 0x20), add the results and the success flags, KECCAK256, LOG1.
-    const code = `${call(5)}${call(6)}01602051016000600020a0${push(0)}54600060002001${RETURN_TOP}`
-    const others = { [OTHER]: { code: other, storage: { [slot(1n)]: 100n } } }
-    await same({ code, others, storage: { [slot(0n)]: 3n } })
-    // The nested frame reverts: its SSTORE and its warm slot are undone; the caller reads on.
-    await same({ code: `${call(13)}${push(1)}54${call(5)}0101${RETURN_TOP}`, others })
-    // Too little gas for the nested frame's SSTORE.
-    await same({ code: `${call(5, '0900')}${RETURN_TOP}`, others })
-    // CREATE of init code returning a runtime that SLOADs; then CALL it.
-    const init = `${push32(BigInt(`0x${'60015460005260206000f3'.padEnd(64, '0')}`))}600052600b6000f3`
-    const create = `${push32(BigInt(`0x${init.padEnd(64, '0')}`))}6000526020600060 00f0`.replaceAll(' ', '')
-    await same({ code: `${create}80${RETURN_TOP}` })
-    // Reentrancy: the other contract calls back (CALLER) with calldata 1, which SSTOREs slot 0 here.
-    const me = `600035602757${push(0)}54${push(0)}54${call(0)}50${push(0)}5401${RETURN_TOP}5b${push(42)}${push(0)}5500`
-    const back = `6000600060206000600160005260003360fff1${RETURN_TOP}`
-    await same({ code: me, storage: { [slot(0n)]: 1n }, others: { [OTHER]: { code: back } } })
+  it('agrees on random programs: calls of every kind, reentry, creates, logs, memory, storage, reverts, out of gas', async () => {
+    const H1: Hex = `0x${'e1'.repeat(20)}`
+    const H2: Hex = `0x${'e2'.repeat(20)}`
+    const hostSteps = counters.hostSteps
+    const outcomes = new Map<string, number>()
+    for (let seed = 1; seed <= 120; seed++) {
+      const r = createRandom(seed)
+      const program: Program = {
+        code: randomProgram(r, { callees: [H1, H2], length: 4 + r.below(24) }),
+        gasLimit: r.pick([60_000n, 300_000n, 1_000_000n, 3_000_000n]),
+        storage: { [slot(1n)]: 5n, [slot(3n)]: MAX },
+        others: {
+          [H1]: { code: randomProgram(r, { callees: [], length: 2 + r.below(12), callBack: r.chance(0.4) }) },
+          [H2]: { code: randomProgram(r, { callees: [], length: 2 + r.below(12) }), storage: { [slot(2n)]: 9n } },
+        },
+      }
+      const outcome = await same(program)
+      const key = outcome.error ?? 'success'
+      outcomes.set(key, (outcomes.get(key) ?? 0) + 1)
+    }
+    // The programs end every way, and ethereumjs ran their host instructions.
+    expect(outcomes.get('success')).toBeGreaterThan(30)
+    expect(outcomes.get('out of gas')).toBeGreaterThan(3)
+    expect(outcomes.get('revert')).toBeGreaterThan(3)
+    expect(counters.hostSteps - hostSteps).toBeGreaterThan(1000)
   })
 
   it('counts no fallback while no step listener is attached, and falls back with one', async () => {
