@@ -198,6 +198,7 @@ async function main(argv: string[]): Promise<void> {
       evmTimeoutMs: opts.evmTimeoutMs,
       returnDataLimit: opts.returnDataLimit,
       unverified: opts.unverified,
+      ...(opts.engine === 'wasm' ? { engine: 'wasm' as const } : {}),
       traceCompat: opts.traceCompat,
       overlayGetLogsTimeoutMs: opts.overlayGetLogsTimeoutMs,
       overlayReplayBlockTimeoutMs: opts.overlayReplayBlockTimeoutMs,
@@ -242,6 +243,9 @@ async function main(argv: string[]): Promise<void> {
     opts.unverified
       ? '  state:      UNVERIFIED (--unverified): accounts, storage and code are taken from the upstream without proofs'
       : '  state:      verified (Merkle proofs against block headers, code against code hashes)',
+    ...(opts.engine === 'wasm'
+      ? ['  engine:     wasm (frames in WebAssembly, calls, logs, storage writes and step traces in @ethereumjs/evm)']
+      : []),
     server.lightClient && server.beaconTrust
       ? consensusTrustLine(
           server.lightClient,

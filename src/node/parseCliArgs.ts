@@ -1,3 +1,4 @@
+import type { EngineKind } from '../wasm/wasmEngineState.js'
 import { BaseError } from '../errors/base.js'
 import { parseSocketUrl } from './createSocketServer.js'
 import { NAMESPACES } from '../rpc/namespaces.js'
@@ -87,6 +88,8 @@ export type CliOptions = {
   chain?: string | undefined
   hardfork?: string | undefined
   unverified: boolean
+  /** `--engine`: what runs the EVM's frames. */
+  engine: EngineKind
   traceCompat: boolean
   checkpoint?: Hex | undefined
   overlayGetLogsTimeoutMs: number
@@ -202,6 +205,9 @@ ${NAMESPACE_LINES}
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague; one of
 ${`${EXECUTABLE_HARDFORKS.join(', ')}`.replace(/(.{1,74})(?:, |$)/g, '                          $1,\n').slice(0, -2)}
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
+  --engine NAME           what runs the EVM: ethereumjs (default) or wasm (a WebAssembly interpreter
+                          runs each frame's plain instructions, @ethereumjs/evm the rest; traces
+                          observed step by step still run on ethereumjs alone)
   --queue.redis URL       long ranges (trace_filter, debug_getModifiedAccounts*, the ots searches'
                           block scans, the signers of Bor snapshot walks) go in stretches on a work
                           queue there (BullMQ), for every process started with --queue.work to
@@ -321,6 +327,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     otsSearchScan: false,
     txpool: { ...DEFAULT_TXPOOL_LIMITS },
     unverified: false,
+    engine: 'ethereumjs',
     traceCompat: false,
     overlayGetLogsTimeoutMs: 5 * 60_000,
     overlayReplayBlockTimeoutMs: 10_000,
@@ -499,6 +506,12 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--unverified':
         opts.unverified = true
         break
+      case '--engine': {
+        const name = takeValue()
+        if (name !== 'wasm' && name !== 'ethereumjs') throw new CliError(`--engine: wasm or ethereumjs, not ${name}`)
+        opts.engine = name
+        break
+      }
       case '--trace.compat':
         opts.traceCompat = true
         break
