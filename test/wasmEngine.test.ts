@@ -1,0 +1,99 @@
+// The wasm engine (issue 37) against ethereumjs through edgetrace: two daemons in front of one
+// devnet, `engine: 'wasm'` and the default, must answer the same work identically — every devnet
+// transaction traced with callTracer, prestateTracer (diff mode too) and trace_replayTransaction
+// [trace, stateDiff], replayed as eth_call and eth_estimateGas, and seeded random programs
+// (test/src/randomEvmProgram.ts) run by debug_traceCall with state overrides — and the wasm daemon
+// must have run frames in wasm with no fallback (so the test cannot pass by falling back).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { withDevnet } from './src/devnet.js'
+import { createRandom, randomProgram } from './src/randomEvmProgram.js'
+import { DEV_ACCOUNT, rpc } from './src/rpc.js'
+
+let devnet: Devnet
+let wasm: RunningEdgetrace
+let plain: RunningEdgetrace
+
+beforeAll(async () => {
+  devnet = await withDevnet()
+  const options = { upstream: devnet.anvil.url, port: 0, hardfork: 'prague', api: ['eth', 'debug', 'trace'] }
+  ;[wasm, plain] = await Promise.all([
+    startEdgetrace({ ...options, engine: { engine: 'wasm' } }),
+    startEdgetrace({ ...options, engine: { engine: 'ethereumjs' } }),
+  ])
+}, 120_000)
+
+afterAll(async () => {
+  await Promise.all([wasm?.close(), plain?.close()])
+  await devnet?.stop()
+})
+
+/** The same request to both daemons: the answers (result or error) must be equal. */
+async function same(method: string, params: unknown[]) {
+  const [a, b] = await Promise.all([rpc(wasm.url, method, params), rpc(plain.url, method, params)])
+  expect(a, `${method} ${JSON.stringify(params).slice(0, 300)}`).toEqual(b)
+  return b
+}
+
+const counters = () => wasm.engine.wasm!.counters
+
+describe('engine: wasm answers as engine: ethereumjs', () => {
+  it('traces every devnet transaction the same (callTracer, prestateTracer, diff mode, trace_replayTransaction)', async () => {
+    const frames = counters().frames
+    for (const tx of devnet.transactions) {
+      await same('debug_traceTransaction', [tx.hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }])
+      await same('debug_traceTransaction', [tx.hash, { tracer: 'prestateTracer' }])
+      await same('debug_traceTransaction', [tx.hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }])
+      await same('trace_replayTransaction', [tx.hash, ['trace', 'stateDiff']])
+    }
+    expect(counters().frames - frames).toBeGreaterThan(devnet.transactions.length)
+    expect(counters().fallbacks).toEqual({ stepListeners: 0, eof: 0, fork: 0, gas: 0, resumedPc: 0, profiler: 0 })
+  }, 240_000)
+
+  it('replays every devnet transaction as eth_call and eth_estimateGas the same', async () => {
+    const frames = counters().frames
+    for (const { hash, blockNumber } of devnet.transactions) {
+      const tx = (await rpc(devnet.anvil.url, 'eth_getTransactionByHash', [hash])).result
+      const call = { from: tx.from, ...(tx.to ? { to: tx.to } : {}), data: tx.input, value: tx.value, gas: tx.gas }
+      const block = `0x${(blockNumber - 1).toString(16)}`
+      await same('eth_call', [call, block])
+      const { gas: _, ...unbounded } = call
+      await same('eth_estimateGas', [unbounded, block])
+    }
+    expect(counters().frames - frames).toBeGreaterThan(devnet.transactions.length)
+  }, 240_000)
+
+  it('runs seeded random programs the same (debug_traceCall with state overrides: callTracer and gas)', async () => {
+    const MAIN = `0x${'a1'.repeat(20)}`
+    const H1 = `0x${'b1'.repeat(20)}`
+    const H2 = `0x${'b2'.repeat(20)}`
+    const { frames, hostSteps } = counters()
+    const outcomes = new Map<string, number>()
+    for (let seed = 1; seed <= 60; seed++) {
+      const r = createRandom(seed * 7919)
+      const overrides = {
+        [MAIN]: {
+          code: `0x${randomProgram(r, { callees: [H1, H2, MAIN], length: 4 + r.below(20) })}`,
+          balance: '0x1000',
+          state: { [`0x${'0'.repeat(63)}1`]: `0x${'0'.repeat(63)}5` },
+        },
+        [H1]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10), callBack: r.chance(0.4) })}` },
+        [H2]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10) })}` },
+      }
+      const gas = `0x${r.pick([80_000, 400_000, 2_000_000]).toString(16)}`
+      const call = { from: DEV_ACCOUNT, to: MAIN, gas }
+      const traced = await same('debug_traceCall', [
+        call,
+        'latest',
+        { tracer: 'callTracer', tracerConfig: { withLog: true }, stateOverrides: overrides },
+      ])
+      const key = traced.result?.error ?? (traced.error ? 'rpc error' : 'success')
+      outcomes.set(key, (outcomes.get(key) ?? 0) + 1)
+      await same('eth_call', [call, 'latest', overrides])
+    }
+    expect(outcomes.get('success')).toBeGreaterThan(10)
+    expect(counters().frames - frames).toBeGreaterThan(120)
+    expect(counters().hostSteps - hostSteps).toBeGreaterThan(500)
+  }, 240_000)
+})
