@@ -2,7 +2,9 @@
 // (a loop of ≈ 335k steps reading 82 storage slots) run (1) by plain @ethereumjs/evm on its own
 // in-memory state (the floor: the interpreter and nothing around it), and (2) by edgetrace, warm
 // (every slot proven and cached), untraced and with each tracer — through the JSON-RPC core as the
-// server streams an answer, without the HTTP socket. Medians of interleaved rounds; steps per second; each figure over the plain EVM's.
+// server streams an answer, without the HTTP socket; and (3) by edgetrace with `engine: 'wasm'`
+// (issue 37), untraced and with callTracer. Medians of interleaved rounds; steps per second; each
+// figure over the plain EVM's.
 import { createEVM } from '@ethereumjs/evm'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { SimpleStateManager } from '@ethereumjs/statemanager'
@@ -50,23 +52,41 @@ async function main() {
   const contract = await deploy(anvil.url, withInit(RUNTIME))
   await rpcResult(anvil.url, 'evm_mine', [])
   const edge = await startEdgetrace({ upstream: anvil.url, port: 0, hardfork: 'prague', api: ['eth', 'debug'] })
+  // `--engine wasm` (issue 37): the same calls on a second daemon whose frames run in WebAssembly.
+  const wasmEdge = await startEdgetrace({
+    upstream: anvil.url,
+    port: 0,
+    hardfork: 'prague',
+    api: ['eth', 'debug'],
+    engine: { engine: 'wasm' },
+  })
   const head = await rpcResult(anvil.url, 'eth_blockNumber', [])
   const call = { from: DEV_ACCOUNT, to: contract, data: '0x', gas: '0x2faf080' }
   // As the server answers: the response streamed in chunks (big traces leave while they are made).
-  const rpc = async (method: string, params: unknown[]) => {
+  const rpcOn = (daemon: typeof edge) => async (method: string, params: unknown[]) => {
     let bytes = 0
     let tail = ''
-    await edge.handler.handleTextStreaming(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), async (chunk) => {
-      bytes += chunk.length
-      tail = (tail + chunk).slice(-200)
-    })
+    await daemon.handler.handleTextStreaming(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      async (chunk) => {
+        bytes += chunk.length
+        tail = (tail + chunk).slice(-200)
+      },
+    )
     if (tail.includes('"error"')) throw new Error(`${method} failed: …${tail}`)
     return bytes
   }
+  const rpc = rpcOn(edge)
+  const wasmRpc = rpcOn(wasmEdge)
   const cases: [string, () => Promise<unknown>][] = [
     ['plain @ethereumjs/evm, in-memory state', plain.run],
     ['edgetrace eth_call (untraced)', () => rpc('eth_call', [call, head])],
     ['edgetrace debug_traceCall callTracer', () => rpc('debug_traceCall', [call, head, { tracer: 'callTracer' }])],
+    ['edgetrace --engine wasm eth_call (untraced)', () => wasmRpc('eth_call', [call, head])],
+    [
+      'edgetrace --engine wasm debug_traceCall callTracer',
+      () => wasmRpc('debug_traceCall', [call, head, { tracer: 'callTracer' }]),
+    ],
     [
       'edgetrace debug_traceCall prestateTracer',
       () => rpc('debug_traceCall', [call, head, { tracer: 'prestateTracer' }]),
@@ -85,6 +105,11 @@ async function main() {
     cases,
   })
   console.log('\ntargets (issue 20): callTracer ≤ 1.3× plain and ≥ 3 M steps/s; struct logger ≤ 3× untraced')
+  const wasmCounters = wasmEdge.engine.wasm?.counters
+  console.log(
+    `--engine wasm: ${wasmCounters?.frames} frames in wasm, ${wasmCounters?.hostSteps} host steps, fallbacks ${JSON.stringify(wasmCounters?.fallbacks)}`,
+  )
+  await wasmEdge.close()
   await edge.close()
   await anvil.stop()
 }
