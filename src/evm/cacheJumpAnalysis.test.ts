@@ -2,7 +2,7 @@ import { createEVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { cacheJumpAnalysis } from './cacheJumpAnalysis.js'
-import { interpreterPrototype } from './interpreterPrototype.js'
+import { interpreterPrototype } from '../wasm/interpreterPrototype.js'
 
 describe('cacheJumpAnalysis', () => {
   it('keeps one analysis per code and opcode table, and frames run as before', async () => {

@@ -1,4 +1,4 @@
-import { type InterpreterPrototype, interpreterPrototype } from './interpreterPrototype.js'
+import { type InterpreterPrototype, interpreterPrototype } from '../wasm/interpreterPrototype.js'
 
 type Analysis = ReturnType<InterpreterPrototype['_getValidJumpDestinations']>
 

@@ -13,9 +13,10 @@
 // EIPs it does not follow, gas of 2^40 or more) run in ethereumjs's own `run`, counted as fallbacks.
 //
 // Browser-safe: the module's bytes come from the host (src/node/loadWasmEvmModule.ts in Node).
-import { type EVM, createEVM } from '@ethereumjs/evm'
+import type { EVM } from '@ethereumjs/evm'
 import type { Hex } from '../types/hex.js'
 import { opcodeStackIO } from '../tracing/opcodeStackIO.js'
+import { interpreterPrototype } from './interpreterPrototype.js'
 
 /** Why a frame ran in ethereumjs's own interpreter although its EVM is on the wasm engine. */
 export type WasmFallbackReason = 'stepListeners' | 'eof' | 'fork' | 'gas' | 'resumedPc' | 'profiler'
@@ -97,6 +98,12 @@ type Interpreter = {
 }
 type RunResult = { runState: RunState; exceptionError: unknown }
 type RunFn = (this: Interpreter, code: Uint8Array, opts?: { pc?: number }) => Promise<RunResult>
+
+/**
+ * A compiled WebAssembly module (a WebAssembly.Module), named apart: the published types then need
+ * no DOM or WebAssembly lib of a consumer's tsconfig.
+ */
+export type CompiledWasmModule = object
 
 /** The marker on an EVM whose frames run here (a symbol: invisible to ethereumjs and JSON). */
 const MARK = Symbol.for('edgetrace.wasmEngine')
@@ -206,29 +213,13 @@ type Runtime = {
 let patchedRun: RunFn | undefined
 
 /**
- * ethereumjs's Interpreter class is not exported: a throwaway EVM runs one STOP whose handler (in a
- * copy of its opcode table) hands over the run state, whose interpreter's prototype is the class's.
- * Its `run` is then replaced, once per process, by one that runs marked EVMs' frames here and every
- * other EVM's in the original.
+ * ethereumjs's Interpreter class is not exported (interpreterPrototype.ts reaches its prototype). Its
+ * `run` is replaced, once per process, by one that runs marked EVMs' frames here and every other
+ * EVM's in the original.
  */
 async function patchInterpreter(): Promise<void> {
   if (patchedRun !== undefined) return
-  const evm = await createEVM()
-  type Handler = (rs: { interpreter: object }, common: unknown) => unknown
-  const internals = evm as unknown as { _opcodeMap: ({ opHandler: Handler } | undefined)[] }
-  let proto: { run: RunFn } | undefined
-  const map = [...internals._opcodeMap]
-  const stop = map[0x00]!
-  map[0x00] = {
-    ...stop,
-    opHandler: (rs: { interpreter: object }, common: unknown) => {
-      proto = Object.getPrototypeOf(rs.interpreter) as { run: RunFn }
-      return stop.opHandler(rs, common)
-    },
-  }
-  internals._opcodeMap = map
-  await evm.runCode({ code: new Uint8Array([0x00]), gasLimit: 100n })
-  if (proto === undefined || typeof proto.run !== 'function') throw new Error('could not reach the EVM interpreter')
+  const proto = (await interpreterPrototype()) as unknown as { run: RunFn }
   if (patchedRun !== undefined) return
   const original = proto.run
   patchedRun = function run(this: Interpreter, code, opts = {}) {
@@ -461,7 +452,7 @@ function readLayout(exports: Record<string, unknown>): Layout {
   }
 }
 
-function instantiate(module: WebAssembly.Module): Instance {
+function instantiate(module: CompiledWasmModule): Instance {
   let view = new Uint8Array(0)
   let limbs = new BigUint64Array(0)
   let dataView = new DataView(new ArrayBuffer(0))
@@ -486,7 +477,7 @@ function instantiate(module: WebAssembly.Module): Instance {
     inst.counters.hostSloads++
     return cost
   }
-  const instance = new WebAssembly.Instance(module, { host: { sload } })
+  const instance = new WebAssembly.Instance(module as WebAssembly.Module, { host: { sload } })
   const exports = instance.exports as unknown as Exports
   memory = exports.memory
   Object.assign(inst, {
@@ -511,7 +502,7 @@ function instantiate(module: WebAssembly.Module): Instance {
  * The wasm engine over a compiled module (the bytes of dist/wasm/evm.wasm, compiled): patches
  * ethereumjs's interpreter (once per process) and keeps a pool of module instances.
  */
-export async function createWasmEngine(module: WebAssembly.Module): Promise<WasmEngine> {
+export async function createWasmEngine(module: CompiledWasmModule): Promise<WasmEngine> {
   await patchInterpreter()
   const idle: Instance[] = []
   // Checks the module's interface once, now.

@@ -1,4 +1,5 @@
 import {
+  type CompiledWasmModule,
   type WasmEngine,
   type WasmEngineCounters,
   createWasmEngine,
@@ -7,7 +8,7 @@ import {
 
 export type EngineKind = 'wasm' | 'ethereumjs'
 
-let provider: (() => Promise<WebAssembly.Module>) | undefined
+let provider: (() => Promise<CompiledWasmModule>) | undefined
 let shared: Promise<WasmEngine | Error> | undefined
 
 /**
@@ -15,7 +16,7 @@ let shared: Promise<WasmEngine | Error> | undefined
  * given by startEdgetrace and the range workers). A host that gives none (the browser, for now)
  * runs every engine on ethereumjs.
  */
-export function provideWasmEvmModule(load: () => Promise<WebAssembly.Module>): void {
+export function provideWasmEvmModule(load: () => Promise<CompiledWasmModule>): void {
   provider ??= load
 }
 
