@@ -9,7 +9,7 @@
 //                                      'edgetrace/browser': tsc's per-file dist/browser/index.js, which
 //                                      tree-shakes down to what they use.
 // Run directly: `tsx scripts/buildBrowser.ts [--out DIR]`.
-import { readFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'vite'
@@ -122,8 +122,18 @@ export async function buildBrowser(
   const files = {} as Record<BrowserBundleName, string>
   for (const name of names)
     files[name] = (await buildBrowserBundle(BROWSER_BUNDLES[name], { outDir, quiet: opts.quiet ?? false })).file
+  // The wasm EVM (`npm run build:wasm`) beside the workers: their default config.wasmUrl. Fetched
+  // only by an `engine: 'wasm'` run, so none of the JavaScript bundles carries it.
+  const wasm = resolve(ROOT, 'dist/wasm/evm.wasm')
+  if (opts.only === undefined && existsSync(wasm)) {
+    mkdirSync(outDir, { recursive: true })
+    copyFileSync(wasm, resolve(outDir, WASM_EVM_FILE))
+  }
   return files
 }
+
+/** The wasm EVM's file name beside the browser bundles (src/browser/fetchWasmEvmModule.ts's default). */
+export const WASM_EVM_FILE = 'edgetrace-evm.wasm'
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outAt = process.argv.indexOf('--out')

@@ -1,5 +1,7 @@
 import { type PooledWorker, createWebWorkerPool } from './createWebWorkerPool.js'
 import { type EngineCounters, engineCounters } from '../exec/engineCounters.js'
+import { provideWasmEvmModule } from '../wasm/wasmEngineState.js'
+import { defaultWasmEvmUrl, fetchWasmEvmModule } from './fetchWasmEvmModule.js'
 import type { GethGenesis } from '@ethereumjs/common'
 import { createStore, get, set } from 'idb-keyval'
 import { keccak_256 } from '@noble/hashes/sha3.js'
@@ -65,6 +67,12 @@ export type EdgetraceConfig = {
   batchLimit?: number
   /** Gas cap, EVM timeout, return-data limit, memory cache budget… as the Node server's flags. */
   engine?: Partial<EngineOptions>
+  /**
+   * With `engine.engine: 'wasm'`: the URL of the wasm EVM (dist/browser/edgetrace-evm.wasm of the
+   * package; default: `edgetrace-evm.wasm` beside the worker script). Fetched at the first run that
+   * needs it; if it cannot be loaded, every run stays on ethereumjs (said once in the console).
+   */
+  wasmUrl?: string
   /**
    * The persistent IndexedDB cache: on by default, 256 MiB. `false` keeps everything in memory.
    * The database is named after the chain (chain id and genesis hash), so chains never mix.
@@ -258,6 +266,10 @@ export async function createEdgetraceService(
           throw err
         })
       : undefined
+  if (config.engine?.engine === 'wasm') {
+    const url = config.wasmUrl ?? defaultWasmEvmUrl()
+    provideWasmEvmModule(() => fetchWasmEvmModule(url))
+  }
   const daemon = await createEdgetrace({
     upstream,
     api,
@@ -460,4 +472,12 @@ function checkConfig(config: EdgetraceConfig, pageBridged: boolean): void {
   const traceCompat = config.engine?.traceCompat
   if (traceCompat !== undefined && typeof traceCompat !== 'boolean')
     bad('engine.traceCompat', 'true or false (--trace.compat)', traceCompat)
+  const engine = config.engine?.engine
+  if (engine !== undefined && engine !== 'wasm' && engine !== 'ethereumjs')
+    bad('engine.engine', "'wasm' or 'ethereumjs' (--engine)", engine)
+  if (
+    config.wasmUrl !== undefined &&
+    (typeof config.wasmUrl !== 'string' || !URL.canParse(config.wasmUrl, 'http://x/'))
+  )
+    bad('wasmUrl', 'the URL of the wasm EVM (edgetrace-evm.wasm)', config.wasmUrl)
 }
