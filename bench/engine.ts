@@ -87,6 +87,8 @@ async function main() {
       'edgetrace --engine wasm debug_traceCall callTracer',
       () => wasmRpc('debug_traceCall', [call, head, { tracer: 'callTracer' }]),
     ],
+    // anvil (revm, compiled) answering the same call at the same block, over its HTTP socket.
+    ['anvil eth_call (revm, over HTTP)', () => rpcResult(anvil.url, 'eth_call', [call, head])],
     [
       'edgetrace debug_traceCall prestateTracer',
       () => rpc('debug_traceCall', [call, head, { tracer: 'prestateTracer' }]),
@@ -105,6 +107,7 @@ async function main() {
     cases,
   })
   console.log('\ntargets (issue 20): callTracer ≤ 1.3× plain and ≥ 3 M steps/s; struct logger ≤ 3× untraced')
+  console.log('targets (issue 37): --engine wasm untraced ≥ 15× faster than edgetrace on ethereumjs, ≤ 3× anvil')
   const wasmCounters = wasmEdge.engine.wasm?.counters
   console.log(
     `--engine wasm: ${wasmCounters?.frames} frames in wasm, ${wasmCounters?.hostSteps} host steps, fallbacks ${JSON.stringify(wasmCounters?.fallbacks)}`,

@@ -64,7 +64,8 @@ async function main() {
     })
     return out
   }
-  const start = () => startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', api: ['eth', 'trace'] })
+  const start = (engine: 'ethereumjs' | 'wasm' = 'ethereumjs') =>
+    startEdgetrace({ upstream: proxy.url, port: 0, hardfork: 'prague', api: ['eth', 'trace'], engine: { engine } })
 
   let edge = await start()
   const traces = (await measure(`cold trace_block, ${TXS} transactions`, edge, () =>
@@ -78,6 +79,14 @@ async function main() {
   )
   await measure(`warm trace_replayBlockTransactions [trace] by hash, ${TXS} transactions`, edge, () =>
     rpcResult(edge.url, 'trace_replayBlockTransactions', [mined.hash, ['trace']]),
+  )
+  await edge.close()
+  // Issue 37: the same warm block on --engine wasm (its answer checked against ethereumjs's).
+  edge = await start('wasm')
+  const onWasm = await rpcResult(edge.url, 'trace_block', [block])
+  if (JSON.stringify(onWasm) !== JSON.stringify(traces)) throw new Error('trace_block on --engine wasm differs')
+  await measure(`warm trace_block by number, ${TXS} transactions, --engine wasm`, edge, () =>
+    rpcResult(edge.url, 'trace_block', [block]),
   )
   await edge.close()
   edge = await start()
