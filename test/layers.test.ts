@@ -44,6 +44,8 @@ const LAYERS: Record<string, number> = {
   // The WebAssembly interpreter's TypeScript host: run by the EVM adapter, renders through tracing's types.
   wasm: 55,
   tracing: 50,
+  // Build outputs (solc, Foundry, Hardhat), their matching to runtime code and source maps: pure data, read by tracing.
+  sources: 45,
   state: 40,
   chain: 30,
   upstream: 20,

@@ -18,6 +18,7 @@ import type { Upstream } from '../upstream/types.js'
 import type { RangeWorkers } from '../types/rangeWorkers.js'
 import { type VerificationCounts, newVerificationCounts } from '../types/verificationCounts.js'
 import { type EngineKind, type WasmEngineState, createWasmEngineState } from '../wasm/wasmEngineState.js'
+import type { SourceRegistry } from '../sources/createSourceRegistry.js'
 import { DEFAULT_TXPOOL_LIMITS, type TxPool, type TxPoolLimits, createTxPool } from './txpool/createTxPool.js'
 
 export type EngineOptions = {
@@ -88,6 +89,11 @@ export type EngineOptions = {
   subscriptionPollMs?: number | undefined
   /** A filter (eth_newFilter …) not polled for this long is removed, ms (geth's default: 5 minutes). */
   filterTimeoutMs?: number | undefined
+  /**
+   * `--sources`: compiled contracts (solc standard JSON, Foundry, Hardhat) that the source-level
+   * tracer (`edgetrace_sourceTracer`) matches to the code that runs, by runtime bytecode.
+   */
+  sources?: SourceRegistry | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises'
+import { createSourceRegistry } from '../sources/createSourceRegistry.js'
+import { readSourcesDir } from './readSourcesDir.js'
 import type { GethGenesis } from '@ethereumjs/common'
 import { CLIENT_VERSION } from '../rpc/web3/clientVersion.js'
 import { redactUrl } from '../utils/redactUrl.js'
@@ -209,6 +211,9 @@ async function main(argv: string[]): Promise<void> {
       otsSearchIndex: !opts.otsSearchScan,
       txpool: opts.txpool,
       subscriptionPollMs: opts.subscriptionPollMs,
+      ...(opts.sources.length > 0
+        ? { sources: createSourceRegistry(opts.sources.flatMap((path) => readSourcesDir(path))) }
+        : {}),
     },
     ...(opts.trust === 'consensus'
       ? {

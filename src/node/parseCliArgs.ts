@@ -73,6 +73,8 @@ export type CliOptions = {
   workers: number | undefined
   vhosts: string[]
   gasCap: bigint
+  /** `--sources PATH` (repeatable): build outputs for the source-level tracer. */
+  sources: string[]
   /** `--rpc.gasestimate.errorratio`: eth_estimateGas's tolerance (0: exact). */
   estimateGasErrorRatio: number
   evmTimeoutMs: number
@@ -174,6 +176,9 @@ ${NAMESPACE_LINES}
   --socket.url URL        unix:///path/edgetrace.ipc (IPC, owner-only; default $XDG_RUNTIME_DIR/edgetrace.ipc,
                           else <temp dir>/edgetrace-<uid>/edgetrace.ipc in a 0700 directory of this user's)
                           or tcp://host:port (a raw TCP socket)
+  --sources PATH          a build output for edgetrace_sourceTracer (repeatable): a Foundry out/, a Hardhat
+                          artifacts/ (its build-info), a project holding either, or a solc standard-JSON
+                          output file; contracts are matched to the code that runs by runtime bytecode
   --rpc.gascap N          most gas one call may use (default 50000000; 0 = no cap)
   --rpc.gasestimate.errorratio R  eth_estimateGas may answer up to this fraction above the least gas
                           that runs, for fewer runs (geth's 0.015); default 0: the exact least, as the
@@ -317,6 +322,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     socketEnabled: false,
     vhosts: ['localhost'],
     gasCap: 50_000_000n,
+    sources: [],
     estimateGasErrorRatio: 0,
     evmTimeoutMs: 5 * 60_000,
     batchLimit: 100,
@@ -436,6 +442,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         } catch (err) {
           throw new CliError((err as Error).message)
         }
+        break
+      case '--sources':
+        opts.sources.push(takeValue())
         break
       case '--rpc.gascap':
         opts.gasCap = BigInt(integer(flag, takeValue(), 0))

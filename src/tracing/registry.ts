@@ -5,6 +5,7 @@ import { fourByteTracer } from './tracers/fourByteTracer.js'
 import { createMuxTracer } from './tracers/muxTracer.js'
 import { noopTracer } from './tracers/noopTracer.js'
 import { prestateTracer } from './tracers/prestateTracer.js'
+import { sourceTracer } from './tracers/sourceTracer.js'
 import type { NativeTracer } from './tracers/types.js'
 import { BUILTIN_JS_TRACERS } from './js/builtinJsTracers.js'
 
@@ -25,6 +26,7 @@ const UNSERVED_JS_TRACERS = new Set([
 const tracers = new Map<string, NativeTracer>()
 for (const t of [callTracer, flatCallTracer, prestateTracer, fourByteTracer, noopTracer]) tracers.set(t.name, t)
 tracers.set('muxTracer', createMuxTracer(lookupTracer))
+tracers.set(sourceTracer.name, sourceTracer)
 
 /** The names a request may give as `tracer` (the struct logger is the default, with no name). */
 export function knownTracers(): string[] {

@@ -114,7 +114,7 @@ export function startTxTrace(plan: TracePlan, context: FlatTraceContext, write?:
     hooks: recorder.hooks,
     async finish(_result, state) {
       const access = needs.state ? await collectStateAccess(state) : undefined
-      return plan.tracer.render({ arena: recorder.arena, access, context }, plan.config)
+      return plan.tracer.render({ arena: recorder.arena, access, context, sources: plan.sources }, plan.config)
     },
     abort: async () => false,
   }

@@ -3,6 +3,7 @@ import type { StructLoggerConfig } from './render/geth/createStructLogWriter.js'
 import type { NativeTracer } from './tracers/types.js'
 import type { JsLoadedState, JsStateMiss } from './js/createJsTracerSession.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
+import type { SourceRegistry } from '../sources/createSourceRegistry.js'
 
 /** What a debug_trace* request asked for, parsed. */
 export type TracePlan = (
@@ -27,4 +28,6 @@ export type TracePlan = (
   blockOverrides?: BlockOverrides | undefined
   /** debug_traceCall: run on the state before this transaction of the block. */
   txIndex?: number | undefined
+  /** The engine's known contracts, for a native tracer that renders at the source level. */
+  sources?: SourceRegistry | undefined
 }

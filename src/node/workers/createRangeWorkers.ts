@@ -90,6 +90,8 @@ export function createRangeWorkers({
     anchored: anchor !== undefined,
     engine: {
       ...options,
+      // Known contracts stay on the main thread (the source tracer renders there); a registry cannot be cloned.
+      sources: undefined,
       cacheBytes: Math.max(16 * 1024 * 1024, Math.min(Math.floor(options.cacheBytes / threads), heapShare)),
     },
   }

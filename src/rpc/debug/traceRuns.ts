@@ -18,6 +18,8 @@ export async function traceOne(
   options: RunTraceOptions,
   wording: (err: unknown) => unknown = (err) => err,
 ): Promise<unknown> {
+  // Source-level rendering reads the engine's known contracts.
+  if (plan.kind === 'native' && engine.options.sources) plan = { ...plan, sources: engine.options.sources }
   if (plan.kind !== 'structLogger') {
     let value: unknown
     const done = (_at: unknown, result: unknown) => {

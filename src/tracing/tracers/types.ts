@@ -1,6 +1,7 @@
 import type { CallTraceArena } from '../recorder/types.js'
 import type { StateAccess } from '../state/collectStateAccess.js'
 import type { FlatTraceContext } from '../render/toFlatTraces.js'
+import type { SourceRegistry } from '../../sources/createSourceRegistry.js'
 
 /** What a tracer needs recorded: call frames always; logs, steps and the state seen on demand. */
 export type TracerNeeds = { logs: boolean; steps: boolean; state: boolean }
@@ -11,6 +12,8 @@ export type TraceRun = {
   /** Present when a tracer asked for `state`. */
   access: StateAccess | undefined
   context: FlatTraceContext
+  /** The build outputs the engine was given, for source-level tracers. */
+  sources?: SourceRegistry | undefined
 }
 
 /** A named tracer (geth's directory entry): parse its config, say what to record, render. */

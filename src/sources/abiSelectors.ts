@@ -1,0 +1,26 @@
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import type { AbiEntry, AbiParam } from './types.js'
+
+/** A parameter's canonical type: tuples spelled out as `(…)` with their array suffix. */
+function canonicalType(p: AbiParam): string {
+  if (p.type.startsWith('tuple')) return `(${(p.components ?? []).map(canonicalType).join(',')})${p.type.slice(5)}`
+  return p.type
+}
+
+const selectorOf = (signature: string) => {
+  const h = keccak_256(new TextEncoder().encode(signature))
+  let s = '0x'
+  for (const b of h.subarray(0, 4)) s += b.toString(16).padStart(2, '0')
+  return s
+}
+
+/** An ABI's functions by their 4-byte selector (`0x…`, lowercase): the name and the full signature. */
+export function abiSelectors(abi: readonly AbiEntry[]): Map<string, { name: string; signature: string }> {
+  const out = new Map<string, { name: string; signature: string }>()
+  for (const e of abi) {
+    if (e.type !== 'function' || !e.name) continue
+    const signature = `${e.name}(${(e.inputs ?? []).map(canonicalType).join(',')})`
+    out.set(selectorOf(signature), { name: e.name, signature })
+  }
+  return out
+}

@@ -1,0 +1,67 @@
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { maskRuntimeCode } from './maskRuntimeCode.js'
+import type { CodeRange, SourceContract } from './types.js'
+
+/** Known contracts, found by the runtime code that runs (never by an address). */
+export type SourceRegistry = {
+  add(contracts: Iterable<SourceContract>): void
+  /** The contract whose runtime code this is, metadata and deployment-filled ranges aside. */
+  match(runtimeCode: Uint8Array): SourceContract | undefined
+  /** How many contracts it holds. */
+  readonly size: number
+}
+
+const keyOf = (bytes: Uint8Array) => {
+  const h = keccak_256(bytes)
+  let s = ''
+  for (const b of h) s += b.toString(16).padStart(2, '0')
+  return s
+}
+
+const shapeOf = (ranges: readonly CodeRange[]) => ranges.map((r) => `${r.start}+${r.length}`).join(',')
+
+/**
+ * A registry of compiled contracts. Each is indexed by the hash of its masked runtime code; contracts
+ * are grouped by the ranges they mask, and code to match is masked with each group's ranges in turn
+ * (the same code deployed with other immutable values masks to the same hash). Same masked code twice
+ * (one contract in two build outputs): the first added wins.
+ */
+export function createSourceRegistry(contracts: Iterable<SourceContract> = []): SourceRegistry {
+  const groups = new Map<string, { ranges: readonly CodeRange[]; byHash: Map<string, SourceContract> }>()
+  let size = 0
+  const registry: SourceRegistry = {
+    add(list) {
+      for (const c of list) {
+        if (c.runtime.length === 0) continue
+        const masked = maskRuntimeCode(c.runtime, c.masked)
+        if (!masked) continue
+        const shape = shapeOf(c.masked)
+        let group = groups.get(shape)
+        if (!group) {
+          group = { ranges: c.masked, byHash: new Map() }
+          groups.set(shape, group)
+        }
+        const key = keyOf(masked)
+        if (!group.byHash.has(key)) {
+          group.byHash.set(key, c)
+          size++
+        }
+      }
+    },
+    match(code) {
+      if (code.length === 0) return undefined
+      for (const group of groups.values()) {
+        const masked = maskRuntimeCode(code, group.ranges)
+        if (!masked) continue
+        const found = group.byHash.get(keyOf(masked))
+        if (found) return found
+      }
+      return undefined
+    },
+    get size() {
+      return size
+    },
+  }
+  registry.add(contracts)
+  return registry
+}

@@ -1,0 +1,34 @@
+import type { CodeRange } from './types.js'
+
+/** A link placeholder of solc ≥ 0.5 (`__$<34 hex>$__`), 20 bytes once linked. */
+const PLACEHOLDER = /__\$[0-9a-fA-F]{34}\$__/g
+
+/**
+ * Bytecode as a build output writes it (hex, `0x` or not, maybe with unlinked library placeholders):
+ * the bytes with each placeholder zeroed, and the placeholders' ranges.
+ */
+export function parseBytecode(text: string): { code: Uint8Array; placeholders: CodeRange[] } {
+  const hex = text.startsWith('0x') ? text.slice(2) : text
+  const placeholders: CodeRange[] = []
+  const clean = hex.replace(PLACEHOLDER, (m, offset: number) => {
+    placeholders.push({ start: offset / 2, length: 20 })
+    return '0'.repeat(m.length)
+  })
+  if (clean.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(clean)) throw new Error('bytecode is not hex')
+  const code = new Uint8Array(clean.length / 2)
+  for (let i = 0; i < code.length; i++) code[i] = Number.parseInt(clean.slice(i * 2, i * 2 + 2), 16)
+  return { code, placeholders }
+}
+
+/** solc's `immutableReferences` (`{astId: [{start, length}, …]}`) as ranges. */
+export function immutableRanges(refs: unknown): CodeRange[] {
+  if (!refs || typeof refs !== 'object') return []
+  const out: CodeRange[] = []
+  for (const list of Object.values(refs as Record<string, unknown>)) {
+    if (!Array.isArray(list)) continue
+    for (const r of list as { start?: unknown; length?: unknown }[]) {
+      if (typeof r.start === 'number' && typeof r.length === 'number') out.push({ start: r.start, length: r.length })
+    }
+  }
+  return out.sort((a, b) => a.start - b.start)
+}

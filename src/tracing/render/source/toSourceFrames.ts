@@ -1,0 +1,178 @@
+import { abiSelectors } from '../../../sources/abiSelectors.js'
+import { type SourceLocation, type SourceLocator, createSourceLocator } from '../../../sources/createSourceLocator.js'
+import type { SourceRegistry } from '../../../sources/createSourceRegistry.js'
+import type { SourceContract } from '../../../sources/types.js'
+import type { Hex } from '../../../types/hex.js'
+import type { StateAccess } from '../../state/collectStateAccess.js'
+import type { CallTraceArena, CallTraceNode, VmOp } from '../../recorder/types.js'
+
+/** Gas and steps of one source statement (file and line null: instructions the source map gives no source). */
+export type SourceStep = { file: string | null; line: number | null; gasUsed: number; count: number }
+
+/** A function's share of a frame: its statements in first-run order, and the internal calls it made. */
+export type SourceScope = { steps: SourceStep[]; internalCalls: InternalCall[] }
+
+/** An internal (JUMP) call reconstructed from the source map's `i`/`o` jump types. */
+export type InternalCall = SourceScope & {
+  /** From the called code's first source range when it begins `function name(`; else null. */
+  function: string | null
+  /** Where the call was made. */
+  file: string | null
+  line: number | null
+  gasUsed: number
+}
+
+/** One call frame at the source level. */
+export type SourceFrame = SourceScope & {
+  type: string
+  address: Hex | null
+  /** The matched contract's name; null when its code matched no known contract. */
+  contract: string | null
+  /** The function by the contract's ABI, else the 4-byte selector; null without calldata or for creations. */
+  function: string | null
+  /** The gas the frame's instructions consumed (calls into other frames included in their call's line). */
+  gasUsed: number
+  reverted: boolean
+  error: string | null
+  /** The last statement the frame ran when it reverted or failed; null otherwise or without sources. */
+  revert: { file: string; line: number } | null
+  calls: SourceFrame[]
+}
+
+const FUNCTION = /^function\s+([A-Za-z_$][\w$]*)\s*\(/
+
+/** The gas an op consumed: before it less after it (a call's callee included); a failed op, all it had. */
+const consumed = (op: VmOp) => Number(op.used === undefined ? op.gas : op.gas - op.used)
+
+function codeOf(access: StateAccess | undefined, address: Hex | undefined): Uint8Array | undefined {
+  if (!access || !address) return undefined
+  const key = address.toLowerCase() as Hex
+  const pre = access.pre.get(key)?.code
+  if (pre && pre.length > 0) return pre
+  return access.post.get(key)?.code
+}
+
+/**
+ * The source-level trace of a recorded run: per frame the contract its code matched (by runtime code,
+ * never its address), the function called, gas per source statement, internal calls, the revert line.
+ */
+export function toSourceFrames(
+  arena: CallTraceArena,
+  access: StateAccess | undefined,
+  registry: SourceRegistry | undefined,
+): SourceFrame | null {
+  if (arena.nodes.length === 0) return null
+  const opsOf = new Map<number, VmOp[]>()
+  for (const f of arena.vmFrames) opsOf.set(f.node, f.ops)
+  const locators = new Map<SourceContract, SourceLocator>()
+  const locatorOf = (c: SourceContract) => {
+    let l = locators.get(c)
+    if (!l) {
+      l = createSourceLocator(c)
+      locators.set(c, l)
+    }
+    return l
+  }
+  const frame = (node: CallTraceNode): SourceFrame => {
+    const creation = node.kind === 'CREATE' || node.kind === 'CREATE2'
+    const code = creation ? undefined : codeOf(access, node.to)
+    const contract = code && registry ? registry.match(code) : undefined
+    const locator = contract ? locatorOf(contract) : undefined
+    const ops = opsOf.get(node.index) ?? []
+    const { scope: root, last: lastAt } = walk(ops, locator)
+    const failed = node.reverted || node.error !== undefined
+    return {
+      type: node.kind,
+      address: node.to ?? null,
+      contract: contract?.name ?? null,
+      function: creation ? null : functionOf(node.input, contract),
+      gasUsed: ops.reduce((sum, op) => sum + consumed(op), 0),
+      reverted: node.reverted,
+      error: node.error ?? null,
+      revert: failed && lastAt ? { file: lastAt.file, line: lastAt.line } : null,
+      steps: root.steps,
+      internalCalls: root.internalCalls,
+      calls: node.children.map((i) => frame(arena.nodes[i]!)),
+    }
+  }
+  return frame(arena.nodes[0]!)
+}
+
+function functionOf(input: Uint8Array, contract: SourceContract | undefined): string | null {
+  if (input.length < 4) return null
+  let selector = '0x'
+  for (const b of input.subarray(0, 4)) selector += b.toString(16).padStart(2, '0')
+  return (contract && abiSelectors(contract.abi).get(selector)?.name) ?? selector
+}
+
+/**
+ * Walks a frame's ops into nested scopes: a JUMP marked `i` opens one, a JUMP marked `o` closes it.
+ * `last` is the last statement run within the innermost function whose source range is known: the
+ * optimizer shares code between functions (a revert's tail), which the source map gives to one of them.
+ */
+function walk(
+  ops: VmOp[],
+  locator: SourceLocator | undefined,
+): { scope: SourceScope; last: SourceLocation | undefined } {
+  type Range = { s: number; l: number; f: number }
+  type Open = {
+    scope: SourceScope
+    call: InternalCall | undefined
+    index: Map<string, SourceStep>
+    named: boolean
+    range: Range | undefined
+  }
+  const newOpen = (call: InternalCall | undefined): Open => ({
+    scope: call ?? { steps: [], internalCalls: [] },
+    call,
+    index: new Map(),
+    named: call === undefined,
+    range: undefined,
+  })
+  const stack: Open[] = [newOpen(undefined)]
+  let last: SourceLocation | undefined
+  for (const op of ops) {
+    const at = locator?.at(op.pc)
+    const top = stack[stack.length - 1]!
+    if (!top.named) {
+      top.named = true
+      const name = at && FUNCTION.exec(at.text)?.[1]
+      if (name && top.call) {
+        top.call.function = name
+        top.range = locator?.range(op.pc)
+      }
+    }
+    if (at) {
+      const r = locator!.range(op.pc)!
+      const within = [...stack].reverse().find((o) => o.range)?.range
+      if (!within || (r.f === within.f && r.s >= within.s && r.s + r.l <= within.s + within.l)) last = at
+    }
+    const gas = consumed(op)
+    const key = at ? `${at.file}:${at.line}` : ''
+    let step = top.index.get(key)
+    if (!step) {
+      step = { file: at?.file ?? null, line: at?.line ?? null, gasUsed: 0, count: 0 }
+      top.index.set(key, step)
+      top.scope.steps.push(step)
+    }
+    step.gasUsed += gas
+    step.count++
+    for (const open of stack) if (open.call) open.call.gasUsed += gas
+    if (op.op !== 0x56 || !at) continue
+    if (at.jump === 'i') {
+      const call: InternalCall = {
+        function: null,
+        file: at.file,
+        line: at.line,
+        gasUsed: 0,
+        steps: [],
+        internalCalls: [],
+      }
+      top.scope.internalCalls.push(call)
+      stack.push(newOpen(call))
+    } else if (at.jump === 'o' && stack.length > 1) {
+      stack.pop()
+    }
+  }
+  return { scope: stack[0]!.scope, last }
+}

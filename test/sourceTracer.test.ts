@@ -1,0 +1,338 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { hexToBytes } from '@ethereumjs/util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../src/node/devnet/startDevnet.js'
+import { parseCliArgs } from '../src/node/parseCliArgs.js'
+import { readSourcesDir } from '../src/node/readSourcesDir.js'
+import { type RunningEdgetrace, startEdgetrace } from '../src/node/startEdgetrace.js'
+import { createSourceLocator } from '../src/sources/createSourceLocator.js'
+import { type SourceRegistry, createSourceRegistry } from '../src/sources/createSourceRegistry.js'
+import { decodeSourceMap, instructionIndexes } from '../src/sources/decodeSourceMap.js'
+import { readStandardJson } from '../src/sources/readStandardJson.js'
+import type { SourceContract } from '../src/sources/types.js'
+import type { InternalCall, SourceFrame } from '../src/tracing/render/source/toSourceFrames.js'
+import { txByLabel, withDevnet } from './src/devnet.js'
+import { rpcResult } from './src/rpc.js'
+
+// Issue 38, sources in: the devnet's contracts compiled here with solc (the settings the devnet's
+// artifacts were built with) as standard JSON, written out as a Foundry out/ and a Hardhat
+// build-info, matched to the devnet's deployed code, and traced at the source level through a server.
+
+const require = createRequire(import.meta.url)
+const contractsDir = join(import.meta.dirname, '../src/node/devnet/contracts')
+
+type Json = Record<string, any>
+let input: Json
+let output: Json
+let devnet: Devnet
+let edge: RunningEdgetrace
+let registry: SourceRegistry
+let dir: string
+
+function compile() {
+  const { readFileSync } = require('node:fs') as typeof import('node:fs')
+  const sources: Record<string, { content: string }> = {}
+  for (const file of ['Inspector.sol', 'Scenarios.sol', 'Token.sol'])
+    sources[file] = { content: readFileSync(join(contractsDir, file), 'utf8') }
+  input = {
+    language: 'Solidity',
+    sources,
+    settings: {
+      evmVersion: 'prague',
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: {
+        '*': {
+          '*': [
+            'abi',
+            'metadata',
+            'storageLayout',
+            'evm.deployedBytecode.object',
+            'evm.deployedBytecode.sourceMap',
+            'evm.deployedBytecode.immutableReferences',
+          ],
+        },
+      },
+    },
+  }
+  const solc = require('solc') as { compile(input: string): string }
+  output = JSON.parse(solc.compile(JSON.stringify(input)))
+  const errors = (output.errors ?? []).filter((e: Json) => e.severity === 'error')
+  if (errors.length > 0) throw new Error(errors.map((e: Json) => e.formattedMessage).join('\n'))
+}
+
+/** The same compilation as Foundry lays it out (out/<File>.sol/<Name>.json + build-info) and as Hardhat does. */
+function writeLayouts() {
+  dir = mkdtempSync(join(tmpdir(), 'edgetrace-sources-'))
+  const sourceIdToPath: Record<string, string> = {}
+  for (const [path, s] of Object.entries<Json>(output.sources)) sourceIdToPath[s.id] = path
+  for (const [file, byName] of Object.entries<Json>(output.contracts)) {
+    for (const [name, c] of Object.entries<Json>(byName)) {
+      const at = join(dir, 'foundry/out', file)
+      mkdirSync(at, { recursive: true })
+      const d = c.evm.deployedBytecode
+      writeFileSync(
+        join(at, `${name}.json`),
+        JSON.stringify({
+          abi: c.abi,
+          deployedBytecode: {
+            object: `0x${d.object}`,
+            sourceMap: d.sourceMap,
+            immutableReferences: d.immutableReferences,
+          },
+          storageLayout: c.storageLayout,
+          metadata: JSON.parse(c.metadata),
+          id: output.sources[file].id,
+          ast: { absolutePath: file },
+        }),
+      )
+      // Hardhat's per-contract artifact (no source map): the reader takes the build-info instead.
+      const hh = join(dir, 'hardhat/artifacts/contracts', file)
+      mkdirSync(hh, { recursive: true })
+      writeFileSync(
+        join(hh, `${name}.json`),
+        JSON.stringify({ contractName: name, abi: c.abi, deployedBytecode: `0x${d.object}` }),
+      )
+    }
+  }
+  mkdirSync(join(dir, 'foundry/out/build-info'), { recursive: true })
+  writeFileSync(
+    join(dir, 'foundry/out/build-info/0123abcd.json'),
+    JSON.stringify({ id: '0123abcd', source_id_to_path: sourceIdToPath, input }),
+  )
+  mkdirSync(join(dir, 'hardhat/artifacts/build-info'), { recursive: true })
+  writeFileSync(join(dir, 'hardhat/artifacts/build-info/4567ef.json'), JSON.stringify({ id: '4567ef', input, output }))
+  writeFileSync(join(dir, 'standard.json'), JSON.stringify(output))
+}
+
+const code = async (address: string) =>
+  hexToBytes(await rpcResult(devnet.anvil.url, 'eth_getCode', [address, 'latest']))
+
+/** 1-based lines of each occurrence of `text` in `source`, counted here from the text alone. */
+function linesOf(source: string, text: string): number[] {
+  const out: number[] = []
+  for (let at = source.indexOf(text); at >= 0; at = source.indexOf(text, at + 1))
+    out.push(source.slice(0, at).split('\n').length)
+  if (out.length === 0) throw new Error(`not in the source: ${text}`)
+  return out
+}
+/** The line of text that occurs once in `source`. */
+function lineOf(source: string, text: string): number {
+  const lines = linesOf(source, text)
+  if (lines.length !== 1) throw new Error(`${text} occurs ${lines.length} times`)
+  return lines[0]!
+}
+const sourceText = (file: string) => input.sources[file].content as string
+
+beforeAll(async () => {
+  compile()
+  writeLayouts()
+  devnet = await withDevnet()
+  registry = createSourceRegistry(readStandardJson(output, input))
+  edge = await startEdgetrace({
+    upstream: devnet.anvil.url,
+    port: 0,
+    hardfork: 'prague',
+    api: ['eth', 'debug'],
+    engine: { sources: registry },
+  })
+}, 120_000)
+afterAll(async () => {
+  await edge?.close()
+  await devnet?.stop()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('reading build outputs', () => {
+  const summary = (list: SourceContract[]) =>
+    list
+      .map((c) => ({
+        name: c.name,
+        file: c.file,
+        runtime: c.runtime.length,
+        map: c.sourceMap.length > 0,
+        abi: c.abi.length,
+        layout: c.storageLayout !== undefined,
+        texts: [...c.sources.values()]
+          .filter((s) => s.content !== undefined)
+          .map((s) => s.path)
+          .sort(),
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name))
+
+  it('standard JSON, a Foundry out/, a Hardhat build-info and a standard-JSON file read to the same contracts', () => {
+    const standard = summary(readStandardJson(output, input))
+    expect(standard.map((c) => c.name)).toEqual(['Child', 'Inspector', 'Scenarios', 'Token'])
+    expect(standard.every((c) => c.map && c.abi > 0 && c.layout && c.texts.length === 3)).toBe(true)
+    expect(summary(readSourcesDir(join(dir, 'foundry')))).toEqual(standard)
+    expect(summary(readSourcesDir(join(dir, 'foundry/out')))).toEqual(standard)
+    expect(summary(readSourcesDir(join(dir, 'hardhat')))).toEqual(standard)
+    // A bare output file has no input: the contracts, without the sources' text.
+    const bare = summary(readSourcesDir(join(dir, 'standard.json')))
+    expect(bare.map((c) => ({ ...c, texts: [] }))).toEqual(standard.map((c) => ({ ...c, texts: [] })))
+    expect(bare.every((c) => c.texts.length === 0)).toBe(true)
+    expect(() => readSourcesDir(join(dir, 'nothing-here'))).toThrow(/no such file/)
+  })
+
+  it('--sources is repeatable', () => {
+    expect(parseCliArgs(['--sources', 'out', '--sources=artifacts']).sources).toEqual(['out', 'artifacts'])
+    expect(parseCliArgs([]).sources).toEqual([])
+  })
+})
+
+describe('matching by runtime bytecode', () => {
+  it("the devnet's deployed code matches its contract; the helper instance (same code, other address) too", async () => {
+    expect(registry.match(await code(devnet.contracts.Token!))?.name).toBe('Token')
+    expect(registry.match(await code(devnet.contracts.Scenarios!))?.name).toBe('Scenarios')
+    expect(registry.match(await code(devnet.contracts.Helper!))?.name).toBe('Scenarios')
+    expect(registry.match(await code(devnet.contracts.Inspector!))?.name).toBe('Inspector')
+    expect(registry.match(await code(devnet.contracts.BadJump!))).toBeUndefined()
+  })
+
+  it('a different metadata tail is ignored; a changed instruction is not', async () => {
+    const token = await code(devnet.contracts.Token!)
+    const len = (token[token.length - 2]! << 8) | token[token.length - 1]!
+    const otherMeta = token.slice()
+    otherMeta[token.length - 2 - len + 10] ^= 0xff // inside the CBOR (the ipfs hash)
+    expect(registry.match(otherMeta)?.name).toBe('Token')
+    const changed = token.slice()
+    changed[5] ^= 0x01
+    expect(registry.match(changed)).toBeUndefined()
+    expect(registry.match(new Uint8Array(0))).toBeUndefined()
+  })
+
+  it('immutables are masked on both sides: the same code with other immutable values matches', () => {
+    const runtime = new Uint8Array([0x60, 0x01, 0x7f, ...new Uint8Array(32), 0x00, 0xa1, 0x00, 0x01])
+    const contract: SourceContract = {
+      name: 'WithImmutable',
+      file: 'W.sol',
+      runtime,
+      sourceMap: '',
+      masked: [{ start: 3, length: 32 }],
+      abi: [],
+      storageLayout: undefined,
+      sources: new Map(),
+    }
+    const reg = createSourceRegistry([contract])
+    const deployed = runtime.slice()
+    deployed.fill(0xab, 3, 35)
+    expect(reg.match(deployed)?.name).toBe('WithImmutable')
+    deployed[1] = 0x02
+    expect(reg.match(deployed)).toBeUndefined()
+  })
+})
+
+describe('source maps', () => {
+  it('decodes the compressed form (empty fields repeat the previous entry)', () => {
+    expect(decodeSourceMap('1:2:0:-;:3;;4::1:i;5:6:-1:o:1')).toEqual([
+      { s: 1, l: 2, f: 0, j: '-', m: 0 },
+      { s: 1, l: 3, f: 0, j: '-', m: 0 },
+      { s: 1, l: 3, f: 0, j: '-', m: 0 },
+      { s: 4, l: 3, f: 1, j: 'i', m: 0 },
+      { s: 5, l: 6, f: -1, j: 'o', m: 1 },
+    ])
+    // PUSH2's two immediates are no instructions; PUSH0 has none.
+    expect([...instructionIndexes(new Uint8Array([0x61, 0xaa, 0xbb, 0x5f, 0x56]))]).toEqual([0, -1, -1, 1, 2])
+  })
+
+  it("pcs map to the lines of their statements' text in the source", () => {
+    const checks: [string, string][] = [
+      ['Scenarios', 'revert("scenario reverted")'],
+      ['Scenarios', 'counter += 1'],
+      ['Token', 'require(balanceOf[from] >= value, "insufficient balance")'],
+      ['Token', 'require(allowed >= value, "insufficient allowance")'],
+    ]
+    const contracts = readStandardJson(output, input)
+    for (const [name, statement] of checks) {
+      const contract = contracts.find((c) => c.name === name)!
+      const locator = createSourceLocator(contract)
+      const want = linesOf(sourceText(contract.file), statement)
+      const pcs: number[] = []
+      for (let pc = 0; pc < contract.runtime.length; pc++) {
+        const at = locator.at(pc)
+        if (at?.text.startsWith(statement)) {
+          pcs.push(pc)
+          expect(want, `${name} pc ${pc}: ${statement}`).toContain(at.line)
+          expect(at.file).toBe(contract.file)
+        }
+      }
+      expect(pcs.length, statement).toBeGreaterThan(0)
+    }
+  })
+})
+
+describe('edgetrace_sourceTracer', () => {
+  const trace = (hash: string, tracer = 'edgetrace_sourceTracer') =>
+    rpcResult(edge.url, 'debug_traceTransaction', [hash, { tracer }])
+  const stepsGas = (scope: { steps: { gasUsed: number }[] }) => scope.steps.reduce((s, x) => s + x.gasUsed, 0)
+
+  it('names the frames and functions of nested calls; per-line gas sums to each frame’s gas, as callTracer reports it', async () => {
+    const { hash } = txByLabel(devnet, 'nested token calls (transferFrom, transfer, balanceOf)')
+    const top: SourceFrame = await trace(hash)
+    const calls = await trace(hash, 'callTracer')
+    expect(top.contract).toBe('Scenarios')
+    expect(top.function).toBe('pull')
+    expect(top.calls.map((c) => [c.contract, c.function, c.type])).toEqual([
+      ['Token', 'transferFrom', 'CALL'],
+      ['Token', 'transfer', 'CALL'],
+      ['Token', 'balanceOf', 'STATICCALL'],
+    ])
+    // A frame's gas: its own statements' and its internal calls' (each call's gas counted in its entry only).
+    const frameGas = (f: SourceFrame) => stepsGas(f) + f.internalCalls.reduce((s, c) => s + c.gasUsed, 0)
+    for (const [i, child] of top.calls.entries()) {
+      expect(frameGas(child)).toBe(child.gasUsed)
+      expect(child.gasUsed).toBe(Number(calls.calls[i].gasUsed))
+    }
+    // The top frame: callTracer's gasUsed is the transaction's (intrinsic gas, less any refund).
+    expect(frameGas(top)).toBe(top.gasUsed)
+    const receipt = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [hash])
+    expect(Number(calls.gasUsed)).toBe(Number(receipt.gasUsed))
+    const tx = await rpcResult(devnet.anvil.url, 'eth_getTransactionByHash', [hash])
+    const data = hexToBytes(tx.input)
+    const intrinsic = 21_000 + data.reduce((s, b) => s + (b === 0 ? 4 : 16), 0)
+    // No storage cleared in pull, so no refund: execution gas + intrinsic = the transaction's.
+    expect(top.gasUsed + intrinsic).toBe(Number(receipt.gasUsed))
+    // Lines are real lines of the right files.
+    for (const step of top.calls[0]!.steps) {
+      if (step.file === null) continue
+      expect(step.file).toBe('Token.sol')
+      expect(step.line).toBeGreaterThan(0)
+      expect(step.line).toBeLessThanOrEqual(sourceText('Token.sol').split('\n').length)
+    }
+  })
+
+  it('reconstructs an internal call (Token.transfer → _move) from the jump types', async () => {
+    const { hash } = txByLabel(devnet, 'token transfer (legacy, type 0)')
+    const top: SourceFrame = await trace(hash)
+    expect([top.contract, top.function]).toEqual(['Token', 'transfer'])
+    const all: InternalCall[] = []
+    const collect = (c: InternalCall) => {
+      all.push(c)
+      c.internalCalls.forEach(collect)
+    }
+    top.internalCalls.forEach(collect)
+    const move = all.find((c) => c.function === '_move')
+    expect(move, JSON.stringify(top.internalCalls.map((c) => c.function))).toBeDefined()
+    expect(move!.line).toBe(lineOf(sourceText('Token.sol'), '_move(msg.sender, to, value)'))
+    const text = sourceText('Token.sol')
+    const requireLine = lineOf(text, 'require(balanceOf[from] >= value, "insufficient balance")')
+    expect(move!.steps.some((s) => s.line === requireLine)).toBe(true)
+    expect(move!.gasUsed).toBe(stepsGas(move!) + move!.internalCalls.reduce((s, c) => s + c.gasUsed, 0))
+  })
+
+  it('gives the revert line of a reverted frame; code that matches nothing has frames without lines', async () => {
+    const reverted: SourceFrame = await trace(txByLabel(devnet, 'revert with Error(string)').hash)
+    expect([reverted.contract, reverted.function, reverted.reverted]).toEqual(['Scenarios', 'revertWithReason', true])
+    expect(reverted.revert).toEqual({
+      file: 'Scenarios.sol',
+      line: lineOf(sourceText('Scenarios.sol'), 'revert("scenario reverted")'),
+    })
+    const bad: SourceFrame = await trace(txByLabel(devnet, 'bad jump at the top').hash)
+    expect(bad.contract).toBeNull()
+    expect(bad.revert).toBeNull()
+    expect(bad.steps.every((s) => s.file === null && s.line === null)).toBe(true)
+    expect(bad.internalCalls).toEqual([])
+  })
+})
