@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FixtureNode, startFixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
 import { type RunningEdgetrace, startEdgetrace } from '../../src/node/startEdgetrace.js'
 import { firstDifference } from '../src/firstDifference.js'
+import { engineOptions } from '../src/conformanceEngine.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // Besu's struct-logger specs (debug_traceTransaction, debug_traceBlockByNumber, debug_traceCall with
 // overrides) on its trace test chain and its default test chain, each served by a fixture node,
@@ -84,6 +86,9 @@ function normalise(result: any, fromBesu: boolean, config: Record<string, unknow
   } // S3
 }
 
+// Struct logs observe every step: ethereumjs runs them on either engine (a counted fallback).
+const wasm = useWasmCounters(import.meta.filename, { expectFrames: false })
+
 for (const chain of chains) {
   describe(`Besu ${chain.dir} struct-logger specs`, () => {
     let node: FixtureNode
@@ -97,7 +102,14 @@ for (const chain of chains) {
         genesis,
         blocks: new Uint8Array(readFileSync(join(fixtures, chain.dir, chain.blocks))),
       })
-      edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth', 'debug'], genesis: genesis as never })
+      edge = await startEdgetrace({
+        upstream: node.url,
+        port: 0,
+        api: ['eth', 'debug'],
+        genesis: genesis as never,
+        engine: engineOptions(),
+      })
+      wasm.track(edge)
     }, 60_000)
     afterAll(async () => {
       await edge?.close()

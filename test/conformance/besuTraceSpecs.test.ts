@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FixtureNode, startFixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
 import { type RunningEdgetrace, startEdgetrace } from '../../src/node/startEdgetrace.js'
 import { firstDifference } from '../src/firstDifference.js'
+import { engineOptions } from '../src/conformanceEngine.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // Besu's trace_* specs (recorded by OpenEthereum, corrected by Besu) on Besu's trace test chain: the
 // chain is imported by a fixture node (every block executed and checked against its header), an
@@ -68,6 +70,8 @@ const cases = walk(specsDir).map((path) => {
   return { name, spec }
 })
 
+const wasm = useWasmCounters(import.meta.filename, { expectFrames: true })
+
 let node: FixtureNode
 let edge: RunningEdgetrace
 beforeAll(async () => {
@@ -79,8 +83,9 @@ beforeAll(async () => {
     api: ['eth', 'debug', 'trace'],
     genesis: genesis as never,
     // OpenEthereum's shapes, which Besu's recorded outputs keep (the reference daemon's are the default).
-    engine: { traceCompat: true },
+    engine: engineOptions({ traceCompat: true }),
   })
+  wasm.track(edge)
 }, 60_000)
 afterAll(async () => {
   await edge?.close()

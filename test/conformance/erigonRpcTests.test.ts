@@ -4,6 +4,8 @@ import { type FixtureNode, startFixtureNode } from '../../tools/fixture-node/sta
 import { type RebuiltBlock, type RebuiltTransaction, loadRebuiltBlock } from '../src/erigonRpcTestsCase.js'
 import { firstDifference } from '../src/firstDifference.js'
 import { rpc } from '../src/rpc.js'
+import { engineOptions } from '../src/conformanceEngine.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // Mainnet transactions recorded by the reference daemon itself (erigontech/rpc-tests; SOURCE.md),
 // through the whole product: each transaction's recorded pre-state becomes a chain served by a
@@ -76,6 +78,8 @@ const NOT_REPRODUCIBLE: Record<string, { outputs: Output[]; reason: string }> = 
 
 /** The chain of one transaction and the edgetrace server in front of it, kept for its next case. */
 type Served = { key: string; node: FixtureNode; edge: RunningEdgetrace; blockHash: string }
+const wasm = useWasmCounters(import.meta.filename, { expectFrames: true })
+
 let served: Served | undefined
 async function closeServed() {
   const s = served
@@ -117,7 +121,9 @@ async function serve(block: RebuiltBlock, tx: RebuiltTransaction): Promise<Serve
       port: 0,
       api: ['eth', 'trace', 'debug'],
       hardfork: 'shanghai',
+      engine: engineOptions(),
     })
+    wasm.track(edge)
     served = { key: tx.hash, node, edge, blockHash: mined.hash }
   } catch (err) {
     await node.close()

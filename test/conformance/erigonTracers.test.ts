@@ -4,11 +4,14 @@ import { toCallFrame } from '../../src/tracing/render/geth/toCallFrame.js'
 import { toFlatCallFrames } from '../../src/tracing/render/geth/toFlatCallFrames.js'
 import { firstDifference } from '../src/firstDifference.js'
 import { loadCase, loadManifest, runTracetestCase } from '../src/runTracetestCase.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // Erigon's callTracer cases of one mainnet transaction (16494085, index 277): Erigon's callTracer
 // takes an extra `includePrecompiles` option; by default, like geth, it lists precompile frames.
 
 const manifest = loadManifest('erigon').filter((m) => m.tracer === 'callTracer')
+
+useWasmCounters(import.meta.filename, { expectFrames: true })
 
 describe('Erigon callTracer cases', () => {
   it.each(manifest.map((m) => [m.file, m] as const))('%s', async (file, m) => {

@@ -5,6 +5,7 @@ import { firstDifference } from '../src/firstDifference.js'
 import { parseIoExchanges } from '../src/parseIoExchanges.js'
 import { postJsonText } from '../src/rpc.js'
 import { EXECUTION_APIS_DIR, useExecutionApisChain } from '../src/useExecutionApisChain.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // execution-apis' rpc-compat cases (responses recorded by geth through hive) for the debug methods:
 // the chain (genesis.json + chain.rlp, Homestead … bpo2) is imported by a fixture node, an edgetrace
@@ -40,6 +41,9 @@ function gethKeyOrder(v: any): any {
 }
 
 const chain = useExecutionApisChain(['eth', 'debug'])
+// Its traces are struct logs (every step observed): ethereumjs runs them on either engine (a counted fallback).
+const wasm = useWasmCounters(import.meta.filename, { expectFrames: false })
+wasm.track(() => chain.edge?.engine.wasm?.counters)
 
 describe('execution-apis debug_* cases', () => {
   for (const c of cases) {

@@ -5,6 +5,7 @@ import { firstDifference } from '../src/firstDifference.js'
 import { parseIoExchanges } from '../src/parseIoExchanges.js'
 import { postJsonText } from '../src/rpc.js'
 import { EXECUTION_APIS_DIR, useExecutionApisChain } from '../src/useExecutionApisChain.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // execution-apis' eth_* and net_* cases (responses recorded by geth through hive) on the fork-transition
 // chain served by the fixture node, answered by an edgetrace server over HTTP on verified state. The
@@ -69,6 +70,9 @@ const methods = readdirSync(root)
   }))
 
 const chain = useExecutionApisChain(['eth', 'net'], { gethEstimate: true })
+const wasm = useWasmCounters(import.meta.filename, { expectFrames: true })
+wasm.track(() => chain.edge?.engine.wasm?.counters)
+wasm.track(() => chain.gethEstimateEdge?.engine.wasm?.counters)
 
 describe('execution-apis eth_* and net_* cases', () => {
   for (const { method, cases } of methods) {

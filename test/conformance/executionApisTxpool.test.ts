@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { parseIoExchanges } from '../src/parseIoExchanges.js'
 import { postJsonText } from '../src/rpc.js'
 import { EXECUTION_APIS_DIR, useExecutionApisChain } from '../src/useExecutionApisChain.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // execution-apis' txpool_* cases on the fork-transition chain. All three are "speconly" (hive checks
 // their schema only): geth recorded its own pool, which no other node has. Held to: the recorded
@@ -25,6 +26,8 @@ const cases = readdirSync(root)
   )
 
 const chain = useExecutionApisChain(['eth', 'txpool'])
+const wasm = useWasmCounters(import.meta.filename, { expectFrames: false })
+wasm.track(() => chain.edge?.engine.wasm?.counters)
 
 const isPool = (v: unknown) =>
   typeof v === 'object' &&

@@ -4,12 +4,15 @@ import { toCallFrame } from '../../src/tracing/render/geth/toCallFrame.js'
 import { firstDifference } from '../src/firstDifference.js'
 import { type Frame, canonicalCallFrame } from '../src/tracetestCompare.js'
 import { loadCase, loadManifest, runTracetestCase } from '../src/runTracetestCase.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // geth's callTracer corpus, compared as geth's own harness does (test/src/tracetestCompare.ts).
 
 const manifest = loadManifest('geth-tracetest').filter(
   (m) => m.tracer === 'callTracer' && (m.file.startsWith('call_tracer/') || m.file.startsWith('call_tracer_withLog/')),
 )
+
+useWasmCounters(import.meta.filename, { expectFrames: true })
 
 describe('geth callTracer corpus', () => {
   it.each(manifest.map((m) => [m.file, m] as const))('%s', async (file, m) => {

@@ -4,10 +4,13 @@ import { toFlatCallFrames } from '../../src/tracing/render/geth/toFlatCallFrames
 import { firstDifference } from '../src/firstDifference.js'
 import { type Json, normalizeFlatTraces } from '../src/tracetestCompare.js'
 import { loadCase, loadManifest, runTracetestCase } from '../src/runTracetestCase.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // geth's flatCallTracer corpus, compared as flat_calltrace_test.go does (test/src/tracetestCompare.ts).
 
 const manifest = loadManifest('geth-tracetest').filter((m) => m.tracer === 'flatCallTracer')
+
+useWasmCounters(import.meta.filename, { expectFrames: true })
 
 describe('geth flatCallTracer corpus', () => {
   it.each(manifest.map((m) => [m.file, m] as const))('%s', async (file, m) => {

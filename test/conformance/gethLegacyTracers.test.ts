@@ -1,8 +1,10 @@
 import { Worker } from 'node:worker_threads'
+import type { WasmEngineCounters } from '../../src/wasm/createWasmEngine.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { firstDifference } from '../src/firstDifference.js'
 import { loadCase, loadManifest } from '../src/runTracetestCase.js'
 import { type Frame, canonicalCallFrame, sortKeys } from '../src/tracetestCompare.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // geth's legacy JavaScript tracer cases (call_tracer_legacy, prestate_tracer_legacy): geth's tracers
 // there are its own JavaScript sources (LGPL); edgetrace's, written to the same API
@@ -14,6 +16,10 @@ const legacy = loadManifest('geth-tracetest').filter(
   (m) => m.file.startsWith('call_tracer_legacy/') || m.file.startsWith('prestate_tracer_legacy/'),
 )
 
+// JavaScript tracers observe every step: ethereumjs runs them on either engine (a counted fallback).
+let workerCounters: WasmEngineCounters | undefined
+useWasmCounters(import.meta.filename, { expectFrames: false }).track(() => workerCounters)
+
 describe('geth legacy JavaScript tracer corpus', () => {
   let worker: Worker
   beforeAll(() => {
@@ -24,7 +30,13 @@ describe('geth legacy JavaScript tracer corpus', () => {
   afterAll(() => worker?.terminate())
   const run = (file: string) =>
     new Promise<{ value?: string; gasUsed?: string; error?: string }>((resolve, reject) => {
-      worker.once('message', resolve)
+      worker.once(
+        'message',
+        (answer: { value?: string; gasUsed?: string; error?: string; wasm?: WasmEngineCounters }) => {
+          workerCounters = answer.wasm ?? workerCounters
+          resolve(answer)
+        },
+      )
       worker.once('error', reject)
       worker.postMessage({ file })
     })

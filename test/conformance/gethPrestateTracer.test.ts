@@ -5,10 +5,13 @@ import { collectStateAccess } from '../../src/tracing/state/collectStateAccess.j
 import { firstDifference } from '../src/firstDifference.js'
 import { PRESTATE_EXTRA_ACCOUNTS, sortKeys } from '../src/tracetestCompare.js'
 import { loadCase, loadManifest, runTracetestCase } from '../src/runTracetestCase.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // geth's prestateTracer corpus (prestate and diffMode), compared as prestate_test.go does (test/src/tracetestCompare.ts).
 
 const manifest = loadManifest('geth-tracetest').filter((m) => m.tracer === 'prestateTracer')
+
+useWasmCounters(import.meta.filename, { expectFrames: true })
 
 describe('geth prestateTracer corpus', () => {
   it.each(manifest.map((m) => [m.file, m] as const))('%s', async (file, m) => {

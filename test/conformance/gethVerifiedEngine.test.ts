@@ -13,6 +13,8 @@ import {
   normalizeFlatTraces,
   sortKeys,
 } from '../src/tracetestCompare.js'
+import { engineOptions } from '../src/conformanceEngine.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // geth's tracetest corpus through the whole product: each case becomes a chain served by a fixture
 // node (a real JSON-RPC upstream: the case's alloc as genesis state, the case's transaction mined in
@@ -28,6 +30,8 @@ const manifest = loadManifest('geth-tracetest').filter(
     !m.file.startsWith('prestate_tracer_legacy/'),
 )
 
+const wasm = useWasmCounters(import.meta.filename, { expectFrames: true })
+
 const running: { node?: FixtureNode | undefined; edge?: RunningEdgetrace | undefined } = {}
 afterAll(async () => {
   await running.edge?.close()
@@ -39,7 +43,14 @@ describe('geth tracetest corpus through a fixture node and the verified-state en
     const c = loadCase('geth-tracetest', file)
     const { node, txHash } = await startTracetestNode(c, m)
     running.node = node
-    const edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth', 'debug'], hardfork: m.hardfork })
+    const edge = await startEdgetrace({
+      upstream: node.url,
+      port: 0,
+      api: ['eth', 'debug'],
+      hardfork: m.hardfork,
+      engine: engineOptions(),
+    })
+    wasm.track(edge)
     running.edge = edge
     try {
       expect(edge.engine.options.unverified).toBe(false)

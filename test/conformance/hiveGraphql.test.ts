@@ -4,6 +4,8 @@ import { bytesToBigInt } from '@ethereumjs/util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningEdgetrace, startEdgetrace } from '../../src/node/startEdgetrace.js'
 import { type FixtureNode, startFixtureNode } from '../../tools/fixture-node/startFixtureNode.js'
+import { engineOptions } from '../src/conformanceEngine.js'
+import { useWasmCounters } from '../src/useWasmCounters.js'
 
 // hive's GraphQL suite (test/fixtures/hive-graphql/SOURCE.txt), judged as hive judges it: the status
 // code, and for a 200 the body deep-equal to one of the recorded ones. Its chain is imported by a
@@ -55,6 +57,8 @@ function withMergeBlock(genesis: Genesis, blocks: Uint8Array): Genesis {
   return { ...genesis, config: { ...genesis.config, mergeNetsplitBlock: Number(number) } }
 }
 
+const wasm = useWasmCounters(import.meta.filename, { expectFrames: true })
+
 let node: FixtureNode
 let edge: RunningEdgetrace
 
@@ -66,7 +70,15 @@ beforeAll(async () => {
   )
   expect(genesis.config.mergeNetsplitBlock).toBe(33)
   node = await startFixtureNode({ genesis, blocks })
-  edge = await startEdgetrace({ upstream: node.url, port: 0, api: ['eth'], genesis: genesis as never, graphql: true })
+  edge = await startEdgetrace({
+    upstream: node.url,
+    port: 0,
+    api: ['eth'],
+    genesis: genesis as never,
+    graphql: true,
+    engine: engineOptions(),
+  })
+  wasm.track(edge)
 }, 120_000)
 
 afterAll(async () => {

@@ -8,6 +8,7 @@ import { runWithJsState } from '../../src/rpc/debug/runWithJsState.js'
 import { parseTraceConfig } from '../../src/rpc/parseTraceConfig.js'
 import { startTxTrace } from '../../src/tracing/startTxTrace.js'
 import { createAllocStateSource } from './createAllocStateSource.js'
+import { conformanceWasmState } from './conformanceEngine.js'
 import { loadCase, loadManifest, runTracetestCase } from './runTracetestCase.js'
 
 const manifest = loadManifest('geth-tracetest')
@@ -28,7 +29,9 @@ parentPort!.on('message', async ({ file }: { file: string }) => {
       gasUsed = ran.result.totalGasSpent
       return { header: ran.header }
     })
-    parentPort!.postMessage({ value: JSON.stringify(value), gasUsed: gasUsed.toString() })
+    // The worker's wasm counters so far (the file reports the last ones).
+    const wasm = conformanceWasmState()?.counters
+    parentPort!.postMessage({ value: JSON.stringify(value), gasUsed: gasUsed.toString(), wasm })
   } catch (err) {
     parentPort!.postMessage({ error: err instanceof Error ? `${err.name}: ${err.message}\n${err.stack}` : String(err) })
   }

@@ -12,6 +12,8 @@ import { type OverlayStateManager, createOverlayStateManager } from '../../src/s
 import type { TracerHooks } from '../../src/tracing/hooks.js'
 import type { TraceBinding } from '../../src/tracing/startTxTrace.js'
 import type { StateSource } from '../../src/state/types.js'
+import type { WasmEngineState } from '../../src/wasm/wasmEngineState.js'
+import { conformanceWasmState } from './conformanceEngine.js'
 
 export type TracetestCase = {
   genesis: { config: { chainId: number }; alloc: Record<string, never>; mixHash?: string }
@@ -49,7 +51,7 @@ export function loadCase(dir: string, file: string): TracetestCase {
 /**
  * Runs one geth tracetest case as geth's harness does (NOTES.md): pre-state from genesis.alloc, the
  * block context from `context`, the fork from the manifest, the raw transaction applied alone, with
- * the given hooks attached.
+ * the given hooks attached, on the conformance engine (test/src/conformanceEngine.ts) unless told.
  */
 export async function runTracetestCase(
   c: TracetestCase,
@@ -58,11 +60,14 @@ export async function runTracetestCase(
   {
     bind,
     source = createAllocStateSource(c.genesis.alloc),
+    wasm = conformanceWasmState(),
   }: {
     /** Told what the execution is before it runs (a JavaScript tracer's db and ctx). */
     bind?: ((binding: TraceBinding) => void) | undefined
     /** The pre-state (default: the case's alloc). */
     source?: StateSource
+    /** The wasm engine to run on (default: the conformance engine's; undefined: ethereumjs). */
+    wasm?: WasmEngineState | undefined
   } = {},
 ) {
   const common = createCustomCommon({ chainId: m.chainId }, Mainnet, {
@@ -97,9 +102,13 @@ export async function runTracetestCase(
   const input = c.input.startsWith('0x') ? c.input : `0x${c.input}`
   const tx = createTxFromRLP(hexToBytes(input as `0x${string}`), { common })
   bind?.({ state, block, tx, precompiles: vm.evm.precompiles.keys() })
-  const result = await runTracedTransaction(vm, tx, block, hooks, {
-    skipBlockGasLimitValidation: true,
-    skipHardForkValidation: true,
-  })
+  const result = await runTracedTransaction(
+    vm,
+    tx,
+    block,
+    hooks,
+    { skipBlockGasLimitValidation: true, skipHardForkValidation: true },
+    { engine: { wasm } },
+  )
   return { result, state, tx, block, header: pseudo }
 }
