@@ -354,6 +354,7 @@ describe('erigon_* over verified data, equal to what anvil says', () => {
       upstream: env.proxy.url.replace(/\/$/, ''),
       reachable: true,
       cache: ['memory'],
+      engine: 'ethereumjs',
     })
     expect(info.protocols.edgetrace.headNumber).toBeGreaterThanOrEqual(Number(head.number))
     await env.closeEdge()
@@ -369,6 +370,16 @@ describe('erigon_* over verified data, equal to what anvil says', () => {
     expect(quiet.protocols.eth.genesis).toBe(blocks[0]!.hash)
     env.proxy.hooks = {}
   }, 20_000)
+
+  it('erigon_nodeInfo names the engine running the frames: wasm with --engine wasm', async () => {
+    const e = await env.edgeVia({}, { engine: 'wasm' })
+    try {
+      const [info] = await rpcResult(e.url, 'erigon_nodeInfo')
+      expect(info.protocols.edgetrace.engine).toBe('wasm')
+    } finally {
+      await env.closeEdge()
+    }
+  })
 
   it('erigon_cacheCheck: every kept header, account, slot and code entry re-verified; a corrupted one found and evicted', async () => {
     const e = await env.edgeVia()

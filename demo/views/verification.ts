@@ -16,6 +16,14 @@ export function renderVerification(opts: {
   const d = (key: keyof Counters) => (before && after ? Number(after[key]) - Number(before[key]) : undefined)
   const proofs = (d('accountProofs') ?? 0) + (d('storageProofs') ?? 0) + (d('codes') ?? 0)
   const verified = after?.verified !== false
+  // `--engine wasm`: the frames its interpreter ran, and those ethereumjs ran alone (struct logs, JS tracers).
+  // A daemon that does not count them (older) gives NaN: nothing said.
+  const wasmFrames = d('wasmFrames') || 0
+  const wasmFallbacks = d('wasmFallbacks') || 0
+  const engineNote =
+    wasmFrames > 0 || wasmFallbacks > 0
+      ? ` · engine wasm: ${grouped(wasmFrames)} frames in wasm${wasmFallbacks > 0 ? `, ${grouped(wasmFallbacks)} on ethereumjs` : ''}`
+      : ''
   return h(
     'div',
     { class: `verification${verified ? '' : ' unverified'}` },
@@ -40,7 +48,7 @@ export function renderVerification(opts: {
             : proofs > 0
               ? `${grouped(proofs)} proofs checked (${d('accountProofs')} accounts, ${d('storageProofs')} storage slots, ${d('codes')} code hashes) · `
               : 'no new proofs: all state from the cache, each item proven when it was first fetched · ',
-          `${grouped(d('cacheHits') ?? 0)} cache hits · ${grouped(d('upstreamRoundTrips') ?? 0)} upstream round trips (${grouped(d('upstreamRequests') ?? 0)} requests) · ${ms(elapsedMs)}`,
+          `${grouped(d('cacheHits') ?? 0)} cache hits · ${grouped(d('upstreamRoundTrips') ?? 0)} upstream round trips (${grouped(d('upstreamRequests') ?? 0)} requests)${engineNote} · ${ms(elapsedMs)}`,
         )
       : h('p', { class: 'counts' }, `${ms(elapsedMs)} (this daemon does not report its counters)`),
     h('p', { class: 'muted source' }, `answered by ${opts.source}`),

@@ -31,16 +31,19 @@ async function probe(engine: Engine, selector: BlockSelector): Promise<VerifiedH
  * its one "protocol" is the upstream: `protocols.eth` holds the chain (`network`: the chain id, the
  * verified genesis and head hashes, null while not known and the upstream is not reachable) and `protocols.edgetrace`
  * the upstream's scheme, host and port (never its path, query or user info: keys hide there), whether it answered within 3 s, whether state is verified
- * by proofs, the head's number, and the cache's tiers (`memory`, then `indexeddb` in a browser or `shared` with `--cache.redis`).
+ * by proofs, the head's number, the cache's tiers (`memory`, then `indexeddb` in a browser or `shared` with `--cache.redis`),
+ * and the engine running the EVM's frames (`--engine`: `wasm` once its module is loaded, else `ethereumjs`).
  */
 export const nodeInfo = defineMethod({
   name: 'erigon_nodeInfo',
   params: [],
   async run(engine) {
-    const [name, genesis, head] = await Promise.all([
+    const [name, genesis, head, wasm] = await Promise.all([
       clientVersion.run(engine, [], SILENT_CONTEXT),
       probe(engine, { kind: 'number', number: 0n }),
       probe(engine, { kind: 'tag', tag: 'latest' }),
+      // `--engine wasm` whose module could not be loaded runs on ethereumjs (said once in the log).
+      engine.wasm?.engine(),
     ])
     if (genesis) genesisHashes.set(engine, genesis.hash)
     return [
@@ -65,6 +68,7 @@ export const nodeInfo = defineMethod({
             headNumber: head === undefined ? null : Number(head.number),
             // The cache's tiers, nearest first: memory, then the persistent or shared one if any.
             cache: ['memory', ...(engine.persistent ? [engine.persistent.store.tier ?? 'persistent'] : [])],
+            engine: wasm === undefined ? 'ethereumjs' : 'wasm',
           },
         },
       },
