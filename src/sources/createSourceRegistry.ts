@@ -4,6 +4,7 @@ import type { CodeRange, SourceContract } from './types.js'
 
 /** Known contracts, found by the runtime code that runs (never by an address). */
 export type SourceRegistry = {
+  /** Adds compiled contracts (those without runtime code, or whose masked ranges fall outside it, are skipped). */
   add(contracts: Iterable<SourceContract>): void
   /** The contract whose runtime code this is, metadata and deployment-filled ranges aside. */
   match(runtimeCode: Uint8Array): SourceContract | undefined

@@ -1,18 +1,47 @@
 /** One source file of a compilation: its path as the compiler named it, and its text when known. */
-export type SourceFile = { path: string; content: string | undefined }
+export type SourceFile = {
+  /** The source unit's name in the compilation (`src/Token.sol`). */
+  path: string
+  /** Its text; undefined when the build output did not carry it. */
+  content: string | undefined
+}
 
 /** A byte range of runtime code that the compiler leaves for the deployer to fill (immutables, linked libraries). */
-export type CodeRange = { start: number; length: number }
+export type CodeRange = {
+  /** Offset in the runtime code. */
+  start: number
+  /** Bytes. */
+  length: number
+}
+
+/** One ABI parameter. */
+export type AbiParam = {
+  /** Its type (`uint256`, `tuple[]`…). */
+  type: string
+  /** Its name, when it has one. */
+  name?: string
+  /** A tuple's members. */
+  components?: AbiParam[]
+}
 
 /** One ABI entry, as much of it as source-level debugging reads. */
-export type AbiParam = { type: string; name?: string; components?: AbiParam[] }
-export type AbiEntry = { type: string; name?: string; inputs?: AbiParam[]; outputs?: AbiParam[] }
+export type AbiEntry = {
+  /** `function`, `event`, `error`, `constructor`… */
+  type: string
+  /** The function's, event's or error's name. */
+  name?: string
+  /** Its parameters. */
+  inputs?: AbiParam[]
+  /** A function's return values. */
+  outputs?: AbiParam[]
+}
 
 /**
  * One compiled contract in the neutral model every reader produces (solc standard JSON, Foundry,
  * Hardhat): its runtime code and what maps that code back to its sources.
  */
 export type SourceContract = {
+  /** The contract's name. */
   name: string
   /** The source unit that declares it. */
   file: string
@@ -22,6 +51,7 @@ export type SourceContract = {
   sourceMap: string
   /** Ranges of `runtime` filled at deployment: immutables and linked-library addresses. */
   masked: CodeRange[]
+  /** Its ABI ([] when the build output had none). */
   abi: AbiEntry[]
   /** solc's storageLayout, as given (decoded by later work). */
   storageLayout: unknown
