@@ -52,6 +52,7 @@ function compile() {
             'evm.deployedBytecode.object',
             'evm.deployedBytecode.sourceMap',
             'evm.deployedBytecode.immutableReferences',
+            'evm.methodIdentifiers',
           ],
         },
       },
@@ -125,6 +126,12 @@ function lineOf(source: string, text: string): number {
   return lines[0]!
 }
 const sourceText = (file: string) => input.sources[file].content as string
+/** The selector (hex, no 0x) solc gives a function of a contract. */
+const abiSelectorsOf = (name: string, fn: string) => {
+  const file = Object.keys(output.contracts).find((f) => output.contracts[f][name])!
+  const ids = output.contracts[file][name].evm.methodIdentifiers as Record<string, string>
+  return Object.entries(ids).find(([sig]) => sig.startsWith(`${fn}(`))![1]
+}
 
 beforeAll(async () => {
   compile()
@@ -334,5 +341,39 @@ describe('edgetrace_sourceTracer', () => {
     expect(bad.revert).toBeNull()
     expect(bad.steps.every((s) => s.file === null && s.line === null)).toBe(true)
     expect(bad.internalCalls).toEqual([])
+  })
+
+  it('matches by the code that runs: a DELEGATECALL frame is the callee code’s (the helper instance), at its own lines', async () => {
+    const top: SourceFrame = await trace(txByLabel(devnet, 'DELEGATECALL').hash)
+    expect([top.contract, top.function]).toEqual(['Scenarios', 'delegate'])
+    const [child] = top.calls
+    expect([child!.type, child!.contract, child!.function]).toEqual(['DELEGATECALL', 'Scenarios', 'increment'])
+    expect(child!.address).toBe(devnet.contracts.Helper!.toLowerCase())
+    const line = linesOf(sourceText('Scenarios.sol'), 'counter += 1')[0]!
+    expect(
+      child!.steps.some((s) => s.line === line) ||
+        child!.internalCalls.some((c) => c.steps.some((s) => s.line === line)),
+    ).toBe(true)
+  })
+
+  it('serves debug_traceCall and debug_traceBlockByNumber too', async () => {
+    const data = `0x${abiSelectorsOf('Scenarios', 'revertWithReason')}`
+    const call: SourceFrame = await rpcResult(edge.url, 'debug_traceCall', [
+      { from: devnet.accounts[0], to: devnet.contracts.Scenarios, data, gas: '0x100000' },
+      'latest',
+      { tracer: 'edgetrace_sourceTracer' },
+    ])
+    expect([call.contract, call.function, call.revert?.line]).toEqual([
+      'Scenarios',
+      'revertWithReason',
+      lineOf(sourceText('Scenarios.sol'), 'revert("scenario reverted")'),
+    ])
+    const { blockNumber, hash } = txByLabel(devnet, 'token transfer (legacy, type 0)')
+    const block: { txHash: string; result: SourceFrame }[] = await rpcResult(edge.url, 'debug_traceBlockByNumber', [
+      `0x${blockNumber.toString(16)}`,
+      { tracer: 'edgetrace_sourceTracer' },
+    ])
+    const mine = block.find((b) => b.txHash === hash)!
+    expect([mine.result.contract, mine.result.function]).toEqual(['Token', 'transfer'])
   })
 })

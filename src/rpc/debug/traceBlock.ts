@@ -1,4 +1,5 @@
 import type { CallContext } from '../../types/progress.js'
+import { withSources } from './withSources.js'
 import type { Engine } from '../../exec/createEngine.js'
 import { type TraceAt, runTrace } from '../../exec/runTrace.js'
 import { ServerRpcError } from '../../errors/rpc.js'
@@ -49,6 +50,7 @@ export async function traceBlock(
 ): Promise<unknown> {
   const target = { kind: 'block' as const, block: selector }
   const options = { deadline: call.deadline, progress: call.progress }
+  plan = withSources(engine, plan)
   if (plan.kind !== 'structLogger') {
     let out: { txHash: string; result: unknown }[] = []
     const done = (at: TraceAt, result: unknown) => {

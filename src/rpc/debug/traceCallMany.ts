@@ -1,4 +1,5 @@
 import { type TracedCall, runTrace } from '../../exec/runTrace.js'
+import { withSources } from './withSources.js'
 import type { CallArgs } from '../../exec/types.js'
 import type { BlockOverrides } from '../../types/overrides.js'
 import { ServerRpcError } from '../../errors/rpc.js'
@@ -71,7 +72,7 @@ export const traceCallMany = defineMethod({
   name: 'debug_traceCallMany',
   params: [required(parseBundles), required(parseSimulateContext), optional(parseTraceConfig)],
   async run(engine, [bundles, simulation, plan], context): Promise<unknown> {
-    const config = plan ?? parseTraceConfig({})
+    const config = withSources(engine, plan ?? parseTraceConfig({}))
     if (bundles.every((b) => b.transactions.length === 0)) throw new ServerRpcError('empty bundles')
     const header = await engine.headers.resolve(simulation.block)
 

@@ -5,6 +5,7 @@ import { startTxTrace } from '../../tracing/startTxTrace.js'
 import { type Semaphore, createSemaphore } from '../../utils/createSemaphore.js'
 import { JsonStream } from '../jsonStream.js'
 import { runWithJsState } from './runWithJsState.js'
+import { withSources } from './withSources.js'
 
 /**
  * The result of tracing one execution (a mined transaction, a call) with a geth plan: a named
@@ -18,8 +19,7 @@ export async function traceOne(
   options: RunTraceOptions,
   wording: (err: unknown) => unknown = (err) => err,
 ): Promise<unknown> {
-  // Source-level rendering reads the engine's known contracts.
-  if (plan.kind === 'native' && engine.options.sources) plan = { ...plan, sources: engine.options.sources }
+  plan = withSources(engine, plan)
   if (plan.kind !== 'structLogger') {
     let value: unknown
     const done = (_at: unknown, result: unknown) => {
