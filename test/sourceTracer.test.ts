@@ -183,6 +183,28 @@ describe('reading build outputs', () => {
     expect(() => readSourcesDir(join(dir, 'nothing-here'))).toThrow(/no such file/)
   })
 
+  it('a Foundry out/ without build-info: each artifact with its own file, read from the project', () => {
+    const project = join(dir, 'foundry-bare')
+    mkdirSync(join(project, 'out/Token.sol'), { recursive: true })
+    const { readFileSync } = require('node:fs') as typeof import('node:fs')
+    writeFileSync(
+      join(project, 'out/Token.sol/Token.json'),
+      readFileSync(join(dir, 'foundry/out/Token.sol/Token.json')),
+    )
+    writeFileSync(join(project, 'Token.sol'), sourceText('Token.sol'))
+    const [token] = readSourcesDir(project)
+    expect(token!.name).toBe('Token')
+    expect([...token!.sources.values()]).toEqual([{ path: 'Token.sol', content: sourceText('Token.sol') }])
+    const line = lineOf(sourceText('Token.sol'), 'require(allowed >= value, "insufficient allowance")')
+    const locator = createSourceLocator(token!)
+    const lines = new Set<number>()
+    for (let pc = 0; pc < token!.runtime.length; pc++) {
+      const at = locator.at(pc)
+      if (at?.text.startsWith('require(allowed >= value')) lines.add(at.line)
+    }
+    expect([...lines]).toEqual([line])
+  })
+
   it('--sources is repeatable', () => {
     expect(parseCliArgs(['--sources', 'out', '--sources=artifacts']).sources).toEqual(['out', 'artifacts'])
     expect(parseCliArgs([]).sources).toEqual([])

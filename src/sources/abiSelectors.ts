@@ -14,13 +14,18 @@ const selectorOf = (signature: string) => {
   return s
 }
 
-/** An ABI's functions by their 4-byte selector (`0x…`, lowercase): the name and the full signature. */
+const cache = new WeakMap<readonly AbiEntry[], Map<string, { name: string; signature: string }>>()
+
+/** An ABI's functions by their 4-byte selector (`0x…`, lowercase): the name and the full signature (kept per ABI). */
 export function abiSelectors(abi: readonly AbiEntry[]): Map<string, { name: string; signature: string }> {
+  const cached = cache.get(abi)
+  if (cached) return cached
   const out = new Map<string, { name: string; signature: string }>()
   for (const e of abi) {
     if (e.type !== 'function' || !e.name) continue
     const signature = `${e.name}(${(e.inputs ?? []).map(canonicalType).join(',')})`
     out.set(selectorOf(signature), { name: e.name, signature })
   }
+  cache.set(abi, out)
   return out
 }
