@@ -15,6 +15,7 @@ import { readStandardJson } from '../src/sources/readStandardJson.js'
 import type { SourceContract } from '../src/sources/types.js'
 import type { InternalCall, SourceFrame } from '../src/tracing/render/source/toSourceFrames.js'
 import { txByLabel, withDevnet } from './src/devnet.js'
+import { runCli } from './src/runCli.js'
 import { rpcResult } from './src/rpc.js'
 
 // Issue 38, sources in: the devnet's contracts compiled here with solc (the settings the devnet's
@@ -398,4 +399,31 @@ describe('edgetrace_sourceTracer', () => {
     const mine = block.find((b) => b.txHash === hash)!
     expect([mine.result.contract, mine.result.function]).toEqual(['Token', 'transfer'])
   })
+
+  it('the CLI: --sources (twice) reads the build outputs, says so, and its server traces at the source level', async () => {
+    const run = await runCli(
+      [
+        ...['--upstream', devnet.anvil.url, '--hardfork', 'prague', '--http.port', '0', '--http.api', 'eth,debug'],
+        ...['--workers', '0', '--sources', join(dir, 'foundry'), '--sources', join(dir, 'hardhat/artifacts')],
+      ],
+      /listening: +\S+/,
+    )
+    try {
+      expect(run.output).toContain(
+        `sources:    4 contracts from ${join(dir, 'foundry')}, ${join(dir, 'hardhat/artifacts')}`,
+      )
+      const url = /listening: +(\S+)/.exec(run.output)![1]!
+      const top: SourceFrame = await rpcResult(url, 'debug_traceTransaction', [
+        txByLabel(devnet, 'revert with Error(string)').hash,
+        { tracer: 'edgetrace_sourceTracer' },
+      ])
+      expect([top.contract, top.function, top.revert]).toEqual([
+        'Scenarios',
+        'revertWithReason',
+        { file: 'Scenarios.sol', line: lineOf(sourceText('Scenarios.sol'), 'revert("scenario reverted")') },
+      ])
+    } finally {
+      run.kill()
+    }
+  }, 60_000)
 })

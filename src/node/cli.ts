@@ -284,6 +284,11 @@ async function main(argv: string[]): Promise<void> {
       ? `  workers:    ${server.engine.rangeWorkers.size} threads for long ranges and concurrent block traces, started on first use (--workers)`
       : '  workers:    none: ranges and block traces run on the main thread (--workers)',
     ...(server.listeners.some((l) => l.api.includes('debug')) ? [jsTracersLine(server)] : []),
+    ...(opts.sources.length > 0
+      ? [
+          `  sources:    ${server.engine.options.sources?.size ?? 0} contracts from ${opts.sources.join(', ')} (--sources), matched by runtime code for debug_trace* with tracer edgetrace_sourceTracer`,
+        ]
+      : []),
     `  listening:  ${server.url}  (WebSocket: ${server.wsUrl}${opts.wsApi ? `, namespaces ${opts.wsApi.join(', ')}` : ''})`,
     ...(server.httpsUrl
       ? [
