@@ -253,7 +253,14 @@ export function createOverlayStateManager({
       }
       if (signal?.aborted) return undefined
       const known = baseReads.storage.get(addr)?.get(slot)
-      return known === undefined ? undefined : scopeSlot(addr, slot, known)
+      if (known !== undefined) return scopeSlot(addr, slot, known)
+      // Not read here yet: the source's answer if it has it in memory (its verified cache), read as
+      // getStorage reads it — only once the account's base read is recorded, as getStorage records it first.
+      if (!baseReads.accounts.has(addr)) return undefined
+      const cached = source.storageAtHand?.(block, addr, slot)
+      if (cached === undefined) return undefined
+      recordSlot(addr, slot, cached)
+      return scopeSlot(addr, slot, cached)
     },
     async getStorage(address, slotBytes) {
       const addr = key(address)

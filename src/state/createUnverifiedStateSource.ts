@@ -60,6 +60,12 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
     })
   }
 
+  /** getStorage from memory alone (a miss is not counted: getStorage counts it). */
+  function storageAtHand(block: VerifiedHeader, address: Hex, slot: Hex): Uint8Array | undefined {
+    const key = cacheKeys.unverifiedSlot(block.hash, address, slot)
+    return cache.has(key) ? cache.get<Uint8Array>(key) : undefined
+  }
+
   async function getCode(block: VerifiedHeader, address: Hex) {
     const account = await getAccount(block, address)
     if (account === undefined) return new Uint8Array(0)
@@ -79,6 +85,7 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
     verified: false,
     getAccount,
     getStorage,
+    storageAtHand,
     getCode,
     prefetch,
     offerProof: async () => false,

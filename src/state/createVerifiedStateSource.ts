@@ -65,6 +65,17 @@ export function createVerifiedStateSource({
     return read(proven.slotKey(account.storageRoot, slot), load)
   }
 
+  /** getStorage from memory alone: the account and the slot both cached (a miss is not counted: getStorage counts it). */
+  function storageAtHand(block: VerifiedHeader, address: Hex, slot: Hex): Uint8Array | undefined {
+    const accountKey = proven.accountKey(block, address)
+    if (!cache.has(accountKey)) return undefined
+    const account = cache.get<Account | null>(accountKey)
+    if (account === undefined) return undefined
+    if (account === null || equalsBytes(account.storageRoot, KECCAK256_RLP)) return new Uint8Array(0)
+    const slotKey = proven.slotKey(account.storageRoot, slot)
+    return cache.has(slotKey) ? cache.get<Uint8Array>(slotKey) : undefined
+  }
+
   async function getCode(block: VerifiedHeader, address: Hex): Promise<Uint8Array> {
     const account = await getAccount(block, address)
     if (account === undefined || equalsBytes(account.codeHash, KECCAK256_NULL)) return new Uint8Array(0)
@@ -98,5 +109,5 @@ export function createVerifiedStateSource({
     }
   }
 
-  return { verified: true, getAccount, getStorage, getCode, prefetch, offerProof, offerCode }
+  return { verified: true, getAccount, getStorage, storageAtHand, getCode, prefetch, offerProof, offerCode }
 }

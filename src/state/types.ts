@@ -14,6 +14,12 @@ export type StateSource = {
   getAccount(block: VerifiedHeader, address: Hex): Promise<Account | undefined>
   /** The slot's value without leading zeros (empty when zero). `slot` is 32-byte hex. */
   getStorage(block: VerifiedHeader, address: Hex, slot: Hex): Promise<Uint8Array>
+  /**
+   * getStorage's answer when it is in memory already (it would need no request, no persistent tier,
+   * nothing to wait for), else undefined; counted as getStorage's cache hit would be, a miss not at
+   * all (getStorage then counts it). Synchronous: the wasm engine's SLOAD asks it mid-frame.
+   */
+  storageAtHand?(block: VerifiedHeader, address: Hex, slot: Hex): Uint8Array | undefined
   getCode(block: VerifiedHeader, address: Hex): Promise<Uint8Array>
   /** Fetches (in one round trip) and verifies accounts, slots and code not cached yet. */
   prefetch(block: VerifiedHeader, entries: readonly AccessListEntry[]): Promise<void>

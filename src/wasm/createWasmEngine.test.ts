@@ -7,12 +7,13 @@ import { resolve } from 'node:path'
 import { createBlock } from '@ethereumjs/block'
 import { createEVM, getOpcodesForHF } from '@ethereumjs/evm'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { bytesToHex, createAddressFromString, hexToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { compileWasmEvm } from '../node/compileWasmEvm.js'
 import { createOverlayStateManager } from '../state/createOverlayStateManager.js'
 import { createAllocStateSource } from '../../test/src/createAllocStateSource.js'
 import type { Hex } from '../types/hex.js'
+import type { StateSource } from '../state/types.js'
 import { createRandom, randomProgram } from '../../test/src/randomEvmProgram.js'
 import {
   type WasmEngine,
@@ -43,6 +44,8 @@ interface Program {
   /** Other contracts, by address. */
   others?: Record<Hex, { code: string; storage?: Record<Hex, bigint> }>
   hardfork?: Hardfork
+  /** The state source answers slots synchronously too (storageAtHand: a verified cache holding them). */
+  slotsAtHand?: boolean
 }
 
 interface Outcome {
@@ -65,7 +68,18 @@ async function run(program: Program, wasm: boolean): Promise<Outcome> {
   }
   for (const [address, other] of Object.entries(program.others ?? {}))
     alloc[address] = { code: `0x${other.code}`, storage: storageOf(other.storage) }
-  const stateManager = createOverlayStateManager({ source: createAllocStateSource(alloc), block: {} as never })
+  const allocSource = createAllocStateSource(alloc)
+  const source: StateSource = program.slotsAtHand
+    ? {
+        ...allocSource,
+        // The alloc's slot without waiting (as a verified source's cache answers it).
+        storageAtHand: (_block, address, key) => {
+          const value = alloc[address]?.storage?.[key]
+          return value === undefined ? new Uint8Array(0) : unpadBytes(hexToBytes(value as Hex))
+        },
+      }
+    : allocSource
+  const stateManager = createOverlayStateManager({ source, block: {} as never })
   const common = new Common({ chain: Mainnet, hardfork: program.hardfork ?? Hardfork.Prague })
   const evm = await createEVM({ common, stateManager })
   const detach = wasm ? engine.attach(evm, { counters }) : () => {}
@@ -268,6 +282,18 @@ describe('the wasm engine agrees with @ethereumjs/evm', () => {
     // The first reads of 0 and 2 are host steps (the overlay has not read them), the rest the table's.
     expect(counters.hostSloads - hostSloads).toBe(0)
     expect(counters.hostSteps - hostSteps).toBeGreaterThanOrEqual(4) // SLOAD 0, SLOAD 2, SSTORE, RETURN
+  })
+
+  it('reads a slot first from the state source at once when it holds it (storageAtHand), warm and cold as ethereumjs', async () => {
+    const storage = { [slot(0n)]: 7n, [slot(2n)]: 9n } as Record<Hex, bigint>
+    const code = `${push(0)}54${push(0)}54${push(2)}54${push(0)}540101018060005560005401${RETURN_TOP}`
+    const hostSloads = counters.hostSloads
+    expect((await same({ code, storage, slotsAtHand: true })).returnValue).toBe(`0x${word(7n * 3n + 9n + 30n)}`)
+    // The first reads of 0 and 2 from the source's memory, the others from the frame's slot table.
+    expect(counters.hostSloads - hostSloads).toBe(2)
+    // An unset slot (zero), and one read cold with too little gas left for it: out of gas as in ethereumjs.
+    await same({ code: `${push(5)}54${RETURN_TOP}`, storage, slotsAtHand: true })
+    await same({ code: `${push(0)}54`, storage, slotsAtHand: true, gasLimit: 2102n })
   })
 
   it('reads the call inputs and fails the stack as ethereumjs does', async () => {
