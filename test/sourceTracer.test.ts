@@ -400,6 +400,36 @@ describe('edgetrace_sourceTracer', () => {
     expect([mine.result.contract, mine.result.function]).toEqual(['Token', 'transfer'])
   })
 
+  it('concurrent block traces with the source tracer stay with the daemon that has the sources (not handed to a worker)', async () => {
+    const withWorker = await startEdgetrace({
+      upstream: devnet.anvil.url,
+      port: 0,
+      hardfork: 'prague',
+      api: ['eth', 'debug'],
+      workers: { threads: 1, warm: true },
+      engine: { sources: registry },
+    })
+    try {
+      const { blockNumber, hash } = txByLabel(devnet, 'token transfer (legacy, type 0)')
+      const block = `0x${blockNumber.toString(16)}`
+      const source = { tracer: 'edgetrace_sourceTracer' }
+      // Three at once: without the guard, the second and third go to the worker, whose daemon has no sources.
+      const [a, b, c] = await Promise.all([
+        rpcResult(withWorker.url, 'debug_traceBlockByNumber', [block, source]),
+        rpcResult(withWorker.url, 'debug_traceBlockByNumber', [block, source]),
+        rpcResult(withWorker.url, 'debug_traceBlockByNumber', [
+          block,
+          { tracer: 'muxTracer', tracerConfig: { edgetrace_sourceTracer: {} } },
+        ]),
+      ])
+      for (const traced of [a, b])
+        expect(traced.find((t: { txHash: string }) => t.txHash === hash).result.contract).toBe('Token')
+      expect(c.find((t: { txHash: string }) => t.txHash === hash).result.edgetrace_sourceTracer.contract).toBe('Token')
+    } finally {
+      await withWorker.close()
+    }
+  }, 60_000)
+
   it('the CLI: --sources (twice) reads the build outputs, says so, and its server traces at the source level', async () => {
     const run = await runCli(
       [

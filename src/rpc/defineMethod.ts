@@ -3,6 +3,7 @@ import type { CallContext } from '../types/progress.js'
 import { type ParamParser, type ParsedParams, parseParams } from './params.js'
 import { jsTracerPlan, runJsTracerRequest } from './runJsTracerRequest.js'
 import { spreadHeavyCall } from './spreadHeavyCall.js'
+import type { TracePlan } from '../tracing/tracePlan.js'
 
 /**
  * One JSON-RPC method, declared once: its wire name, a parser per positional parameter (geth's
@@ -50,6 +51,12 @@ export function defineMethod<const parsers extends readonly ParamParser<unknown>
   return method
 }
 
+/** A parsed trace config whose tracer renders with this daemon's own state (see NativeTracer.local). */
+function isLocalPlan(arg: unknown): boolean {
+  const plan = arg as Partial<TracePlan> | undefined
+  return plan?.kind === 'native' && plan.tracer?.local?.(plan.config) === true
+}
+
 /**
  * Runs a method on raw JSON-RPC params: parse them (−32602 naming the argument), then compute.
  * `jsTracers: false` refuses tracer code (the listener the call came on is beyond loopback).
@@ -67,7 +74,7 @@ export function invokeMethod(
     return runJsTracerRequest(engine, method.name, params, js, context, () => method.run(engine, args, context), {
       allowed: jsTracers,
     })
-  if (method.spread)
+  if (method.spread && !(args as readonly unknown[]).some(isLocalPlan))
     return spreadHeavyCall(engine, method.name, params, context, () => method.run(engine, args, context))
   return method.run(engine, args, context)
 }

@@ -23,6 +23,7 @@ export function createMuxTracer(lookup: (name: string) => NativeTracer): NativeT
       const all = children.map((c) => c.tracer.needs(c.config))
       return { logs: all.some((n) => n.logs), steps: all.some((n) => n.steps), state: all.some((n) => n.state) }
     },
+    local: (children) => children.some((c) => c.tracer.local?.(c.config) === true),
     render(run, children) {
       return Object.fromEntries(children.map((c) => [c.name, c.tracer.render(run, c.config)]))
     },

@@ -10,5 +10,6 @@ export const sourceTracer: NativeTracer<Record<string, never>> = {
   name: 'edgetrace_sourceTracer',
   parseConfig: () => ({}),
   needs: () => ({ logs: false, steps: true, state: true }),
+  local: () => true,
   render: (run) => toSourceFrames(run.arena, run.access, run.sources),
 }

@@ -22,6 +22,11 @@ export type NativeTracer<config = unknown> = {
   parseConfig(raw: Record<string, unknown>): config
   needs(config: config): TracerNeeds
   render(run: TraceRun, config: config): unknown
+  /**
+   * Renders with what only the daemon that was given it holds (the engine's `sources`): a request
+   * with it is not handed to a worker's daemon. muxTracer: when any child is.
+   */
+  local?(config: config): boolean
 }
 
 /** A typed reader of a tracerConfig object, with errors naming the option. */
