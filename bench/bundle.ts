@@ -13,6 +13,7 @@ import {
   type BrowserBundleName,
   DEFAULT_OUT_DIR,
   ROOT,
+  WASM_EVM_FILE,
   buildBrowserBundle,
 } from '../scripts/buildBrowser.js'
 import { buildBenchPage } from './browser/buildPage.js'
@@ -85,6 +86,14 @@ async function main() {
     ] as const) {
       const code = readFileSync(app.file)
       console.log(`| ${label} | es, all bundled | – | ${kb(code.length)} | ${kb(gzip(code))} | ${app.modules.length} |`)
+    }
+    // The wasm EVM (issue 37): fetched apart, only by an `engine: 'wasm'` run (not in any bundle above).
+    const wasm = resolve(DEFAULT_OUT_DIR, WASM_EVM_FILE)
+    if (existsSync(wasm)) {
+      const bytes = readFileSync(wasm)
+      console.log(
+        `| dist/browser/${WASM_EVM_FILE} (loaded lazily) | wasm | ${kb(bytes.length)} | – | ${kb(gzip(bytes))} | – |`,
+      )
     }
 
     const byOwner = new Map<string, number>()
