@@ -14,6 +14,9 @@ type SolcContract = {
   evm: { bytecode: { object: string }; deployedBytecode: { object: string }; methodIdentifiers: Record<string, string> }
 }
 
+/** The devnet's compiler settings (what a test compiling the same sources must use to get the deployed code). */
+export const DEVNET_SOLC_SETTINGS = { evmVersion: 'prague', optimizer: { enabled: true, runs: 200 } } as const
+
 export function compileContracts(): string {
   const sources: Record<string, { content: string }> = {}
   for (const file of readdirSync(join(dir, 'contracts'))
@@ -25,8 +28,7 @@ export function compileContracts(): string {
     language: 'Solidity',
     sources,
     settings: {
-      evmVersion: 'prague',
-      optimizer: { enabled: true, runs: 200 },
+      ...DEVNET_SOLC_SETTINGS,
       outputSelection: {
         '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.methodIdentifiers'] },
       },

@@ -1,3 +1,4 @@
+import { DEVNET_SOLC_SETTINGS } from '../scripts/compileContracts.js'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -42,8 +43,7 @@ function compile() {
     language: 'Solidity',
     sources,
     settings: {
-      evmVersion: 'prague',
-      optimizer: { enabled: true, runs: 200 },
+      ...DEVNET_SOLC_SETTINGS,
       outputSelection: {
         '*': {
           '*': [

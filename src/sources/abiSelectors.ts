@@ -1,17 +1,10 @@
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { signatureHash } from '../utils/abi/createSignatureTable.js'
 import type { AbiEntry, AbiParam } from './types.js'
 
 /** A parameter's canonical type: tuples spelled out as `(…)` with their array suffix. */
 function canonicalType(p: AbiParam): string {
   if (p.type.startsWith('tuple')) return `(${(p.components ?? []).map(canonicalType).join(',')})${p.type.slice(5)}`
   return p.type
-}
-
-const selectorOf = (signature: string) => {
-  const h = keccak_256(new TextEncoder().encode(signature))
-  let s = '0x'
-  for (const b of h.subarray(0, 4)) s += b.toString(16).padStart(2, '0')
-  return s
 }
 
 const cache = new WeakMap<readonly AbiEntry[], Map<string, { name: string; signature: string }>>()
@@ -24,7 +17,7 @@ export function abiSelectors(abi: readonly AbiEntry[]): Map<string, { name: stri
   for (const e of abi) {
     if (e.type !== 'function' || !e.name) continue
     const signature = `${e.name}(${(e.inputs ?? []).map(canonicalType).join(',')})`
-    out.set(selectorOf(signature), { name: e.name, signature })
+    out.set(signatureHash(signature).slice(0, 10), { name: e.name, signature })
   }
   cache.set(abi, out)
   return out

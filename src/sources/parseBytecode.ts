@@ -1,3 +1,4 @@
+import { hexToBytes } from '@ethereumjs/util'
 import type { CodeRange } from './types.js'
 
 /** A link placeholder of solc ≥ 0.5 (`__$<34 hex>$__`), 20 bytes once linked. */
@@ -15,9 +16,7 @@ export function parseBytecode(text: string): { code: Uint8Array; placeholders: C
     return '0'.repeat(m.length)
   })
   if (clean.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(clean)) throw new Error('bytecode is not hex')
-  const code = new Uint8Array(clean.length / 2)
-  for (let i = 0; i < code.length; i++) code[i] = Number.parseInt(clean.slice(i * 2, i * 2 + 2), 16)
-  return { code, placeholders }
+  return { code: hexToBytes(`0x${clean}`), placeholders }
 }
 
 /** solc's `immutableReferences` (`{astId: [{start, length}, …]}`) as ranges. */
