@@ -1,0 +1,211 @@
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import type { StorageLayout, StorageLayoutType } from './parseStorageLayout.js'
+import { readMappingKey, readStorageValue } from './readStorageValue.js'
+
+/** A slot's word before and after (the transaction), as the state manager saw them. */
+export type StorageWord = { before: bigint; after: bigint }
+
+/** Bytes a KECCAK256 hashed during the run, and the hash it pushed. */
+export type KeccakPreimage = { input: Uint8Array; hash: bigint }
+
+/** One variable (or element, field, mapping entry) a slot holds, named as Solidity writes it. */
+export type StorageVariable = {
+  /** `owner`, `balances[0xabc…]`, `config.paused`, `items[2]`, `items.length`, `allowance[0x…][0x…]`. */
+  name: string
+  /** Its Solidity type (`uint128`, `address`, `string`…). */
+  type: string
+  /** The slot it lies in (0x and 64 hex digits). */
+  slot: string
+  /** Its byte offset in the slot (from the low-order end; several variables share a slot when packed). */
+  offset: number
+  /** Its value before and after, as text (numbers in decimal; addresses, bytes in hex; strings quoted). */
+  before: string
+  after: string
+  changed: boolean
+}
+
+/** A slot no variable of the layout explains (or one whose mapping key was not seen hashed). */
+export type RawStorageSlot = { slot: string; before: string; after: string; changed: boolean }
+
+export type DecodedStorage = { variables: StorageVariable[]; raw: RawStorageSlot[] }
+
+const WORD = (1n << 256n) - 1n
+/** Arrays up to this many elements are walked whole for elements stored elsewhere (mappings, dynamic arrays). */
+const WALK_ALL = 256
+/**
+ * Elements an array whose length slot was not seen may have: slots within this many of its data
+ * slot are taken for elements (a hashed slot lands this close to another by chance 1 in 2^216).
+ */
+const UNKNOWN_LENGTH = 1n << 40n
+/** Types nested deeper than this are not followed (mappings of mappings of …). */
+const MAX_DEPTH = 32
+
+const word32 = (value: bigint) => value.toString(16).padStart(64, '0')
+const slotHex = (slot: bigint) => `0x${word32(slot)}`
+const bytesOfWord = (value: bigint) => {
+  const out = new Uint8Array(32)
+  for (let i = 31, v = value; i >= 0; i--, v >>= 8n) out[i] = Number(v & 0xffn)
+  return out
+}
+const toBig = (bytes: Uint8Array) => {
+  let v = 0n
+  for (const b of bytes) v = (v << 8n) | BigInt(b)
+  return v
+}
+/** keccak256 of a slot number as a word: where a dynamic array's elements and a long string's bytes start. */
+export const dataSlot = (slot: bigint): bigint => toBig(keccak_256(bytesOfWord(slot)))
+
+/** A `bytes`/`string` slot's word as text: inline (short) values whole, long ones by their length. */
+function readBytesSlot(type: StorageLayoutType, word: bigint): string {
+  if ((word & 1n) === 1n) return `<${(word - 1n) / 2n} bytes>`
+  const length = Number((word & 0xffn) / 2n)
+  const bytes = bytesOfWord(word).subarray(0, Math.min(length, 31))
+  if (type.label === 'string') return JSON.stringify(new TextDecoder().decode(bytes))
+  let s = '0x'
+  for (const b of bytes) s += b.toString(16).padStart(2, '0')
+  return s
+}
+
+/** A long `bytes`/`string`'s length from its slot's word; 0 for an inline one. */
+const longLength = (word: bigint) => ((word & 1n) === 1n ? (word - 1n) / 2n : 0n)
+
+/**
+ * Names the slots one contract's code read or wrote with its storage layout: plain and packed
+ * value types, struct fields, static and dynamic arrays' elements (a dynamic array's at
+ * keccak256(slot) + i, its length at its slot), inline `bytes`/`string` (long ones by their length),
+ * and mapping entries whose key the run hashed with the mapping's slot (keccak256(key . slot),
+ * from `preimages`; nested mappings follow hash by hash). Every variable of a slot that was read or
+ * written is given (a packed slot: each of its variables). Slots none of this explains stay raw.
+ */
+export function decodeStorage(
+  layout: StorageLayout,
+  slots: ReadonlyMap<bigint, StorageWord>,
+  preimages: Iterable<KeccakPreimage>,
+): DecodedStorage {
+  const variables: StorageVariable[] = []
+  const claimed = new Set<bigint>()
+  const observed = [...slots.keys()]
+  /** Preimages by their last word (the mapping's slot), with what came before it (the key). */
+  const byTail = new Map<bigint, { key: Uint8Array; hash: bigint }[]>()
+  for (const p of preimages) {
+    if (p.input.length < 32) continue
+    const tail = toBig(p.input.subarray(p.input.length - 32))
+    let list = byTail.get(tail)
+    if (!list) byTail.set(tail, (list = []))
+    list.push({ key: p.input.subarray(0, p.input.length - 32), hash: p.hash })
+  }
+  /** Observed slots in [from, from + count), wrapping past 2^256 as slot arithmetic does. */
+  const observedIn = (from: bigint, count: bigint) => observed.filter((s) => ((s - from) & WORD) < count)
+
+  const emit = (name: string, type: StorageLayoutType, slot: bigint, offset: number, read = readStorageValue) => {
+    const word = slots.get(slot)
+    if (!word) return
+    claimed.add(slot)
+    const before = read(type, word.before, offset)
+    const after = read(type, word.after, offset)
+    variables.push({ name, type: type.label, slot: slotHex(slot), offset, before, after, changed: before !== after })
+  }
+
+  /** The elements of an array at `base`: `length` of them (undefined: as many as observed slots reach). */
+  const elements = (path: string, elementId: string, base: bigint, length: bigint | undefined, depth: number) => {
+    const element = layout.types.get(elementId)
+    if (!element) return
+    const size = BigInt(Math.max(element.numberOfBytes, 1))
+    const packed = element.encoding === 'inplace' && !element.members && !element.base && size <= 32n
+    if (packed) {
+      const perSlot = 32n / size
+      const span = length === undefined ? UNKNOWN_LENGTH : (length + perSlot - 1n) / perSlot
+      for (const s of observedIn(base, span).sort((a, b) => (a < b ? -1 : 1))) {
+        const at = (s - base) & WORD
+        for (let j = 0n; j < perSlot; j++) {
+          const i = at * perSlot + j
+          if (length !== undefined && i >= length) break
+          emit(`${path}[${i}]`, element, s, Number(j * size))
+        }
+      }
+      return
+    }
+    const slotsPer = (size + 31n) / 32n
+    if (length !== undefined && length <= BigInt(WALK_ALL)) {
+      for (let i = 0n; i < length; i++) walk(elementId, (base + i * slotsPer) & WORD, 0, `${path}[${i}]`, depth + 1)
+      return
+    }
+    const span = length === undefined ? UNKNOWN_LENGTH : length * slotsPer
+    const indexes = new Set(observedIn(base, span).map((s) => ((s - base) & WORD) / slotsPer))
+    for (const i of [...indexes].sort((a, b) => (a < b ? -1 : 1)))
+      walk(elementId, (base + i * slotsPer) & WORD, 0, `${path}[${i}]`, depth + 1)
+  }
+
+  /** Whether a type keeps values outside its own slots (a mapping, a dynamic array, `bytes` inside it). */
+  const outside = new Map<string, boolean>()
+  const elsewhere = (typeId: string, depth: number): boolean => {
+    const known = outside.get(typeId)
+    if (known !== undefined) return known
+    const type = layout.types.get(typeId)
+    let found = false
+    if (type && depth <= MAX_DEPTH) {
+      if (type.encoding !== 'inplace') found = true
+      else if (type.members) found = type.members.some((m) => elsewhere(m.type, depth + 1))
+      else if (type.base) found = elsewhere(type.base, depth + 1)
+    }
+    outside.set(typeId, found)
+    return found
+  }
+
+  const walk = (typeId: string, slot: bigint, offset: number, path: string, depth: number): void => {
+    const type = layout.types.get(typeId)
+    if (!type || depth > MAX_DEPTH) return
+    if (type.encoding === 'mapping') {
+      const key = type.key && layout.types.get(type.key)
+      if (!key || !type.value) return
+      for (const p of byTail.get(slot) ?? []) {
+        const text = readMappingKey(key, p.key)
+        if (text !== undefined) walk(type.value, p.hash, 0, `${path}[${text}]`, depth + 1)
+      }
+      return
+    }
+    if (type.encoding === 'dynamic_array') {
+      const word = slots.get(slot)
+      if (word) emit(`${path}.length`, { ...type, label: 'uint256', numberOfBytes: 32 }, slot, 0)
+      const length = word ? (word.before > word.after ? word.before : word.after) : undefined
+      if (type.base) elements(path, type.base, dataSlot(slot), length, depth)
+      return
+    }
+    if (type.encoding === 'bytes') {
+      const word = slots.get(slot)
+      if (!word) return
+      emit(path, type, slot, 0, (t, w) => readBytesSlot(t, w))
+      // A long value's bytes: 32 a slot from keccak256(slot), named by their chunk.
+      const long = longLength(word.before) > longLength(word.after) ? longLength(word.before) : longLength(word.after)
+      const chunk: StorageLayoutType = { encoding: 'inplace', label: 'bytes32', numberOfBytes: 32 }
+      const base = dataSlot(slot)
+      for (const s of observedIn(base, (long + 31n) / 32n)) emit(`${path}.data[${(s - base) & WORD}]`, chunk, s, 0)
+      return
+    }
+    if (type.members) {
+      const span = BigInt(Math.max(1, Math.ceil(type.numberOfBytes / 32)))
+      if (!elsewhere(typeId, 0) && observedIn(slot, span).length === 0) return
+      for (const m of type.members) walk(m.type, (slot + m.slot) & WORD, m.offset, `${path}.${m.label}`, depth + 1)
+      return
+    }
+    if (type.base) {
+      const length = /\[(\d+)\]$/.exec(type.label)
+      if (length) elements(path, type.base, slot, BigInt(length[1]!), depth)
+      return
+    }
+    emit(path, type, slot, offset)
+  }
+
+  for (const v of layout.storage) walk(v.type, v.slot, v.offset, v.label, 0)
+  const raw: RawStorageSlot[] = []
+  for (const [slot, word] of slots) {
+    if (claimed.has(slot)) continue
+    raw.push({
+      slot: slotHex(slot),
+      before: `0x${word32(word.before)}`,
+      after: `0x${word32(word.after)}`,
+      changed: word.before !== word.after,
+    })
+  }
+  return { variables, raw }
+}
