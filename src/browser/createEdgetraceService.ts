@@ -27,6 +27,8 @@ import { type PinnedLightClient, connectPinnedLightClient } from '../chain/beaco
 import { BeaconChainMismatchError } from '../chain/beacon/resolveBeaconChain.js'
 import { BaseError } from '../errors/base.js'
 import { CheckpointTooOldError } from '../errors/consensus.js'
+import { type SourceRegistry, createSourceRegistry } from '../sources/createSourceRegistry.js'
+import { type NamedSourceFile, readSourceFiles } from '../sources/readSourceFiles.js'
 
 /**
  * An upstream only the page holds (an EIP-1193 provider cannot cross postMessage): entry `page` of
@@ -49,6 +51,9 @@ export type PageUpstreamBridge = (
   method: string,
   params: readonly unknown[],
 ) => Promise<PageUpstreamReply>
+
+/** One build output for `config.sources`: a file's name and text, or a URL to fetch it from. */
+export type EdgetraceSourceInput = { name: string; text: string } | { url: string }
 
 /** How a browser edgetrace is set up (structured-clone values: it crosses postMessage). */
 export type EdgetraceConfig = {
@@ -73,6 +78,16 @@ export type EdgetraceConfig = {
    * needs it; if it cannot be loaded, every run stays on ethereumjs (said once in the console).
    */
   wasmUrl?: string
+  /**
+   * As `--sources`: build outputs for source-level debugging (the `edgetrace_sourceTracer` tracer),
+   * each a file — `name` (its path, for a folder: `out/Token.sol/Token.json`) and its `text` — or a
+   * `url` to fetch one from at the start. Files read: solc standard-JSON output (with its input
+   * beside it, or `{input, output}` in one file), a Hardhat build-info, a Foundry artifact with its
+   * build-info (see readSourceFiles). Contracts are matched to the code that runs by runtime bytecode,
+   * never by address. A file that is none of these, or a URL that does not answer, fails the start,
+   * naming it.
+   */
+  sources?: readonly EdgetraceSourceInput[]
   /**
    * The persistent IndexedDB cache: on by default, 256 MiB. `false` keeps everything in memory.
    * The database is named after the chain (chain id and genesis hash), so chains never mix.
@@ -270,6 +285,13 @@ export async function createEdgetraceService(
     const url = config.wasmUrl ?? defaultWasmEvmUrl()
     provideWasmEvmModule(() => fetchWasmEvmModule(url))
   }
+  const sources = config.sources?.length
+    ? await loadSources(config.sources).catch(async (err: unknown) => {
+        await upstream.close()
+        throw err
+      })
+    : undefined
+  const engineOptions = sources ? { ...config.engine, sources } : config.engine
   const daemon = await createEdgetrace({
     upstream,
     api,
@@ -277,7 +299,7 @@ export async function createEdgetraceService(
     ...(config.batchLimit !== undefined ? { batchLimit: config.batchLimit } : {}),
     genesis: config.genesis,
     hardfork: config.hardfork,
-    ...(config.engine ? { engine: config.engine } : {}),
+    ...(engineOptions ? { engine: engineOptions } : {}),
     persistentStore,
     progressEveryMs: config.progressEveryMs ?? 200,
     checkpoint: config.checkpoint,
@@ -303,6 +325,8 @@ export async function createEdgetraceService(
             startWorker(
               {
                 ...config,
+                // The source tracer runs on this daemon only (NativeTracer.local): the workers need no sources.
+                sources: [],
                 workers: 0,
                 harden,
                 rangeWorker: true,
@@ -353,6 +377,34 @@ export async function createEdgetraceService(
       await upstream.close()
     },
   }
+}
+
+/**
+ * `config.sources` as a registry: URLs fetched (all at once), then every file read together (a
+ * Foundry artifact finds its build-info among the others). A file read as nothing fails the start.
+ */
+async function loadSources(inputs: readonly EdgetraceSourceInput[]): Promise<SourceRegistry> {
+  const files = await Promise.all(
+    inputs.map(async (input, i): Promise<NamedSourceFile> => {
+      if ('text' in input) return input
+      const response = await fetch(input.url).catch((err: Error) => {
+        throw new InvalidParamsRpcError(
+          `invalid config.sources[${i}]: ${input.url} could not be fetched: ${err.message}`,
+        )
+      })
+      if (!response.ok)
+        throw new InvalidParamsRpcError(`invalid config.sources[${i}]: ${input.url} answered HTTP ${response.status}`)
+      return { name: input.url, text: await response.text() }
+    }),
+  )
+  const { contracts, unread } = readSourceFiles(files)
+  if (unread.length > 0) {
+    const { name, why } = unread[0]!
+    throw new InvalidParamsRpcError(
+      `invalid config.sources[${files.findIndex((f) => f.name === name)}] (${name}): ${why} — expected solc standard-JSON output, a Hardhat build-info or a Foundry artifact with its build-info`,
+    )
+  }
+  return createSourceRegistry(contracts)
 }
 
 /** The light client of `config.beacon`, for the execution chain `chainId` (a Bor chain has none). */
@@ -480,4 +532,19 @@ function checkConfig(config: EdgetraceConfig, pageBridged: boolean): void {
     (typeof config.wasmUrl !== 'string' || !URL.canParse(config.wasmUrl, 'http://x/'))
   )
     bad('wasmUrl', 'the URL of the wasm EVM (edgetrace-evm.wasm)', config.wasmUrl)
+  if (config.sources !== undefined) {
+    if (!Array.isArray(config.sources))
+      bad('sources', 'an array of build outputs: { name, text } files or { url }', config.sources)
+    config.sources.forEach((entry: unknown, i) => {
+      const e = (entry ?? {}) as { name?: unknown; text?: unknown; url?: unknown }
+      const file = typeof e.name === 'string' && typeof e.text === 'string' && e.url === undefined
+      const url = typeof e.url === 'string' && URL.canParse(e.url, 'http://x/') && e.text === undefined
+      if (typeof entry !== 'object' || entry === null || !(file || url))
+        bad(
+          `sources[${i}]`,
+          '{ name, text } (a build output file: its path and text) or { url } (where to fetch one)',
+          typeof e.text === 'string' ? { ...e, text: `${e.text.slice(0, 40)}…` } : entry,
+        )
+    })
+  }
 }

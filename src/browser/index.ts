@@ -27,6 +27,7 @@ export { UpstreamRpcError, UpstreamUnavailableError } from '../errors/upstream.j
 export { type EdgetraceClient, EdgetraceStartError, connectEdgetraceWorker } from './connectEdgetraceWorker.js'
 export {
   type EdgetraceConfig,
+  type EdgetraceSourceInput,
   type PageUpstream,
   type EdgetraceService,
   type EdgetraceStatus,

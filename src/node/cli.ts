@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { createSourceRegistry } from '../sources/createSourceRegistry.js'
+import type { SourceContract } from '../sources/types.js'
 import { readSourcesDir } from './readSourcesDir.js'
 import type { GethGenesis } from '@ethereumjs/common'
 import { CLIENT_VERSION } from '../rpc/web3/clientVersion.js'
@@ -19,6 +20,13 @@ import type { LightClient } from '../chain/beacon/createLightClient.js'
 import { parseBeaconConfigFile } from '../chain/beacon/parseBeaconConfigFile.js'
 import type { PinnedStart } from '../chain/beacon/connectPinnedLightClient.js'
 import { defaultDataDir } from './createBeaconPinStore.js'
+
+/** `--sources`' contracts, and on the embedded devnet its own contracts first. */
+async function sourceRegistry(given: SourceContract[], devnet: boolean) {
+  if (!devnet) return createSourceRegistry(given)
+  const { devnetSourceRegistry } = await import('./devnet/devnetSources.js')
+  return devnetSourceRegistry(given)
+}
 
 /** The devnet's part of the banner: its contracts and transactions, and tracing to try at once. */
 function devnetBanner(devnet: Devnet, url: string, api: readonly string[]): string[] {
@@ -187,6 +195,7 @@ async function main(argv: string[]): Promise<void> {
     defaultApi: (loopback) => defaultApi(loopback, devnet !== undefined),
     explorerDir: explorer,
     explorerInfo: devnetExplorerInfo(devnet, hardfork),
+    ...(devnet ? { explorerSources: (await import('./devnet/devnetSources.js')).devnetSourcesText() } : {}),
     corsDomains: opts.corsDomains,
     wsOrigins: opts.wsOrigins,
     vhosts: opts.vhosts,
@@ -211,8 +220,14 @@ async function main(argv: string[]): Promise<void> {
       otsSearchIndex: !opts.otsSearchScan,
       txpool: opts.txpool,
       subscriptionPollMs: opts.subscriptionPollMs,
-      ...(opts.sources.length > 0
-        ? { sources: createSourceRegistry(opts.sources.flatMap((path) => readSourcesDir(path))) }
+      // The devnet's own contracts come with their sources (src/node/devnet/sources.json).
+      ...(opts.sources.length > 0 || devnet
+        ? {
+            sources: await sourceRegistry(
+              opts.sources.flatMap((path) => readSourcesDir(path)),
+              devnet !== undefined,
+            ),
+          }
         : {}),
     },
     ...(opts.trust === 'consensus'
@@ -284,9 +299,9 @@ async function main(argv: string[]): Promise<void> {
       ? `  workers:    ${server.engine.rangeWorkers.size} threads for long ranges and concurrent block traces, started on first use (--workers)`
       : '  workers:    none: ranges and block traces run on the main thread (--workers)',
     ...(server.listeners.some((l) => l.api.includes('debug')) ? [jsTracersLine(server)] : []),
-    ...(opts.sources.length > 0
+    ...(opts.sources.length > 0 || devnet
       ? [
-          `  sources:    ${server.engine.options.sources?.size ?? 0} contracts from ${opts.sources.join(', ')} (--sources), matched by runtime code for debug_trace* with tracer edgetrace_sourceTracer`,
+          `  sources:    ${server.engine.options.sources?.size ?? 0} contracts from ${[...(devnet ? ["the devnet's build (src/node/devnet/sources.json)"] : []), ...opts.sources].join(', ')}${opts.sources.length > 0 ? ' (--sources)' : ''}, matched by runtime code for debug_trace* with tracer edgetrace_sourceTracer and the explorer's source view`,
         ]
       : []),
     `  listening:  ${server.url}  (WebSocket: ${server.wsUrl}${opts.wsApi ? `, namespaces ${opts.wsApi.join(', ')}` : ''})`,

@@ -61,6 +61,12 @@ export type CreateServerParameters = {
   health?: (() => Promise<{ ready: boolean }>) | undefined
   /** GET /explorer.json: what the explorer page may show at home (the devnet's named contracts and transactions). */
   explorerInfo?: unknown
+  /**
+   * GET /explorer-sources.json: a build output (solc standard JSON, a Hardhat or Foundry build-info)
+   * the explorer page debugs at the source level (the embedded devnet's contracts); when given,
+   * /explorer.json names it in `sources`.
+   */
+  explorerSources?: string | undefined
   /** `--graphql`: GraphQL on /graphql (POST with a JSON body, or GET with the query string). */
   graphql?: GraphqlHandler | undefined
 }
@@ -157,6 +163,7 @@ export async function createServer({
   metrics,
   health,
   explorerInfo,
+  explorerSources,
   graphql,
 }: CreateServerParameters): Promise<EdgetraceServer> {
   const originRules = [...wsOrigins, ...corsDomains]
@@ -233,7 +240,13 @@ export async function createServer({
       }
       if (path === '/explorer.json' && explorerDir !== undefined) {
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
-        res.end(JSON.stringify(explorerInfo ?? {}))
+        const sources = explorerSources !== undefined ? { sources: ['explorer-sources.json'] } : {}
+        res.end(JSON.stringify({ ...((explorerInfo as object | undefined) ?? {}), ...sources }))
+        return
+      }
+      if (path === '/explorer-sources.json' && explorerDir !== undefined && explorerSources !== undefined) {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        res.end(explorerSources)
         return
       }
       if (explorerDir !== undefined && (await serveStatic(explorerDir, req.url ?? '/', res, req.method === 'HEAD')))

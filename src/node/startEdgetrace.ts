@@ -87,6 +87,8 @@ export type StartEdgetraceParameters = {
   explorerDir?: string | undefined
   /** What the explorer shows at home (GET /explorer.json). */
   explorerInfo?: unknown
+  /** A build output the explorer page debugs at the source level (GET /explorer-sources.json; see createServer). */
+  explorerSources?: string | undefined
   /** How often a long call's progress is logged, ms (default 5 s). */
   progressEveryMs?: number
   /** Notifications one WebSocket client may leave unread before it is dropped (see createServer). */
@@ -227,6 +229,7 @@ export async function startEdgetrace({
   progressEveryMs,
   explorerDir,
   explorerInfo,
+  explorerSources,
   maxQueuedBytes,
   ws,
   https,
@@ -400,6 +403,7 @@ export async function startEdgetrace({
       ...(maxQueuedBytes !== undefined ? { maxQueuedBytes } : {}),
       explorerDir,
       explorerInfo,
+      explorerSources,
       counters: () => engineCounters(daemon.engine),
       // GraphQL resolves every field with the verified eth_* and debug_* methods (an internal handler).
       graphql: graphql
