@@ -13,7 +13,7 @@
 // EIPs it does not follow, gas of 2^40 or more) run in ethereumjs's own `run`, counted as fallbacks.
 //
 // Browser-safe: the module's bytes come from the host (src/node/loadWasmEvmModule.ts in Node).
-import type { EVM } from '@ethereumjs/evm'
+import { type EVM, EVMError } from '@ethereumjs/evm'
 import type { Hex } from '../types/hex.js'
 import { opcodeStackIO } from '../tracing/opcodeStackIO.js'
 import { interpreterPrototype } from './interpreterPrototype.js'
@@ -79,6 +79,7 @@ type RunState = {
     callValue: bigint
     accessWitness?: { revert(): void }
   }
+  returnBytes: Uint8Array
 }
 type EvmInternals = {
   [MARK]?: Attached
@@ -91,6 +92,7 @@ type EvmInternals = {
 type Interpreter = {
   _evm: EvmInternals
   _runState: RunState
+  _result: { returnValue?: Uint8Array }
   _stateManager: { storageAtHand?(address: Hex, slot: Hex): Uint8Array | undefined }
   journal: Journal
   runStep(): Promise<void>
@@ -123,7 +125,8 @@ type Exports = {
   resume(): number
   setState(pc: number, depth: number, gas: bigint): void
   setMemory(words: number, cost: bigint): number
-  setParams(warmSload: bigint, expByte: bigint): void
+  setParams(warmSload: bigint, expByte: bigint, keccakWord: bigint, copyWord: bigint): void
+  setReturnData(length: number): number
   setYieldGas(gas: bigint): void
   setStaticGas(op: number, gas: bigint): void
   noteStore(): void
@@ -141,12 +144,15 @@ const HEAP_LIMIT = 32 * 1024 * 1024
 const POOL_LIMIT = 32
 
 /** The instructions the wasm interpreter implements (the fork decides which of them exist). */
-const IMPLEMENTED: number[] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0a, 0x0b, 0x30, 0x33, 0x34, 0x35, 0x36]
+const IMPLEMENTED: number[] = [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x20, 0x30]
+IMPLEMENTED.push(0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3d, 0x3e, 0xf3, 0xfd)
 for (let op = 0x10; op <= 0x1d; op++) IMPLEMENTED.push(op)
-for (let op = 0x50; op <= 0x5b; op++) if (op !== 0x55) IMPLEMENTED.push(op)
+for (let op = 0x50; op <= 0x5e; op++) if (op !== 0x55 && op !== 0x5c && op !== 0x5d) IMPLEMENTED.push(op)
 for (let op = 0x5f; op <= 0x9f; op++) IMPLEMENTED.push(op)
 /** Of those, the ones with dynamic gas, which the wasm charges as the fork does (others must be static). */
-const DYNAMIC = new Set([0x0a, 0x51, 0x52, 0x53, 0x54])
+const DYNAMIC = new Set([0x0a, 0x20, 0x37, 0x39, 0x3e, 0x51, 0x52, 0x53, 0x54, 0x5e, 0xf3, 0xfd])
+/** Of those, the ones that expand memory (the wasm charges 3 gas a word and words² / 512: a fork with other memory gas runs them in the host). */
+const EXPANDS_MEMORY = new Set([0x20, 0x37, 0x39, 0x3e, 0x51, 0x52, 0x53, 0x5e, 0xf3, 0xfd])
 
 /** Host instructions that write memory: it is copied back into the wasm after them. */
 const WRITES_MEMORY = new Uint8Array(256)
@@ -192,7 +198,10 @@ type Layout = Record<
   | 'resultStatus'
   | 'resultPc'
   | 'resultDepth'
-  | 'resultMemDirty'
+  | 'resultDirtyLo'
+  | 'resultDirtyHi'
+  | 'resultOutPtr'
+  | 'resultOutLen'
   | 'resultGasLeft'
   | 'resultMemWords'
   | 'resultOpcode'
@@ -201,7 +210,10 @@ type Layout = Record<
   | 'stack'
   | 'codeHeader'
   | 'statusHost'
-  | 'statusYield',
+  | 'statusYield'
+  | 'statusStop'
+  | 'statusReturn'
+  | 'statusRevert',
   number
 >
 
@@ -258,12 +270,17 @@ function installTable(inst: Instance, table: OpEntry[], common: Common) {
     if (info === undefined || info.isInvalid) continue
     if (info.dynamicGas !== DYNAMIC.has(op)) continue
     if (op === 0x54 && !has2929) continue
-    if (op >= 0x51 && op <= 0x53 && !memoryStandard) continue
+    if (EXPANDS_MEMORY.has(op) && !memoryStandard) continue
     exports.setStaticGas(op, BigInt(info.fee))
   }
   inst.warmSload = has2929 ? common.param('warmstoragereadGas') : 0n
   inst.coldSload = has2929 ? common.param('coldsloadGas') : 0n
-  exports.setParams(inst.warmSload, common.param('expByteGas'))
+  exports.setParams(
+    inst.warmSload,
+    common.param('expByteGas'),
+    common.param('keccak256WordGas'),
+    common.param('copyGas'),
+  )
   inst.table = table
 }
 
@@ -314,6 +331,26 @@ function writeWord(limbs: BigUint64Array, at: number, v: bigint) {
   limbs[at + 3] = v >> 192n
 }
 
+/**
+ * The memory range [start, end) a host instruction that writes memory may write, from its inputs
+ * (the stack's top first): the whole memory when it is not one of those known.
+ */
+function writtenRange(op: number, store: bigint[], depth: number): [number, number] {
+  const arg = (k: number) => (k < depth ? store[depth - 1 - k]! : 0n)
+  let offset: bigint
+  let length: bigint
+  if (op === 0x37 || op === 0x39 || op === 0x3e || op === 0x5e) [offset, length] = [arg(0), arg(2)]
+  else if (op === 0x3c) [offset, length] = [arg(1), arg(3)]
+  else if (op === 0x52 || op === 0x53) [offset, length] = [arg(0), op === 0x52 ? 32n : 1n]
+  else if (op === 0x51) return [0, 0]
+  else if (op === 0xf1 || op === 0xf2) [offset, length] = [arg(5), arg(6)]
+  else if (op === 0xf4 || op === 0xfa) [offset, length] = [arg(4), arg(5)]
+  else return [0, Number.MAX_SAFE_INTEGER]
+  // A write that far would have run out of gas: nothing is written (and nothing copied) then.
+  if (length === 0n || offset + length > 0xffffffffn) return [0, 0]
+  return [Number(offset), Number(offset + length)]
+}
+
 /** ethereumjs's errors are plain objects of its EVMError class: `errorType` names them. */
 const isEvmError = (e: unknown): e is { error: string } =>
   typeof e === 'object' && e !== null && (e as { errorType?: unknown }).errorType === 'EVMError'
@@ -332,7 +369,7 @@ async function runFrame({ engine, attachment }: Attached, interp: Interpreter, c
     const rec = codeRecord(inst, code)
     const env = rs.env
     const region = exports.beginFrame(env.callData.length)
-    let mem = inst.bytes()
+    const mem = inst.bytes()
     mem.set(env.callData, region)
     putPadded(mem, layout.envAddress, env.address.bytes)
     putPadded(mem, layout.envCaller, env.caller.bytes)
@@ -360,6 +397,15 @@ async function runFrame({ engine, attachment }: Attached, interp: Interpreter, c
       const words = view.getUint32(layout.resultMemWords, true)
       rs.memoryWordCount = BigInt(words)
       rs.highestMemCost = view.getBigInt64(layout.resultMemCost, true)
+      if (status !== layout.statusHost) {
+        // The wasm ended the frame: STOP, or RETURN / REVERT with their output (as ethereumjs's finish and revert).
+        if (status !== layout.statusStop) {
+          const out = view.getUint32(layout.resultOutPtr, true)
+          interp._result.returnValue = inst.bytes().slice(out, out + view.getUint32(layout.resultOutLen, true))
+          if (status === layout.statusRevert) err = new EVMError(EVMError.errorMessages.REVERT)
+        }
+        break
+      }
       // Past the code's end: a STOP, as ethereumjs's loop ends there.
       if (pc >= code.length) break
       const op = code[pc]!
@@ -369,18 +415,25 @@ async function runFrame({ engine, attachment }: Attached, interp: Interpreter, c
       const inputs = Math.min(STACK_INPUTS[op]!, depth)
       for (let i = depth - inputs; i < depth; i++) stack._store[i] = readWord(limbs, stackBase + i * 4)
       stack._len = depth
-      if (USES_MEMORY[op] === 1 && view.getUint32(layout.resultMemDirty, true) !== 0) {
-        view.setUint32(layout.resultMemDirty, 0, true)
-        const length = words * 32
-        rs.memory.extend(0, length)
-        const ptr = view.getUint32(layout.resultMemPtr, true)
-        rs.memory._store.set(inst.bytes().subarray(ptr, ptr + length), 0)
+      if (USES_MEMORY[op] === 1) {
+        // What the wasm wrote since the last copy, into ethereumjs's memory (the rest is there already).
+        const lo = view.getUint32(layout.resultDirtyLo, true)
+        const hi = view.getUint32(layout.resultDirtyHi, true)
+        if (hi > lo) {
+          view.setUint32(layout.resultDirtyLo, 0xffffffff, true)
+          view.setUint32(layout.resultDirtyHi, 0, true)
+          rs.memory.extend(0, words * 32)
+          const ptr = view.getUint32(layout.resultMemPtr, true)
+          rs.memory._store.set(inst.bytes().subarray(ptr + lo, ptr + hi), lo)
+        }
       }
       if ((op === 0x56 || op === 0x57) && rs.validJumps.length === 0) {
         // Only for its error (the wasm ran every valid jump): ethereumjs's jump table, as its run makes it.
         rs.validJumps = interp._getValidJumpDestinations(code).jumps
       }
       const sloadKey = op === 0x54 && depth > 0 ? stack._store[depth - 1]! : 0n
+      // The memory the instruction may write, from its inputs (before it pops them).
+      const written = WRITES_MEMORY[op] === 1 ? writtenRange(op, stack._store, depth) : undefined
       rs.opCode = op
       counters.hostSteps++
       try {
@@ -399,18 +452,25 @@ async function runFrame({ engine, attachment }: Attached, interp: Interpreter, c
         writeWord(out, layout.ioKey >> 3, sloadKey)
         writeWord(out, layout.ioValue >> 3, stack._store[depth - 1]!)
         exports.noteSlot()
-      } else if (RUNS_CODE[op] === 1) exports.invalidateSlots()
+      } else if (RUNS_CODE[op] === 1) {
+        exports.invalidateSlots()
+        // The call's or create's return data, for RETURNDATASIZE and RETURNDATACOPY in the wasm.
+        const data = rs.returnBytes
+        const at = exports.setReturnData(data.length)
+        if (data.length > 0) inst.bytes().set(data, at)
+      }
       // The instruction's outputs.
-      for (let i = depth - inputs; i < after; i++) writeWord(out, stackBase + i * 4, stack._store[i]!)
+      const limbsAfter = inst.limbs()
+      for (let i = depth - inputs; i < after; i++) writeWord(limbsAfter, stackBase + i * 4, stack._store[i]!)
       const newWords = Number(rs.memoryWordCount)
-      if (newWords !== words || WRITES_MEMORY[op] === 1) {
+      if (newWords !== words || written !== undefined) {
         const ptr = exports.setMemory(newWords, rs.highestMemCost)
         if (ptr === 0) throw new Error('the wasm EVM could not grow its memory')
-        if (WRITES_MEMORY[op] === 1) {
-          mem = inst.bytes()
+        if (written !== undefined) {
+          // What the instruction wrote, back into the wasm's memory.
           const store = rs.memory._store
-          const length = Math.min(newWords * 32, store.length)
-          mem.set(store.subarray(0, length), ptr)
+          const end = Math.min(written[1], newWords * 32, store.length)
+          if (end > written[0]) inst.bytes().set(store.subarray(written[0], end), ptr + written[0])
         }
       }
       exports.setState(rs.programCounter, after, rs.gasLeft)
@@ -439,7 +499,10 @@ function readLayout(exports: Record<string, unknown>): Layout {
     resultStatus: constant('RESULT_STATUS'),
     resultPc: constant('RESULT_PC'),
     resultDepth: constant('RESULT_DEPTH'),
-    resultMemDirty: constant('RESULT_MEM_DIRTY'),
+    resultDirtyLo: constant('RESULT_DIRTY_LO'),
+    resultDirtyHi: constant('RESULT_DIRTY_HI'),
+    resultOutPtr: constant('RESULT_OUT_PTR'),
+    resultOutLen: constant('RESULT_OUT_LEN'),
     resultGasLeft: constant('RESULT_GAS_LEFT'),
     resultMemWords: constant('RESULT_MEM_WORDS'),
     resultOpcode: constant('RESULT_OPCODE'),
@@ -449,6 +512,9 @@ function readLayout(exports: Record<string, unknown>): Layout {
     codeHeader: constant('CODE_HEADER'),
     statusHost: constant('STATUS_HOST'),
     statusYield: constant('STATUS_YIELD'),
+    statusStop: constant('STATUS_STOP'),
+    statusReturn: constant('STATUS_RETURN'),
+    statusRevert: constant('STATUS_REVERT'),
   }
 }
 

@@ -3,12 +3,27 @@
 // from the last frame's, beginFrame (the calldata's length; the host writes calldata and ENV), then
 // run, and after each STATUS_HOST the host runs the instruction in @ethereumjs/evm, writes the stack
 // back, calls setState (and setMemory, noteStore, invalidateSlots as the instruction needs) and
-// resume, until the instruction it ran ends the frame. STATUS_YIELD: resume when the host is ready.
+// resume, until the instruction it ran ends the frame (or the wasm ends it: STATUS_STOP, STATUS_RETURN,
+// STATUS_REVERT with the output at RESULT_OUT_PTR). After a call or create the host writes the return
+// data (setReturnData). STATUS_YIELD: resume when the host is ready. keccak256: the hash on its own.
 
 import { allocCode, analyseCode, CODE_HEADER } from './code'
 import { initGasTable, setStaticGas, staticGas } from './gasTable'
-import { MAX_GAS, noteStore, resume, setCallData, setMemory, setParams, setState, setYieldGas, startFrame } from './interpreter'
-import { beginCallRegion, endCallRegion, heapUsed, resetHeapTop } from './layout'
+import {
+  forgetReturnData,
+  MAX_GAS,
+  noteStore,
+  resume,
+  setCallData,
+  setMemory,
+  setParams,
+  setReturnData,
+  setState,
+  setYieldGas,
+  startFrame,
+} from './interpreter'
+import { keccak, keccakInit } from './keccak'
+import { beginCallRegion, endCallRegion, ensureMemory, heapTopAddress, heapUsed, resetHeapTop } from './layout'
 import { invalidateSlots, putSlot, slotsInit } from './slots'
 import { IO_KEY, IO_VALUE } from './layout'
 
@@ -18,18 +33,22 @@ export {
   ENV_CALLVALUE,
   IO_KEY,
   IO_VALUE,
+  KECCAK_OUT,
   RESULT_DEPTH,
+  RESULT_DIRTY_HI,
+  RESULT_DIRTY_LO,
   RESULT_GAS_LEFT,
   RESULT_MEM_COST,
-  RESULT_MEM_DIRTY,
   RESULT_MEM_PTR,
   RESULT_MEM_WORDS,
   RESULT_OPCODE,
+  RESULT_OUT_LEN,
+  RESULT_OUT_PTR,
   RESULT_PC,
   RESULT_STATUS,
   STACK,
 } from './layout'
-export { STATUS_HOST, STATUS_YIELD } from './interpreter'
+export { STATUS_HOST, STATUS_RETURN, STATUS_REVERT, STATUS_STOP, STATUS_YIELD } from './interpreter'
 export {
   allocCode,
   analyseCode,
@@ -41,6 +60,7 @@ export {
   resume,
   setMemory,
   setParams,
+  setReturnData,
   setState,
   setStaticGas,
   setYieldGas,
@@ -49,6 +69,7 @@ export {
 
 initGasTable()
 slotsInit()
+keccakInit()
 
 /** Sets up a frame with `callDataLength` bytes of calldata; returns where the host writes them. */
 export function beginFrame(callDataLength: u32): usize {
@@ -77,5 +98,21 @@ export function run(rec: usize, gas: i64): u32 {
 /** Empties the heap between frames: every code record is forgotten (the host drops its own). */
 export function resetHeap(): void {
   resetHeapTop()
+  forgetReturnData()
   slotsInit()
+}
+
+/**
+ * Where the host writes `length` bytes to hash with keccak256 (free memory above the heap, valid until
+ * the next frame or allocation; not during a frame).
+ */
+export function keccakInput(length: u32): usize {
+  const at = heapTopAddress()
+  if (!ensureMemory(at + <usize>length)) unreachable()
+  return at
+}
+
+/** Keccak-256 of the `length` bytes at `ptr`: the 32 bytes at KECCAK_OUT (answered). */
+export function keccak256(ptr: usize, length: u32): usize {
+  return keccak(ptr, <usize>length)
 }

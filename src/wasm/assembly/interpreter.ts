@@ -9,7 +9,9 @@
 
 import { CODE_HEADER } from './code'
 import * as host from './host'
+import { keccak } from './keccak'
 import {
+  alloc,
   callRegionBase,
   ENV_ADDRESS,
   ENV_CALLER,
@@ -18,13 +20,17 @@ import {
   growCallRegion,
   IO_KEY,
   IO_VALUE,
+  KECCAK_OUT,
   RESULT_DEPTH,
+  RESULT_DIRTY_HI,
+  RESULT_DIRTY_LO,
   RESULT_GAS_LEFT,
   RESULT_MEM_COST,
-  RESULT_MEM_DIRTY,
   RESULT_MEM_PTR,
   RESULT_MEM_WORDS,
   RESULT_OPCODE,
+  RESULT_OUT_LEN,
+  RESULT_OUT_PTR,
   RESULT_PC,
   RESULT_STATUS,
   STACK,
@@ -33,6 +39,7 @@ import {
 } from './layout'
 import { findSlot, putSlot } from './slots'
 import {
+  addMod,
   byteLength,
   copyWord,
   divMod,
@@ -43,6 +50,7 @@ import {
   isZero,
   lessThan,
   mul,
+  mulMod,
   setU64,
   shiftLeft,
   shiftRight,
@@ -56,6 +64,12 @@ import {
 export const STATUS_HOST: u32 = 0
 /** The gas fell below the yield mark at a jump: the host checks its deadline and shares the thread, then resumes. */
 export const STATUS_YIELD: u32 = 1
+/** The frame ended with STOP (or ran past its code's end). */
+export const STATUS_STOP: u32 = 2
+/** The frame ended with RETURN: its output at RESULT_OUT_PTR, RESULT_OUT_LEN bytes. */
+export const STATUS_RETURN: u32 = 3
+/** The frame ended with REVERT: its output as RETURN's. */
+export const STATUS_REVERT: u32 = 4
 
 /** The largest gas a frame is run with: memory past 2^32 bytes then costs more gas than there is (>= 2^45). */
 export const MAX_GAS: i64 = (<i64>1) << 40
@@ -77,10 +91,42 @@ let yieldGas: i64 = -1
 /** SLOAD of a slot in the slot table (EIP-2929's warm read), and EXP's gas an exponent byte: the fork's. */
 let warmSloadGas: i64 = 100
 let expByteGas: i64 = 50
+/** KECCAK256's gas a word, and the *COPY instructions' (the fork's keccak256WordGas and copyGas). */
+let keccakWordGas: i64 = 6
+let copyWordGas: i64 = 3
+/** The return data of the frame's last call or create (the host writes it after each), in a heap buffer. */
+let returnDataPtr: usize = 0
+let returnDataCapacity: usize = 0
+let returnDataLength: usize = 0
 
-export function setParams(warmSload: i64, expByte: i64): void {
+export function setParams(warmSload: i64, expByte: i64, keccakWord: i64, copyWord: i64): void {
   warmSloadGas = warmSload
   expByteGas = expByte
+  keccakWordGas = keccakWord
+  copyWordGas = copyWord
+}
+
+/**
+ * The frame's return data is now `length` bytes (after a call or create the host ran): answers where
+ * the host writes them. The buffer, on the heap, is made larger when needed (which may move the
+ * call's region: RESULT_MEM_PTR and setMemory's answer say where it is then).
+ */
+export function setReturnData(length: u32): usize {
+  const n = <usize>length
+  if (n > returnDataCapacity) {
+    returnDataCapacity = n > 2 * returnDataCapacity ? (n > 256 ? n : 256) : 2 * returnDataCapacity
+    returnDataPtr = alloc(returnDataCapacity)
+  }
+  returnDataLength = n
+  store<u32>(RESULT_MEM_PTR, <u32>memoryBase())
+  return returnDataPtr
+}
+
+/** The heap was emptied: the return data buffer with it. */
+export function forgetReturnData(): void {
+  returnDataPtr = 0
+  returnDataCapacity = 0
+  returnDataLength = 0
 }
 
 export function setYieldGas(gas: i64): void {
@@ -93,6 +139,7 @@ export function setCallData(length: usize): void {
   memoryOffset = (length + 31) & ~(<usize>31)
   memoryWords = 0
   memoryCost = 0
+  returnDataLength = 0
 }
 
 /** Starts a frame: the code record and its gas (below MAX_GAS). */
@@ -101,7 +148,8 @@ export function startFrame(rec: usize, gas: i64): u32 {
   framePc = 0
   frameSp = STACK
   frameGas = gas
-  store<u32>(RESULT_MEM_DIRTY, 0)
+  store<u32>(RESULT_DIRTY_LO, 0xffffffff)
+  store<u32>(RESULT_DIRTY_HI, 0)
   return interpret()
 }
 
@@ -157,6 +205,38 @@ function stop(status: u32, pc: usize, sp: usize, gas: i64): u32 {
   return status
 }
 
+/** The frame ends (STOP, RETURN, REVERT) with the output [ptr, ptr + len) of linear memory. */
+function halt(status: u32, pc: usize, sp: usize, gas: i64, ptr: usize, len: usize): u32 {
+  store<u32>(RESULT_OUT_PTR, <u32>ptr)
+  store<u32>(RESULT_OUT_LEN, <u32>len)
+  return stop(status, pc, sp, gas)
+}
+
+/** EVM memory [lo, hi) was written: the range the host copies out before an instruction that reads memory. */
+function markDirty(lo: u64, hi: u64): void {
+  if (<u32>lo < load<u32>(RESULT_DIRTY_LO)) store<u32>(RESULT_DIRTY_LO, <u32>lo)
+  if (<u32>hi > load<u32>(RESULT_DIRTY_HI)) store<u32>(RESULT_DIRTY_HI, <u32>hi)
+}
+
+/** The gas of `length` bytes at `perWord` a 32-byte word (length below 2^32). */
+function wordGas(length: u64, perWord: i64): i64 {
+  return <i64>((length + 31) >> 5) * perWord
+}
+
+/**
+ * Copies `length` bytes of a source of `sourceLength` bytes at `source`, from `offset` (NO_OFFSET: past
+ * any end), to EVM memory at `dst`, zeros past the source's end.
+ */
+function copyIn(dst: u64, source: usize, sourceLength: usize, offset: u64, length: u64): void {
+  const to = memoryBase() + <usize>dst
+  let available: u64 = 0
+  if (offset < <u64>sourceLength) available = <u64>sourceLength - offset
+  if (available > length) available = length
+  if (available > 0) memory.copy(to, source + <usize>offset, <usize>available)
+  if (available < length) memory.fill(to + <usize>available, 0, <usize>(length - available))
+  markDirty(dst, dst + length)
+}
+
 /** The host runs the instruction at pc, on the state before it (`gas`: before its static gas). */
 function bail(pc: usize, sp: usize, gas: i64): u32 {
   return stop(STATUS_HOST, pc, sp, gas)
@@ -187,6 +267,25 @@ function expandMemory(gas: i64, end: u64): i64 {
   memoryWords = words
   memoryCost = cost
   return gas
+}
+
+/** The gas expanding memory to `end` bytes costs now (0: no expansion), or -1 past 2^32 bytes. */
+function expansionCost(end: u64): i64 {
+  if (end > 0x100000000) return -1
+  const words = (end + 31) >> 5
+  if (words <= memoryWords) return 0
+  return <i64>(words * 3 + (words * words) / 512) - memoryCost
+}
+
+/** Grows memory to `end` bytes (its gas charged already); false when linear memory cannot grow that far. */
+function growMemory(end: u64): bool {
+  const words = (end + 31) >> 5
+  if (words <= memoryWords) return true
+  if (!growCallRegion(memoryOffset + <usize>(words << 5))) return false
+  memory.fill(memoryBase() + <usize>(memoryWords << 5), 0, <usize>((words - memoryWords) << 5))
+  memoryWords = words
+  memoryCost = <i64>(words * 3 + (words * words) / 512)
+  return true
 }
 
 /** A JUMP/JUMPI destination: the pc, or -1 when it is not a JUMPDEST of the code. */
@@ -491,7 +590,7 @@ function interpret(): u32 {
         if (gas < 0) return bail(pc, sp, before)
         if (op == 0x52) toBigEndian(sp - 64, memoryBase() + <usize>offset)
         else store<u8>(memoryBase() + <usize>offset, <u8>load<u64>(sp - 64))
-        store<u32>(RESULT_MEM_DIRTY, 1)
+        markDirty(offset, offset + (op == 0x52 ? 32 : 1))
         sp -= 64
         pc++
         break
@@ -685,6 +784,121 @@ function interpret(): u32 {
         store<u64>(b, a3, 24)
         pc++
         break
+      }
+      case 0x00:
+        // STOP
+        return halt(STATUS_STOP, pc, sp, gas, 0, 0)
+      case 0x08: // ADDMOD
+      case 0x09: {
+        // MULMOD
+        if (sp < STACK + 96) return bail(pc, sp, before)
+        const m = sp - 96
+        if (op == 0x08) addMod(sp - 32, sp - 64, m, m)
+        else mulMod(sp - 32, sp - 64, m, m)
+        sp -= 64
+        pc++
+        break
+      }
+      case 0x20: {
+        // KECCAK256: memory expansion and the fork's gas a word, then the hash of [offset, offset + length).
+        if (sp < STACK + 64) return bail(pc, sp, before)
+        const length = memoryArgument(sp - 64)
+        if (length == NO_OFFSET) return bail(pc, sp, before)
+        let ptr: usize = 0
+        if (length > 0) {
+          const offset = memoryArgument(sp - 32)
+          if (offset == NO_OFFSET) return bail(pc, sp, before)
+          const extra = expansionCost(offset + length)
+          if (extra < 0) return bail(pc, sp, before)
+          gas -= extra + wordGas(length, keccakWordGas)
+          if (gas < 0 || !growMemory(offset + length)) return bail(pc, sp, before)
+          ptr = memoryBase() + <usize>offset
+        }
+        keccak(ptr, <usize>length)
+        fromBigEndian(KECCAK_OUT, sp - 64)
+        sp -= 32
+        pc++
+        break
+      }
+      case 0x37: // CALLDATACOPY
+      case 0x39: // CODECOPY
+      case 0x3e: {
+        // RETURNDATACOPY: memory expansion and the fork's copy gas a word; zeros past the source's end
+        // (past the return data's: an exceptional halt, the host's).
+        if (sp < STACK + 96) return bail(pc, sp, before)
+        const length = memoryArgument(sp - 96)
+        if (length == NO_OFFSET) return bail(pc, sp, before)
+        const from = memoryArgument(sp - 64)
+        if (op == 0x3e && (from == NO_OFFSET || from + length > <u64>returnDataLength)) return bail(pc, sp, before)
+        if (length > 0) {
+          const dst = memoryArgument(sp - 32)
+          if (dst == NO_OFFSET) return bail(pc, sp, before)
+          const extra = expansionCost(dst + length)
+          if (extra < 0) return bail(pc, sp, before)
+          gas -= extra + wordGas(length, copyWordGas)
+          if (gas < 0 || !growMemory(dst + length)) return bail(pc, sp, before)
+          if (op == 0x37) copyIn(dst, callRegionBase(), callDataLength, from, length)
+          else if (op == 0x39) copyIn(dst, code, <usize>load<u32>(frameCode), from, length)
+          else copyIn(dst, returnDataPtr, returnDataLength, from, length)
+        }
+        sp -= 96
+        pc++
+        break
+      }
+      case 0x38: {
+        // CODESIZE
+        if (sp >= STACK_END) return bail(pc, sp, before)
+        setU64(sp, <u64>load<u32>(frameCode))
+        sp += 32
+        pc++
+        break
+      }
+      case 0x3d: {
+        // RETURNDATASIZE
+        if (sp >= STACK_END) return bail(pc, sp, before)
+        setU64(sp, <u64>returnDataLength)
+        sp += 32
+        pc++
+        break
+      }
+      case 0x5e: {
+        // MCOPY (EIP-5656): 3 gas a word, and memory expanded over both ranges.
+        if (sp < STACK + 96) return bail(pc, sp, before)
+        const length = memoryArgument(sp - 96)
+        if (length == NO_OFFSET) return bail(pc, sp, before)
+        if (length > 0) {
+          const dst = memoryArgument(sp - 32)
+          const src = memoryArgument(sp - 64)
+          if (dst == NO_OFFSET || src == NO_OFFSET) return bail(pc, sp, before)
+          const end = (dst > src ? dst : src) + length
+          const extra = expansionCost(end)
+          if (extra < 0) return bail(pc, sp, before)
+          gas -= extra + wordGas(length, 3)
+          if (gas < 0 || !growMemory(end)) return bail(pc, sp, before)
+          memory.copy(memoryBase() + <usize>dst, memoryBase() + <usize>src, <usize>length)
+          markDirty(dst, dst + length)
+        }
+        sp -= 96
+        pc++
+        break
+      }
+      case 0xf3: // RETURN
+      case 0xfd: {
+        // REVERT: memory expanded over the output, which the host takes from linear memory.
+        if (sp < STACK + 64) return bail(pc, sp, before)
+        const length = memoryArgument(sp - 64)
+        if (length == NO_OFFSET) return bail(pc, sp, before)
+        let ptr: usize = 0
+        if (length > 0) {
+          const offset = memoryArgument(sp - 32)
+          if (offset == NO_OFFSET) return bail(pc, sp, before)
+          const extra = expansionCost(offset + length)
+          if (extra < 0) return bail(pc, sp, before)
+          gas -= extra
+          if (gas < 0 || !growMemory(offset + length)) return bail(pc, sp, before)
+          ptr = memoryBase() + <usize>offset
+        }
+        return halt(op == 0xf3 ? STATUS_RETURN : STATUS_REVERT, pc, sp - 64, gas, ptr, <usize>length)
       }
       default:
         return bail(pc, sp, before)

@@ -21,6 +21,12 @@ export const RESULT_MEM_WORDS: usize = RESULT + 0x18 // u32, EVM memory's size i
 export const RESULT_OPCODE: usize = RESULT + 0x1c // u32, the opcode at RESULT_PC
 export const RESULT_MEM_COST: usize = RESULT + 0x20 // i64, what memory of that size has cost
 export const RESULT_MEM_PTR: usize = RESULT + 0x28 // u32, where EVM memory starts (moves when the heap grows)
+/** u32s: the range of EVM memory [lo, hi) the wasm wrote since the host last copied it out (empty: lo >= hi); the host resets it. */
+export const RESULT_DIRTY_LO: usize = RESULT + 0x2c
+export const RESULT_DIRTY_HI: usize = RESULT + 0x30
+/** u32s: where the output of a RETURN or REVERT is in linear memory, and its length (STATUS_RETURN, STATUS_REVERT). */
+export const RESULT_OUT_PTR: usize = RESULT + 0x34
+export const RESULT_OUT_LEN: usize = RESULT + 0x38
 
 /** The frame's inputs, written by the host before a run. */
 export const ENV: usize = 0x0100
@@ -40,6 +46,18 @@ export const TMP_A: usize = SCRATCH + 0x80 // 32-byte words
 export const TMP_B: usize = SCRATCH + 0xa0
 export const TMP_C: usize = SCRATCH + 0xc0
 export const TMP_D: usize = SCRATCH + 0xe0
+
+/** Keccak-256 (keccak.ts): the state's 25 lanes, the hash, the round constants, rho/pi tables, the last block. */
+export const KECCAK_STATE: usize = 0x0d00
+export const KECCAK_OUT: usize = 0x0de0
+export const KECCAK_ROUND: usize = 0x0e00
+export const KECCAK_RHO: usize = 0x0ec0
+export const KECCAK_PAD: usize = 0x0f00
+
+/** ADDMOD/MULMOD's wide operands (word.ts): the 512-bit number, and the remainder's 32-bit digits. */
+export const WIDE_N: usize = 0x1000 // 9 limbs
+export const WIDE_U: usize = 0x1080 // 17 u32 digits
+export const WIDE_V: usize = 0x1100 // 8 u32 digits
 
 /** The EVM stack: 1024 words of four u64 limbs, least significant limb first, growing upwards. */
 export const STACK: usize = 0x2000
@@ -102,6 +120,11 @@ export function growCallRegion(size: usize): bool {
   if (!ensureMemory(callRegion + size)) return false
   callRegionSize = size
   return true
+}
+
+/** The heap's end: free memory above it while no call's region is set up. */
+export function heapTopAddress(): usize {
+  return heapTop
 }
 
 /** The heap's bytes in use (analysed code, the slot table). */

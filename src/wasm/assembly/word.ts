@@ -2,7 +2,7 @@
 // also the word's little-endian byte order. The helpers here read their operands before writing the
 // result, so a result may overwrite an operand.
 
-import { DIV_Q, DIV_U, DIV_V, TMP_A, TMP_B, TMP_C, TMP_D } from './layout'
+import { DIV_Q, DIV_U, DIV_V, TMP_A, TMP_B, TMP_C, TMP_D, WIDE_N, WIDE_U, WIDE_V } from './layout'
 
 export function isZero(p: usize): bool {
   return (load<u64>(p) | load<u64>(p, 8) | load<u64>(p, 16) | load<u64>(p, 24)) == 0
@@ -318,4 +318,130 @@ export function signExtend(p: usize, b: u32): void {
   const mask: u64 = within == 63 ? 0xffffffffffffffff : ((<u64>1) << (within + 1)) - 1
   store<u64>(p + limb * 8, negative ? word | ~mask : word & mask)
   for (let k = limb + 1; k < 4; k++) store<u64>(p + k * 8, negative ? 0xffffffffffffffff : 0)
+}
+
+/**
+ * out = (a + b) mod m, the sum taken in full (257 bits); 0 when m is 0 (ADDMOD). out may be an operand.
+ */
+export function addMod(a: usize, b: usize, m: usize, out: usize): void {
+  if (isZero(m)) {
+    setU64(out, 0)
+    return
+  }
+  let carry: u64 = 0
+  for (let i: usize = 0; i < 32; i += 8) {
+    const x = load<u64>(a + i)
+    const s = x + load<u64>(b + i)
+    const r = s + carry
+    carry = u64(s < x) | u64(r < s)
+    store<u64>(WIDE_N + i, r)
+  }
+  if (carry == 0) {
+    divMod(WIDE_N, m, 0, out)
+    return
+  }
+  store<u64>(WIDE_N + 32, carry)
+  wideMod(9, m, out)
+}
+
+/** out = (a * b) mod m, the product taken in full (512 bits); 0 when m is 0 (MULMOD). out may be an operand. */
+export function mulMod(a: usize, b: usize, m: usize, out: usize): void {
+  if (isZero(m)) {
+    setU64(out, 0)
+    return
+  }
+  memory.fill(WIDE_N, 0, 64)
+  for (let i: usize = 0; i < 4; i++) {
+    const ai = load<u64>(a + i * 8)
+    if (ai == 0) continue
+    let carry: u64 = 0
+    for (let j: usize = 0; j < 4; j++) {
+      const bj = load<u64>(b + j * 8)
+      const lo = ai * bj
+      let hi = mulHigh(ai, bj)
+      const at = WIDE_N + (i + j) * 8
+      const s1 = lo + load<u64>(at)
+      hi += u64(s1 < lo)
+      const s2 = s1 + carry
+      hi += u64(s2 < s1)
+      store<u64>(at, s2)
+      carry = hi
+    }
+    store<u64>(WIDE_N + (i + 4) * 8, carry)
+  }
+  if ((load<u64>(WIDE_N, 32) | load<u64>(WIDE_N, 40) | load<u64>(WIDE_N, 48) | load<u64>(WIDE_N, 56)) == 0) {
+    divMod(WIDE_N, m, 0, out)
+    return
+  }
+  wideMod(16, m, out)
+}
+
+/**
+ * out = the number of `digits` 32-bit digits at WIDE_N (above 2^256) mod the word m (not 0): Knuth's
+ * algorithm D keeping only the remainder, on WIDE_U (the dividend, normalised) and WIDE_V (the divisor).
+ */
+function wideMod(digits: usize, m: usize, out: usize): void {
+  let un = digits
+  while (un > 0 && load<u32>(WIDE_N + (un - 1) * 4) == 0) un--
+  let n: usize = 8
+  while (load<u32>(m + (n - 1) * 4) == 0) n--
+  if (n == 1) {
+    const d = <u64>load<u32>(m)
+    let rem: u64 = 0
+    for (let i: isize = <isize>un - 1; i >= 0; i--) rem = ((rem << 32) | <u64>load<u32>(WIDE_N + <usize>i * 4)) % d
+    setU64(out, rem)
+    return
+  }
+  // un > 8 >= n here: the dividend is above 2^256, so above the divisor.
+  const base: u64 = 0x100000000
+  const s = <u64>clz<u32>(load<u32>(m + (n - 1) * 4))
+  for (let i = n - 1; i > 0; i--) {
+    const two = ((<u64>load<u32>(m + i * 4)) << 32) | <u64>load<u32>(m + (i - 1) * 4)
+    store<u32>(WIDE_V + i * 4, <u32>((two << s) >> 32))
+  }
+  store<u32>(WIDE_V, <u32>((<u64>load<u32>(m)) << s))
+  store<u32>(WIDE_U + un * 4, <u32>(((<u64>load<u32>(WIDE_N + (un - 1) * 4)) << s) >> 32))
+  for (let i = un - 1; i > 0; i--) {
+    const two = ((<u64>load<u32>(WIDE_N + i * 4)) << 32) | <u64>load<u32>(WIDE_N + (i - 1) * 4)
+    store<u32>(WIDE_U + i * 4, <u32>((two << s) >> 32))
+  }
+  store<u32>(WIDE_U, <u32>((<u64>load<u32>(WIDE_N)) << s))
+  const vTop = <u64>load<u32>(WIDE_V + (n - 1) * 4)
+  const vNext = <u64>load<u32>(WIDE_V + (n - 2) * 4)
+  for (let jj: isize = <isize>(un - n); jj >= 0; jj--) {
+    const j = <usize>jj
+    const num = ((<u64>load<u32>(WIDE_U + (j + n) * 4)) << 32) | <u64>load<u32>(WIDE_U + (j + n - 1) * 4)
+    let qHat = num / vTop
+    let rHat = num - qHat * vTop
+    while (qHat >= base || qHat * vNext > ((rHat << 32) | <u64>load<u32>(WIDE_U + (j + n - 2) * 4))) {
+      qHat--
+      rHat += vTop
+      if (rHat >= base) break
+    }
+    let k: i64 = 0
+    let t: i64 = 0
+    for (let i: usize = 0; i < n; i++) {
+      const p = qHat * <u64>load<u32>(WIDE_V + i * 4)
+      t = <i64>load<u32>(WIDE_U + (i + j) * 4) - k - <i64>(p & 0xffffffff)
+      store<u32>(WIDE_U + (i + j) * 4, <u32>t)
+      k = <i64>(p >> 32) - (t >> 32)
+    }
+    t = <i64>load<u32>(WIDE_U + (j + n) * 4) - k
+    store<u32>(WIDE_U + (j + n) * 4, <u32>t)
+    if (t < 0) {
+      let c: u64 = 0
+      for (let i: usize = 0; i < n; i++) {
+        const sum = <u64>load<u32>(WIDE_U + (i + j) * 4) + <u64>load<u32>(WIDE_V + i * 4) + c
+        store<u32>(WIDE_U + (i + j) * 4, <u32>sum)
+        c = sum >> 32
+      }
+      store<u32>(WIDE_U + (j + n) * 4, <u32>(<u64>load<u32>(WIDE_U + (j + n) * 4) + c))
+    }
+  }
+  // Unnormalise the remainder (the low n digits).
+  setU64(out, 0)
+  for (let i: usize = 0; i < n; i++) {
+    const two = <u64>load<u32>(WIDE_U + i * 4) | ((<u64>load<u32>(WIDE_U + (i + 1) * 4)) << 32)
+    store<u32>(out + i * 4, <u32>(two >> s))
+  }
 }
