@@ -108,7 +108,7 @@ export function startTxTrace(plan: TracePlan, context: FlatTraceContext, write?:
   }
   if (plan.kind === 'js') return startJsTrace(plan, context, signal)
   const needs = plan.tracer.needs(plan.config)
-  const recorder = createCallTraceRecorder({ logs: needs.logs, steps: needs.steps })
+  const recorder = createCallTraceRecorder({ logs: needs.logs, steps: needs.steps, preimages: needs.preimages })
   return {
     signal,
     hooks: recorder.hooks,

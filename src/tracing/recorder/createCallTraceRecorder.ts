@@ -20,6 +20,25 @@ const MEMORY_WRITES: Record<number, [number, number | { fixed: number }]> = {
   0xfa: [4, 5], // STATICCALL
 }
 
+/** Most KECCAK256 preimages one run keeps (the first ones; each 32 to 64 bytes). */
+const MAX_PREIMAGES = 4096
+
+/**
+ * The bytes a KECCAK256 is about to hash, from the stack (offset, size) and memory before it: only
+ * 32 to 64 of them, what a mapping's entry slot (key . slot) and an array's data slot hash.
+ */
+function hashedBytes(step: { stack: bigint[]; memory: Uint8Array }): Uint8Array | undefined {
+  const top = step.stack.length - 1
+  const offset = step.stack[top]
+  const size = step.stack[top - 1]
+  if (offset === undefined || size === undefined || size < 32n || size > 64n || offset > 1n << 32n) return undefined
+  const out = new Uint8Array(Number(size))
+  const at = Number(offset)
+  // Memory not yet expanded reads as zeros.
+  out.set(step.memory.subarray(Math.min(at, step.memory.length), Math.min(at + out.length, step.memory.length)))
+  return out
+}
+
 export type CallTraceRecorder = {
   hooks: TracerHooks
   arena: CallTraceArena
@@ -33,6 +52,7 @@ export function createCallTraceRecorder(config: RecorderConfig): CallTraceRecord
   const arena: CallTraceArena = {
     nodes: [],
     vmFrames: [],
+    preimages: [],
     tx: { gasLimit: 0n, gasUsed: 0n, from: '0x', to: undefined, value: 0n, error: undefined },
   }
   const open: number[] = []
@@ -96,7 +116,7 @@ export function createCallTraceRecorder(config: RecorderConfig): CallTraceRecord
       node.logs.push({ ...log, position: node.children.length })
     }
   }
-  if (config.steps) recordVmOps(arena, hooks, open)
+  if (config.steps) recordVmOps(arena, hooks, open, config.preimages === true)
   return { hooks, arena }
 }
 
@@ -104,8 +124,9 @@ export function createCallTraceRecorder(config: RecorderConfig): CallTraceRecord
  * Adds VM-level op recording to the recorder's hooks: each op is kept pending in its frame until the
  * next op of that frame (or the frame's end) shows what it did.
  */
-function recordVmOps(arena: CallTraceArena, hooks: TracerHooks, open: number[]) {
-  type Pending = { op: VmOp; stack: bigint[] }
+function recordVmOps(arena: CallTraceArena, hooks: TracerHooks, open: number[], preimages: boolean) {
+  type Pending = { op: VmOp; stack: bigint[]; hashed?: Uint8Array | undefined }
+  const hashes = new Set<bigint>()
   const frames: { frame: VmFrame; pending: Pending | undefined }[] = []
   /** Completes an op from what came after it: the next op of its frame, or the frame's final state. */
   const complete = (p: Pending, after: { stack: bigint[]; memory: Uint8Array; gas?: bigint } | undefined) => {
@@ -114,6 +135,11 @@ function recordVmOps(arena: CallTraceArena, hooks: TracerHooks, open: number[]) 
     if (!after) return
     const outputs = opcodeStackIO(op.op)[1]
     op.push = outputs > 0 ? after.stack.slice(-outputs) : []
+    const hash = op.push[0]
+    if (p.hashed && hash !== undefined && !hashes.has(hash) && hashes.size < MAX_PREIMAGES) {
+      hashes.add(hash)
+      arena.preimages.push({ input: p.hashed, hash })
+    }
     const window = MEMORY_WRITES[op.op]
     if (window) {
       const top = stack.length - 1
@@ -165,12 +191,13 @@ function recordVmOps(arena: CallTraceArena, hooks: TracerHooks, open: number[]) 
         step.op === 0x55 && stack.length >= 2
           ? { key: stack[stack.length - 1]!, val: stack[stack.length - 2]! }
           : undefined,
+      load: step.op === 0x54 && stack.length >= 1 ? stack[stack.length - 1]! : undefined,
       failed: step.error !== undefined,
       sub: undefined,
     }
     top.pending = undefined
     if (skipped) return
     top.frame.ops.push(op)
-    if (!op.failed) top.pending = { op, stack }
+    if (!op.failed) top.pending = { op, stack, hashed: preimages && op.op === 0x20 ? hashedBytes(step) : undefined }
   }
 }

@@ -4,4 +4,9 @@ export type RecorderConfig = {
   logs: boolean
   /** Opcode steps (struct logger, vmTrace). */
   steps: boolean
+  /**
+   * With steps: the bytes KECCAK256 hashed (32 to 64 of them: a mapping key and its slot, an array's
+   * slot) and the hash, for naming storage slots (the source tracer).
+   */
+  preimages?: boolean | undefined
 }

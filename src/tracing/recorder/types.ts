@@ -45,6 +45,8 @@ export type VmOp = {
   push: bigint[]
   mem: { off: number; data: Uint8Array } | undefined
   store: { key: bigint; val: bigint } | undefined
+  /** SLOAD: the slot it read. */
+  load: bigint | undefined
   failed: boolean
   /** The frame this op entered (calls and creates): an index into `vmFrames`. */
   sub: number | undefined
@@ -53,10 +55,15 @@ export type VmOp = {
 /** The ops one frame executed; `node` is the frame's index in `nodes`. */
 export type VmFrame = { node: number; ops: VmOp[] }
 
+/** Bytes one KECCAK256 hashed and the hash it pushed. */
+export type KeccakRecord = { input: Uint8Array; hash: bigint }
+
 /** What one transaction's run left: frames (node 0 is the top call), and the transaction's totals. */
 export type CallTraceArena = {
   nodes: CallTraceNode[]
   /** Per frame, the ops it executed (recorded only when steps are asked for); vmFrames[0] is the top frame. */
   vmFrames: VmFrame[]
+  /** KECCAK256 inputs of 32 to 64 bytes, each once, in the order first hashed (recorded only when asked for). */
+  preimages: KeccakRecord[]
   tx: { gasLimit: bigint; gasUsed: bigint; from: Hex; to: Hex | undefined; value: bigint; error: string | undefined }
 }

@@ -21,7 +21,12 @@ export function createMuxTracer(lookup: (name: string) => NativeTracer): NativeT
     },
     needs(children): TracerNeeds {
       const all = children.map((c) => c.tracer.needs(c.config))
-      return { logs: all.some((n) => n.logs), steps: all.some((n) => n.steps), state: all.some((n) => n.state) }
+      return {
+        logs: all.some((n) => n.logs),
+        steps: all.some((n) => n.steps),
+        state: all.some((n) => n.state),
+        preimages: all.some((n) => n.preimages === true),
+      }
     },
     local: (children) => children.some((c) => c.tracer.local?.(c.config) === true),
     render(run, children) {

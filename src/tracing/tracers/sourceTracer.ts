@@ -9,7 +9,7 @@ import type { NativeTracer } from './types.js'
 export const sourceTracer: NativeTracer<Record<string, never>> = {
   name: 'edgetrace_sourceTracer',
   parseConfig: () => ({}),
-  needs: () => ({ logs: false, steps: true, state: true }),
+  needs: () => ({ logs: true, steps: true, state: true, preimages: true }),
   local: () => true,
   render: (run) => toSourceFrames(run.arena, run.access, run.sources),
 }

@@ -4,7 +4,13 @@ import type { FlatTraceContext } from '../render/toFlatTraces.js'
 import type { SourceRegistry } from '../../sources/createSourceRegistry.js'
 
 /** What a tracer needs recorded: call frames always; logs, steps and the state seen on demand. */
-export type TracerNeeds = { logs: boolean; steps: boolean; state: boolean }
+export type TracerNeeds = {
+  logs: boolean
+  steps: boolean
+  state: boolean
+  /** With steps: KECCAK256's inputs and hashes (storage slots named by the keys hashed). */
+  preimages?: boolean | undefined
+}
 
 /** Everything one traced transaction left, for renderers. */
 export type TraceRun = {

@@ -1,10 +1,13 @@
 import { abiSelectors } from '../../../sources/abiSelectors.js'
 import { type SourceLocation, type SourceLocator, createSourceLocator } from '../../../sources/createSourceLocator.js'
 import type { SourceRegistry } from '../../../sources/createSourceRegistry.js'
+import type { DecodedStorage } from '../../../sources/decodeStorage.js'
 import type { SourceContract } from '../../../sources/types.js'
 import type { Hex } from '../../../types/hex.js'
 import type { StateAccess } from '../../state/collectStateAccess.js'
 import type { CallTraceArena, CallTraceNode, VmOp } from '../../recorder/types.js'
+import { type SourceCall, type SourceEvent, type SourceRevertError, decodeFrameAbi } from './decodeFrameAbi.js'
+import { frameStorage } from './frameStorage.js'
 
 /** Gas and steps of one source statement (file and line null: instructions the source map gives no source). */
 export type SourceStep = { file: string | null; line: number | null; gasUsed: number; count: number }
@@ -30,14 +33,28 @@ export type SourceFrame = SourceScope & {
   contract: string | null
   /** The function by the contract's ABI, else the 4-byte selector; null without calldata or for creations. */
   function: string | null
+  /** The call's input decoded (the contract's ABI, else the bundled signatures); null when neither knows it. */
+  call: SourceCall | null
+  /** The logs the frame emitted, decoded the same way. */
+  events: SourceEvent[]
+  /**
+   * The storage the frame read or wrote, before and after the transaction: variables named by the
+   * contract's storage layout, the rest raw. Null when it touched none.
+   */
+  storage: DecodedStorage | null
   /** The gas the frame's instructions consumed (calls into other frames included in their call's line). */
   gasUsed: number
   reverted: boolean
   error: string | null
   /** The last statement the frame ran when it reverted or failed; null otherwise or without sources. */
   revert: { file: string; line: number } | null
+  /** A reverted frame's revert data decoded (Error(string), Panic(uint256), a custom error); null otherwise. */
+  revertError: SourceRevertError | null
   calls: SourceFrame[]
 }
+
+/** Ops that write memory (or call out): a block with one prepares its own revert data. */
+const WRITES_MEMORY = new Set([0x52, 0x53, 0x37, 0x39, 0x3c, 0x3e, 0x5e, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa])
 
 const FUNCTION = /^function\s+([A-Za-z_$][\w$]*)\s*\(/
 
@@ -81,15 +98,20 @@ export function toSourceFrames(
     const ops = opsOf.get(node.index) ?? []
     const { scope: root, last: lastAt } = walk(ops, locator)
     const failed = node.reverted || node.error !== undefined
+    const { call, events, revertError } = decodeFrameAbi(node, contract)
     return {
       type: node.kind,
       address: node.to ?? null,
       contract: contract?.name ?? null,
       function: creation ? null : functionOf(node.input, contract),
+      call,
+      events,
+      storage: frameStorage(node, ops, access, contract, arena.preimages),
       gasUsed: ops.reduce((sum, op) => sum + consumed(op), 0),
       reverted: node.reverted,
       error: node.error ?? null,
       revert: failed && lastAt ? { file: lastAt.file, line: lastAt.line } : null,
+      revertError,
       steps: root.steps,
       internalCalls: root.internalCalls,
       calls: node.children.map((i) => frame(arena.nodes[i]!)),
@@ -131,8 +153,22 @@ function walk(
   })
   const stack: Open[] = [newOpen(undefined)]
   let last: SourceLocation | undefined
+  // The optimizer shares a revert's tail (`JUMPDEST PUSH1 0x40 MLOAD … REVERT`) between statements and
+  // the source map gives it to one of them: a final block entered by a plain JUMP that writes no
+  // memory reverts with data the code before the jump prepared, so that code's statement is the revert's.
+  let beforeJump: SourceLocation | undefined
+  let tailWrites = false
+  let previous: VmOp | undefined
+  let previousJump: SourceLocation['jump'] | undefined
   for (const op of ops) {
     const at = locator?.at(op.pc)
+    if (op.op === 0x5b) {
+      const plainJump = previous?.op === 0x56 && previousJump !== 'o'
+      beforeJump = plainJump ? last : undefined
+      tailWrites = false
+    } else if (WRITES_MEMORY.has(op.op)) tailWrites = true
+    previous = op
+    previousJump = at?.jump
     const top = stack[stack.length - 1]!
     if (!top.named) {
       top.named = true
@@ -174,5 +210,6 @@ function walk(
       stack.pop()
     }
   }
+  if (previous?.op === 0xfd && beforeJump && !tailWrites) last = beforeJump
   return { scope: stack[0]!.scope, last }
 }
