@@ -53,7 +53,7 @@ export type SourceContract = {
   masked: CodeRange[]
   /** Its ABI ([] when the build output had none). */
   abi: AbiEntry[]
-  /** solc's storageLayout, as given (decoded by later work). */
+  /** solc's storageLayout, as given (`{storage, types}`; the source tracer names storage slots with it); undefined when absent. */
   storageLayout: unknown
   /** The compilation's sources by solc source id (the `f` of the source map). */
   sources: Map<number, SourceFile>
