@@ -379,6 +379,39 @@ describe('edgetrace_sourceTracer', () => {
     ).toBe(true)
   })
 
+  it('names the storage each frame touched by the layout (mappings by the keys hashed), decodes calls, events and reverts by the ABI', async () => {
+    const top: SourceFrame = await trace(
+      txByLabel(devnet, 'nested token calls (transferFrom, transfer, balanceOf)').hash,
+    )
+    const [pulled, paid] = top.calls
+    const scenarios = devnet.contracts.Scenarios!.toLowerCase()
+    const [from, to, amount] = pulled!.call!.args.map((a) => a.value as string)
+    expect(pulled!.call!.signature).toBe('transferFrom(address,address,uint256)')
+    expect(to).toBe(scenarios)
+    const vars = (f: SourceFrame) => Object.fromEntries(f.storage!.variables.map((v) => [v.name, v]))
+    const diff = (v: { before: string; after: string }) => BigInt(v.after) - BigInt(v.before)
+    // Before and after are the transaction's: Scenarios pulls `amount` and pays half of it back.
+    const pulledVars = vars(pulled!)
+    expect(diff(pulledVars[`allowance[${from}][${scenarios}]`]!)).toBe(-BigInt(amount!))
+    expect(diff(pulledVars[`balanceOf[${from}]`]!)).toBe(-BigInt(amount!) / 2n)
+    expect(diff(pulledVars[`balanceOf[${scenarios}]`]!)).toBe(BigInt(amount!) / 2n)
+    expect(pulled!.storage!.raw).toEqual([])
+    expect(Object.keys(vars(paid!)).sort()).toEqual([`balanceOf[${from}]`, `balanceOf[${scenarios}]`].sort())
+    expect(pulled!.events.map((e) => [e.name, e.args])).toEqual([
+      [
+        'Transfer',
+        [
+          { name: 'from', type: 'address', value: from },
+          { name: 'to', type: 'address', value: scenarios },
+          { name: 'value', type: 'uint256', value: amount },
+        ],
+      ],
+    ])
+    expect(top.storage).toBeNull() // Scenarios.pull itself reads and writes no storage
+    const reverted: SourceFrame = await trace(txByLabel(devnet, 'revert with Error(string)').hash)
+    expect(reverted.revertError).toMatchObject({ kind: 'Error', message: 'scenario reverted' })
+  })
+
   it('serves debug_traceCall and debug_traceBlockByNumber too', async () => {
     const data = `0x${abiSelectorsOf('Scenarios', 'revertWithReason')}`
     const call: SourceFrame = await rpcResult(edge.url, 'debug_traceCall', [
