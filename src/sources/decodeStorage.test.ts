@@ -90,6 +90,34 @@ const TYPES = {
       { astId: 4, contract: 'Box.sol:Box', label: 'tag', offset: 20, slot: '1', type: 't_bytes4' },
     ],
   },
+  't_struct(Pool)30_storage': {
+    encoding: 'inplace',
+    label: 'struct Box.Pool',
+    numberOfBytes: '64',
+    members: [
+      { astId: 7, contract: 'Box.sol:Box', label: 'total', offset: 0, slot: '0', type: 't_uint256' },
+      {
+        astId: 8,
+        contract: 'Box.sol:Box',
+        label: 'shares',
+        offset: 0,
+        slot: '1',
+        type: 't_mapping(t_address,t_uint256)',
+      },
+    ],
+  },
+  't_array(t_struct(Pool)30_storage)3_storage': {
+    encoding: 'inplace',
+    base: 't_struct(Pool)30_storage',
+    label: 'struct Box.Pool[3]',
+    numberOfBytes: '192',
+  },
+  't_array(t_uint256)1000_storage': {
+    encoding: 'inplace',
+    base: 't_uint256',
+    label: 'uint256[1000]',
+    numberOfBytes: '32000',
+  },
   't_struct(User)20_storage': {
     encoding: 'inplace',
     label: 'struct Box.User',
@@ -124,6 +152,8 @@ const LAYOUT = parseStorageLayout({
     v('color', 10, 't_enum(Color)7'),
     v('tilt', 10, 't_int8', 1),
     v('longText', 11, 't_string_storage'),
+    v('pools', 12, 't_array(t_struct(Pool)30_storage)3_storage'),
+    v('big', 18, 't_array(t_uint256)1000_storage'),
   ],
   types: TYPES,
 })!
@@ -257,6 +287,25 @@ describe('decodeStorage', () => {
       'longText = "" -> <40 bytes>',
       `longText.data[1] = 0x${'0'.repeat(64)} -> 0x6162${'0'.repeat(60)}`,
     ])
+  })
+
+  it("a static array of structs holding a mapping: each element's entries; a long static array by the slots seen", () => {
+    const share = entry(word(ALICE), 12n + 2n * 1n + 1n) // pools[1].shares: the second member of the second element
+    const d = decodeStorage(
+      LAYOUT,
+      slots([
+        [12n + 2n * 2n, 5n, 6n], // pools[2].total
+        [share.hash, 0n, 3n],
+        [18n + 700n, 1n, 0n], // big[700]
+      ]),
+      [share],
+    )
+    expect(names(d)).toEqual([
+      `pools[1].shares[${hex40(ALICE)}] = 0 -> 3`,
+      'pools[2].total = 5 -> 6',
+      'big[700] = 1 -> 0',
+    ])
+    expect(d.raw).toEqual([])
   })
 
   it('a preimage that is no key of the mapping (an address word with high bits set) is not taken for one', () => {

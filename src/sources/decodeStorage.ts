@@ -37,6 +37,8 @@ const WALK_ALL = 256
  * slot are taken for elements (a hashed slot lands this close to another by chance 1 in 2^216).
  */
 const UNKNOWN_LENGTH = 1n << 40n
+/** Most steps one decoding takes through the layout (arrays of structs of arrays of mappings…). */
+const MAX_WALKS = 100_000
 /** Types nested deeper than this are not followed (mappings of mappings of …). */
 const MAX_DEPTH = 32
 
@@ -126,7 +128,9 @@ export function decodeStorage(
       return
     }
     const slotsPer = (size + 31n) / 32n
-    if (length !== undefined && length <= BigInt(WALK_ALL)) {
+    // Elements that keep values elsewhere (a mapping's entries) are found from their slot, not from
+    // the slots seen: each is walked, in a short array. Others only where a slot was seen.
+    if (length !== undefined && length <= BigInt(WALK_ALL) && elsewhere(elementId, 0)) {
       for (let i = 0n; i < length; i++) walk(elementId, (base + i * slotsPer) & WORD, 0, `${path}[${i}]`, depth + 1)
       return
     }
@@ -152,9 +156,10 @@ export function decodeStorage(
     return found
   }
 
+  let budget = MAX_WALKS
   const walk = (typeId: string, slot: bigint, offset: number, path: string, depth: number): void => {
     const type = layout.types.get(typeId)
-    if (!type || depth > MAX_DEPTH) return
+    if (!type || depth > MAX_DEPTH || budget-- <= 0) return
     if (type.encoding === 'mapping') {
       const key = type.key && layout.types.get(type.key)
       if (!key || !type.value) return

@@ -87,7 +87,8 @@ export function decodeFrameAbi(
     }
   })
   let revertError: SourceRevertError | null = null
-  if (node.reverted) {
+  // A frame that failed otherwise (out of gas, an invalid op) has no revert data to decode.
+  if (node.error === 'execution reverted') {
     const r = decodeRevert(node.output, list)
     if (r.type === 'Error')
       revertError = {

@@ -48,7 +48,7 @@ export type SourceFrame = SourceScope & {
   error: string | null
   /** The last statement the frame ran when it reverted or failed; null otherwise or without sources. */
   revert: { file: string; line: number } | null
-  /** A reverted frame's revert data decoded (Error(string), Panic(uint256), a custom error); null otherwise. */
+  /** The revert data of a frame that reverted (REVERT, not another failure) decoded: Error, Panic, a custom error; else null. */
   revertError: SourceRevertError | null
   calls: SourceFrame[]
 }
