@@ -91,6 +91,19 @@ describe('engine: wasm answers as engine: ethereumjs', () => {
       const key = traced.result?.error ?? (traced.error ? 'rpc error' : 'success')
       outcomes.set(key, (outcomes.get(key) ?? 0) + 1)
       await same('eth_call', [call, 'latest', overrides])
+      await same('debug_traceCall', [
+        call,
+        'latest',
+        { tracer: 'prestateTracer', tracerConfig: { diffMode: true }, stateOverrides: overrides },
+      ])
+      // The receipt's fields (status, gas used, logs) as eth_simulateV1 makes them.
+      const simulated = await same('eth_simulateV1', [
+        { blockStateCalls: [{ stateOverrides: overrides, calls: [call] }] },
+        'latest',
+      ])
+      expect(simulated.result?.[0]?.calls?.length, JSON.stringify(simulated).slice(0, 300)).toBe(1)
+      // Struct logs (stepped: ethereumjs runs them on both daemons, counted as the wasm one's fallbacks).
+      if (seed % 4 === 0) await same('debug_traceCall', [call, 'latest', { stateOverrides: overrides }])
     }
     expect(outcomes.get('success')).toBeGreaterThan(10)
     expect(counters().frames - frames).toBeGreaterThan(120)

@@ -24,8 +24,10 @@ export type WasmFallbackReason = 'stepListeners' | 'eof' | 'fork' | 'gas' | 'res
 export type WasmEngineCounters = {
   /** Frames run by the wasm interpreter. */
   frames: number
-  /** Instructions of those frames run by ethereumjs's runStep (calls, logs, SSTORE, frame ends…). */
+  /** Instructions of those frames run by ethereumjs's runStep (calls, logs, SSTORE, the environment, exceptional halts…). */
   hostSteps: number
+  /** Those host steps by opcode (index: the opcode). */
+  hostOps: number[]
   /** SLOADs of a slot not yet in the frame's slot table answered by the host at once (the others: the table, or a host step). */
   hostSloads: number
   /** Frames run by ethereumjs's own interpreter instead, by reason. */
@@ -35,6 +37,7 @@ export type WasmEngineCounters = {
 export const newWasmEngineCounters = (): WasmEngineCounters => ({
   frames: 0,
   hostSteps: 0,
+  hostOps: new Array<number>(256).fill(0),
   hostSloads: 0,
   fallbacks: { stepListeners: 0, eof: 0, fork: 0, gas: 0, resumedPc: 0, profiler: 0 },
 })
@@ -176,8 +179,9 @@ type Instance = {
   layout: Layout
   /** Analysed code records by the code's bytes (ethereumjs hands the same array for the same account's code). */
   codes: WeakMap<Uint8Array, number>
-  /** The opcode table whose gas is in the module's table. */
+  /** The opcode table whose gas is in the module's table, and those fees. */
   table: OpEntry[] | undefined
+  fees: BigInt64Array | undefined
   bytes(): Uint8Array
   limbs(): BigUint64Array
   view(): DataView
@@ -208,6 +212,7 @@ type Layout = Record<
   | 'resultMemCost'
   | 'resultMemPtr'
   | 'stack'
+  | 'gasTable'
   | 'codeHeader'
   | 'statusHost'
   | 'statusYield'
@@ -264,14 +269,20 @@ function installTable(inst: Instance, table: OpEntry[], common: Common) {
   const { exports } = inst
   const has2929 = common.isActivatedEIP(2929)
   const memoryStandard = common.param('memoryGas') === 3n && common.param('quadCoefficientDivGas') === 512n
-  for (let op = 0; op < 256; op++) exports.setStaticGas(op, HOST_OP)
+  // Each call makes a new EVM (a new table), mostly of the same fork: the module's table is written
+  // (straight into linear memory) only when its fees differ from the last ones written.
+  const fees = new BigInt64Array(256).fill(HOST_OP)
   for (const op of IMPLEMENTED) {
     const info = table[op]?.opcodeInfo
     if (info === undefined || info.isInvalid) continue
     if (info.dynamicGas !== DYNAMIC.has(op)) continue
     if (op === 0x54 && !has2929) continue
     if (EXPANDS_MEMORY.has(op) && !memoryStandard) continue
-    exports.setStaticGas(op, BigInt(info.fee))
+    fees[op] = BigInt(info.fee)
+  }
+  if (inst.fees === undefined || fees.some((fee, op) => fee !== inst.fees![op])) {
+    new BigInt64Array(exports.memory.buffer, inst.layout.gasTable, 256).set(fees)
+    inst.fees = fees
   }
   inst.warmSload = has2929 ? common.param('warmstoragereadGas') : 0n
   inst.coldSload = has2929 ? common.param('coldsloadGas') : 0n
@@ -301,6 +312,10 @@ function putPadded(mem: Uint8Array, at: number, bytes: Uint8Array) {
 }
 
 function putQuantity(mem: Uint8Array, at: number, value: bigint) {
+  if (value === 0n) {
+    mem.fill(0, at, at + 32)
+    return
+  }
   for (let i = 31; i >= 0; i--) {
     mem[at + i] = Number(value & 0xffn)
     value >>= 8n
@@ -436,6 +451,7 @@ async function runFrame({ engine, attachment }: Attached, interp: Interpreter, c
       const written = WRITES_MEMORY[op] === 1 ? writtenRange(op, stack._store, depth) : undefined
       rs.opCode = op
       counters.hostSteps++
+      counters.hostOps[op]!++
       try {
         await interp.runStep()
       } catch (e) {
@@ -509,6 +525,7 @@ function readLayout(exports: Record<string, unknown>): Layout {
     resultMemCost: constant('RESULT_MEM_COST'),
     resultMemPtr: constant('RESULT_MEM_PTR'),
     stack: constant('STACK'),
+    gasTable: constant('GAS_TABLE'),
     codeHeader: constant('CODE_HEADER'),
     statusHost: constant('STATUS_HOST'),
     statusYield: constant('STATUS_YIELD'),
@@ -551,6 +568,7 @@ function instantiate(module: CompiledWasmModule): Instance {
     layout: readLayout(instance.exports),
     codes: new WeakMap(),
     table: undefined,
+    fees: undefined,
     frame: undefined,
     address: '0x',
     counters: newWasmEngineCounters(),

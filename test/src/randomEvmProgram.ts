@@ -1,8 +1,11 @@
 // EVM programs for the engines' differential tests: a small assembler (opcode names, PUSH of the
 // right width, labels) and a seeded generator of random programs that exercise what the wasm engine
 // and ethereumjs share: arithmetic at the 256-bit edges, memory (and its expansion, far enough to
-// run out of gas), storage and transient storage, loops, hashing, logs, the environment, nested
-// calls of every kind (reentering the caller too), creates, reverts and out-of-gas ends.
+// run out of gas), storage and transient storage, loops, hashing (KECCAK256 over memory at its
+// edges: block boundaries, past memory's end, far with nothing to hash), copies (calldata, code,
+// return data and memory; past their sources' ends), logs, the environment, nested calls of every
+// kind (reentering the caller too; some with a few hundred gas: out of gas at the callee's first
+// instructions, whichever they are), creates, reverts and out-of-gas ends.
 
 // biome-ignore format: a table
 const OPS: Record<string, number> = {
@@ -180,10 +183,17 @@ export function randomProgram(r: Random, { callees, length, callBack = false }: 
         t.push(1, 'SWAP1', 'SUB', 'DUP1', `@${l}`, 'JUMPI', 'POP')
         break
       }
-      case 8:
-        t.push(r.below(100), r.below(64), 'KECCAK256')
-        keep()
+      case 8: {
+        // KECCAK256 (length, then offset on top): around the 136-byte block and the words' edges, past
+        // memory's end (expanded), an empty input far away (no expansion), rarely far with bytes (out of gas).
+        const length = r.chance(0.7) ? r.pick([0, 1, 31, 32, 33, 135, 136, 137, 200, 272, 300]) : r.below(400)
+        const offset = r.chance(0.9) ? r.pick([0, 1, 31, 32, 33, r.below(300)]) : r.pick([2 ** 32, 2n ** 256n - 1n])
+        if (length === 0 || typeof offset === 'number' || r.chance(0.2)) {
+          t.push(length, offset, 'KECCAK256')
+          keep()
+        }
         break
+      }
       case 9:
         t.push(r.pick(ENV))
         keep()
@@ -198,10 +208,21 @@ export function randomProgram(r: Random, { callees, length, callBack = false }: 
         if (r.chance(0.5)) t.push(r.below(64), r.below(64), 'LOG0')
         else t.push(operand(r), r.below(64), r.below(64), 'LOG1')
         break
-      case 12:
-        // RETURNDATACOPY past the return data is an exceptional halt: rarely.
-        t.push(r.below(32), 0, 0, 'CALLDATACOPY', r.chance(0.05) ? 33 : 'RETURNDATASIZE', 0, 64, 'RETURNDATACOPY')
+      case 12: {
+        // Copies (length, source offset, destination on top): calldata and code past their ends
+        // (zeros), return data within its size (past it: an exceptional halt, rarely), memory onto
+        // itself (overlapping either way, from past its end); lengths over words' edges, some empty.
+        const length = r.pick([0, 1, 31, 32, 33, 64, 100, 300])
+        const dst = r.chance(0.95) ? r.below(300) : r.pick([2 ** 20, 2 ** 32])
+        const which = r.below(5)
+        if (which === 0) t.push(length, r.pick([0, 1, 2, 40, 2 ** 40]), dst, 'CALLDATACOPY')
+        else if (which === 1) t.push(length, r.pick([0, 5, 60, 200, 5000, 2n ** 255n]), dst, 'CODECOPY')
+        else if (which === 2) t.push('RETURNDATASIZE', 0, dst, 'RETURNDATACOPY')
+        else if (which === 3)
+          t.push(r.chance(0.05) ? 33 : 'RETURNDATASIZE', 0, 64, 'RETURNDATACOPY', r.below(8), 0, 0, 'RETURNDATACOPY')
+        else t.push(length, r.pick([0, 8, 31, 64, 250, 400]), dst % 512, 'MCOPY')
         break
+      }
       default: {
         // A call: CALL (some value), STATICCALL, DELEGATECALL, CALLCODE; or a CREATE.
         if (r.chance(0.15)) {
@@ -214,7 +235,7 @@ export function randomProgram(r: Random, { callees, length, callBack = false }: 
           break
         }
         const kind = r.pick(['CALL', 'CALL', 'STATICCALL', 'DELEGATECALL', 'CALLCODE'])
-        const gas = r.pick([0, 2300, 30_000, 200_000, 'GAS'])
+        const gas = r.pick([0, 2300, 30_000, 200_000, 'GAS', 20 + r.below(400)])
         const to = r.pick(callees)
         t.push(64, 0, 64, 0) // retLength, retOffset, argsLength, argsOffset
         if (kind === 'CALL' || kind === 'CALLCODE') t.push(r.chance(0.7) ? 0 : 1)
@@ -228,7 +249,7 @@ export function randomProgram(r: Random, { callees, length, callBack = false }: 
     }
   }
   const end = r.below(6)
-  if (end === 0) t.push(64, 0, 'RETURN')
+  if (end === 0) t.push(r.pick([0, 1, 32, 64, 300]), r.pick([0, 7, 32, 1000]), r.pick(['RETURN', 'RETURN', 'REVERT']))
   else if (end === 1) t.push(r.below(64), r.below(64), 'REVERT')
   else if (end === 2) t.push('STOP')
   else if (end === 3 && r.chance(0.3)) t.push('INVALID')
