@@ -377,6 +377,15 @@ describe('edgetrace_sourceTracer', () => {
       child!.steps.some((s) => s.line === line) ||
         child!.internalCalls.some((c) => c.steps.some((s) => s.line === line)),
     ).toBe(true)
+    // Its storage is the caller's (Scenarios at its own address), named by the running code's layout.
+    const counter = child!.storage!.variables.find((v) => v.name === 'counter')!
+    expect(BigInt(counter.after) - BigInt(counter.before)).toBe(1n)
+    const layout = output.contracts['Scenarios.sol'].Scenarios.storageLayout.storage as Json[]
+    expect(BigInt(counter.slot)).toBe(BigInt(layout.find((v) => v.label === 'counter')!.slot))
+    const { blockNumber } = txByLabel(devnet, 'DELEGATECALL')
+    const held = (address: string) =>
+      rpcResult(devnet.anvil.url, 'eth_getStorageAt', [address, counter.slot, `0x${blockNumber.toString(16)}`])
+    expect(BigInt(await held(devnet.contracts.Scenarios!))).toBe(BigInt(counter.after))
   })
 
   it('names the storage each frame touched by the layout (mappings by the keys hashed), decodes calls, events and reverts by the ABI', async () => {
