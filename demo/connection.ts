@@ -1,5 +1,6 @@
 import { connectEdgetraceWorker } from '../src/browser/connectEdgetraceWorker.js'
 import type { EngineCounters } from '../src/exec/engineCounters.js'
+import type { NamedSourceFile } from '../src/sources/readSourceFiles.js'
 
 export type Counters = EngineCounters
 
@@ -66,6 +67,8 @@ export async function createBrowserConnection(
   upstream: string,
   hardfork: string | undefined,
   beacon?: { url: string; checkpoint?: string | undefined },
+  /** Build outputs for the daemon's source-level tracer (edgetrace_sourceTracer): `config.sources`. */
+  sources?: readonly NamedSourceFile[],
 ): Promise<Connection> {
   const worker = new Worker(new URL('../worker/edgetrace.worker.ts', import.meta.url), { type: 'module' })
   const client = await connectEdgetraceWorker(worker, {
@@ -73,6 +76,7 @@ export async function createBrowserConnection(
     api: ['eth', 'vendor', 'debug', 'trace', 'web3', 'net'],
     ...(hardfork ? { hardfork } : {}),
     ...(beacon ? { beacon: { url: beacon.url, ...(beacon.checkpoint ? { checkpoint: beacon.checkpoint } : {}) } } : {}),
+    ...(sources && sources.length > 0 ? { sources: sources.map((f) => ({ name: f.name, text: f.text })) } : {}),
   }).catch((err: unknown) => {
     worker.terminate()
     throw err

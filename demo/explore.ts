@@ -8,6 +8,9 @@ import { type LogEntry, renderEvents } from './views/events.js'
 import { renderFlameGraph } from './views/flameGraph.js'
 import { renderStateDiff } from './views/stateDiff.js'
 import { renderStepper } from './views/stepper.js'
+import { type SourcePane, createSourcePane } from './views/sourcePane.js'
+import { frameSources } from './source/frameSources.js'
+import { pageSources } from './pageSources.js'
 import { type TokenOf, amountArgument, callAmounts } from './views/tokenAmounts.js'
 import { renderVerification } from './views/verification.js'
 import { type TokenInfo, collectMovements, renderWalletPreview } from './views/walletPreview.js'
@@ -179,10 +182,14 @@ async function traceViews(opts: {
     .then(() => opts.steps({ stepIndex: true, disableStack: true, disableStorage: true }))
     .then((r) => {
       if (!r.stepIndex) throw new Error('this daemon gives no stepIndex (an edgetrace extension)')
-      stepperHost.replaceChildren(
-        renderStepper(
-          r.stepIndex,
-          async (offset, limit) => (await opts.steps({ offset, limit, enableMemory: true })).structLogs,
+      const index = r.stepIndex
+      return sourceLevel(opts, index).then((pane) =>
+        stepperHost.replaceChildren(
+          renderStepper(
+            index,
+            async (offset, limit) => (await opts.steps({ offset, limit, enableMemory: true })).structLogs,
+            pane,
+          ),
         ),
       )
     })
@@ -196,6 +203,41 @@ async function traceViews(opts: {
     ...(opts.previewFirst ? [] : [preview]),
     section('Opcode stepper', 'stepper', stepperHost),
   ]
+}
+
+/**
+ * The stepper's source level, when the page has sources (pageSources): the code each frame ran, as the
+ * transaction found it (a prestateTracer's accounts; a contract it created, as it left it), matched
+ * to the page's build outputs. Undefined without sources, or when that cannot be asked (the stepper
+ * then shows opcodes only, and says why).
+ */
+async function sourceLevel(
+  opts: { trace: CallFrame; diff: StateDiff; steps: (config: Record<string, unknown>) => Promise<StepsAnswer> },
+  index: StepIndex,
+): Promise<((go: (step: number) => void) => SourcePane) | undefined> {
+  if (pageSources.registry.size === 0 || index.steps === 0) return undefined
+  const pre = await (opts.steps({ tracer: 'prestateTracer' }) as Promise<unknown>).catch((err: Error) => {
+    console.warn(`the source level needs the code each frame ran (prestateTracer): ${err.message}`)
+    return undefined
+  })
+  if (!pre) return undefined
+  const accounts = pre as Record<string, { code?: string }>
+  const frames = frameSources({
+    tree: opts.trace,
+    entries: index.frames,
+    codeOf: (a) => accounts[a]?.code ?? opts.diff.post[a]?.code,
+    registry: pageSources.registry,
+    decode: (input) => decodeCallData(input)?.name,
+  })
+  if (!frames.some((f) => f.locator)) return undefined
+  return (go) =>
+    createSourcePane({
+      total: index.steps,
+      frames,
+      go,
+      fetchSteps: async (offset, limit) =>
+        (await opts.steps({ offset, limit, disableStack: true, disableStorage: true })).structLogs,
+    })
 }
 
 const kv = (rows: [string, Node | string][]) =>

@@ -9,6 +9,8 @@ import { explorePreview } from './preview/explorePreview.js'
 import { parsePreviewInput } from './preview/parsePreviewInput.js'
 import { big } from './format.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import type { NamedSourceFile } from '../src/sources/readSourceFiles.js'
+import { droppedFiles, pageSources, pickedFiles } from './pageSources.js'
 
 // The trace explorer: a hash, a block number or a call the user writes → what it did, on state
 // verified against the block, answered by an edgetrace server (the one serving this page) or by
@@ -22,6 +24,8 @@ type ExplorerInfo = {
   /** The devnet beacon chain's first root, which the server's daemon starts from (a pin of an earlier devnet's is replaced by it). */
   beaconCheckpoint?: string
   hardfork?: string
+  /** Build outputs the server gives for source-level debugging (the devnet's contracts): URLs relative to the page. */
+  sources?: string[]
   accounts?: string[]
   contracts?: Record<string, string>
   transactions?: { label: string; hash: string; blockNumber: number; status: string }[]
@@ -66,7 +70,7 @@ const browserUrl = () => remembered('url.browser', info.upstream) ?? info.upstre
 
 function connect(): Promise<Connection> {
   const browser = mode.value === 'browser'
-  const key = `${mode.value}|${url.value}|${hardfork.value}${browser ? `|${beacon.value}|${checkpoint.value}` : ''}`
+  const key = `${mode.value}|${url.value}|${hardfork.value}${browser ? `|${beacon.value}|${checkpoint.value}|${pageSources.version}` : ''}`
   if (connection && key === connectionKey) return connection
   void connection?.then((c) => c.close()).catch(() => undefined)
   connectionKey = key
@@ -113,8 +117,8 @@ async function startInBrowser(
   beaconNode: string,
   root: string,
 ): Promise<Connection> {
-  if (!beaconNode) return createBrowserConnection(node, fork)
-  return createBrowserConnection(node, fork, { url: beaconNode, checkpoint: root || undefined })
+  const beaconConfig = beaconNode ? { url: beaconNode, checkpoint: root || undefined } : undefined
+  return createBrowserConnection(node, fork, beaconConfig, pageSources.files)
 }
 
 /** A start error in the page's words: the worker's config fields are this page's inputs. */
@@ -460,6 +464,66 @@ function askHexNumber(q: string) {
     ),
   )
 }
+/** Says what the page's sources hold, and what the last files given could not be read as. */
+function showSources(note?: Node | string) {
+  const status = $<HTMLElement>('sources-status')
+  fill(
+    status,
+    pageSources.registry.size === 0
+      ? 'sources: none — add a build output (solc standard JSON, Foundry out/, Hardhat build-info) to step by Solidity line'
+      : `sources: ${pageSources.registry.size} contracts (${pageSources.origins.join('; ')})`,
+    note ? h('span', { class: 'sources-note' }, ' · ', note) : null,
+  )
+}
+
+/** Reads given files into the page's sources and shows the view again with them. */
+async function addSources(files: Promise<NamedSourceFile[]>, origin: string) {
+  try {
+    const list = await files
+    const { contracts, added, unread } = pageSources.add(list, origin)
+    const skipped = unread.length
+      ? ` — not read: ${unread
+          .slice(0, 3)
+          .map((u) => `${u.name} (${u.why})`)
+          .join(', ')}${unread.length > 3 ? `, and ${unread.length - 3} more` : ''}`
+      : ''
+    showSources(
+      h(
+        'span',
+        { class: contracts === 0 ? 'error' : '' },
+        `${origin}: ${contracts} contracts from ${list.length} ${list.length === 1 ? 'file' : 'files'}${contracts > added ? ` (${contracts - added} already known)` : ''}${skipped}`,
+      ),
+    )
+    if (added > 0) route()
+  } catch (err) {
+    showSources(h('span', { class: 'error' }, `could not read ${origin}: ${(err as Error).message}`))
+  }
+}
+const filesInput = $<HTMLInputElement>('sources-files')
+const folderInput = $<HTMLInputElement>('sources-folder')
+$('sources-add-files').addEventListener('click', () => filesInput.click())
+$('sources-add-folder').addEventListener('click', () => folderInput.click())
+for (const input of [filesInput, folderInput])
+  input.addEventListener('change', () => {
+    if (input.files?.length) void addSources(pickedFiles(input.files), input === folderInput ? 'a folder' : 'files')
+    input.value = ''
+  })
+const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') === true
+document.addEventListener('dragover', (e) => {
+  if (!hasFiles(e)) return
+  e.preventDefault()
+  document.body.classList.add('dropping')
+})
+document.addEventListener('dragleave', (e) => {
+  if (e.relatedTarget === null) document.body.classList.remove('dropping')
+})
+document.addEventListener('drop', (e) => {
+  document.body.classList.remove('dropping')
+  if (!hasFiles(e) || !e.dataTransfer) return
+  e.preventDefault()
+  void addSources(droppedFiles(e.dataTransfer.items), 'dropped files')
+})
+
 $<HTMLFormElement>('conn-form').addEventListener('submit', (e) => {
   e.preventDefault()
   connectionKey = ''
@@ -480,6 +544,13 @@ async function start() {
     .then((r) => (r.ok && r.headers.get('content-type')?.includes('json') ? (r.json() as Promise<ExplorerInfo>) : {}))
     .catch(() => ({}))
   for (const [name, address] of Object.entries(info.contracts ?? {})) names.set(address.toLowerCase(), name)
+  await Promise.all(
+    (info.sources ?? []).map(async (u) => {
+      const res = await fetch(u).catch(() => undefined)
+      if (res?.ok) pageSources.add([{ name: u, text: await res.text() }], info.devnet ? 'the devnet' : u)
+    }),
+  )
+  showSources()
   for (const [i, account] of (info.accounts ?? []).entries())
     names.set(account.toLowerCase(), ['alice', 'bob', 'carol'][i] ?? account)
   mode.value = saved('mode') ?? 'server'

@@ -1,6 +1,7 @@
 import { fill, h } from '../dom.js'
 import { grouped, short } from '../format.js'
 import type { StepIndex, StructLog } from '../traceTypes.js'
+import type { SourcePane } from './sourcePane.js'
 
 export const PAGE_STEPS = 50
 
@@ -9,7 +10,12 @@ export const PAGE_STEPS = 50
  * whole trace), a step's stack, memory and storage, and jumps — to where each frame starts, and to
  * the next SSTORE, REVERT, LOG or failing step — from the trace's step index.
  */
-export function renderStepper(index: StepIndex, fetchPage: (offset: number, limit: number) => Promise<StructLog[]>) {
+export function renderStepper(
+  index: StepIndex,
+  fetchPage: (offset: number, limit: number) => Promise<StructLog[]>,
+  /** The source level, when the page has sources (createSourcePane): told each step shown, it moves the stepper by `go`. */
+  sourcePane?: (go: (step: number) => void) => SourcePane,
+) {
   const pages = new Map<number, Promise<StructLog[]>>()
   const page = (n: number) => {
     let p = pages.get(n)
@@ -37,6 +43,7 @@ export function renderStepper(index: StepIndex, fetchPage: (offset: number, limi
     if (index.steps === 0) return
     current = Math.min(Math.max(step, 0), index.steps - 1)
     goInput.value = String(current)
+    void source?.show(current)
     const n = Math.floor(current / PAGE_STEPS)
     fill(status, `step ${grouped(current)} of ${grouped(index.steps)} · loading…`)
     let logs: StructLog[]
@@ -172,7 +179,15 @@ export function renderStepper(index: StepIndex, fetchPage: (offset: number, limi
     jumpButton('LOG', index.log),
     jumpButton('error', index.error),
   )
-  const root = h('div', { class: 'stepper' }, controls, status, h('div', { class: 'step-panes' }, table, detail))
+  const source = sourcePane?.((step) => void show(step))
+  const root = h(
+    'div',
+    { class: 'stepper' },
+    source?.element,
+    controls,
+    status,
+    h('div', { class: 'step-panes' }, table, detail),
+  )
   if (index.steps === 0) fill(status, 'No opcodes ran (a plain transfer, or a call to an account without code).')
   else void show(0)
   return root

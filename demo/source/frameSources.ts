@@ -1,0 +1,63 @@
+import { hexToBytes } from '@ethereumjs/util'
+import { abiSelectors } from '../../src/sources/abiSelectors.js'
+import { type SourceLocator, createSourceLocator } from '../../src/sources/createSourceLocator.js'
+import type { SourceRegistry } from '../../src/sources/createSourceRegistry.js'
+import type { SourceContract } from '../../src/sources/types.js'
+import type { CallFrame } from '../traceTypes.js'
+import { type FrameEntry, alignFrames } from './alignFrames.js'
+import type { FrameSource } from './sourceSteps.js'
+
+const locators = new WeakMap<SourceContract, SourceLocator>()
+const locatorOf = (c: SourceContract) => {
+  let l = locators.get(c)
+  if (!l) locators.set(c, (l = createSourceLocator(c)))
+  return l
+}
+
+const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`
+
+/** EIP-7702: an account whose code is a delegation runs the delegate's code. */
+const DELEGATION = /^0xef0100([0-9a-fA-F]{40})$/
+
+/**
+ * What each frame of the step index runs, for the source level: the call it is (alignFrames), its
+ * code (`codeOf`: the code of an address as the transaction found it — a prestateTracer's, or for a
+ * contract it created, what it left), the contract that code matches by runtime bytecode, and the
+ * function its calldata names by that contract's ABI (else `decode`'s name, else the selector).
+ * Creations run init code, which no runtime source map covers: they come without a locator.
+ */
+export function frameSources(opts: {
+  tree: CallFrame
+  entries: readonly FrameEntry[]
+  codeOf: (address: string) => string | undefined
+  registry: SourceRegistry
+  decode?: (input: string) => string | undefined
+}): FrameSource[] {
+  const runCode = (address: string | undefined): string | undefined => {
+    if (!address) return undefined
+    const code = opts.codeOf(address.toLowerCase())
+    const delegate = code && DELEGATION.exec(code)?.[1]
+    return delegate ? opts.codeOf(`0x${delegate.toLowerCase()}`) : code
+  }
+  const creation = (c: CallFrame) => c.type.toUpperCase().startsWith('CREATE')
+  const hasCode = (c: CallFrame) => creation(c) || (runCode(c.to)?.length ?? 0) > 2
+  const calls = alignFrames(opts.tree, opts.entries, hasCode)
+  return opts.entries.map(([, , context], i): FrameSource => {
+    const call = calls[i]
+    if (!call) return { label: short(context) }
+    const code = runCode(call.to)
+    const contract = code && code.length > 2 ? opts.registry.match(hexToBytes(code as `0x${string}`)) : undefined
+    if (creation(call)) return { label: `new ${contract?.name ?? short(call.to ?? context)}` }
+    const who = contract?.name ?? short(call.to ?? context)
+    const selector = call.input.slice(0, 10).toLowerCase()
+    const fn =
+      call.input.length < 10
+        ? call.input === '0x'
+          ? 'receive'
+          : 'fallback'
+        : ((contract && abiSelectors(contract.abi).get(selector)?.name) ?? opts.decode?.(call.input) ?? selector)
+    if (!contract) return { label: `${who}.${fn}` }
+    const text = (path: string) => [...contract.sources.values()].find((f) => f.path === path)?.content
+    return { label: `${who}.${fn}`, locator: locatorOf(contract), text }
+  })
+}
