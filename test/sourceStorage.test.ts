@@ -176,9 +176,12 @@ beforeAll(async () => {
   const compiled = compile()
   output = compiled.output
   anvil = await startAnvil()
+  // Block 1's parent is anvil's genesis, whose state cannot be proven: the deployment goes in block 2.
+  await rpcResult(anvil.url, 'evm_mine')
   const creation = `0x${output.contracts['Vault.sol'].Vault.evm.bytecode.object}`
   const hash = await rpcResult(anvil.url, 'eth_sendTransaction', [{ from: ME, data: creation, gas: '0x300000' }])
   vault = (await waitForReceipt(anvil.url, hash)).contractAddress
+  hashes.deploy = hash
   const call = (functionName: (typeof ABI)[number]['name'], args: readonly unknown[]) =>
     encodeFunctionData({ abi: ABI, functionName, args } as never)
   await send('deposit', call('deposit', [250n]))
@@ -242,6 +245,18 @@ describe('edgetrace_sourceTracer: storage as variables', () => {
       }),
     ])
     expect(top.revertError).toBeNull()
+  })
+
+  it("a creation's storage, by the layout of the contract its deployed code matched (its init code has no lines)", async () => {
+    const top = await trace('deploy')
+    expect([top.type, top.contract, top.address]).toEqual(['CREATE', null, vault])
+    const vars = byName(top)
+    expect(vars.owner).toEqual(['0x0000000000000000000000000000000000000000', ME])
+    expect(vars['config.limit']).toEqual(['0', '1000'])
+    expect(vars['config.fee']).toEqual(['0', '3'])
+    expect(vars['config.paused']).toEqual(['false', 'false'])
+    expect(vars['config.admin']).toEqual(['0x0000000000000000000000000000000000000000', ME])
+    expect(top.storage!.raw).toEqual([])
   })
 
   it('a nested mapping: allowance[owner][spender]', async () => {

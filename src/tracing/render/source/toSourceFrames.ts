@@ -98,7 +98,11 @@ export function toSourceFrames(
     const ops = opsOf.get(node.index) ?? []
     const { scope: root, last: lastAt } = walk(ops, locator)
     const failed = node.reverted || node.error !== undefined
-    const { call, events, revertError } = decodeFrameAbi(node, contract)
+    // A creation runs init code, which has no runtime source map; its storage layout, events and
+    // errors are those of the contract its deployed code matches.
+    const deployed = creation && registry ? codeOf(access, node.to) : undefined
+    const described = contract ?? (deployed ? registry?.match(deployed) : undefined)
+    const { call, events, revertError } = decodeFrameAbi(node, described)
     return {
       type: node.kind,
       address: node.to ?? null,
@@ -106,7 +110,7 @@ export function toSourceFrames(
       function: creation ? null : functionOf(node.input, contract),
       call,
       events,
-      storage: frameStorage(node, ops, access, contract, arena.preimages),
+      storage: frameStorage(node, ops, access, described, arena.preimages),
       gasUsed: ops.reduce((sum, op) => sum + consumed(op), 0),
       reverted: node.reverted,
       error: node.error ?? null,
