@@ -402,7 +402,9 @@ async function runFrame({ engine, attachment }: Attached, interp: Interpreter, c
       const depth = view.getUint32(layout.resultDepth, true)
       const gas = view.getBigInt64(layout.resultGasLeft, true)
       if (status === layout.statusYield) {
-        await interrupt?.()
+        // Awaited only when it pauses (most looks find the time slice not over yet).
+        const paused = interrupt?.()
+        if (paused !== undefined) await paused
         exports.setYieldGas(gas - YIELD_GAS)
         status = exports.resume()
         continue
