@@ -107,6 +107,8 @@ const ABI = [
   { type: 'function', name: 'at', inputs: [{ name: 'i', type: 'uint256' }], outputs: [{ type: 'uint256' }] },
 ] as const
 
+/** A label past 31 bytes: stored from keccak256(slot), its slot holding length × 2 + 1. */
+const LONG = 'a label longer than one slot holds, kept in two of its own'
 const SPENDER = '0x000000000000000000000000000000000000beef'
 const ME = DEV_ACCOUNT
 
@@ -190,6 +192,7 @@ beforeAll(async () => {
   await send('push 22', call('push', [22n]))
   await send('setConfig', call('setConfig', [500n, 9n, false]))
   await send('setLabel', call('setLabel', ['hello vault']))
+  await send('setLabel long', call('setLabel', [LONG]))
   await send('deposit too much', call('deposit', [5000n]), false)
   edge = await startEdgetrace({
     upstream: anvil.url,
@@ -300,6 +303,13 @@ describe('edgetrace_sourceTracer: storage as variables', () => {
     expect(vars.mode).toEqual(['0', '1'])
     expect(vars.owner).toEqual([ME, ME])
     expect(top.call?.args).toEqual([{ name: 'text', type: 'string', value: 'hello vault' }])
+    // A long one: whole, its data slots (all written) part of it.
+    const long = await trace('setLabel long')
+    expect(byName(long).label).toEqual(['"hello vault"', JSON.stringify(LONG)])
+    expect(long.storage!.raw).toEqual([])
+    const data = BigInt(keccak256(word(slotOf('label'))))
+    expect(await slotAfter('setLabel long', word(slotOf('label')))).toBe(BigInt(LONG.length) * 2n + 1n)
+    expect(await slotAfter('setLabel long', word(data + 1n))).toBeGreaterThan(0n)
   })
 
   it('a custom error decoded by the ABI, with the line of its revert; a Panic and an Error(string) too', async () => {

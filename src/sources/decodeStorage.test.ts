@@ -308,6 +308,35 @@ describe('decodeStorage', () => {
     expect(d.raw).toEqual([])
   })
 
+  it('a long string whose data slots were all seen, whole; a long one shrunk to an inline one', () => {
+    const text = 'a string longer than thirty-one bytes, in two slots'
+    const bytes = new TextEncoder().encode(text)
+    const base = dataSlot(11n)
+    const chunk = (i: number) => big(concat(bytes.subarray(i * 32, i * 32 + 32), new Uint8Array(32)).subarray(0, 32))
+    const short = big(concat(new TextEncoder().encode('tiny'), new Uint8Array(27), new Uint8Array([8])))
+    const d = decodeStorage(
+      LAYOUT,
+      slots([
+        [11n, 0n, BigInt(bytes.length) * 2n + 1n],
+        [base, 0n, chunk(0)],
+        [base + 1n, 0n, chunk(1)],
+      ]),
+      [],
+    )
+    expect(names(d)).toEqual([`longText = "" -> ${JSON.stringify(text)}`])
+    expect(d.raw).toEqual([]) // its data slots are part of it
+    const shrunk = decodeStorage(
+      LAYOUT,
+      slots([
+        [11n, BigInt(bytes.length) * 2n + 1n, short],
+        [base, chunk(0), 0n],
+        [base + 1n, chunk(1), 0n],
+      ]),
+      [],
+    )
+    expect(names(shrunk)).toEqual([`longText = ${JSON.stringify(text)} -> "tiny"`])
+  })
+
   it('a preimage that is no key of the mapping (an address word with high bits set) is not taken for one', () => {
     const bogus = entry(word((1n << 200n) | ALICE), 1n)
     const d = decodeStorage(LAYOUT, slots([[bogus.hash, 1n, 2n]]), [bogus])

@@ -32,6 +32,8 @@ export type DecodedStorage = { variables: StorageVariable[]; raw: RawStorageSlot
 const WORD = (1n << 256n) - 1n
 /** Arrays up to this many elements are walked whole for elements stored elsewhere (mappings, dynamic arrays). */
 const WALK_ALL = 256
+/** Longest `bytes`/`string` value shown whole (when all its data slots were seen); longer ones by length. */
+const MAX_LONG_BYTES = 1024n
 /**
  * Elements an array whose length slot was not seen may have: slots within this many of its data
  * slot are taken for elements (a hashed slot lands this close to another by chance 1 in 2^216).
@@ -57,11 +59,8 @@ const toBig = (bytes: Uint8Array) => {
 /** keccak256 of a slot number as a word: where a dynamic array's elements and a long string's bytes start. */
 export const dataSlot = (slot: bigint): bigint => toBig(keccak_256(bytesOfWord(slot)))
 
-/** A `bytes`/`string` slot's word as text: inline (short) values whole, long ones by their length. */
-function readBytesSlot(type: StorageLayoutType, word: bigint): string {
-  if ((word & 1n) === 1n) return `<${(word - 1n) / 2n} bytes>`
-  const length = Number((word & 0xffn) / 2n)
-  const bytes = bytesOfWord(word).subarray(0, Math.min(length, 31))
+/** `string` bytes as quoted text, `bytes` as hex. */
+function bytesText(type: StorageLayoutType, bytes: Uint8Array): string {
   if (type.label === 'string') return JSON.stringify(new TextDecoder().decode(bytes))
   let s = '0x'
   for (const b of bytes) s += b.toString(16).padStart(2, '0')
@@ -179,12 +178,42 @@ export function decodeStorage(
     if (type.encoding === 'bytes') {
       const word = slots.get(slot)
       if (!word) return
-      emit(path, type, slot, 0, (t, w) => readBytesSlot(t, w))
-      // A long value's bytes: 32 a slot from keccak256(slot), named by their chunk.
+      // A short value is inline (its length × 2 in the low byte); a long one's word is length × 2 + 1,
+      // its bytes 32 a slot from keccak256(slot): shown whole when each of those slots was seen.
+      const base = dataSlot(slot)
+      let whole = true
+      const text = (w: bigint, side: keyof StorageWord) => {
+        if ((w & 1n) === 0n) return bytesText(type, bytesOfWord(w).subarray(0, Math.min(Number((w & 0xffn) / 2n), 31)))
+        const length = (w - 1n) / 2n
+        const out = new Uint8Array(Number(length <= MAX_LONG_BYTES ? length : 0n))
+        for (let i = 0; i < out.length && length <= MAX_LONG_BYTES; i += 32) {
+          const chunk = slots.get((base + BigInt(i / 32)) & WORD)
+          if (!chunk) break
+          out.set(bytesOfWord(chunk[side]).subarray(0, Math.min(32, out.length - i)), i)
+          if (i + 32 >= out.length) return bytesText(type, out)
+        }
+        whole = false
+        return `<${length} bytes>`
+      }
+      claimed.add(slot)
+      const before = text(word.before, 'before')
+      const after = text(word.after, 'after')
+      variables.push({
+        name: path,
+        type: type.label,
+        slot: slotHex(slot),
+        offset: 0,
+        before,
+        after,
+        changed: before !== after,
+      })
       const long = longLength(word.before) > longLength(word.after) ? longLength(word.before) : longLength(word.after)
       const chunk: StorageLayoutType = { encoding: 'inplace', label: 'bytes32', numberOfBytes: 32 }
-      const base = dataSlot(slot)
-      for (const s of observedIn(base, (long + 31n) / 32n)) emit(`${path}.data[${(s - base) & WORD}]`, chunk, s, 0)
+      for (const s of observedIn(base, (long + 31n) / 32n)) {
+        // Shown whole on both sides: its data slots are part of it; else each is listed by its chunk.
+        if (whole) claimed.add(s)
+        else emit(`${path}.data[${(s - base) & WORD}]`, chunk, s, 0)
+      }
       return
     }
     if (type.members) {
