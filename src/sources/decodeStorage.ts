@@ -98,12 +98,12 @@ export function decodeStorage(
   /** Observed slots in [from, from + count), wrapping past 2^256 as slot arithmetic does. */
   const observedIn = (from: bigint, count: bigint) => observed.filter((s) => ((s - from) & WORD) < count)
 
-  const emit = (name: string, type: StorageLayoutType, slot: bigint, offset: number, read = readStorageValue) => {
+  const emit = (name: string, type: StorageLayoutType, slot: bigint, offset: number) => {
     const word = slots.get(slot)
     if (!word) return
     claimed.add(slot)
-    const before = read(type, word.before, offset)
-    const after = read(type, word.after, offset)
+    const before = readStorageValue(type, word.before, offset)
+    const after = readStorageValue(type, word.after, offset)
     variables.push({ name, type: type.label, slot: slotHex(slot), offset, before, after, changed: before !== after })
   }
 
