@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { devnetSourceRegistry, devnetSourcesText } from '../src/node/devnet/devnetSources.js'
+import { devnetSourcesText } from '../src/node/devnet/devnetSources.js'
 import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
 import { screenshotsDir } from './src/screenshotsDir.js'
 import { type ExplorerPage, startExplorerPage } from './src/startExplorerPage.js'
@@ -21,9 +21,8 @@ let page: Page
 const hashOf = (label: string) => explorer.devnet.transactions.find((t) => t.label === label)!.hash
 
 beforeAll(async () => {
-  explorer = await startExplorerPage({
-    server: () => ({ explorerSources: devnetSourcesText(), engine: { sources: devnetSourceRegistry() } }),
-  })
+  // startExplorerPage's server gives the devnet's sources as npm start's does.
+  explorer = await startExplorerPage()
   ;({ server, page } = explorer)
 }, 180_000)
 

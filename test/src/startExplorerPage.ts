@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs'
 import type { Browser, Page } from 'playwright'
 import { type Devnet, startDevnet } from '../../src/node/devnet/startDevnet.js'
 import { devnetExplorerInfo } from '../../src/node/devnetExplorerInfo.js'
+import { devnetSourceRegistry, devnetSourcesText } from '../../src/node/devnet/devnetSources.js'
 import { type RunningEdgetrace, type StartEdgetraceParameters, startEdgetrace } from '../../src/node/startEdgetrace.js'
 import { buildExplorerPage } from './buildExplorerPage.js'
 import { openChromiumPage } from './openChromiumPage.js'
@@ -13,7 +14,7 @@ type ServeOptions = Omit<StartEdgetraceParameters, 'port' | 'api' | 'explorerDir
 
 export type ExplorerPage = {
   devnet: Devnet
-  /** edgetrace on the devnet, serving the page on GET / and told the devnet's names (as the CLI's `--devnet`). */
+  /** edgetrace on the devnet, serving the page on GET / and told the devnet's names and sources (as the CLI's `--devnet`). */
   server: RunningEdgetrace
   browser: Browser
   page: Page
@@ -60,6 +61,9 @@ export async function startExplorerPage(
       upstream: devnet.anvil.url,
       hardfork: devnet.anvil.hardfork,
       explorerInfo: devnetExplorerInfo(devnet, devnet.anvil.hardfork),
+      // The devnet's sources, as `npm start` gives them: the page's stepper at the Solidity line.
+      explorerSources: devnetSourcesText(),
+      engine: { sources: devnetSourceRegistry() },
       ...options.server?.(devnet),
     })
     let page: Page
