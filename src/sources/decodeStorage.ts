@@ -86,14 +86,20 @@ export function decodeStorage(
   const variables: StorageVariable[] = []
   const claimed = new Set<bigint>()
   const observed = [...slots.keys()]
-  /** Preimages by their last word (the mapping's slot), with what came before it (the key). */
-  const byTail = new Map<bigint, { key: Uint8Array; hash: bigint }[]>()
-  for (const p of preimages) {
-    if (p.input.length < 32) continue
-    const tail = toBig(p.input.subarray(p.input.length - 32))
-    let list = byTail.get(tail)
-    if (!list) byTail.set(tail, (list = []))
-    list.push({ key: p.input.subarray(0, p.input.length - 32), hash: p.hash })
+  /** Preimages by their last word (the mapping's slot), with what came before it (the key); built at the first mapping. */
+  let byTail: Map<bigint, { key: Uint8Array; hash: bigint }[]> | undefined
+  const entriesOf = (slot: bigint) => {
+    if (!byTail) {
+      byTail = new Map()
+      for (const p of preimages) {
+        if (p.input.length < 32) continue
+        const tail = toBig(p.input.subarray(p.input.length - 32))
+        let list = byTail.get(tail)
+        if (!list) byTail.set(tail, (list = []))
+        list.push({ key: p.input.subarray(0, p.input.length - 32), hash: p.hash })
+      }
+    }
+    return byTail.get(slot) ?? []
   }
   /** Observed slots in [from, from + count), wrapping past 2^256 as slot arithmetic does. */
   const observedIn = (from: bigint, count: bigint) => observed.filter((s) => ((s - from) & WORD) < count)
@@ -162,7 +168,7 @@ export function decodeStorage(
     if (type.encoding === 'mapping') {
       const key = type.key && layout.types.get(type.key)
       if (!key || !type.value) return
-      for (const p of byTail.get(slot) ?? []) {
+      for (const p of entriesOf(slot)) {
         const text = readMappingKey(key, p.key)
         if (text !== undefined) walk(type.value, p.hash, 0, `${path}[${text}]`, depth + 1)
       }
