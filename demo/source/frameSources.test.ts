@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import artifacts from '../../src/node/devnet/artifacts.json' with { type: 'json' }
+import buildInfo from '../../src/node/devnet/sources.json' with { type: 'json' }
+import { createSourceRegistry } from '../../src/sources/createSourceRegistry.js'
+import { readSourceFiles } from '../../src/sources/readSourceFiles.js'
+import type { CallFrame } from '../traceTypes.js'
+import { frameSources } from './frameSources.js'
+
+// What each frame runs, for the source level: the devnet's committed build-info as the page's
+// sources, the deployed code of its artifacts as the transaction found it.
+
+const registry = createSourceRegistry(
+  readSourceFiles([{ name: 'sources.json', text: JSON.stringify(buildInfo) }]).contracts,
+)
+const deployed = (name: string) => (artifacts as Record<string, any>).contracts[name].deployedBytecode as string
+const SCENARIOS = '0x00000000000000000000000000000000000000a1'
+const TOKEN = '0x00000000000000000000000000000000000000b2'
+const EOA = '0x00000000000000000000000000000000000000c3'
+const CHILD = '0x00000000000000000000000000000000000000d4'
+const RAW = '0x00000000000000000000000000000000000000e5'
+const code: Record<string, string> = {
+  [SCENARIOS]: deployed('Scenarios'),
+  [TOKEN]: deployed('Token'),
+  [EOA]: `0xef0100${SCENARIOS.slice(2)}`, // EIP-7702: delegated to Scenarios
+  [RAW]: '0x6003565b',
+}
+const call = (type: string, to: string, input: string, calls: CallFrame[] = []): CallFrame => ({
+  type,
+  from: '0x01',
+  to,
+  gas: '0x0',
+  gasUsed: '0x0',
+  input,
+  calls,
+})
+
+describe('frameSources', () => {
+  it('names each frame by its matched contract and ABI, follows a delegation, and leaves creations and unknown code without lines', () => {
+    const tree = call('CALL', SCENARIOS, '0xf83d08ba', [
+      call('CALL', TOKEN, '0xa9059cbb'),
+      call('DELEGATECALL', EOA, '0xd09de08a'),
+      call('CREATE', CHILD, '0x6080'),
+      call('CALL', RAW, '0x12345678'),
+    ])
+    const frames = frameSources({
+      tree,
+      entries: [
+        [0, 1, SCENARIOS],
+        [10, 2, TOKEN],
+        [20, 2, SCENARIOS], // DELEGATECALL: the caller's storage
+        [30, 2, CHILD],
+        [40, 2, RAW],
+      ],
+      codeOf: (a) => code[a],
+      registry,
+      decode: (input) => (input.startsWith('0x12345678') ? 'known' : undefined),
+    })
+    expect(frames.map((f) => [f.label, f.locator !== undefined])).toEqual([
+      ['Scenarios.0xf83d08ba', true],
+      ['Token.transfer', true],
+      ['Scenarios.increment', true],
+      ['new 0x0000…00d4', false],
+      ['0x0000…00e5.known', false],
+    ])
+    expect(frames[1]!.text?.('Token.sol')).toContain('contract Token')
+  })
+})
