@@ -59,6 +59,23 @@ describe('readSourceFiles', () => {
     expect(lines.has('Token.sol:42')).toBe(true) // require(balanceOf[from] >= value, …) in _move
   })
 
+  it('skips Hardhat’s per-contract artifacts beside its build-info', () => {
+    const { contracts, unread, skipped } = readSourceFiles([
+      { name: 'artifacts/build-info/abc.json', text: JSON.stringify(info) },
+      {
+        name: 'artifacts/Token.sol/Token.json',
+        text: JSON.stringify({ _format: 'hh-sol-artifact-1', contractName: 'Token', deployedBytecode: '0x60' }),
+      },
+      {
+        name: 'artifacts/Token.sol/Token.dbg.json',
+        text: JSON.stringify({ _format: 'hh-sol-dbg-1', buildInfo: '../build-info/abc.json' }),
+      },
+    ])
+    expect(contracts).toHaveLength(4)
+    expect(unread).toEqual([])
+    expect(skipped).toEqual(['artifacts/Token.sol/Token.json', 'artifacts/Token.sol/Token.dbg.json'])
+  })
+
   it('reads a standard-JSON output with its input given as another file', () => {
     const { contracts, unread } = readSourceFiles([
       { name: 'solc-input.json', text: JSON.stringify(info.input) },

@@ -21,6 +21,8 @@ export type ReadSourceFiles = {
   read: string[]
   /** The other files' names, each with why (not JSON, no known build output). */
   unread: { name: string; why: string }[]
+  /** Files known to carry nothing more: Hardhat's per-contract artifacts and their .dbg.json (its build-info has it all). */
+  skipped: string[]
 }
 
 const baseName = (name: string) => name.replace(/\\/g, '/').split('/').pop() ?? name
@@ -35,7 +37,7 @@ const baseName = (name: string) => name.replace(/\\/g, '/').split('/').pop() ?? 
  *   Foundry build-info among the files whose source id is the artifact's file, else a `.sol` file whose
  *   path ends with the artifact's source path.
  * A Foundry build-info (its output carries no contracts) only lends its sources; Hardhat's own
- * per-contract artifacts carry no source map and are left to its build-info.
+ * per-contract artifacts carry no source map and are left to its build-info (`skipped`).
  */
 export function readSourceFiles(files: readonly NamedSourceFile[]): ReadSourceFiles {
   const parsed: { name: string; json: Json }[] = []
@@ -97,9 +99,11 @@ export function readSourceFiles(files: readonly NamedSourceFile[]): ReadSourceFi
       read.add(name)
     }
   }
+  const skipped: string[] = []
   for (const { name, json } of parsed) {
     if (read.has(name)) continue
-    if (isInput(json)) {
+    if (typeof json._format === 'string' && /^hh-sol-(artifact|dbg)-/.test(json._format)) skipped.push(name)
+    else if (isInput(json)) {
       if (!parsed.some((p) => read.has(p.name) && p.json.contracts && !p.json.input))
         unread.push({ name, why: 'a standard-JSON input without its output' })
       else read.add(name)
@@ -107,5 +111,5 @@ export function readSourceFiles(files: readonly NamedSourceFile[]): ReadSourceFi
     else unread.push({ name, why: 'no solc standard-JSON output, Hardhat build-info or Foundry artifact' })
   }
   for (const s of solidity) if (!read.has(s.name)) unread.push({ name: s.name, why: 'a source no artifact named' })
-  return { contracts, read: [...read], unread }
+  return { contracts, read: [...read], unread, skipped }
 }
