@@ -1,3 +1,5 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -129,7 +131,56 @@ describe('the stepper at the source level (the devnet’s sources, served as npm
   })
 })
 
+/** The devnet's build laid out as Foundry's out/ (an artifact per contract, and the build-info), in a new folder. */
+function foundryOut(): string {
+  const info = JSON.parse(devnetSourcesText())
+  const root = mkdtempSync(join(tmpdir(), 'edgetrace-foundry-'))
+  const sourceIdToPath: Record<string, string> = {}
+  for (const [path, s] of Object.entries<{ id: number }>(info.output.sources)) sourceIdToPath[s.id] = path
+  for (const [file, byName] of Object.entries<Record<string, any>>(info.output.contracts)) {
+    for (const [name, c] of Object.entries<any>(byName)) {
+      mkdirSync(join(root, 'out', file), { recursive: true })
+      writeFileSync(
+        join(root, 'out', file, `${name}.json`),
+        JSON.stringify({
+          abi: c.abi,
+          deployedBytecode: c.evm.deployedBytecode,
+          metadata: { settings: { compilationTarget: { [file]: name } } },
+          ast: { absolutePath: file },
+          id: info.output.sources[file].id,
+        }),
+      )
+    }
+  }
+  mkdirSync(join(root, 'out/build-info'), { recursive: true })
+  writeFileSync(
+    join(root, 'out/build-info/5e1f.json'),
+    JSON.stringify({ source_id_to_path: sourceIdToPath, input: info.input }),
+  )
+  // What a project folder also holds, which the page leaves alone: dependencies and caches.
+  mkdirSync(join(root, 'out/cache'), { recursive: true })
+  writeFileSync(join(root, 'out/cache/solidity-files-cache.json'), '{"_format": "ethers-rs-sol-cache-3"}')
+  return join(root, 'out')
+}
+
 describe('sources given to the page: a file input, a drop, and the in-browser daemon', () => {
+  it('reads a Foundry out/ folder picked with the folder input', async () => {
+    const bare = await explorer.serve({ upstream: explorer.devnet.anvil.url, hardfork: explorer.devnet.anvil.hardfork })
+    await page.goto(`${bare.url}/#/tx/${hashOf(NESTED)}`)
+    await page.waitForSelector('#stepper .stepper', { timeout: 60_000 })
+    const out = foundryOut()
+    try {
+      await page.setInputFiles('#sources-folder', out)
+      await page.waitForSelector('#stepper .source-pane[data-step]', { timeout: 60_000 })
+      expect(await page.textContent('#sources-status')).toContain(
+        'sources: 4 contracts (a folder: 4 contracts) · a folder: 4 contracts from 5 files',
+      )
+      expect(await press('over')).toMatchObject({ file: 'Scenarios.sol', line: 201, stack: ['Scenarios.pull'] })
+    } finally {
+      rmSync(join(out, '..'), { recursive: true, force: true })
+    }
+  })
+
   it('reads a build-info from the file input and a drop, steps by source, and gives it to the page’s daemon', async () => {
     const bare = await explorer.serve({
       upstream: explorer.devnet.anvil.url,
