@@ -8,8 +8,9 @@
 // block that is not final yet (the devnet's head) asks the upstream again each time for the block and
 // for the call's access list (eth_createAccessList, which runs the call there too, and the proofs of
 // what it lists): one round trip. The same calls at the block's hash (EIP-1898) ask nothing: those
-// rows show the engine alone. Medians of interleaved rounds; steps per second; each figure over the
-// plain EVM's.
+// rows show the engine alone. Then mapping reads (KECCAK256 and a cold SLOAD, what compiled
+// contracts do for every mapping) on the plain EVM, without and with the wasm engine. Medians of
+// interleaved rounds; steps per second; each figure over the plain EVM's.
 import { createEVM } from '@ethereumjs/evm'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { SimpleStateManager } from '@ethereumjs/statemanager'
@@ -31,9 +32,14 @@ async function compiledWasmEngine() {
 }
 
 const RUNTIME = HEAVY_RUNTIME
+/**
+ * Mapping reads as compiled contracts do them, 5,000 times: the key and the mapping's slot into
+ * memory, KECCAK256 of the 64 bytes, SLOAD of that (a new, cold slot each time).
+ */
+const MAPPING_READS = '6113885b8060005260036020526040600020545060019003806100035700'
 const ROUNDS = 15
 
-async function plainEvm(wasm?: Awaited<ReturnType<typeof compiledWasmEngine>>) {
+async function plainEvm(wasm?: Awaited<ReturnType<typeof compiledWasmEngine>>, runtime = RUNTIME) {
   const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague })
   // Its SLOADs answered at once, as the daemon's verified cache does for the wasm engine (every slot is empty).
   const stateManager = Object.assign(new SimpleStateManager(), { storageAtHand: () => new Uint8Array(0) })
@@ -41,7 +47,7 @@ async function plainEvm(wasm?: Awaited<ReturnType<typeof compiledWasmEngine>>) {
   const to = createAddressFromString(`0x${'ab'.repeat(20)}`)
   const caller = createAddressFromString(DEV_ACCOUNT)
   await stateManager.putAccount(to, new Account())
-  await stateManager.putCode(to, hexToBytes(`0x${RUNTIME}`))
+  await stateManager.putCode(to, hexToBytes(`0x${runtime}`))
   await stateManager.putAccount(caller, new Account(0n, 10n ** 20n))
   let steps = 0
   const run = async () => {
@@ -96,6 +102,8 @@ async function main() {
   const plain = await plainEvm()
   const wasm = await compiledWasmEngine()
   const plainWasm = await plainEvm(wasm)
+  const mappingPlain = await plainEvm(undefined, MAPPING_READS)
+  const mappingWasm = await plainEvm(wasm, MAPPING_READS)
   const anvil = await startAnvil()
   const contract = await deploy(anvil.url, withInit(RUNTIME))
   await rpcResult(anvil.url, 'evm_mine', [])
@@ -160,6 +168,16 @@ async function main() {
     `edgetrace engine — a call of ${plain.steps.toLocaleString('en')} steps over 82 slots, warm, median of ${ROUNDS} interleaved rounds`,
     plain.steps,
     cases,
+  )
+  const mappingCases: [string, () => Promise<unknown>][] = [
+    ['plain @ethereumjs/evm, in-memory state', mappingPlain.run],
+    ['plain @ethereumjs/evm + the wasm engine, in-memory state', mappingWasm.run],
+  ]
+  for (const [, run] of mappingCases) await run()
+  await printMedians(
+    `mapping reads — KECCAK256 of 64 bytes and SLOAD of a new slot, 5,000 times (${mappingPlain.steps.toLocaleString('en')} steps), median of ${ROUNDS} interleaved rounds`,
+    mappingPlain.steps,
+    mappingCases,
   )
   console.log('\ntargets (issue 20): callTracer ≤ 1.3× plain and ≥ 3 M steps/s; struct logger ≤ 3× untraced')
   console.log('targets (issue 37): --engine wasm untraced ≥ 15× faster than edgetrace on ethereumjs, ≤ 3× anvil')

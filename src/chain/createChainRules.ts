@@ -17,7 +17,7 @@ import { paramsTx } from '@ethereumjs/tx'
 import { paramsVM } from '@ethereumjs/vm'
 import { BaseError } from '../errors/base.js'
 import { type BlobParameters, normalizeGethGenesis } from './normalizeGethGenesis.js'
-import { replayKzg } from './replayKzg.js'
+import { customCrypto } from './customCrypto.js'
 import { unexecutableHardfork } from './executableHardforks.js'
 import { KNOWN_BOR_CHAINS } from './bor/borChains.js'
 import { type BorRules, borSpecFromGenesis, createBorCommon, createBorRules } from './bor/createBorRules.js'
@@ -110,7 +110,7 @@ function commonFromGenesis(genesis: GethGenesis, name: string): Common {
     chain: { ...chain, customHardforks } as unknown as ChainConfig,
     params,
     ...(chain.hardfork !== undefined ? { hardfork: chain.hardfork } : {}),
-    customCrypto: { kzg: replayKzg },
+    customCrypto,
   })
 }
 
@@ -179,14 +179,14 @@ export function createChainRules({ chainId, genesis: rawGenesis, hardfork }: Cre
   } else {
     const known = KNOWN.find((c) => BigInt(c.chainId) === chainId)
     if (known && hardfork === undefined) {
-      base = new Common({ chain: known, customCrypto: { kzg: replayKzg } })
+      base = new Common({ chain: known, customCrypto })
       source = `${known.name} (chain id ${chainId})`
     } else if (hardfork !== undefined) {
       const refused = unexecutableHardfork(hardfork)
       if (refused !== undefined) throw new BaseError(refused)
       base = createCustomCommon({ chainId: Number(chainId), name: `chain-${chainId}` }, known ?? Mainnet, {
         hardfork,
-        customCrypto: { kzg: replayKzg },
+        customCrypto,
       })
       source = `--hardfork ${hardfork} (chain id ${chainId})`
       fixed = true

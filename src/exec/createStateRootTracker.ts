@@ -1,6 +1,6 @@
 import { BranchMPTNode, LeafMPTNode, MerklePatriciaTrie, updateMPTFromMerkleProof } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../utils/keccak256.js'
 import {
   KECCAK256_RLP,
   bigIntToUnpaddedBytes,
@@ -35,7 +35,7 @@ export async function writeProven(
   prove?: ProveRoutedKey,
 ): Promise<void> {
   // An empty trie has no node to walk (its root is the hash of nothing).
-  if (!equalsBytes(trie.root(), KECCAK256_RLP)) await trie.findPath(keccak_256(key), true)
+  if (!equalsBytes(trie.root(), KECCAK256_RLP)) await trie.findPath(keccak256(key), true)
   if (value) return trie.put(key, value)
   const missing = await missingSibling(trie, key)
   if (missing && prove) {
@@ -53,13 +53,13 @@ export async function writeProven(
  */
 async function missingSibling(trie: MerklePatriciaTrie, key: Uint8Array): Promise<number[] | undefined> {
   if (equalsBytes(trie.root(), KECCAK256_RLP)) return undefined
-  const { node, stack } = await trie.findPath(keccak_256(key), true)
+  const { node, stack } = await trie.findPath(keccak256(key), true)
   if (!(node instanceof LeafMPTNode) || stack.length < 2) return undefined
   const branch = stack[stack.length - 2]
   if (!(branch instanceof BranchMPTNode)) return undefined
   const children = branch.getChildren()
   if (children.length !== 2 || branch.value() !== null) return undefined
-  const nibbles = bytesToNibbles(keccak_256(key))
+  const nibbles = bytesToNibbles(keccak256(key))
   const atBranch = nibbles.length - node.key().length - 1
   const [index, child] = children.find(([i]) => i !== nibbles[atBranch])!
   // A child shorter than 32 bytes is embedded in the branch itself.
@@ -95,7 +95,7 @@ export async function findKeyRoutedTo(prefix: number[], length: number): Promise
   const view = new DataView(candidate.buffer)
   for (let i = 0; i < 64 * 16 ** prefix.length; i++) {
     view.setUint32(length - 4, i)
-    const hash = keccak_256(candidate)
+    const hash = keccak256(candidate)
     let match = true
     for (let n = 0; n < prefix.length && match; n++) {
       match = (n % 2 === 0 ? hash[n >> 1]! >> 4 : hash[n >> 1]! & 0x0f) === prefix[n]
@@ -121,7 +121,7 @@ const isZero = (v: Uint8Array) => v.every((b) => b === 0)
  * so). Not covered: storage of an account deleted and re-created within one block.
  */
 export function createStateRootTracker(engine: Engine, base: VerifiedHeader) {
-  const accounts = new MerklePatriciaTrie({ useKeyHashing: true })
+  const accounts = new MerklePatriciaTrie({ useKeyHashing: true, useKeyHashingFunction: keccak256 })
   accounts.root(base.header.stateRoot)
   const storage = new Map<Hex, MerklePatriciaTrie>()
   const provenAccounts = new Set<Hex>()
@@ -132,7 +132,7 @@ export function createStateRootTracker(engine: Engine, base: VerifiedHeader) {
   async function storageTrie(address: Hex): Promise<MerklePatriciaTrie> {
     let trie = storage.get(address)
     if (!trie) {
-      trie = new MerklePatriciaTrie({ useKeyHashing: true })
+      trie = new MerklePatriciaTrie({ useKeyHashing: true, useKeyHashingFunction: keccak256 })
       const account = fresh.has(address) ? undefined : await engine.source.getAccount(base, address)
       trie.root(account ? account.storageRoot : KECCAK256_RLP)
       storage.set(address, trie)
@@ -200,7 +200,7 @@ export function createStateRootTracker(engine: Engine, base: VerifiedHeader) {
   return {
     /** An account's storage is replaced wholesale (a `state` override): its trie starts empty. */
     startFresh(address: Hex) {
-      const trie = new MerklePatriciaTrie({ useKeyHashing: true })
+      const trie = new MerklePatriciaTrie({ useKeyHashing: true, useKeyHashingFunction: keccak256 })
       fresh.add(address)
       storage.set(address, trie)
     },

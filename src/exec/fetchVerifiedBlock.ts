@@ -6,7 +6,7 @@ import {
   genWithdrawalsTrieRoot,
 } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../utils/keccak256.js'
 import { bytesToHex, equalsBytes } from '@ethereumjs/util'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { BlockNotFoundError, HeaderVerificationError } from '../errors/state.js'
@@ -126,7 +126,7 @@ async function fetchAndVerify(
     throw undecodable(err)
   }
   // Uncles first: a block of a proof-of-stake fork cannot even be built with any (and has none).
-  const uncleHash = keccak_256(RLP.encode(uncles.map((u) => u.raw())))
+  const uncleHash = keccak256(RLP.encode(uncles.map((u) => u.raw())))
   if (!equalsBytes(uncleHash, header.header.uncleHash)) throw bad('uncles', header.header.uncleHash, uncleHash)
   let built: Block
   try {

@@ -1,3 +1,4 @@
+import { keccak256 } from '../utils/keccak256.js'
 import { allowSenderWithCode } from './allowSenderWithCode.js'
 import {
   type BlockHeader,
@@ -664,7 +665,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
     await state.putAccount(address, account)
   }
 
-  const receiptTrie = new MerklePatriciaTrie()
+  const receiptTrie = new MerklePatriciaTrie({ useKeyHashingFunction: keccak256 })
   for (let i = 0; i < receipts.length; i++) await receiptTrie.put(RLP.encode(i), receipts[i]!)
   const finalFields: Record<string, unknown> = {
     ...fields,
@@ -681,7 +682,7 @@ async function simulateBlock(engine: Engine, run: BlockRun): Promise<SimulatedBl
         : await run.roots.root(state, overrides.number),
   }
   if (common.isActivatedEIP(4895)) {
-    const wTrie = new MerklePatriciaTrie()
+    const wTrie = new MerklePatriciaTrie({ useKeyHashingFunction: keccak256 })
     for (let i = 0; i < withdrawals.length; i++) {
       const w = withdrawals[i]!
       await wTrie.put(RLP.encode(i), RLP.encode([w.index, w.validatorIndex, hexToBytes(w.address), w.amount]))

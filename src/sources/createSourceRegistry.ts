@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../utils/keccak256.js'
 import { maskRuntimeCode } from './maskRuntimeCode.js'
 import type { CodeRange, SourceContract } from './types.js'
 
@@ -13,7 +13,7 @@ export type SourceRegistry = {
 }
 
 const keyOf = (bytes: Uint8Array) => {
-  const h = keccak_256(bytes)
+  const h = keccak256(bytes)
   let s = ''
   for (const b of h) s += b.toString(16).padStart(2, '0')
   return s

@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../utils/keccak256.js'
 import type { StorageLayout, StorageLayoutType } from './parseStorageLayout.js'
 import { readMappingKey, readStorageValue } from './readStorageValue.js'
 
@@ -57,7 +57,7 @@ const toBig = (bytes: Uint8Array) => {
   return v
 }
 /** keccak256 of a slot number as a word: where a dynamic array's elements and a long string's bytes start. */
-export const dataSlot = (slot: bigint): bigint => toBig(keccak_256(bytesOfWord(slot)))
+export const dataSlot = (slot: bigint): bigint => toBig(keccak256(bytesOfWord(slot)))
 
 /** `string` bytes as quoted text, `bytes` as hex. */
 function bytesText(type: StorageLayoutType, bytes: Uint8Array): string {

@@ -1,6 +1,6 @@
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { Account, type Address, bytesToHex, setLengthLeft, unpadBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../utils/keccak256.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import type { AbortCheck } from '../types/deadline.js'
 import type { Hex } from '../types/hex.js'
@@ -218,7 +218,7 @@ export function createOverlayStateManager({
       const addr = key(address)
       setCode(addr, value)
       const account = (await manager.getAccount(address)) ?? new Account()
-      account.codeHash = keccak_256(value)
+      account.codeHash = keccak256(value)
       account.codeSize = value.length
       await setAccount(addr, account)
     },

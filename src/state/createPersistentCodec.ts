@@ -4,7 +4,7 @@ import type { ChainRules } from '../chain/createChainRules.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import type { BorSnapshot } from '../chain/bor/applyBorHeaders.js'
 import { decodeBorSnapshot, encodeBorSnapshot } from '../chain/bor/storedBorSnapshot.js'
-import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../utils/keccak256.js'
 import { cacheKeyKind, cacheKeys } from '../utils/cacheKeys.js'
 import { type HintKind, checkHint } from './checkHint.js'
 

@@ -1,6 +1,6 @@
 import type { Account } from '@ethereumjs/util'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../utils/keccak256.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
 import type { LruCache } from '../utils/createLruCache.js'

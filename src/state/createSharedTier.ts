@@ -1,5 +1,5 @@
 import { bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
-import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../utils/keccak256.js'
 import { type ReceiptOutcome, receiptOutcomes } from '../chain/receiptOutcomes.js'
 import { receiptsRoot } from '../chain/receiptsRoot.js'
 import type { Hex } from '../types/hex.js'

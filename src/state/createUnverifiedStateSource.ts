@@ -1,5 +1,5 @@
 import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToHex, hexToBytes, unpadBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../utils/keccak256.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import type { Upstream } from '../upstream/types.js'
 import { rejoinAfterTimeout } from './rejoinAfterTimeout.js'
@@ -38,7 +38,7 @@ export function createUnverifiedStateSource({ upstream, cache }: { upstream: Ups
         upstream.request('eth_getCode', [address, pinBlock(block)]),
       ])
       const code = hexBytes(codeHex, 'eth_getCode')
-      const codeHash = code.length === 0 ? KECCAK256_NULL : keccak_256(code)
+      const codeHash = code.length === 0 ? KECCAK256_NULL : keccak256(code)
       if (code.length > 0) cache.set(cacheKeys.code(bytesToHex(codeHash)), code, codeBytes(code))
       const account = new Account(BigInt(nonce as string), BigInt(balance as string), KECCAK256_RLP, codeHash)
       const absent = account.nonce === 0n && account.balance === 0n && code.length === 0

@@ -1,6 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex } from '@ethereumjs/util'
-import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../utils/keccak256.js'
 import { cacheKeys } from '../utils/cacheKeys.js'
 
 /** The roots a header commits to that a shared tier checks entries against. */

@@ -1,7 +1,7 @@
 import { createMPTFromProof } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
-import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../utils/keccak256.js'
 import { ProofRootMismatchError } from '../errors/state.js'
 import type { Hex } from '../types/hex.js'
 
@@ -27,7 +27,7 @@ export async function verifyProof(
   }
   let trie
   try {
-    trie = await createMPTFromProof(nodes, { root, useKeyHashing: true })
+    trie = await createMPTFromProof(nodes, { root, useKeyHashing: true, useKeyHashingFunction: keccak256 })
   } catch (err) {
     throw new Error(`malformed proof: ${err instanceof Error ? err.message : String(err)}`)
   }

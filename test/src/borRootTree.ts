@@ -1,5 +1,5 @@
 import { bytesToHex, concatBytes, hexToBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../src/utils/keccak256.js'
 import { rpcResult } from './rpc.js'
 
 const word = (hex: string) => hexToBytes(`0x${BigInt(hex).toString(16).padStart(64, '0')}` as `0x${string}`)
@@ -10,7 +10,7 @@ export async function expectedRoot(url: string, start: number, end: number): Pro
   for (let n = start; n <= end; n++) {
     const b = await rpcResult(url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])
     level.push(
-      keccak_256(
+      keccak256(
         concatBytes(word(b.number), word(b.timestamp), hexToBytes(b.transactionsRoot), hexToBytes(b.receiptsRoot)),
       ),
     )
@@ -20,7 +20,7 @@ export async function expectedRoot(url: string, start: number, end: number): Pro
   while (level.length < width) level.push(new Uint8Array(32))
   while (level.length > 1) {
     const next: Uint8Array[] = []
-    for (let i = 0; i < level.length; i += 2) next.push(keccak_256(concatBytes(level[i]!, level[i + 1]!)))
+    for (let i = 0; i < level.length; i += 2) next.push(keccak256(concatBytes(level[i]!, level[i + 1]!)))
     level = next
   }
   return bytesToHex(level[0]!).slice(2)

@@ -1,5 +1,5 @@
 import { Account, KECCAK256_NULL, KECCAK256_RLP, hexToBytes, unpadBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../src/utils/keccak256.js'
 import type { StateSource } from '../../src/state/types.js'
 
 export type AllocAccount = {
@@ -30,7 +30,7 @@ export function createAllocStateSource(alloc: Record<string, AllocAccount>): Sta
       toBigInt(a.nonce),
       toBigInt(a.balance),
       KECCAK256_RLP,
-      code.length > 0 ? keccak_256(code) : KECCAK256_NULL,
+      code.length > 0 ? keccak256(code) : KECCAK256_NULL,
     )
     accounts.set((address.startsWith('0x') ? address : `0x${address}`).toLowerCase(), { account, code, storage })
   }

@@ -1,5 +1,5 @@
 import { concatBytes, setLengthLeft, bigIntToUnpaddedBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 
 /** The most blocks one checkpoint root covers (Bor's MaxCheckpointLength, 2^15). */
 export const MAX_CHECKPOINT_LENGTH = 2 ** 15
@@ -23,14 +23,14 @@ const word = (n: bigint) => setLengthLeft(bigIntToUnpaddedBytes(n), 32)
 export function borRootHash(blocks: readonly CheckpointBlock[]): Uint8Array {
   if (blocks.length === 0) throw new Error('a checkpoint covers at least one block')
   let level: Uint8Array[] = blocks.map((b) =>
-    keccak_256(concatBytes(word(b.number), word(b.timestamp), b.transactionsTrie, b.receiptTrie)),
+    keccak256(concatBytes(word(b.number), word(b.timestamp), b.transactionsTrie, b.receiptTrie)),
   )
   let width = 1
   while (width < level.length) width *= 2
   while (level.length < width) level.push(new Uint8Array(32))
   while (level.length > 1) {
     const next: Uint8Array[] = []
-    for (let i = 0; i < level.length; i += 2) next.push(keccak_256(concatBytes(level[i]!, level[i + 1]!)))
+    for (let i = 0; i < level.length; i += 2) next.push(keccak256(concatBytes(level[i]!, level[i + 1]!)))
     level = next
   }
   return level[0]!

@@ -1,6 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToHex, ecrecover, publicToAddress } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import { BaseError } from '../../errors/base.js'
 import type { Hex } from '../../types/hex.js'
 
@@ -64,7 +64,7 @@ export function borSealHash(header: BorSealedHeader, jaipur: boolean): Uint8Arra
     header.nonce,
   ]
   if (jaipur && header.baseFeePerGas !== undefined) fields.push(bigIntToUnpaddedBytes(header.baseFeePerGas))
-  return keccak_256(RLP.encode(fields))
+  return keccak256(RLP.encode(fields))
 }
 
 /** The block's author: the address whose key made the seal (r ‖ s ‖ v, v ∈ {0, 1}) over the seal hash. */

@@ -1,5 +1,5 @@
 import { bytesToHex, concatBytes, hexToBytes, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import type { Hex } from '../../types/hex.js'
 
 const RECEIPT_PREFIX = new TextEncoder().encode('matic-bor-receipt-')
@@ -12,7 +12,7 @@ const RECEIPT_PREFIX = new TextEncoder().encode('matic-bor-receipt-')
  */
 export function borStateSyncTxHash(number: bigint, blockHash: string): Hex {
   return bytesToHex(
-    keccak_256(concatBytes(RECEIPT_PREFIX, setLengthLeft(bigIntToBytes(number), 8), hexToBytes(blockHash as Hex))),
+    keccak256(concatBytes(RECEIPT_PREFIX, setLengthLeft(bigIntToBytes(number), 8), hexToBytes(blockHash as Hex))),
   ) as Hex
 }
 

@@ -1,7 +1,7 @@
 import { type ChainConfig, Common, type HardforksDict } from '@ethereumjs/common'
 import { BaseError } from '../../errors/base.js'
 import type { Hex } from '../../types/hex.js'
-import { replayKzg } from '../replayKzg.js'
+import { customCrypto } from '../customCrypto.js'
 import { type BorChainSpec, type BorConfig, borScheduleAt } from './borChains.js'
 
 /** What Bor adds to a chain's rules: its schedules and forks, by block number. */
@@ -73,7 +73,7 @@ export function createBorCommon(spec: BorChainSpec): Common {
     dnsNetworks: [],
     customHardforks: BOR_HARDFORKS,
   }
-  return new Common({ chain: chain as unknown as ChainConfig, customCrypto: { kzg: replayKzg } })
+  return new Common({ chain: chain as unknown as ChainConfig, customCrypto })
 }
 
 const blockNumber = (raw: unknown, what: string): number => {

@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import { bytes } from '../../utils/hex.js'
 import type { Hex } from '../../types/hex.js'
 
@@ -7,7 +7,7 @@ export type StaticArg = bigint | number | boolean | Hex
 
 /** The 4-byte selector of a function signature such as `transfer(address,uint256)`. */
 export function selector(signature: string): Hex {
-  return bytes(keccak_256(new TextEncoder().encode(signature)).slice(0, 4))
+  return bytes(keccak256(new TextEncoder().encode(signature)).slice(0, 4))
 }
 
 function word(arg: StaticArg): string {

@@ -1,5 +1,5 @@
 import { bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { RangeVerificationError } from '../../errors/state.js'
 import { UpstreamRpcError } from '../../errors/upstream.js'
@@ -117,7 +117,7 @@ export const accountRange = defineMethod({
         throw new RangeVerificationError(`${where}: the upstream lists an account without its address (${listed})`, {
           facts: { block: header },
         })
-      if (a.key !== undefined && bytesToHex(keccak_256(hexToBytes(address))) !== a.key.toLowerCase()) {
+      if (a.key !== undefined && bytesToHex(keccak256(hexToBytes(address))) !== a.key.toLowerCase()) {
         throw new RangeVerificationError(
           `${where}: the upstream files the account under key ${a.key}, which is not its hash`,
           { facts: { block: header, address } },
@@ -138,8 +138,8 @@ export const accountRange = defineMethod({
         throw bad('codeHash', a.codeHash, bytesToHex(account.codeHash))
       if (a.root !== undefined && !/^0x0*$/.test(a.root) && a.root.toLowerCase() !== bytesToHex(account.storageRoot))
         throw bad('storage root', a.root, bytesToHex(account.storageRoot))
-      if (a.code !== undefined && bytesToHex(keccak_256(hexToBytes(a.code as Hex))) !== bytesToHex(account.codeHash))
-        throw bad('code (its hash)', bytesToHex(keccak_256(hexToBytes(a.code as Hex))), bytesToHex(account.codeHash))
+      if (a.code !== undefined && bytesToHex(keccak256(hexToBytes(a.code as Hex))) !== bytesToHex(account.codeHash))
+        throw bad('code (its hash)', bytesToHex(keccak256(hexToBytes(a.code as Hex))), bytesToHex(account.codeHash))
       for (const [slot, value] of Object.entries(a.storage ?? {})) {
         const ours = await engine.source.getStorage(header, address, bytesToHex(hexToBytes(slot as Hex)) as Hex)
         if (bytesToBigInt(ours) !== BigInt(`0x${value.replace(/^0x/, '') || '0'}`))

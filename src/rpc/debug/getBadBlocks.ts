@@ -1,6 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { HeaderVerificationError } from '../../errors/state.js'
 import { UpstreamRpcError } from '../../errors/upstream.js'
@@ -34,7 +34,7 @@ export const getBadBlocks = defineMethod({
       const raw = [entry.rlp, entry.block].find((v): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v))
       if (!raw) throw new HeaderVerificationError(`bad block ${entry.hash}: the upstream gives no RLP to check it by`)
       const header = (RLP.decode(hexToBytes(raw as Hex)) as unknown as Uint8Array[][])[0]!
-      const hash = bytesToHex(keccak_256(RLP.encode(header)))
+      const hash = bytesToHex(keccak256(RLP.encode(header)))
       if (hash !== entry.hash.toLowerCase())
         throw new HeaderVerificationError(`bad block ${entry.hash}: its RLP hashes to another hash`, {
           facts: { block: { hash: entry.hash.toLowerCase() }, expectedHash: entry.hash.toLowerCase(), gotHash: hash },

@@ -1,6 +1,6 @@
 import { createTxFromRPC } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import { HeaderVerificationError } from '../../errors/state.js'
 import { parseHash } from '../parsers.js'
 import { required } from '../params.js'
@@ -24,9 +24,9 @@ export const getRawTransaction = defineMethod({
     )
     const tx = await createTxFromRPC(json as never, { common: at.common })
     const raw = tx.serialize()
-    if (bytesToHex(keccak_256(raw)) !== hash) {
+    if (bytesToHex(keccak256(raw)) !== hash) {
       throw new HeaderVerificationError(`transaction ${hash}: the upstream's fields encode to another transaction`, {
-        facts: { block: blockHash ? at : undefined, expectedHash: hash, gotHash: bytesToHex(keccak_256(raw)) },
+        facts: { block: blockHash ? at : undefined, expectedHash: hash, gotHash: bytesToHex(keccak256(raw)) },
       })
     }
     return bytesToHex(raw)

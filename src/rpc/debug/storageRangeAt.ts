@@ -1,5 +1,5 @@
 import { bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import { stateBefore } from '../../exec/stateBefore.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { RangeVerificationError } from '../../errors/state.js'
@@ -62,7 +62,7 @@ export const storageRangeAt = defineMethod({
         throw new RangeVerificationError(`${where}: the upstream lists slot ${hashed} without its key`, facts())
       }
       const key = setLengthLeft(hexToBytes(entry.key as Hex), 32)
-      if (bytesToHex(keccak_256(key)) !== hashed.toLowerCase()) {
+      if (bytesToHex(keccak256(key)) !== hashed.toLowerCase()) {
         throw new RangeVerificationError(
           `${where}: the upstream files the slot under ${hashed}, which is not its hash`,
           facts(bytesToHex(key)),
@@ -85,7 +85,7 @@ export const storageRangeAt = defineMethod({
     const high = range.nextKey ? BigInt(range.nextKey) : undefined
     for (const slot of state.dirtySlots(address)) {
       const key = setLengthLeft(hexToBytes(slot), 32)
-      const hashed = bytesToHex(keccak_256(key))
+      const hashed = bytesToHex(keccak256(key))
       const h = BigInt(hashed)
       if (h < low || (high !== undefined && h >= high) || hashed in (range.storage ?? {})) continue
       const value = await state.getStorage(at, key)

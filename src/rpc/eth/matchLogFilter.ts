@@ -1,10 +1,10 @@
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import type { LogFilter } from './parseLogFilter.js'
 
 /** Whether a 2048-bit logs bloom has the three bits `value` sets (the yellow paper's M3:2048). */
 function bloomHas(bloom: Uint8Array, value: Uint8Array): boolean {
-  const h = keccak_256(value)
+  const h = keccak256(value)
   for (let i = 0; i < 6; i += 2) {
     const bit = ((h[i]! << 8) | h[i + 1]!) & 2047
     if ((bloom[256 - 1 - (bit >> 3)]! & (1 << (bit & 7))) === 0) return false

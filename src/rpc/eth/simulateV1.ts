@@ -1,5 +1,5 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import { type Address, bytesToHex } from '@ethereumjs/util'
 import { BlockNotFoundError } from '../../errors/state.js'
 import { ServerRpcError } from '../../errors/rpc.js'
@@ -15,7 +15,7 @@ import { optional, required } from '../params.js'
 const hex = (b: Uint8Array) => bytesToHex(b) as Hex
 
 /** A simulated transaction's hash: the unsigned transaction (v, r, s zero) hashed as geth does. */
-const txHash = (tx: TypedTransaction): Hex => hex(keccak_256(tx.serialize()))
+const txHash = (tx: TypedTransaction): Hex => hex(keccak256(tx.serialize()))
 
 /** geth's RPCTransaction of a simulated (unsigned) transaction, its fields in geth's order. */
 function transactionJson(block: SimulatedBlock, tx: TypedTransaction, index: number, from: Address) {

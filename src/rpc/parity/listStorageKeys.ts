@@ -1,5 +1,5 @@
 import { bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import type { Engine } from '../../exec/createEngine.js'
 import { ServerRpcError } from '../../errors/rpc.js'
@@ -75,7 +75,7 @@ async function enumerateKeys(
         })
       }
       const key = setLengthLeft(hexToBytes(entry.key as Hex), 32)
-      if (bytesToHex(keccak_256(key)) !== hashed.toLowerCase()) {
+      if (bytesToHex(keccak256(key)) !== hashed.toLowerCase()) {
         throw new RangeVerificationError(
           `${where}: the upstream files the slot under ${hashed}, which is not its hash`,
           {

@@ -1,7 +1,7 @@
 import { createBlockHeaderFromRPC } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, KECCAK256_RLP_ARRAY, bytesToHex, equalsBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import type { Engine } from '../../exec/createEngine.js'
 import type { LoadedBlock } from '../../exec/loadBlock.js'
@@ -71,7 +71,7 @@ async function uncleHeaders(engine: Engine, loaded: LoadedBlock) {
   const headers = jsons.map((j) =>
     createBlockHeaderFromRPC(j as never, { common, skipConsensusFormatValidation: true }),
   )
-  const hash = keccak_256(RLP.encode(headers.map((h) => h.raw())))
+  const hash = keccak256(RLP.encode(headers.map((h) => h.raw())))
   if (!equalsBytes(hash, header.uncleHash)) {
     throw new HeaderVerificationError(
       `block ${header.number}: the upstream's uncles hash to another hash than the header's uncles hash`,

@@ -1,6 +1,6 @@
 import type { Account } from '@ethereumjs/util'
 import { bytesToBigInt, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import type { VerifiedHeader } from '../../chain/parseHeader.js'
 import { ServerRpcError } from '../../errors/rpc.js'
 import { parseProofAnswer } from '../../state/parseProofAnswer.js'
@@ -74,7 +74,7 @@ export const cacheCheck = defineMethod({
         const bytes = peek<Uint8Array>(key)
         if (!bytes) continue
         code.checked++
-        const hash = bytesToHex(keccak_256(bytes))
+        const hash = bytesToHex(keccak256(bytes))
         if (hash !== parsed.codeHash.toLowerCase())
           fail(code, key, `the code hashes to ${hash}, it is kept as ${parsed.codeHash}`)
       }

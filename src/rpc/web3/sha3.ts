@@ -1,5 +1,5 @@
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import { defineMethod } from '../defineMethod.js'
 import { required } from '../params.js'
 import { parseData } from '../parsers.js'
@@ -9,6 +9,6 @@ export const sha3 = defineMethod({
   name: 'web3_sha3',
   params: [required(parseData)],
   async run(_engine, [data]) {
-    return bytesToHex(keccak_256(hexToBytes(data)))
+    return bytesToHex(keccak256(hexToBytes(data)))
   },
 })

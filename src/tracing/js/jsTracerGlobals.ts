@@ -1,6 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToHex, concatBytes, setLengthLeft } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../../utils/keccak256.js'
 import bigInt from 'big-integer'
 import type { Hex } from '../../types/hex.js'
 
@@ -69,13 +69,13 @@ export function jsTracerGlobals(
     toContract(from: unknown, nonce: unknown) {
       const address = rightAligned(buf(from, true), 20)
       const n = BigInt(Math.max(0, Math.trunc(Number(nonce ?? 0)) || 0))
-      return keccak_256(RLP.encode([address, bigIntToUnpaddedBytes(n)])).slice(12)
+      return keccak256(RLP.encode([address, bigIntToUnpaddedBytes(n)])).slice(12)
     },
     toContract2(from: unknown, salt: unknown, initcode: unknown) {
       const address = rightAligned(buf(from, true), 20)
       const saltBytes = rightAligned(fromHexLenient(String(salt)), 32)
       const code = buf(initcode, true)
-      return keccak_256(concatBytes(Uint8Array.of(0xff), address, saltBytes, keccak_256(code))).slice(12)
+      return keccak256(concatBytes(Uint8Array.of(0xff), address, saltBytes, keccak256(code))).slice(12)
     },
     isPrecompiled: (addr: unknown) =>
       precompiles().has(bytesToHex(rightAligned(buf(addr, true), 20)).toLowerCase() as Hex),

@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../keccak256.js'
 import { type AbiItem, parseSignature } from './parseSignature.js'
 
 /** Function and error selectors (4 bytes) and event topics (32 bytes), lowercase hex → the items they name. */
@@ -7,7 +7,7 @@ export type SignatureTable = { selectors: Map<string, AbiItem[]>; topics: Map<st
 const hex = (bytes: Uint8Array) => `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`
 
 /** keccak256 of a canonical signature: an event's topic; its first 4 bytes, a function's or error's selector. */
-export const signatureHash = (signature: string): string => hex(keccak_256(new TextEncoder().encode(signature)))
+export const signatureHash = (signature: string): string => hex(keccak256(new TextEncoder().encode(signature)))
 
 /** Same names and same indexed parameters (ERC-20's and ERC-721's Transfer differ only there). */
 const sameParams = (a: AbiItem, b: AbiItem) =>
