@@ -207,7 +207,7 @@ async function traceViews(opts: {
 
 /**
  * The stepper's source level, when the page has sources (pageSources): the code each frame ran, as the
- * transaction found it (a prestateTracer's accounts; a contract it created, as it left it), matched
+ * transaction found it (a prestateTracer's accounts; a contract it created, its creation's output), matched
  * to the page's build outputs. Undefined without sources, or when that cannot be asked (the stepper
  * then shows opcodes only, and says why).
  */

@@ -35,11 +35,12 @@ const call = (type: string, to: string, input: string, calls: CallFrame[] = []):
 })
 
 describe('frameSources', () => {
-  it('names each frame by its matched contract and ABI, follows a delegation, and leaves creations and unknown code without lines', () => {
+  it('names each frame by its matched contract and ABI, follows a delegation, takes a created contract’s code from its creation, and leaves creations and unknown code without lines', () => {
     const tree = call('CALL', SCENARIOS, '0xf83d08ba', [
       call('CALL', TOKEN, '0xa9059cbb'),
       call('DELEGATECALL', EOA, '0xd09de08a'),
-      call('CREATE', CHILD, '0x6080'),
+      { ...call('CREATE', CHILD, '0x6080'), output: deployed('Child') },
+      call('CALL', CHILD, '0x60fe47b1'), // set(uint256) on the child created above (gone from the state since)
       call('CALL', RAW, '0x12345678'),
     ])
     const frames = frameSources({
@@ -49,6 +50,7 @@ describe('frameSources', () => {
         [10, 2, TOKEN],
         [20, 2, SCENARIOS], // DELEGATECALL: the caller's storage
         [30, 2, CHILD],
+        [35, 2, CHILD],
         [40, 2, RAW],
       ],
       codeOf: (a) => code[a],
@@ -59,7 +61,8 @@ describe('frameSources', () => {
       ['Scenarios.0xf83d08ba', true],
       ['Token.transfer', true],
       ['Scenarios.increment', true],
-      ['new 0x0000…00d4', false],
+      ['new Child', false],
+      ['Child.set', true],
       ['0x0000…00e5.known', false],
     ])
     expect(frames[1]!.text?.('Token.sol')).toContain('contract Token')

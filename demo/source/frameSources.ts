@@ -21,8 +21,8 @@ const DELEGATION = /^0xef0100([0-9a-fA-F]{40})$/
 
 /**
  * What each frame of the step index runs, for the source level: the call it is (alignFrames), its
- * code (`codeOf`: the code of an address as the transaction found it — a prestateTracer's, or for a
- * contract it created, what it left), the contract that code matches by runtime bytecode, and the
+ * code (`codeOf`: the code of an address as the transaction found it — a prestateTracer's —, else
+ * for a contract the transaction created, its creation's output), the contract that code matches by runtime bytecode, and the
  * function its calldata names by that contract's ABI (else `decode`'s name, else the selector).
  * Creations run init code, which no runtime source map covers: they come without a locator.
  */
@@ -33,11 +33,24 @@ export function frameSources(opts: {
   registry: SourceRegistry
   decode?: (input: string) => string | undefined
 }): FrameSource[] {
+  // Contracts the transaction created: their runtime code is the creation's output (what a later
+  // self-destruct took away from the state is still what their calls ran).
+  const created = new Map<string, string>()
+  const visit = (c: CallFrame) => {
+    if (c.type.toUpperCase().startsWith('CREATE') && c.to && c.output && !c.error)
+      created.set(c.to.toLowerCase(), c.output)
+    for (const child of c.calls ?? []) visit(child)
+  }
+  visit(opts.tree)
+  const codeAt = (address: string) => {
+    const code = opts.codeOf(address)
+    return code && code.length > 2 ? code : (created.get(address) ?? code)
+  }
   const runCode = (address: string | undefined): string | undefined => {
     if (!address) return undefined
-    const code = opts.codeOf(address.toLowerCase())
+    const code = codeAt(address.toLowerCase())
     const delegate = code && DELEGATION.exec(code)?.[1]
-    return delegate ? opts.codeOf(`0x${delegate.toLowerCase()}`) : code
+    return delegate ? codeAt(`0x${delegate.toLowerCase()}`) : code
   }
   const creation = (c: CallFrame) => c.type.toUpperCase().startsWith('CREATE')
   const hasCode = (c: CallFrame) => creation(c) || (runCode(c.to)?.length ?? 0) > 2
