@@ -209,7 +209,7 @@ async function traceViews(opts: {
  * The stepper's source level, when the page has sources (pageSources): the code each frame ran, as the
  * transaction found it (a prestateTracer's accounts; a contract it created, its creation's output), matched
  * to the page's build outputs. Undefined without sources, or when that cannot be asked (the stepper
- * then shows opcodes only, and says why).
+ * then shows opcodes only; why is said in the console).
  */
 async function sourceLevel(
   opts: { trace: CallFrame; diff: StateDiff; steps: (config: Record<string, unknown>) => Promise<StepsAnswer> },
@@ -225,7 +225,11 @@ async function sourceLevel(
   const frames = frameSources({
     tree: opts.trace,
     entries: index.frames,
-    codeOf: (a) => accounts[a]?.code ?? opts.diff.post[a]?.code,
+    // Code set by the transaction itself (an EIP-7702 delegation it authorized) is in the diff's post.
+    codeOf: (a) => {
+      const code = accounts[a]?.code
+      return code && code.length > 2 ? code : (opts.diff.post[a]?.code ?? code)
+    },
     registry: pageSources.registry,
     decode: (input) => decodeCallData(input)?.name,
   })

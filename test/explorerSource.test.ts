@@ -122,6 +122,18 @@ describe('the stepper at the source level (the devnet’s sources, served as npm
     await page.locator('#stepper').screenshot({ path: join(SHOTS, 'source-stepper-full.png') })
   })
 
+  it('follows EIP-7702 delegations: a delegated EOA DELEGATECALLs an EOA delegated in the same transaction', async () => {
+    await openWithSources(
+      'EIP-7702 (type 4): call a delegated EOA that DELEGATECALLs an EOA delegated in the same transaction',
+    )
+    expect((await shown()).stack).toEqual(['Scenarios.delegate'])
+    expect((await press('into')).line).toBe(56)
+    expect((await press('into')).line).toBe(57)
+    // The second EOA's code is the delegation this transaction set (the state diff's), to the helper: Scenarios.
+    const at = await press('into')
+    expect([at.line, at.stack]).toEqual([50, ['Scenarios.delegate', 'Scenarios.increment']])
+  })
+
   it('steps out of the outermost function: says there is no caller', async () => {
     await openWithSources('revert with Error(string)')
     const at = await press('into')
