@@ -134,6 +134,19 @@ describe('the stepper at the source level (the devnet’s sources, served as npm
     expect([at.line, at.stack]).toEqual([50, ['Scenarios.delegate', 'Scenarios.increment']])
   })
 
+  it('a simulated call has the source level too (debug_traceCall)', async () => {
+    await page.goto(`${server.url}/#/call`)
+    await page.waitForSelector('#call-form')
+    await page.fill('#call-args', `${explorer.devnet.accounts[1]}, 5 ether`)
+    await page.click('#call-form button[type=submit]')
+    await page.waitForSelector('#stepper .source-pane[data-step]', { timeout: 60_000 })
+    let at = await press('into')
+    expect([at.file, at.line, at.stack]).toEqual(['Token.sol', 22, ['Token.transfer']])
+    expect((await press('into')).line).toBe(23)
+    at = await press('into')
+    expect([at.line, at.stack]).toEqual([41, ['Token.transfer', '_move']])
+  })
+
   it('steps out of the outermost function: says there is no caller', async () => {
     await openWithSources('revert with Error(string)')
     const at = await press('into')
