@@ -47,6 +47,8 @@ interface Program {
   hardfork?: Hardfork
   /** The state source answers slots synchronously too (storageAtHand: a verified cache holding them). */
   slotsAtHand?: boolean
+  /** Changes the EVM before the run (its opcode table, as a tracer's patch does). */
+  patch?: (evm: unknown) => void
 }
 
 interface Outcome {
@@ -84,6 +86,7 @@ async function run(program: Program, wasm: boolean): Promise<Outcome> {
   const stateManager = createOverlayStateManager({ source, block: {} as never })
   const common = new Common({ chain: Mainnet, hardfork: program.hardfork ?? Hardfork.Prague })
   const evm = await createEVM({ common, stateManager })
+  program.patch?.(evm)
   const detach = wasm ? engine.attach(evm, { counters }) : () => {}
   try {
     const to = createAddressFromString(TO)
@@ -491,6 +494,28 @@ describe('the wasm engine agrees with @ethereumjs/evm', () => {
       const out = keccak256(at, length)
       expect(bytesToHex(new Uint8Array(memory.buffer, out, 32)), `length ${length}`).toBe(bytesToHex(keccak_256(input)))
     }
+  })
+
+  it('leaves to the host an instruction whose handler the opcode table wraps (a tracer observing RETURN)', async () => {
+    let observed = 0
+    const patch = (evm: unknown) => {
+      type Entry = { opHandler: (...args: unknown[]) => unknown }
+      const internals = evm as { _opcodeMap: Entry[] }
+      const table = [...internals._opcodeMap]
+      const entry = table[0xf3]!
+      table[0xf3] = {
+        ...entry,
+        opHandler: (...args: unknown[]) => {
+          observed++
+          return entry.opHandler(...args)
+        },
+      }
+      internals._opcodeMap = table
+    }
+    const hostSteps = counters.hostOps[0xf3]!
+    await same({ code: `${push(7)}${RETURN_TOP}`, patch })
+    expect(observed).toBe(2) // once on each engine
+    expect(counters.hostOps[0xf3]! - hostSteps).toBe(1)
   })
 
   it('counts no fallback while no step listener is attached, and falls back with one', async () => {

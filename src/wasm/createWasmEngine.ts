@@ -13,7 +13,7 @@
 // EIPs it does not follow, gas of 2^40 or more) run in ethereumjs's own `run`, counted as fallbacks.
 //
 // Browser-safe: the module's bytes come from the host (src/node/loadWasmEvmModule.ts in Node).
-import { type EVM, EVMError } from '@ethereumjs/evm'
+import { type EVM, EVMError, createEVM, getOpcodesForHF } from '@ethereumjs/evm'
 import type { Hex } from '../types/hex.js'
 import { opcodeStackIO } from '../tracing/opcodeStackIO.js'
 import { interpreterPrototype } from './interpreterPrototype.js'
@@ -58,7 +58,7 @@ export type WasmEngine = {
 type Stack = { _store: bigint[]; _len: number }
 type Memory = { _store: Uint8Array; extend(offset: number, size: number): void }
 type OpcodeInfo = { fee: number; isInvalid: boolean; dynamicGas: boolean }
-type OpEntry = { opcodeInfo: OpcodeInfo } | undefined
+type OpEntry = { opcodeInfo: OpcodeInfo; opHandler?: unknown; gasHandler?: unknown } | undefined
 type Common = { isActivatedEIP(eip: number): boolean; param(name: string): bigint }
 type Journal = {
   isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean
@@ -179,6 +179,8 @@ type Instance = {
   layout: Layout
   /** Analysed code records by the code's bytes (ethereumjs hands the same array for the same account's code). */
   codes: WeakMap<Uint8Array, number>
+  /** ethereumjs's own handlers (pristineHandlers). */
+  handlers: Handlers
   /** The opcode table whose gas is in the module's table, and those fees. */
   table: OpEntry[] | undefined
   fees: BigInt64Array | undefined
@@ -264,6 +266,21 @@ function fallbackReason(interp: Interpreter, code: Uint8Array, opts: { pc?: numb
   return undefined
 }
 
+/**
+ * ethereumjs's own handlers by opcode (the same functions in every EVM's table): an entry of the
+ * EVM's table with another handler (a tracer's wrapper observing RETURN, say, or a custom opcode)
+ * is run by the host, where that handler runs.
+ */
+type Handlers = { run: Map<number, unknown>; gas: Map<number, unknown> }
+let pristine: Promise<Handlers> | undefined
+function pristineHandlers(): Promise<Handlers> {
+  pristine ??= createEVM().then((evm) => {
+    const { handlers, dynamicGasHandlers } = getOpcodesForHF(evm.common)
+    return { run: handlers as Map<number, unknown>, gas: dynamicGasHandlers as Map<number, unknown> }
+  })
+  return pristine
+}
+
 /** Sets the module's gas table from the EVM's opcode table (the fork's fees and opcodes). */
 function installTable(inst: Instance, table: OpEntry[], common: Common) {
   const { exports } = inst
@@ -273,9 +290,11 @@ function installTable(inst: Instance, table: OpEntry[], common: Common) {
   // (straight into linear memory) only when its fees differ from the last ones written.
   const fees = new BigInt64Array(256).fill(HOST_OP)
   for (const op of IMPLEMENTED) {
-    const info = table[op]?.opcodeInfo
+    const entry = table[op]
+    const info = entry?.opcodeInfo
     if (info === undefined || info.isInvalid) continue
     if (info.dynamicGas !== DYNAMIC.has(op)) continue
+    if (entry!.opHandler !== inst.handlers.run.get(op) || entry!.gasHandler !== inst.handlers.gas.get(op)) continue
     if (op === 0x54 && !has2929) continue
     if (EXPANDS_MEMORY.has(op) && !memoryStandard) continue
     fees[op] = BigInt(info.fee)
@@ -537,7 +556,7 @@ function readLayout(exports: Record<string, unknown>): Layout {
   }
 }
 
-function instantiate(module: CompiledWasmModule): Instance {
+function instantiate(module: CompiledWasmModule, handlers: Handlers): Instance {
   let view = new Uint8Array(0)
   let limbs = new BigUint64Array(0)
   let dataView = new DataView(new ArrayBuffer(0))
@@ -569,6 +588,7 @@ function instantiate(module: CompiledWasmModule): Instance {
     exports,
     layout: readLayout(instance.exports),
     codes: new WeakMap(),
+    handlers,
     table: undefined,
     fees: undefined,
     frame: undefined,
@@ -592,10 +612,11 @@ export async function createWasmEngine(module: CompiledWasmModule): Promise<Wasm
   await patchInterpreter()
   const idle: Instance[] = []
   // Checks the module's interface once, now.
-  idle.push(instantiate(module))
+  const handlers = await pristineHandlers()
+  idle.push(instantiate(module, handlers))
   const runtime: Runtime = {
     acquire() {
-      const inst = idle.pop() ?? instantiate(module)
+      const inst = idle.pop() ?? instantiate(module, handlers)
       if (inst.exports.heapUsed() > HEAP_LIMIT) {
         inst.exports.resetHeap()
         inst.codes = new WeakMap()

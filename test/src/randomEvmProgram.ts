@@ -227,7 +227,8 @@ export function randomProgram(r: Random, { callees, length, callBack = false }: 
         // A call: CALL (some value), STATICCALL, DELEGATECALL, CALLCODE; or a CREATE.
         if (r.chance(0.15)) {
           // Init code returning a runtime that returns its slot 0: PUSH8 <runtime> PUSH0 MSTORE PUSH1 8 PUSH1 24 RETURN.
-          const init = '675f545f5260205ff35f5260086018f3'
+          // Or, a third of the time, init code returning 2,000 bytes (400,000 gas of code deposit: often more than is left).
+          const init = r.chance(0.33) ? '6107d06000f3' : '675f545f5260205ff35f5260086018f3'
           t.push(`PUSH32:${init.padEnd(64, '0')}`, 0, 'MSTORE')
           if (r.chance(0.5)) t.push(16, 0, r.below(2), 'CREATE')
           else t.push(r.below(3), 16, 0, r.below(2), 'CREATE2')
