@@ -10,6 +10,8 @@ import { renderStateDiff } from './views/stateDiff.js'
 import { renderStepper } from './views/stepper.js'
 import { type SourcePane, createSourcePane } from './views/sourcePane.js'
 import { frameSources } from './source/frameSources.js'
+import { lineGasOf } from './source/lineGas.js'
+import type { SourceFrame } from '../src/tracing/render/source/toSourceFrames.js'
 import { pageSources } from './pageSources.js'
 import { type TokenOf, amountArgument, callAmounts } from './views/tokenAmounts.js'
 import { renderVerification } from './views/verification.js'
@@ -216,11 +218,18 @@ async function sourceLevel(
   index: StepIndex,
 ): Promise<((go: (step: number) => void) => SourcePane) | undefined> {
   if (pageSources.registry.size === 0 || index.steps === 0) return undefined
+  // Gas per line, where the daemon itself has sources for the contracts (edgetrace_sourceTracer):
+  // asked beside the code; without it the pane shows lines without gas.
+  const traced = (opts.steps({ tracer: 'edgetrace_sourceTracer' }) as Promise<unknown>).then(
+    (t) => (t && typeof t === 'object' ? lineGasOf(opts.trace, t as SourceFrame) : undefined),
+    () => undefined,
+  )
   const pre = await (opts.steps({ tracer: 'prestateTracer' }) as Promise<unknown>).catch((err: Error) => {
     console.warn(`the source level needs the code each frame ran (prestateTracer): ${err.message}`)
     return undefined
   })
   if (!pre) return undefined
+  const gas = await traced
   const accounts = pre as Record<string, { code?: string }>
   const frames = frameSources({
     tree: opts.trace,
@@ -232,6 +241,7 @@ async function sourceLevel(
     },
     registry: pageSources.registry,
     decode: (input) => decodeCallData(input)?.name,
+    ...(gas ? { gas } : {}),
   })
   if (!frames.some((f) => f.locator)) return undefined
   return (go) =>

@@ -101,6 +101,9 @@ describe('the stepper at the source level (the devnet’s sources, served as npm
       'require(balanceOf[from] >= value, "insufficient balance");',
       'balanceOf[from]',
     ])
+    // Gas per line from the server's edgetrace_sourceTracer, beside the line numbers.
+    const gas = await page.textContent('#stepper .source-line.current-line .line-gas')
+    expect(gas).toMatch(/^[\d,]+$/)
     // The call stack says where each caller is: transfer at line 23, pull at line 203.
     const lines = await page.locator('#stepper ol.call-stack li').allTextContents()
     expect(lines).toEqual([

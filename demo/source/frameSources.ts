@@ -32,6 +32,8 @@ export function frameSources(opts: {
   codeOf: (address: string) => string | undefined
   registry: SourceRegistry
   decode?: (input: string) => string | undefined
+  /** Gas per source line of each call (lineGasOf), when the daemon could say. */
+  gas?: ReadonlyMap<CallFrame, ReadonlyMap<string, number>>
 }): FrameSource[] {
   // Contracts the transaction created: their runtime code is the creation's output (what a later
   // self-destruct took away from the state is still what their calls ran).
@@ -71,6 +73,6 @@ export function frameSources(opts: {
         : ((contract && abiSelectors(contract.abi).get(selector)?.name) ?? opts.decode?.(call.input) ?? selector)
     if (!contract) return { label: `${who}.${fn}` }
     const text = (path: string) => [...contract.sources.values()].find((f) => f.path === path)?.content
-    return { label: `${who}.${fn}`, locator: locatorOf(contract), text }
+    return { label: `${who}.${fn}`, locator: locatorOf(contract), text, gas: opts.gas?.get(call) }
   })
 }

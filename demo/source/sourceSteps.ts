@@ -15,6 +15,8 @@ export type FrameSource = {
   locator?: SourceLocator | undefined
   /** The text of a source file of its contract's compilation, by path. */
   text?: ((file: string) => string | undefined) | undefined
+  /** Gas per source line (`file:line`) in this frame, when the daemon traced it at the source level. */
+  gas?: ReadonlyMap<string, number> | undefined
 }
 
 /** A function on the call stack: an external frame, or an internal call it made (a JUMP marked `i`). */

@@ -1,4 +1,5 @@
 import { fill, h } from '../dom.js'
+import { grouped } from '../format.js'
 import {
   type FrameSource,
   type RawStep,
@@ -167,6 +168,7 @@ export function createSourcePane(opts: {
       where,
       h('strong', { class: 'source-file-name' }, file),
       ` line ${line}`,
+      s.frame.gas ? h('span', { class: 'muted' }, ' · gas per line in this call, beside the line numbers') : null,
       s.at
         ? null
         : h(
@@ -192,10 +194,18 @@ export function createSourcePane(opts: {
           decoder.decode(bytes.subarray(to)),
         ]
       }
+      const spent = s.frame.gas?.get(`${file}:${number}`)
       const row = h(
         'div',
         { class: `source-line${here ? (s.at ? ' current-line' : ' near-line') : ''}`, 'data-line': number },
         h('span', { class: 'line-number' }, number),
+        s.frame.gas
+          ? h(
+              'span',
+              { class: 'line-gas', title: spent ? `${grouped(spent)} gas in this call` : undefined },
+              spent ? grouped(spent) : '',
+            )
+          : null,
         h('code', {}, ...body),
       )
       if (here) currentRow = row
