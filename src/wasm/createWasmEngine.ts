@@ -272,6 +272,11 @@ function fallbackReason(interp: Interpreter, code: Uint8Array, opts: { pc?: numb
  * is run by the host, where that handler runs.
  */
 type Handlers = { run: Map<number, unknown>; gas: Map<number, unknown> }
+/**
+ * Except JUMP and JUMPI: their wrappers check the deadline and share the thread (attachInterrupts),
+ * which the wasm does at its jumps itself (STATUS_YIELD, the attachment's interrupt).
+ */
+const OWN_WRAPPERS = new Set([0x56, 0x57])
 let pristine: Promise<Handlers> | undefined
 function pristineHandlers(): Promise<Handlers> {
   pristine ??= createEVM().then((evm) => {
@@ -294,7 +299,11 @@ function installTable(inst: Instance, table: OpEntry[], common: Common) {
     const info = entry?.opcodeInfo
     if (info === undefined || info.isInvalid) continue
     if (info.dynamicGas !== DYNAMIC.has(op)) continue
-    if (entry!.opHandler !== inst.handlers.run.get(op) || entry!.gasHandler !== inst.handlers.gas.get(op)) continue
+    if (
+      !OWN_WRAPPERS.has(op) &&
+      (entry!.opHandler !== inst.handlers.run.get(op) || entry!.gasHandler !== inst.handlers.gas.get(op))
+    )
+      continue
     if (op === 0x54 && !has2929) continue
     if (EXPANDS_MEMORY.has(op) && !memoryStandard) continue
     fees[op] = BigInt(info.fee)
