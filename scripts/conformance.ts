@@ -1,7 +1,7 @@
 // npm run conformance [-- --engine wasm|ethereumjs] [--report FILE]: runs every conformance corpus
 // (test/conformance/*.test.ts) with vitest, quietly, and prints one line per corpus (a file's
 // top-level describe): passed, failed, skipped, then each skip reason with its count; then
-// `N passed, M failed`. --engine (default ethereumjs) is the engine every corpus's servers and EVMs
+// `N passed, M failed`. --engine (default wasm, the product's) is the engine every corpus's servers and EVMs
 // run on (EDGETRACE_CONFORMANCE_ENGINE, read by test/src/conformanceEngine.ts); on wasm each corpus's
 // line is followed by what the wasm interpreter ran for its file (frames, host steps, fallbacks by
 // reason; test/src/useWasmCounters.ts). A skipped case carries its
@@ -16,6 +16,7 @@ import { startVitest } from 'vitest/node'
 import { CONFORMANCE_COUNTERS_ENV, CONFORMANCE_ENGINE_ENV } from '../test/src/conformanceEngine.js'
 import type { WasmCounterReport } from '../test/src/useWasmCounters.js'
 import { argFlag } from './argFlag.js'
+import { DEFAULT_ENGINE } from '../src/wasm/wasmEngineState.js'
 
 type CaseResult = {
   corpus: string
@@ -28,7 +29,7 @@ type CaseResult = {
 const reportAt = process.argv.indexOf('--report')
 const reportFile = reportAt >= 0 ? process.argv[reportAt + 1] : undefined
 if (reportAt >= 0 && !reportFile) throw new Error('--report needs a file name')
-const engine = argFlag('engine') ?? 'ethereumjs'
+const engine = argFlag('engine') ?? DEFAULT_ENGINE
 if (engine !== 'wasm' && engine !== 'ethereumjs') throw new Error(`--engine ${engine}: wasm or ethereumjs`)
 // Read by the test processes vitest starts (they inherit this environment).
 process.env[CONFORMANCE_ENGINE_ENV] = engine

@@ -354,7 +354,8 @@ describe('erigon_* over verified data, equal to what anvil says', () => {
       upstream: env.proxy.url.replace(/\/$/, ''),
       reachable: true,
       cache: ['memory'],
-      engine: 'ethereumjs',
+      // The default engine, its module loaded from dist/wasm or compiled from the sources.
+      engine: 'wasm',
     })
     expect(info.protocols.edgetrace.headNumber).toBeGreaterThanOrEqual(Number(head.number))
     await env.closeEdge()
@@ -371,13 +372,15 @@ describe('erigon_* over verified data, equal to what anvil says', () => {
     env.proxy.hooks = {}
   }, 20_000)
 
-  it('erigon_nodeInfo names the engine running the frames: wasm with --engine wasm', async () => {
-    const e = await env.edgeVia({}, { engine: 'wasm' })
-    try {
-      const [info] = await rpcResult(e.url, 'erigon_nodeInfo')
-      expect(info.protocols.edgetrace.engine).toBe('wasm')
-    } finally {
-      await env.closeEdge()
+  it('erigon_nodeInfo names the engine running the frames: wasm with --engine wasm, ethereumjs with --engine ethereumjs', async () => {
+    for (const engine of ['wasm', 'ethereumjs'] as const) {
+      const e = await env.edgeVia({}, { engine })
+      try {
+        const [info] = await rpcResult(e.url, 'erigon_nodeInfo')
+        expect(info.protocols.edgetrace.engine).toBe(engine)
+      } finally {
+        await env.closeEdge()
+      }
     }
   })
 

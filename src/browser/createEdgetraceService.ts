@@ -1,6 +1,6 @@
 import { type PooledWorker, createWebWorkerPool } from './createWebWorkerPool.js'
 import { type EngineCounters, engineCounters } from '../exec/engineCounters.js'
-import { provideWasmEvmModule } from '../wasm/wasmEngineState.js'
+import { engineKind, provideWasmEvmModule } from '../wasm/wasmEngineState.js'
 import { defaultWasmEvmUrl, fetchWasmEvmModule } from './fetchWasmEvmModule.js'
 import type { GethGenesis } from '@ethereumjs/common'
 import { createStore, get, set } from 'idb-keyval'
@@ -281,9 +281,11 @@ export async function createEdgetraceService(
           throw err
         })
       : undefined
-  if (config.engine?.engine === 'wasm') {
-    const url = config.wasmUrl ?? defaultWasmEvmUrl()
-    provideWasmEvmModule(() => fetchWasmEvmModule(url))
+  // The wasm EVM (the default engine), fetched at the first run that needs it; where it cannot be had
+  // (no such file beside the worker, no location to resolve it against) ethereumjs runs, said once.
+  if (engineKind(config.engine) === 'wasm') {
+    const { wasmUrl } = config
+    provideWasmEvmModule(async () => fetchWasmEvmModule(wasmUrl ?? defaultWasmEvmUrl()))
   }
   const sources = config.sources?.length
     ? await loadSources(config.sources).catch(async (err: unknown) => {

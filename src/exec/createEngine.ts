@@ -17,14 +17,14 @@ import type { StateSource } from '../state/types.js'
 import type { Upstream } from '../upstream/types.js'
 import type { RangeWorkers } from '../types/rangeWorkers.js'
 import { type VerificationCounts, newVerificationCounts } from '../types/verificationCounts.js'
-import { type EngineKind, type WasmEngineState, createWasmEngineState } from '../wasm/wasmEngineState.js'
+import { type EngineKind, type WasmEngineState, createWasmEngineState, engineKind } from '../wasm/wasmEngineState.js'
 import type { SourceRegistry } from '../sources/createSourceRegistry.js'
 import { DEFAULT_TXPOOL_LIMITS, type TxPool, type TxPoolLimits, createTxPool } from './txpool/createTxPool.js'
 
 export type EngineOptions = {
   /**
-   * `--engine`: what runs the EVM's frames. 'ethereumjs' (the default): @ethereumjs/evm alone.
-   * 'wasm': the WebAssembly interpreter (src/wasm) runs each frame's plain instructions and
+   * `--engine`: what runs the EVM's frames. 'ethereumjs': @ethereumjs/evm alone.
+   * 'wasm' (the default): the WebAssembly interpreter (src/wasm) runs each frame's plain instructions and
    * @ethereumjs/evm everything else (calls, logs, storage writes, the environment), frame by frame;
    * traces observed step by step (struct logs, JavaScript tracers) still run on ethereumjs alone.
    */
@@ -248,6 +248,6 @@ export function createEngine({
     txpool: createTxPool(opts.txpool ?? DEFAULT_TXPOOL_LIMITS),
     upstreamPool: { readAt: 0, headHash: undefined, dropped: 0, offered: true },
     log,
-    wasm: opts.engine === 'wasm' ? createWasmEngineState(log) : undefined,
+    wasm: engineKind(opts) === 'wasm' ? createWasmEngineState(log) : undefined,
   }
 }

@@ -1,3 +1,5 @@
+import { engineKind, provideWasmEvmModule } from '../wasm/wasmEngineState.js'
+import { loadWasmEvmModule } from './loadWasmEvmModule.js'
 import type { GethGenesis } from '@ethereumjs/common'
 import { availableParallelism } from 'node:os'
 import { createEdgetrace as createDaemon } from '../createEdgetrace.js'
@@ -107,6 +109,8 @@ export async function createNodeEdgetrace(options: CreateEdgetraceOptions): Prom
     // No upstream call is waited for longer than a request may take.
     callTimeoutMs: engine?.evmTimeoutMs ?? DEFAULT_ENGINE_OPTIONS.evmTimeoutMs,
   })
+  // The wasm EVM (the default engine): dist/wasm/evm.wasm, or compiled from the sources.
+  if (engineKind(engine) === 'wasm') provideWasmEvmModule(loadWasmEvmModule)
   const daemon = await createDaemon({
     upstream,
     api,

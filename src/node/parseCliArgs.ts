@@ -1,3 +1,4 @@
+import { DEFAULT_ENGINE } from '../wasm/wasmEngineState.js'
 import type { EngineKind } from '../wasm/wasmEngineState.js'
 import { BaseError } from '../errors/base.js'
 import { parseSocketUrl } from './createSocketServer.js'
@@ -210,9 +211,9 @@ ${NAMESPACE_LINES}
   --hardfork NAME         one hardfork for every block (devnets), e.g. prague; one of
 ${`${EXECUTABLE_HARDFORKS.join(', ')}`.replace(/(.{1,74})(?:, |$)/g, '                          $1,\n').slice(0, -2)}
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
-  --engine NAME           what runs the EVM: ethereumjs (default) or wasm (a WebAssembly interpreter
-                          runs each frame's plain instructions, @ethereumjs/evm the rest; traces
-                          observed step by step still run on ethereumjs alone)
+  --engine NAME           what runs the EVM: wasm (default: a WebAssembly interpreter runs each
+                          frame's plain instructions, @ethereumjs/evm the rest; traces observed
+                          step by step still run on ethereumjs alone) or ethereumjs (alone)
   --queue.redis URL       long ranges (trace_filter, debug_getModifiedAccounts*, the ots searches'
                           block scans, the signers of Bor snapshot walks) go in stretches on a work
                           queue there (BullMQ), for every process started with --queue.work to
@@ -333,7 +334,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     otsSearchScan: false,
     txpool: { ...DEFAULT_TXPOOL_LIMITS },
     unverified: false,
-    engine: 'ethereumjs',
+    engine: DEFAULT_ENGINE,
     traceCompat: false,
     overlayGetLogsTimeoutMs: 5 * 60_000,
     overlayReplayBlockTimeoutMs: 10_000,

@@ -10,7 +10,7 @@ import { createRedisKv } from './createRedisKv.js'
 import { type WebSocketConstructor, createUpstream } from '../upstream/createUpstream.js'
 import type { ProgressEvent } from '../types/progress.js'
 import type { Upstream } from '../upstream/types.js'
-import { provideWasmEvmModule } from '../wasm/wasmEngineState.js'
+import { engineKind, provideWasmEvmModule } from '../wasm/wasmEngineState.js'
 import { loadWasmEvmModule } from './loadWasmEvmModule.js'
 import { engineCounters } from '../exec/engineCounters.js'
 import { createRangeWorkers, defaultWorkerThreads } from './workers/createRangeWorkers.js'
@@ -241,8 +241,8 @@ export async function startEdgetrace({
   metrics: metricsEverywhere = false,
   queue,
 }: StartEdgetraceParameters): Promise<RunningEdgetrace> {
-  // `--engine wasm`: the module from dist/wasm/evm.wasm, or compiled from the sources.
-  if (engine?.engine === 'wasm') provideWasmEvmModule(loadWasmEvmModule)
+  // `--engine wasm` (the default): the module from dist/wasm/evm.wasm, or compiled from the sources.
+  if (engineKind(engine) === 'wasm') provideWasmEvmModule(loadWasmEvmModule)
   let metrics: Metrics | undefined
   const sharedKv = cacheRedis
     ? createRedisKv({

@@ -8,12 +8,24 @@ import {
 
 export type EngineKind = 'wasm' | 'ethereumjs'
 
+/**
+ * The engine when none is named (`--engine`, `engine.engine`): the wasm interpreter, since every
+ * recorded corpus passes on it (npm run conformance -- --engine wasm) and it runs the EVM's plain
+ * instructions 15-20× faster. Where its module cannot be had, ethereumjs runs everything (said once).
+ */
+export const DEFAULT_ENGINE: EngineKind = 'wasm'
+
+/** The engine these options name, else the default. */
+export function engineKind(options: { engine?: EngineKind | undefined } | undefined): EngineKind {
+  return options?.engine ?? DEFAULT_ENGINE
+}
+
 let provider: (() => Promise<CompiledWasmModule>) | undefined
 let shared: Promise<WasmEngine | Error> | undefined
 
 /**
  * Names where this process gets the wasm EVM's compiled module (Node: src/node/loadWasmEvmModule.ts,
- * given by startEdgetrace and the range workers). A host that gives none (the browser, for now)
+ * given by startEdgetrace, the library and the range workers; the browser: src/browser/fetchWasmEvmModule.ts). A host that gives none
  * runs every engine on ethereumjs.
  */
 export function provideWasmEvmModule(load: () => Promise<CompiledWasmModule>): void {

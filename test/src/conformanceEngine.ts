@@ -1,6 +1,6 @@
 // The engine the conformance corpora run on, from one place: `npm run conformance -- --engine wasm`
 // (scripts/conformance.ts) sets EDGETRACE_CONFORMANCE_ENGINE for the test processes; unset (plain
-// `npm test`, a single file) is ethereumjs. Every conformance file takes its servers' engine options
+// `npm test`, a single file) is the product's default engine, wasm; CI (.ci/run) runs the other one. Every conformance file takes its servers' engine options
 // from engineOptions() and the EVMs it runs itself (runTracetestCase) from conformanceWasmState(),
 // and reports what the wasm interpreter ran with useWasmCounters (test/src/useWasmCounters.ts).
 // No vitest here: the legacy tracers' worker thread imports it too.
@@ -8,6 +8,7 @@ import type { EngineOptions } from '../../src/exec/createEngine.js'
 import { loadWasmEvmModule } from '../../src/node/loadWasmEvmModule.js'
 import type { WasmEngineCounters } from '../../src/wasm/createWasmEngine.js'
 import {
+  DEFAULT_ENGINE,
   type EngineKind,
   type WasmEngineState,
   createWasmEngineState,
@@ -17,10 +18,10 @@ import {
 export const CONFORMANCE_ENGINE_ENV = 'EDGETRACE_CONFORMANCE_ENGINE'
 export const CONFORMANCE_COUNTERS_ENV = 'EDGETRACE_CONFORMANCE_COUNTERS'
 
-/** The engine the corpora run on: EDGETRACE_CONFORMANCE_ENGINE, else ethereumjs. */
+/** The engine the corpora run on: EDGETRACE_CONFORMANCE_ENGINE, else the product's default (wasm). */
 export function conformanceEngine(): EngineKind {
   const named = process.env[CONFORMANCE_ENGINE_ENV]
-  if (named === undefined || named === '') return 'ethereumjs'
+  if (named === undefined || named === '') return DEFAULT_ENGINE
   if (named !== 'wasm' && named !== 'ethereumjs')
     throw new Error(`${CONFORMANCE_ENGINE_ENV}=${named}: wasm or ethereumjs`)
   return named

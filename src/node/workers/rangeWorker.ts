@@ -4,7 +4,7 @@
 import { type MessagePort, threadId, workerData } from 'node:worker_threads'
 import type { GethGenesis } from '@ethereumjs/common'
 import { createEdgetrace } from '../../createEdgetrace.js'
-import { provideWasmEvmModule } from '../../wasm/wasmEngineState.js'
+import { engineKind, provideWasmEvmModule } from '../../wasm/wasmEngineState.js'
 import { loadWasmEvmModule } from '../loadWasmEvmModule.js'
 import type { EngineOptions } from '../../exec/createEngine.js'
 import { onJsTracerTxStart } from '../../tracing/js/jsTracerTxStart.js'
@@ -42,7 +42,7 @@ const daemon = (async () => {
     ...(webSocket ? { webSocket: webSocket as never } : {}),
     ...(data.engine.evmTimeoutMs !== undefined ? { callTimeoutMs: data.engine.evmTimeoutMs } : {}),
   })
-  if (data.engine.engine === 'wasm') provideWasmEvmModule(loadWasmEvmModule)
+  if (engineKind(data.engine) === 'wasm') provideWasmEvmModule(loadWasmEvmModule)
   return createEdgetrace({
     upstream,
     api: data.api,
