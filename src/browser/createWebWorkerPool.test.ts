@@ -37,6 +37,17 @@ describe('createWebWorkerPool', () => {
     expect(workers.closed()).toBe(2)
   })
 
+  it('tells a task whose worker starts for it (starting, then ready), and not one given a started worker', async () => {
+    const workers = counting()
+    const pool = createWebWorkerPool({ size: 1, start: workers.start })
+    const phases: string[] = []
+    await pool.run('{"a":1}', undefined, undefined, (phase) => phases.push(`first ${phase}`))
+    await pool.run('{"a":2}', undefined, undefined, (phase) => phases.push(`second ${phase}`))
+    expect(phases).toEqual(['first starting', 'first ready'])
+    expect(workers.started).toHaveLength(1)
+    await pool.close()
+  })
+
   it('a third task waits for a released worker rather than starting one past the size', async () => {
     const workers = counting()
     const pool = createWebWorkerPool({ size: 2, start: workers.start })

@@ -41,7 +41,7 @@ export function createWebWorkerPool({
       next(fresh)
     }
   }
-  function acquire(signal: AbortSignal | undefined): Promise<PooledWorker> {
+  function acquire(signal: AbortSignal | undefined, onColdStart?: (phase: 'starting') => void): Promise<PooledWorker> {
     const free = idle.pop()
     if (free) {
       clearTimeout(free.timer)
@@ -49,6 +49,7 @@ export function createWebWorkerPool({
     }
     if (running < size) {
       running++
+      onColdStart?.('starting')
       const worker = start()
       worker.catch(() => running--)
       return worker
@@ -114,10 +115,15 @@ export function createWebWorkerPool({
   return {
     size,
     minBlocks,
-    async run(text, signal) {
+    async run(text, signal, _onTxStart, onColdStart) {
       signal?.throwIfAborted()
-      const worker = acquire(signal)
+      let cold = false
+      const worker = acquire(signal, (phase) => {
+        cold = true
+        onColdStart?.(phase)
+      })
       const w = await worker
+      if (cold) onColdStart?.('ready')
       // Aborted while its worker started: the worker is free for the next task.
       if (signal?.aborted) {
         release(worker)

@@ -54,11 +54,15 @@ export async function runJsTracerRequest(
     throw new ServerRpcError(
       'JavaScript tracers run on worker threads (Web Workers in the browser), and this daemon cannot start any here',
     )
-  // The tracer's clock starts with the request: the wait for a free thread, a cold thread's start and
-  // the run all count against its timeout, so an endless tracer answers within timeout + GRACE_MS
-  // whatever the pool's state, and a request queued behind another's tracer waits no longer than its
-  // own timeout. A method of several transactions (a block, debug_traceCallMany) gives each its
-  // timeout: the clock restarts as the thread reports each transaction's start (where it can).
+  // The tracer's clock starts with the request: the wait for a free thread and the run count against
+  // its timeout, so an endless tracer answers within timeout + GRACE_MS of its thread being up, and a
+  // request queued behind another's tracer waits no longer than its own timeout. A thread started for
+  // the request (the first, or the one replacing a thread an endless tracer ended) does not count:
+  // its start takes seconds on a loaded machine, as geth's timeout never counts its own start-up; the
+  // clock stops while it starts and restarts once it is up (where the pool says so: the browser's Web
+  // Workers), the request's deadline bounding that wait. A method of several transactions (a block,
+  // debug_traceCallMany) gives each its timeout: the clock restarts as the thread reports each
+  // transaction's start (where it can).
   const single = method === 'debug_traceCall' || method === 'debug_traceTransaction'
   const perTx = !single && workers.reportsTxStart === true
   const timeout = new AbortController()
@@ -73,7 +77,18 @@ export async function runJsTracerRequest(
     (s): s is AbortSignal => s !== undefined,
   )
   try {
-    const result = await runOnWorker(workers, method, params, AbortSignal.any(signals), perTx ? arm : undefined)
+    const onColdStart = (phase: 'starting' | 'ready') => {
+      if (phase === 'starting') clearTimeout(timer)
+      else if (single || perTx) arm()
+    }
+    const result = await runOnWorker(
+      workers,
+      method,
+      params,
+      AbortSignal.any(signals),
+      perTx ? arm : undefined,
+      onColdStart,
+    )
     return new JsonStream(async (write) => {
       await write(result.json)
       // A result that failed after content: the part, then its error (as the worker answered it).

@@ -25,9 +25,14 @@ export async function runOnWorker(
   params: unknown,
   signal?: AbortSignal,
   onTxStart?: () => void,
+  onColdStart?: (phase: 'starting' | 'ready') => void,
 ): Promise<WorkerResult> {
   const text = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
-  const out = await (onTxStart ? workers.run(text, signal, onTxStart) : workers.run(text, signal))
+  const out = await (onColdStart
+    ? workers.run(text, signal, onTxStart, onColdStart)
+    : onTxStart
+      ? workers.run(text, signal, onTxStart)
+      : workers.run(text, signal))
   // A result's text as it is, unless an error member may follow it (parsed below to be sure).
   if (out.startsWith(RESULT_PREFIX) && out.endsWith('}') && !out.includes(ERROR_MEMBER)) {
     const json = out.slice(RESULT_PREFIX.length, -1)

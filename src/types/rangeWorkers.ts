@@ -11,9 +11,15 @@ export type RangeWorkers = {
   /**
    * Runs one request on a free worker; aborting it ends that request (its worker is replaced), also
    * while it waits for a worker. `onTxStart` hears each JavaScript tracer's transaction start (where
-   * `reportsTxStart`).
+   * `reportsTxStart`). `onColdStart` hears a worker started for this request: 'starting' as it
+   * starts, 'ready' once its daemon is up (where the pool can tell: the browser's Web Workers).
    */
-  run(text: string, signal?: AbortSignal, onTxStart?: () => void): Promise<string>
+  run(
+    text: string,
+    signal?: AbortSignal,
+    onTxStart?: () => void,
+    onColdStart?: (phase: 'starting' | 'ready') => void,
+  ): Promise<string>
   /** Whether run() reports the start of each transaction a JavaScript tracer traces. */
   readonly reportsTxStart?: boolean
   /**
