@@ -59,7 +59,7 @@ describe('the API reference (TypeDoc, docs/api)', () => {
     )
     for (const [file, text] of generated)
       expect(committed.get(file), `docs/api/${file}: run npm run docs:api`).toBe(text)
-  })
+  }, 240_000) // TypeDoc over the whole package: 18 s on a quiet machine, 83 s seen beside a loaded suite
 
   it('fails naming an exported option that has no TSDoc comment', () => {
     const fixture = join(fixtures, 'undocumented')
@@ -104,5 +104,5 @@ export function start(options: StartOptions): number {
     expect(run.status).not.toBe(0)
     expect(run.output).toMatch(/StartOptions\.retries \(Property\).*does not have any documentation/)
     expect(run.output).not.toMatch(/StartOptions\.port/)
-  })
+  }, 240_000)
 })
