@@ -19,6 +19,8 @@ import type { RangeWorkers } from '../types/rangeWorkers.js'
 import { type VerificationCounts, newVerificationCounts } from '../types/verificationCounts.js'
 import { type EngineKind, type WasmEngineState, createWasmEngineState, engineKind } from '../wasm/wasmEngineState.js'
 import type { SourceRegistry } from '../sources/createSourceRegistry.js'
+import type { SourceLookup } from '../sources/types.js'
+import { createSourcifyLookup } from './createSourcifyLookup.js'
 import { DEFAULT_TXPOOL_LIMITS, type TxPool, type TxPoolLimits, createTxPool } from './txpool/createTxPool.js'
 
 export type EngineOptions = {
@@ -94,6 +96,11 @@ export type EngineOptions = {
    * tracer (`edgetrace_sourceTracer`) matches to the code that runs, by runtime bytecode.
    */
   sources?: SourceRegistry | undefined
+  /**
+   * `--sourcify URL`: a Sourcify server whose APIv2 the source tracer asks for code no build output
+   * matched (its answer matched against the verified code, kept by code hash). Off when undefined.
+   */
+  sourcify?: string | undefined
 }
 
 /** Everything an execution needs: the upstream, the chain's rules, verified headers and state. */
@@ -106,6 +113,8 @@ export type Engine = {
   readonly options: EngineOptions
   /** The persistent tier under the cache (IndexedDB in the browser), when there is one. */
   readonly persistent: PersistentBacking | undefined
+  /** The Sourcify lookup (`sourcify`), when there is one. */
+  readonly sourceLookup: SourceLookup | undefined
   /** Whether the upstream answered eth_createAccessList (asked once; stops asking when it does not). */
   accessListSupported: boolean
   /**
@@ -242,6 +251,9 @@ export function createEngine({
     cache,
     options: opts,
     persistent,
+    sourceLookup: opts.sourcify
+      ? createSourcifyLookup({ url: opts.sourcify, chainId: rules.chainId, cache, log })
+      : undefined,
     accessListSupported: true,
     searchIndex: { missing: new Set() },
     verified,

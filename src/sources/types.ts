@@ -58,3 +58,12 @@ export type SourceContract = {
   /** The compilation's sources by solc source id (the `f` of the source map). */
   sources: Map<number, SourceFile>
 }
+
+/** What a lookup of a contract's sources elsewhere (Sourcify) gave: the contract matched to the code, or why not. */
+export type SourceLookupResult = { contract: SourceContract } | { note: string }
+
+/**
+ * Looks up the sources of code no registered build output matched, by the address it ran at and
+ * that code (the verified code: a lookup matches what it is given against it, never trusts the address).
+ */
+export type SourceLookup = (address: string, code: Uint8Array) => Promise<SourceLookupResult>

@@ -74,6 +74,9 @@ export function createPersistentCodec(rules: ChainRules): PersistentCodec {
           return checkHint(kind, value) ? value : undefined
         case 'borSnapshot':
           return encodeBorSnapshot(value as BorSnapshot)
+        // A Sourcify answer's text: matched against the verified code wherever it is used, never trusted.
+        case 'sourcify':
+          return typeof value === 'string' ? value : undefined
         case 'trieNode':
           return value
         // In memory only: decoded blocks, in-flight proofs, unverified state, checkpoint links, token metadata, touch indexes.
@@ -127,6 +130,8 @@ export function createPersistentCodec(rules: ChainRules): PersistentCodec {
           const snapshot = decodeBorSnapshot(stored)
           return snapshot && cacheKeys.borSnapshot(snapshot.hash) === key ? snapshot : undefined
         }
+        case 'sourcify':
+          return typeof stored === 'string' ? stored : undefined
         default:
           return stored
       }

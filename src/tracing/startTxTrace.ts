@@ -114,7 +114,8 @@ export function startTxTrace(plan: TracePlan, context: FlatTraceContext, write?:
     hooks: recorder.hooks,
     async finish(_result, state) {
       const access = needs.state ? await collectStateAccess(state) : undefined
-      return plan.tracer.render({ arena: recorder.arena, access, context, sources: plan.sources }, plan.config)
+      const run = { arena: recorder.arena, access, context, sources: plan.sources, sourceLookup: plan.sourceLookup }
+      return plan.tracer.render(run, plan.config)
     },
     abort: async () => false,
   }

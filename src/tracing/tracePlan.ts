@@ -4,6 +4,7 @@ import type { NativeTracer } from './tracers/types.js'
 import type { JsLoadedState, JsStateMiss } from './js/createJsTracerSession.js'
 import type { VerifiedHeader } from '../chain/parseHeader.js'
 import type { SourceRegistry } from '../sources/createSourceRegistry.js'
+import type { SourceLookup } from '../sources/types.js'
 
 /** What a debug_trace* request asked for, parsed. */
 export type TracePlan = (
@@ -30,4 +31,6 @@ export type TracePlan = (
   txIndex?: number | undefined
   /** The engine's known contracts, for a native tracer that renders at the source level. */
   sources?: SourceRegistry | undefined
+  /** The engine's Sourcify lookup, for code none of `sources` matches. */
+  sourceLookup?: SourceLookup | undefined
 }

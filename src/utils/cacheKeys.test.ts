@@ -89,6 +89,11 @@ const samples = {
     literal: `tb:${HASH}`,
     parsed: { kind: 'touchedBy', hash: HASH },
   },
+  sourcify: {
+    key: cacheKeys.sourcify(137n, HASH),
+    literal: `sfy:137:${HASH}`,
+    parsed: { kind: 'sourcify', chainId: 137n, codeHash: HASH },
+  },
 } satisfies Record<CacheKeyKind, { key: string; literal: string; parsed: ParsedCacheKey }>
 
 describe('cacheKeys', () => {

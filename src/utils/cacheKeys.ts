@@ -56,6 +56,11 @@ const PREFIXES = {
   trieNode: 'tn',
   /** The addresses each transaction of a replayed block touches (ots searches), by block hash (memory only). */
   touchedBy: 'tb',
+  /**
+   * What a Sourcify server answered for a contract, its JSON text, by (chain id, runtime code hash) (persisted:
+   * never trusted, matched against the verified code each time it is used).
+   */
+  sourcify: 'sfy',
 } as const
 
 export type CacheKeyKind = keyof typeof PREFIXES
@@ -88,6 +93,7 @@ export type ParsedCacheKey =
   | { kind: 'tokenMetadata'; address: string; codeHash: string }
   | { kind: 'trieNode'; hash: string }
   | { kind: 'touchedBy'; hash: string }
+  | { kind: 'sourcify'; chainId: bigint; codeHash: string }
   | { kind: 'unknown'; key: string }
 
 /** The builders, one per kind. Hashes and roots are hex strings, passed as the caller holds them (not re-cased). */
@@ -119,6 +125,7 @@ export const cacheKeys = {
   tokenMetadata: (address: string, codeHash: string) => `tm:${address}:${codeHash}`,
   trieNode: (hash: string) => `tn:${hash}`,
   touchedBy: (hash: string) => `tb:${hash}`,
+  sourcify: (chainId: bigint, codeHash: string) => `sfy:${chainId}:${codeHash}`,
 } satisfies Record<CacheKeyKind, (...args: never[]) => string>
 
 /**
@@ -163,6 +170,11 @@ export function parseCacheKey(key: string): ParsedCacheKey {
     case 'footprint': {
       const f = fields(2)
       return f ? { kind, codeHash: f[0]!, selector: f[1]! } : unknown
+    }
+    case 'sourcify': {
+      const f = fields(2)
+      const chainId = f && integer(f[0]!)
+      return f && chainId !== undefined ? { kind, chainId, codeHash: f[1]! } : unknown
     }
     case 'tokenMetadata': {
       const f = fields(2)

@@ -29,8 +29,11 @@ export function createMuxTracer(lookup: (name: string) => NativeTracer): NativeT
       }
     },
     local: (children) => children.some((c) => c.tracer.local?.(c.config) === true),
+    // A child may answer with a promise (the source tracer looks sources up first): then so does the mux.
     render(run, children) {
-      return Object.fromEntries(children.map((c) => [c.name, c.tracer.render(run, c.config)]))
+      const results = children.map((c) => [c.name, c.tracer.render(run, c.config)] as const)
+      if (!results.some(([, r]) => r instanceof Promise)) return Object.fromEntries(results)
+      return Promise.all(results.map(async ([name, r]) => [name, await r] as const)).then(Object.fromEntries)
     },
   }
 }

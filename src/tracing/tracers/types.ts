@@ -2,6 +2,7 @@ import type { CallTraceArena } from '../recorder/types.js'
 import type { StateAccess } from '../state/collectStateAccess.js'
 import type { FlatTraceContext } from '../render/toFlatTraces.js'
 import type { SourceRegistry } from '../../sources/createSourceRegistry.js'
+import type { SourceLookup } from '../../sources/types.js'
 
 /** What a tracer needs recorded: call frames always; logs, steps and the state seen on demand. */
 export type TracerNeeds = {
@@ -20,6 +21,8 @@ export type TraceRun = {
   context: FlatTraceContext
   /** The build outputs the engine was given, for source-level tracers. */
   sources?: SourceRegistry | undefined
+  /** Where source-level tracers look up code none of `sources` matches (Sourcify), when anywhere. */
+  sourceLookup?: SourceLookup | undefined
 }
 
 /** A named tracer (geth's directory entry): parse its config, say what to record, render. */
@@ -27,6 +30,7 @@ export type NativeTracer<config = unknown> = {
   name: string
   parseConfig(raw: Record<string, unknown>): config
   needs(config: config): TracerNeeds
+  /** The result, or a promise of it (a source-level tracer that looks sources up first). */
   render(run: TraceRun, config: config): unknown
   /**
    * Renders with what only the daemon that was given it holds (the engine's `sources`): a request

@@ -31,6 +31,8 @@ export type SourceFrame = SourceScope & {
   address: Hex | null
   /** The matched contract's name; null when its code matched no known contract. */
   contract: string | null
+  /** Why a lookup of its sources gave none (Sourcify: not verified, unreachable, refused); absent otherwise. */
+  sources?: string
   /** The function by the contract's ABI, else the 4-byte selector; null without calldata or for creations. */
   function: string | null
   /** The call's input decoded (the contract's ABI, else the bundled signatures); null when neither knows it. */
@@ -61,7 +63,7 @@ const FUNCTION = /^function\s+([A-Za-z_$][\w$]*)\s*\(/
 /** The gas an op consumed: before it less after it (a call's callee included); a failed op, all it had. */
 const consumed = (op: VmOp) => Number(op.used === undefined ? op.gas : op.gas - op.used)
 
-function codeOf(access: StateAccess | undefined, address: Hex | undefined): Uint8Array | undefined {
+export function codeOf(access: StateAccess | undefined, address: Hex | undefined): Uint8Array | undefined {
   if (!access || !address) return undefined
   const key = address.toLowerCase() as Hex
   const pre = access.pre.get(key)?.code
@@ -77,6 +79,8 @@ export function toSourceFrames(
   arena: CallTraceArena,
   access: StateAccess | undefined,
   registry: SourceRegistry | undefined,
+  /** Per address (lowercase): why a lookup of its code's sources gave none. */
+  notes?: ReadonlyMap<string, string>,
 ): SourceFrame | null {
   if (arena.nodes.length === 0) return null
   const opsOf = new Map<number, VmOp[]>()
@@ -103,10 +107,12 @@ export function toSourceFrames(
     const deployed = creation && registry ? codeOf(access, node.to) : undefined
     const described = contract ?? (deployed ? registry?.match(deployed) : undefined)
     const { call, events, revertError } = decodeFrameAbi(node, described)
+    const note = contract || !node.to ? undefined : notes?.get(node.to.toLowerCase())
     return {
       type: node.kind,
       address: node.to ?? null,
       contract: contract?.name ?? null,
+      ...(note !== undefined ? { sources: note } : {}),
       function: creation ? null : functionOf(node.input, contract),
       call,
       events,

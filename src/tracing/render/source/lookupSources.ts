@@ -1,0 +1,49 @@
+import { type SourceRegistry, createSourceRegistry } from '../../../sources/createSourceRegistry.js'
+import type { SourceContract } from '../../../sources/types.js'
+import type { TraceRun } from '../../tracers/types.js'
+import { codeOf } from './toSourceFrames.js'
+
+/**
+ * Before a source-level render: the code of each called frame that no registered contract matches is
+ * looked up (`run.sourceLookup`, Sourcify), once per address, all at once. Gives the registry with
+ * what was found (each found contract already matched to that code by the lookup, and matched again
+ * here by the registry) and, per address, why a lookup found nothing.
+ */
+export async function lookupSources(
+  run: TraceRun,
+): Promise<{ registry: SourceRegistry | undefined; notes: Map<string, string> }> {
+  const notes = new Map<string, string>()
+  const lookup = run.sourceLookup
+  if (!lookup || !run.access) return { registry: run.sources, notes }
+  const wanted = new Map<string, Uint8Array>()
+  for (const node of run.arena.nodes) {
+    if (node.kind === 'CREATE' || node.kind === 'CREATE2' || !node.to) continue
+    const address = node.to.toLowerCase()
+    if (wanted.has(address)) continue
+    const code = codeOf(run.access, node.to)
+    if (!code || code.length === 0 || run.sources?.match(code)) continue
+    wanted.set(address, code)
+  }
+  if (wanted.size === 0) return { registry: run.sources, notes }
+  const found: SourceContract[] = []
+  await Promise.all(
+    [...wanted].map(async ([address, code]) => {
+      const result = await lookup(address, code)
+      if ('contract' in result) found.push(result.contract)
+      else notes.set(address, result.note)
+    }),
+  )
+  if (found.length === 0) return { registry: run.sources, notes }
+  const extra = createSourceRegistry(found)
+  const given = run.sources
+  return {
+    registry: {
+      add: (contracts) => extra.add(contracts),
+      match: (code) => given?.match(code) ?? extra.match(code),
+      get size() {
+        return (given?.size ?? 0) + extra.size
+      },
+    },
+    notes,
+  }
+}
