@@ -84,6 +84,36 @@ describe('remembered call footprints', () => {
     expect(edge.upstream.stats().roundTrips).toBe(2)
   })
 
+  it('a repeated call at a block number not yet final asks only which block it is (no eth_createAccessList again); after a reorg replaced that block, the new one', async () => {
+    await newBlock()
+    const number = await rpcResult(anvil.url, 'eth_blockNumber')
+    const call = { from: DEV_ACCOUNT, to: reader, data: '0x0badf00d' }
+    expect(await rpcResult(edge.url, 'eth_call', [call, number])).toBe(
+      await rpcResult(anvil.url, 'eth_call', [call, number]),
+    )
+    edge.upstream.resetStats()
+    expect(await rpcResult(edge.url, 'eth_call', [call, number])).toBe(
+      await rpcResult(anvil.url, 'eth_call', [call, number]),
+    )
+    // One request: the block at that number, the same as before, so the access list kept for it holds.
+    expect(edge.upstream.stats()).toMatchObject({ roundTrips: 1, calls: 1 })
+    // A reorg: anvil drops that block and mines another at its number (a different transaction in it).
+    const before = (await rpcResult(anvil.url, 'eth_getBlockByNumber', [number, false])).hash
+    await rpcResult(anvil.url, 'anvil_rollback', [1])
+    const hash = await rpcResult(anvil.url, 'eth_sendTransaction', [
+      { from: DEV_ACCOUNT, to: '0x00000000000000000000000000000000000000bf', value: '0x2' },
+    ])
+    await waitForReceipt(anvil.url, hash)
+    const after = (await rpcResult(anvil.url, 'eth_getBlockByNumber', [number, false])).hash
+    expect(after).not.toBe(before)
+    edge.upstream.resetStats()
+    expect(await rpcResult(edge.url, 'eth_call', [call, number])).toBe(
+      await rpcResult(anvil.url, 'eth_call', [call, number]),
+    )
+    // The guess failed: the block's header, then the batch for the new block.
+    expect(edge.upstream.stats().roundTrips).toBeGreaterThanOrEqual(2)
+  })
+
   it('kept in the persistent tier: a fresh daemon on the same store calls the same function at a new block in one round trip', async () => {
     const store = memoryStore()
     const proxy = await createProxy(anvil.url)

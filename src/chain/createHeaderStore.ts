@@ -17,6 +17,11 @@ export type HeaderStore = {
   peek(block: BlockSelector): VerifiedHeader | undefined
   /** As peek, after bringing the header (and a final number's hash) in from the persistent cache. */
   peekStored(block: BlockSelector): Promise<VerifiedHeader | undefined>
+  /**
+   * The block a number not yet final was when last resolved (by number or as the head): a guess for
+   * a caller to check against a fresh resolve (a reorg may have replaced it), never an answer itself.
+   */
+  peekRecent(number: bigint): VerifiedHeader | undefined
   /** Whether a block this deep is taken as final (at least reorgDepth below the highest header seen). */
   isFinal(number: bigint): boolean
   /** Whether blocks resolve through consensus (an anchor) rather than the upstream's word. */
@@ -171,6 +176,18 @@ export function createHeaderStore({
     return offer(await upstream.request('eth_getBlockByHash', [h, false]), h)
   }
 
+  // Which block each recent number (not yet final) was when last resolved: peekRecent's guesses.
+  const recentNumbers = new Map<bigint, string>()
+  const RECENT_NUMBERS = 1024
+  function noteRecent(header: VerifiedHeader): VerifiedHeader {
+    if (header.number > highest - BigInt(reorgDepth)) {
+      recentNumbers.delete(header.number)
+      recentNumbers.set(header.number, header.hash)
+      if (recentNumbers.size > RECENT_NUMBERS) recentNumbers.delete(recentNumbers.keys().next().value as bigint)
+    }
+    return header
+  }
+
   async function byNumber(n: bigint): Promise<VerifiedHeader> {
     if (cache.restore) await cache.restore([numberKey(n)])
     const known = cache.get<string>(numberKey(n))
@@ -184,7 +201,7 @@ export function createHeaderStore({
       n,
     )
     if (header.number <= highest - BigInt(reorgDepth)) cache.set(numberKey(n), header.hash, 128)
-    return header
+    return noteRecent(header)
   }
 
   async function resolve(block: BlockSelector): Promise<VerifiedHeader> {
@@ -195,7 +212,7 @@ export function createHeaderStore({
     if (anchor) return anchoredHead(tag)
     const json = await upstream.request('eth_getBlockByNumber', [tag, false])
     if (json === null) throw new BlockNotFoundError(tag)
-    return accept(json, tag)
+    return noteRecent(await accept(json, tag))
   }
 
   /** The block consensus vouches for under a tag, by its hash: a header the upstream made up does not hash to it. */
@@ -431,6 +448,11 @@ export function createHeaderStore({
     return peek(block)
   }
 
+  function peekRecent(number: bigint): VerifiedHeader | undefined {
+    const hash = recentNumbers.get(number)
+    return hash === undefined ? undefined : cache.get<VerifiedHeader>(cacheKeys.header(hash))
+  }
+
   const checkpointHeader = async () => linker?.header()
 
   async function trust(): Promise<TrustReport> {
@@ -451,6 +473,7 @@ export function createHeaderStore({
     resolve,
     peek,
     peekStored,
+    peekRecent,
     isFinal,
     checkpoint: checkpointHeader,
     offer,

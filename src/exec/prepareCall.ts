@@ -51,9 +51,21 @@ export function parseAccessList(raw: unknown): AccessListEntry[] | undefined {
 export async function prepareCall(engine: Engine, args: CallArgs, selector: BlockSelector): Promise<VerifiedHeader> {
   const { upstream, source, headers } = engine
   const from = args.from ?? ZERO_ADDRESS
-  const known = await headers.peekStored(selector)
+  let known = await headers.peekStored(selector)
   if (known && engine.cache.restore) await engine.cache.restore([accessListKey(known, args)])
-  const listed = known ? engine.cache.get<AccessListEntry[]>(accessListKey(known, args)) : undefined
+  let listed = known ? engine.cache.get<AccessListEntry[]>(accessListKey(known, args)) : undefined
+  // A number not yet final that this call ran at before: one request asks which block the number is
+  // now; still the same block (no reorg), the access list kept for it is used, rather than sending
+  // the speculative batch again (whose eth_createAccessList has the upstream run the whole call).
+  // Replaced by a reorg, the batch goes out for the new block (a second round trip, then only).
+  if (!known && selector.kind === 'number') {
+    const candidate = headers.peekRecent(selector.number)
+    const candidateList = candidate && engine.cache.get<AccessListEntry[]>(accessListKey(candidate, args))
+    if (candidate && candidateList) {
+      known = await headers.resolve(selector)
+      listed = known.hash === candidate.hash ? candidateList : undefined
+    }
+  }
 
   let accessList: Promise<AccessListEntry[] | undefined> = Promise.resolve(listed)
   let block: VerifiedHeader
