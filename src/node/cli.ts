@@ -220,6 +220,7 @@ async function main(argv: string[]): Promise<void> {
       otsSearchIndex: !opts.otsSearchScan,
       txpool: opts.txpool,
       subscriptionPollMs: opts.subscriptionPollMs,
+      ...(opts.sourcify ? { sourcify: opts.sourcify } : {}),
       // The devnet's own contracts come with their sources (src/node/devnet/sources.json).
       ...(opts.sources.length > 0 || devnet
         ? {
@@ -302,6 +303,11 @@ async function main(argv: string[]): Promise<void> {
     ...(opts.sources.length > 0 || devnet
       ? [
           `  sources:    ${server.engine.options.sources?.size ?? 0} contracts from ${[...(devnet ? ["the devnet's build (src/node/devnet/sources.json)"] : []), ...opts.sources].join(', ')}${opts.sources.length > 0 ? ' (--sources)' : ''}, matched by runtime code for debug_trace* with tracer edgetrace_sourceTracer and the explorer's source view`,
+        ]
+      : []),
+    ...(opts.sourcify
+      ? [
+          `  sourcify:   ${opts.sourcify} asked for code no build output matches (edgetrace_sourceTracer); answers matched to the verified code, kept by code hash`,
         ]
       : []),
     `  listening:  ${server.url}  (WebSocket: ${server.wsUrl}${opts.wsApi ? `, namespaces ${opts.wsApi.join(', ')}` : ''})`,

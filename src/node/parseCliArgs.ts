@@ -76,6 +76,8 @@ export type CliOptions = {
   gasCap: bigint
   /** `--sources PATH` (repeatable): build outputs for the source-level tracer. */
   sources: string[]
+  /** `--sourcify URL`: a Sourcify server the source tracer asks for code no --sources matched (off when undefined). */
+  sourcify: string | undefined
   /** `--rpc.gasestimate.errorratio`: eth_estimateGas's tolerance (0: exact). */
   estimateGasErrorRatio: number
   evmTimeoutMs: number
@@ -180,6 +182,10 @@ ${NAMESPACE_LINES}
   --sources PATH          a build output for edgetrace_sourceTracer (repeatable): a Foundry out/, a Hardhat
                           artifacts/ (its build-info), a project holding either, or a solc standard-JSON
                           output file; contracts are matched to the code that runs by runtime bytecode
+  --sourcify URL          off by default: edgetrace_sourceTracer asks this Sourcify server's APIv2
+                          (https://sourcify.dev/server) for code no --sources matched; its answer is
+                          matched to the verified code by runtime bytecode (a mismatch is refused) and
+                          kept by code hash in the cache (and --cache.redis), so later traces need no server
   --rpc.gascap N          most gas one call may use (default 50000000; 0 = no cap)
   --rpc.gasestimate.errorratio R  eth_estimateGas may answer up to this fraction above the least gas
                           that runs, for fewer runs (geth's 0.015); default 0: the exact least, as the
@@ -324,6 +330,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     vhosts: ['localhost'],
     gasCap: 50_000_000n,
     sources: [],
+    sourcify: undefined,
     estimateGasErrorRatio: 0,
     evmTimeoutMs: 5 * 60_000,
     batchLimit: 100,
@@ -447,6 +454,12 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--sources':
         opts.sources.push(takeValue())
         break
+      case '--sourcify': {
+        const url = takeValue()
+        if (!/^https?:\/\/[^/]/.test(url)) throw new CliError(`--sourcify: not an http(s) URL: ${url}`)
+        opts.sourcify = url
+        break
+      }
       case '--rpc.gascap':
         opts.gasCap = BigInt(integer(flag, takeValue(), 0))
         break

@@ -61,6 +61,8 @@ const DIRECT: ReadonlySet<CacheKeyKind | 'unknown'> = new Set([
   'calleeCode',
   'callAccessList',
   'blockAccessLists',
+  // A Sourcify answer: matched against the verified code wherever it is used (createSourcifyLookup).
+  'sourcify',
 ])
 /** Every kind the shared store keeps: the above, and a block's receipts and raw block, checked here against its header. */
 const STORED: ReadonlySet<CacheKeyKind | 'unknown'> = new Set([...DIRECT, 'rawReceipts', 'rawBlock'])
