@@ -1,3 +1,4 @@
+import { DEVNET_SOLC_SETTINGS } from '../scripts/compileContracts.js'
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeAbiParameters, encodeFunctionData, keccak256, padHex } from 'viem'
@@ -123,8 +124,7 @@ function compile(): { input: Json; output: Json } {
     language: 'Solidity',
     sources: { 'Vault.sol': { content: SOURCE } },
     settings: {
-      evmVersion: 'prague',
-      optimizer: { enabled: true, runs: 200 },
+      ...DEVNET_SOLC_SETTINGS,
       outputSelection: {
         '*': {
           '*': [
