@@ -15,7 +15,7 @@ export type CreateSourcifyLookupParameters = {
   log?: ((line: string) => void) | undefined
   /** One request, ms (default 10 s). */
   timeoutMs?: number | undefined
-  /** The largest answer read, bytes (default 16 MiB). */
+  /** The largest answer read, bytes (default 8 MiB: the shared tier reads no larger value). */
   maxBytes?: number | undefined
   /** How long a failed lookup (not verified, unreachable, refused) is not asked again, ms (default 60 s). */
   failureTtlMs?: number | undefined
@@ -66,7 +66,7 @@ export function createSourcifyLookup({
   cache,
   log,
   timeoutMs = 10_000,
-  maxBytes = 16 * 1024 * 1024,
+  maxBytes = 8 * 1024 * 1024,
   failureTtlMs = 60_000,
   fetch: fetchFn = fetch,
 }: CreateSourcifyLookupParameters): SourceLookup {
