@@ -11,6 +11,7 @@ import { renderStepper } from './views/stepper.js'
 import { type SourcePane, createSourcePane } from './views/sourcePane.js'
 import { frameSources } from './source/frameSources.js'
 import { lineGasOf } from './source/lineGas.js'
+import { functionFlame, namedSlots, pairSourceFrames, sourceEventsFor } from './source/sourceTrace.js'
 import type { SourceFrame } from '../src/tracing/render/source/toSourceFrames.js'
 import { pageSources } from './pageSources.js'
 import { type TokenOf, amountArgument, callAmounts } from './views/tokenAmounts.js'
@@ -178,6 +179,14 @@ async function traceViews(opts: {
     'preview',
     opts.preview ?? renderWalletPreview(movements, info, nameOf, opts.you),
   )
+  // edgetrace_sourceTracer, once a view (the stepper's gas per line, and the views below by the
+  // contracts' own ABIs and storage layouts); undefined where the daemon has none or gives none.
+  let sourceTrace: Promise<SourceFrame | undefined> | undefined
+  const traced = () =>
+    (sourceTrace ??= (opts.steps({ tracer: 'edgetrace_sourceTracer' }) as Promise<unknown>).then(
+      (t) => (t && typeof t === 'object' && 'calls' in t ? (t as SourceFrame) : undefined),
+      () => undefined,
+    ))
   const stepperHost = h('div', {}, h('p', { class: 'muted' }, 'loading the step index…'))
   // After the views are drawn: the step index is a replay of its own, not to hold up the call tree.
   new Promise((drawn) => requestAnimationFrame(() => setTimeout(drawn)))
@@ -185,7 +194,7 @@ async function traceViews(opts: {
     .then((r) => {
       if (!r.stepIndex) throw new Error('this daemon gives no stepIndex (an edgetrace extension)')
       const index = r.stepIndex
-      return sourceLevel(opts, index).then((pane) =>
+      return sourceLevel({ ...opts, traced }, index).then((pane) =>
         stepperHost.replaceChildren(
           renderStepper(
             index,
@@ -196,12 +205,36 @@ async function traceViews(opts: {
       )
     })
     .catch((err: Error) => stepperHost.replaceChildren(h('p', { class: 'error' }, `opcode stepper: ${err.message}`)))
+  const calls = section('Call tree', 'calls', renderCallTree(opts.trace, { nameOf, tokenOf }))
+  const flame = section('Gas flame graph', 'flame', renderFlameGraph(opts.trace))
+  const events = section(`Events (${opts.logs.length})`, 'events', renderEvents(opts.logs, nameOf, tokenOf))
+  const state = section('State diff', 'state', renderStateDiff(opts.diff, nameOf))
+  // At the source level, where the daemon matched a contract: each view drawn again with what the
+  // source tracer decoded (calls, events and errors by the contract's own ABI, storage by variable,
+  // the flame graph by Solidity function). Marked data-source="1" when done, "0" when there is none.
+  traced()
+    .then((source) => {
+      const pairs = source ? pairSourceFrames(opts.trace, source) : new Map()
+      if (!source || pairs.size === 0 || ![...pairs.values()].some((f) => f.contract)) {
+        for (const s of [calls, flame, events, state]) s.dataset.source = '0'
+        return
+      }
+      const redraw = (s: HTMLElement, body: HTMLElement) => {
+        s.lastElementChild?.replaceWith(body)
+        s.dataset.source = '1'
+      }
+      redraw(calls, renderCallTree(opts.trace, { nameOf, tokenOf, source: pairs, showLine: showRevertStep }))
+      redraw(flame, renderFlameGraph(opts.trace, functionFlame(source)))
+      redraw(events, renderEvents(opts.logs, nameOf, tokenOf, sourceEventsFor(opts.logs, source)))
+      redraw(state, renderStateDiff(opts.diff, nameOf, namedSlots(opts.trace, pairs)))
+    })
+    .catch((err: Error) => console.warn(`the views at the source level: ${err.message}`))
   return [
     ...(opts.previewFirst ? [preview] : []),
-    section('Call tree', 'calls', renderCallTree(opts.trace, { nameOf, tokenOf })),
-    section('Gas flame graph', 'flame', renderFlameGraph(opts.trace)),
-    section(`Events (${opts.logs.length})`, 'events', renderEvents(opts.logs, nameOf, tokenOf)),
-    section('State diff', 'state', renderStateDiff(opts.diff, nameOf)),
+    calls,
+    flame,
+    events,
+    state,
     ...(opts.previewFirst ? [] : [preview]),
     section('Opcode stepper', 'stepper', stepperHost),
   ]
@@ -214,16 +247,18 @@ async function traceViews(opts: {
  * then shows opcodes only; why is said in the console).
  */
 async function sourceLevel(
-  opts: { trace: CallFrame; diff: StateDiff; steps: (config: Record<string, unknown>) => Promise<StepsAnswer> },
+  opts: {
+    trace: CallFrame
+    diff: StateDiff
+    steps: (config: Record<string, unknown>) => Promise<StepsAnswer>
+    traced: () => Promise<SourceFrame | undefined>
+  },
   index: StepIndex,
 ): Promise<((go: (step: number) => void) => SourcePane) | undefined> {
   if (pageSources.registry.size === 0 || index.steps === 0) return undefined
   // Gas per line, where the daemon itself has sources for the contracts (edgetrace_sourceTracer):
   // asked beside the code; without it the pane shows lines without gas.
-  const traced = (opts.steps({ tracer: 'edgetrace_sourceTracer' }) as Promise<unknown>).then(
-    (t) => (t && typeof t === 'object' ? lineGasOf(opts.trace, t as SourceFrame) : undefined),
-    () => undefined,
-  )
+  const traced = opts.traced().then((t) => (t ? lineGasOf(opts.trace, t) : undefined))
   const pre = await (opts.steps({ tracer: 'prestateTracer' }) as Promise<unknown>).catch((err: Error) => {
     console.warn(`the source level needs the code each frame ran (prestateTracer): ${err.message}`)
     return undefined
@@ -252,6 +287,17 @@ async function sourceLevel(
       fetchSteps: async (offset, limit) =>
         (await opts.steps({ offset, limit, disableStack: true, disableStorage: true })).structLogs,
     })
+}
+
+/**
+ * A reverted frame's line, shown: the stepper at its first REVERT (its jump button), the source pane
+ * then on the statement (the first REVERT of the trace: the top frame's, or the deepest that reverted first).
+ */
+function showRevertStep() {
+  const stepper = document.querySelector('#stepper')
+  stepper?.scrollIntoView()
+  const button = Array.from(stepper?.querySelectorAll('button') ?? []).find((b) => b.textContent?.startsWith('REVERT'))
+  button?.click()
 }
 
 const kv = (rows: [string, Node | string][]) =>

@@ -1,6 +1,8 @@
 import { type Decoded, decodeCallData, describeRevert } from '../abi/signatures.js'
 import { h } from '../dom.js'
 import { big, eth, grouped, short } from '../format.js'
+import type { SourceFrame } from '../../src/tracing/render/source/toSourceFrames.js'
+import { revertErrorText } from '../source/sourceTrace.js'
 import type { CallFrame } from '../traceTypes.js'
 import { type TokenOf, callAmounts } from './tokenAmounts.js'
 
@@ -49,6 +51,13 @@ export type CallTreeOptions = {
   nameOf?: (address: string) => string | undefined
   /** Tokens' symbols and decimals: ERC-20 amounts in calls to them in decimals (tokenAmounts.ts), raw on hover. */
   tokenOf?: TokenOf
+  /**
+   * Each call's frame of edgetrace_sourceTracer (pairSourceFrames): its call decoded by the contract's
+   * own ABI, a reverted frame's error and the Solidity line it reverted at.
+   */
+  source?: ReadonlyMap<CallFrame, SourceFrame>
+  /** Shows a source line (the source pane jumps there); the revert's line is a link when given. */
+  showLine?: (file: string, line: number) => void
 }
 
 /**
@@ -61,11 +70,17 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
   const count = countFrames(root)
   const frame = (f: CallFrame, depth: number): HTMLElement => {
     const creates = f.type === 'CREATE' || f.type === 'CREATE2'
-    const decoded = creates ? undefined : decodeCallData(f.input)
+    const sf = opts.source?.get(f)
+    const decoded = creates ? undefined : ((sf?.call as Decoded | null | undefined) ?? decodeCallData(f.input))
     const used = big(f.gasUsed)
     const pct = Number((used * 10000n) / total) / 100
     const name = f.to ? opts.nameOf?.(f.to) : undefined
-    const reason = f.error ? (f.revertReason ?? describeRevert(f.output)) : undefined
+    const reason = f.error
+      ? sf?.revertError
+        ? revertErrorText(sf.revertError)
+        : (f.revertReason ?? describeRevert(f.output))
+      : undefined
+    const at = f.error && sf?.revert ? sf.revert : undefined
     const children = f.calls ?? []
     // One line, whatever its length: the call cut short (whole on hover), the gas bar beside it.
     const row = h(
@@ -77,7 +92,12 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
       ' ',
       h(
         'span',
-        { class: 'fn', title: creates ? undefined : callLabel(decoded, f.input, opts.nameOf) },
+        {
+          class: `fn${sf?.call ? ' by-abi' : ''}`,
+          title: creates
+            ? undefined
+            : `${callLabel(decoded, f.input, opts.nameOf)}${sf?.call && sf.contract ? ` (by ${sf.contract}'s ABI)` : ''}`,
+        },
         creates
           ? `new contract (${(f.input.length - 2) / 2} bytes of init code)`
           : callLabelParts(decoded, f.input, opts.nameOf, callAmounts(decoded, f.to, opts.tokenOf)),
@@ -97,6 +117,24 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
             'span',
             { class: 'error', title: `${f.error}${reason ? `: ${reason}` : ''}` },
             `✖ ${f.error}${reason ? `: ${reason}` : ''}`,
+          )
+        : null,
+      at
+        ? h(
+            'a',
+            {
+              class: 'revert-line',
+              href: '#stepper',
+              'data-file': at.file,
+              'data-line': at.line,
+              title: 'the Solidity statement it reverted at (in the source pane)',
+              onclick: (e: Event) => {
+                if (!opts.showLine) return
+                e.preventDefault()
+                opts.showLine(at.file, at.line)
+              },
+            },
+            ` at ${at.file}:${at.line}`,
           )
         : null,
     )

@@ -1,4 +1,5 @@
-import { decodeLog } from '../abi/signatures.js'
+import type { SourceEvent } from '../../src/tracing/render/source/decodeFrameAbi.js'
+import { type Decoded, decodeLog } from '../abi/signatures.js'
 import { h } from '../dom.js'
 import { short } from '../format.js'
 import { type TokenOf, amountArgument, tokenAmount } from './tokenAmounts.js'
@@ -8,12 +9,14 @@ export type LogEntry = { address: string; topics: string[]; data: string }
 /**
  * The events, in order, decoded where the signature is known; raw topics and data otherwise. A
  * token's Transfer and Approval amounts in its decimals with its symbol where `tokenOf` knows them
- * (the base units on hover).
+ * (the base units on hover). `byAbi[i]`, where the source tracer decoded log i by its emitter's own
+ * ABI (sourceEventsFor), is shown instead of the bundled table's reading.
  */
 export function renderEvents(
   logs: readonly LogEntry[],
   nameOf: (a: string) => string | undefined,
   tokenOf: TokenOf = () => undefined,
+  byAbi: readonly (SourceEvent | undefined)[] = [],
 ): HTMLElement {
   if (logs.length === 0) return h('p', { class: 'muted' }, 'No events.')
   const show = (value: unknown): string =>
@@ -25,8 +28,12 @@ export function renderEvents(
   return h(
     'ol',
     { class: 'events', start: 0 },
-    logs.map((log) => {
-      const decoded = decodeLog(log.topics, log.data)
+    logs.map((log, index) => {
+      const own = byAbi[index]
+      const decoded: Decoded | undefined =
+        own?.name && own.signature && own.args
+          ? { name: own.name, signature: own.signature, args: own.args }
+          : decodeLog(log.topics, log.data)
       const name = nameOf(log.address)
       return h(
         'li',
@@ -41,8 +48,8 @@ export function renderEvents(
         decoded
           ? h(
               'span',
-              { class: 'event' },
-              h('b', {}, decoded.name),
+              { class: `event${own?.name ? ' by-abi' : ''}` },
+              h('b', { title: decoded.signature }, decoded.name),
               h(
                 'dl',
                 { class: 'args' },

@@ -1,11 +1,20 @@
 import { h } from '../dom.js'
 import { big, eth, grouped, short } from '../format.js'
+import { type NamedSlots, variableDelta } from '../source/sourceTrace.js'
 import type { AccountState, StateDiff } from '../traceTypes.js'
 
 const codeSize = (code: string | undefined) => (code ? (code.length - 2) / 2 : 0)
 
-/** Every account the transaction changed: balance, nonce, code and each storage slot, before → after. */
-export function renderStateDiff(diff: StateDiff, nameOf: (a: string) => string | undefined): HTMLElement {
+/**
+ * Every account the transaction changed: balance, nonce, code and each storage slot, before → after.
+ * A slot the source tracer named (`named`: the contract's storage layout) is shown as its variables,
+ * `balanceOf[0x…]` with decoded values (the raw slot and words on hover); other slots stay raw.
+ */
+export function renderStateDiff(
+  diff: StateDiff,
+  nameOf: (a: string) => string | undefined,
+  named?: NamedSlots,
+): HTMLElement {
   const addresses = [...new Set([...Object.keys(diff.pre), ...Object.keys(diff.post)])]
   if (addresses.length === 0) return h('p', { class: 'muted' }, 'No state changed.')
   const rows: HTMLElement[] = []
@@ -27,10 +36,8 @@ export function renderStateDiff(diff: StateDiff, nameOf: (a: string) => string |
         ),
       ),
     )
-    const row = (what: string, before: string | Node, after: string | Node, delta = '') =>
-      rows.push(
-        h('tr', { class: 'change' }, h('td', {}, what), h('td', {}, before), h('td', {}, after), h('td', {}, delta)),
-      )
+    const row = (what: string | Node, before: string | Node, after: string | Node, delta = '', cls = 'change') =>
+      rows.push(h('tr', { class: cls }, h('td', {}, what), h('td', {}, before), h('td', {}, after), h('td', {}, delta)))
     if (post.balance !== undefined || (gone && pre.balance !== undefined)) {
       const b = big(pre.balance)
       const a = big(post.balance)
@@ -44,7 +51,23 @@ export function renderStateDiff(diff: StateDiff, nameOf: (a: string) => string |
     for (const slot of slots) {
       const before = pre.storage?.[slot] ?? `0x${'0'.repeat(64)}`
       const after = post.storage?.[slot] ?? `0x${'0'.repeat(64)}`
-      row(`slot ${short(slot, 10)}`, trimWord(before), trimWord(after))
+      const variables = named?.get(address.toLowerCase())?.get(slot.toLowerCase())
+      if (!variables || variables.length === 0) {
+        row(`slot ${short(slot, 10)}`, trimWord(before), trimWord(after))
+        continue
+      }
+      // Packed slots list each variable in them: those that changed are shown (all, when none says so).
+      const changed = variables.filter((v) => v.changed)
+      for (const v of changed.length > 0 ? changed : variables) {
+        const hover = `slot ${slot}${v.offset ? ` (offset ${v.offset})` : ''}: ${before} → ${after}`
+        row(
+          h('code', { class: 'variable', title: hover }, v.name),
+          h('code', { title: `${v.type} ${v.before}` }, v.before),
+          h('code', { title: `${v.type} ${v.after}` }, v.after),
+          variableDelta(v) ?? '',
+          'change named',
+        )
+      }
     }
   }
   return h(

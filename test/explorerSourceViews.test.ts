@@ -1,0 +1,113 @@
+import { join } from 'node:path'
+import type { Page } from 'playwright'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
+import { screenshotsDir } from './src/screenshotsDir.js'
+import { type ExplorerPage, startExplorerPage } from './src/startExplorerPage.js'
+
+// Issue 38, the trace views at the source level, as a person sees them: the explorer page in
+// Chromium on the embedded devnet, its server with the devnet's sources (as `npm start`): the state
+// diff by storage variable, calls, events and errors by the contract's own ABI, a revert's Solidity
+// line, the flame graph by Solidity function. Screenshots go to EDGETRACE_SCREENSHOTS.
+const SHOTS = screenshotsDir()
+const TRANSFER = 'token transfer (legacy, type 0)'
+const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+const BOB = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+
+let explorer: ExplorerPage
+let server: RunningEdgetrace
+let page: Page
+const hashOf = (label: string) => explorer.devnet.transactions.find((t) => t.label === label)!.hash
+
+beforeAll(async () => {
+  explorer = await startExplorerPage()
+  ;({ server, page } = explorer)
+}, 180_000)
+
+afterAll(() => explorer?.close())
+
+/** Opens a transaction and waits for the views to be drawn again at the source level. */
+async function open(label: string) {
+  await page.goto(`${server.url}/#/tx/${hashOf(label)}`)
+  await page.waitForSelector('#state[data-source="1"]', { timeout: 60_000 })
+}
+
+describe('a devnet Token transfer at the source level', () => {
+  it('shows the state diff by variable: balanceOf[sender] and balanceOf[recipient], before → after, the raw slot on hover', async () => {
+    await open(TRANSFER)
+    const rows = await page.$$eval('#state tr.named', (trs) =>
+      trs.map((tr) => ({
+        cells: Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? ''),
+        hover: tr.querySelector('code.variable')?.getAttribute('title') ?? '',
+      })),
+    )
+    expect(rows.map((r) => r.cells)).toEqual([
+      [`balanceOf[${BOB}]`, '0', '1000000000000000000000', '+1000000000000000000000'],
+      [`balanceOf[${ALICE}]`, '1000000000000000000000000', '999000000000000000000000', '-1000000000000000000000'],
+    ])
+    expect(rows[1]!.hover).toMatch(
+      /^slot 0xa3c1274aadd82e4d12c8004c33fb244ca686dad4fcc8957fc5668588c11d9502: 0x0+d3c21bcecceda1000000 → 0x/,
+    )
+    // No raw slot rows left for the Token: every slot it changed is named.
+    expect(
+      await page.$$eval('#state tr.change:not(.named) td:first-child', (tds) => tds.map((t) => t.textContent)),
+    ).not.toContain(expect.stringMatching(/^slot /))
+    await page.locator('#state').screenshot({ path: join(SHOTS, 'source-state-diff.png') })
+  })
+
+  it('shows the call and the Transfer event decoded by the Token’s own ABI', async () => {
+    const fn = await page.$eval('#calls .fn.by-abi', (e) => ({ text: e.textContent, title: e.getAttribute('title') }))
+    expect(fn.text).toMatch(/^transfer\(to: .*, value: /)
+    expect(fn.title).toContain("(by Token's ABI)")
+    const event = await page.$eval('#events .event.by-abi', (e) => e.textContent ?? '')
+    expect(event).toMatch(/^Transfer/)
+    expect(event).toContain(`from (address)${ALICE}`)
+    expect(await page.getAttribute('#events .event.by-abi b', 'title')).toBe('Transfer(address,address,uint256)')
+  })
+
+  it('draws the flame graph by Solidity function on the toggle (internal functions included), by frames before it', async () => {
+    const boxes = () => page.$$eval('#flame .flame-box', (bs) => bs.map((b) => b.getAttribute('title') ?? ''))
+    expect((await boxes()).some((t) => t.startsWith('CALL '))).toBe(true)
+    await page.click('#flame button.flame-functions')
+    await page.waitForSelector('#flame .flame-host[data-view="functions"]')
+    const titles = await boxes()
+    expect(titles[0]).toMatch(/^Token\.transfer: [\d,]+ gas$/)
+    expect(titles.some((t) => /^Token\.sol:\d+: /.test(t))).toBe(true)
+    const labels = await page.$$eval('#flame .flame-box', (bs) => bs.map((b) => b.textContent))
+    expect(labels).toEqual(expect.arrayContaining(['Token.transfer', 'transfer', '_move']))
+    await page.locator('#flame').screenshot({ path: join(SHOTS, 'source-flame-functions.png') })
+    await page.click('#flame button.flame-frames')
+    expect((await boxes()).some((t) => t.startsWith('CALL '))).toBe(true)
+  })
+})
+
+describe('reverts at the source level', () => {
+  it('a custom error: decoded by the contract’s ABI, with the line it reverted at; the link takes the source pane there', async () => {
+    await open('revert with a custom error')
+    const row = await page.$eval('#calls .frame-row.failed', (e) => ({
+      error: e.querySelector('.error')?.textContent ?? '',
+      line: e.querySelector('.revert-line')?.textContent ?? '',
+    }))
+    expect(row.error).toBe(`✖ execution reverted: Custom(code: 7, who: ${ALICE})`)
+    expect(row.line).toBe(' at Scenarios.sol:127')
+    await page.waitForSelector('#stepper .source-pane[data-step]', { timeout: 60_000 })
+    await page.click('#calls .revert-line')
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLElement>('#stepper .source-pane .source-line.current-line')?.dataset.line === '127',
+      undefined,
+      { timeout: 30_000 },
+    )
+    const text = await page.textContent('#stepper .source-pane .source-line.current-line code')
+    expect(text).toContain('revert Custom(code, msg.sender);')
+    await page.locator('#calls').screenshot({ path: join(SHOTS, 'source-revert.png') })
+  })
+
+  it('Error(string): its message and line', async () => {
+    await open('revert with Error(string)')
+    expect(await page.textContent('#calls .frame-row.failed .error')).toBe(
+      '✖ execution reverted: Error: scenario reverted',
+    )
+    expect(await page.textContent('#calls .frame-row.failed .revert-line')).toBe(' at Scenarios.sol:123')
+  })
+})
