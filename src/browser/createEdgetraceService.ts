@@ -526,6 +526,9 @@ function checkConfig(config: EdgetraceConfig, pageBridged: boolean): void {
   const traceCompat = config.engine?.traceCompat
   if (traceCompat !== undefined && typeof traceCompat !== 'boolean')
     bad('engine.traceCompat', 'true or false (--trace.compat)', traceCompat)
+  const sourcify = config.engine?.sourcify
+  if (sourcify !== undefined && (typeof sourcify !== 'string' || !/^https?:\/\/[^\s/]+/i.test(sourcify)))
+    bad('engine.sourcify', "an http(s):// URL of a Sourcify server's APIv2 (--sourcify)", sourcify)
   const engine = config.engine?.engine
   if (engine !== undefined && engine !== 'wasm' && engine !== 'ethereumjs')
     bad('engine.engine', "'wasm' or 'ethereumjs' (--engine)", engine)
