@@ -9,6 +9,7 @@ import type { InternalCall, SourceFrame } from '../src/tracing/render/source/toS
 import { type RedisServer, startRedis } from '../tools/fleet/startRedis.js'
 import { txByLabel, withDevnet } from './src/devnet.js'
 import { rpcResult } from './src/rpc.js'
+import { runCli } from './src/runCli.js'
 import { type SourcifyFixture, sourcifyAnswer, startSourcifyFixture } from './src/startSourcifyFixture.js'
 
 // Issue 38, Sourcify: a fixture Sourcify server on loopback serves the devnet contracts' verified data
@@ -162,5 +163,28 @@ describe('--sourcify', () => {
     expect([top.contract, top.sources]).toEqual([null, undefined])
     expect('sources' in top).toBe(false)
     expect(sourcify.requests).toEqual([])
+  }, 60_000)
+
+  it('the CLI: --sourcify says so at start, and its server traces the Token at the source level', async () => {
+    const sourcify = await fixture([[devnet.contracts.Token!, 'Token.sol', 'Token']])
+    const run = await runCli(
+      [
+        ...['--upstream', devnet.anvil.url, '--hardfork', 'prague', '--http.port', '0', '--http.api', 'eth,debug'],
+        ...['--workers', '0', '--sourcify', sourcify.url],
+      ],
+      /listening: +\S+/,
+    )
+    try {
+      expect(run.output).toContain(`sourcify:   ${sourcify.url} asked for code no build output matches`)
+      const url = /listening: +(\S+)/.exec(run.output)![1]!
+      const top: SourceFrame = await rpcResult(url, 'debug_traceTransaction', [
+        txByLabel(devnet, 'token transfer (legacy, type 0)').hash,
+        { tracer: 'edgetrace_sourceTracer' },
+      ])
+      expectTransferLines(top)
+      expect(sourcify.requests).toHaveLength(1)
+    } finally {
+      run.kill()
+    }
   }, 60_000)
 })
