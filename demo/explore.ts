@@ -226,7 +226,7 @@ async function traceViews(opts: {
       redraw(calls, renderCallTree(opts.trace, { nameOf, tokenOf, source: pairs, showLine: showRevertStep }))
       redraw(flame, renderFlameGraph(opts.trace, functionFlame(source)))
       redraw(events, renderEvents(opts.logs, nameOf, tokenOf, sourceEventsFor(opts.logs, source)))
-      redraw(state, renderStateDiff(opts.diff, nameOf, namedSlots(opts.trace, pairs)))
+      redraw(state, renderStateDiff(opts.diff, nameOf, namedSlots(opts.trace, pairs), tokenOf))
     })
     .catch((err: Error) => console.warn(`the views at the source level: ${err.message}`))
   return [

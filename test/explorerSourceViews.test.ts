@@ -41,10 +41,14 @@ describe('a devnet Token transfer at the source level', () => {
         hover: tr.querySelector('code.variable')?.getAttribute('title') ?? '',
       })),
     )
+    // The Token's balances in its decimals with its symbol, as "What it moved" says them (base units on hover).
     expect(rows.map((r) => r.cells)).toEqual([
-      [`balanceOf[${BOB}]`, '0', '1000000000000000000000', '+1000000000000000000000'],
-      [`balanceOf[${ALICE}]`, '1000000000000000000000000', '999000000000000000000000', '-1000000000000000000000'],
+      [`balanceOf[${BOB}] (bob)`, '0 EDGE', '1,000 EDGE', '+1,000 EDGE'],
+      [`balanceOf[${ALICE}] (alice)`, '1,000,000 EDGE', '999,000 EDGE', '-1,000 EDGE'],
     ])
+    expect(await page.locator('#state tr.named').first().locator('td:nth-child(3) .amount').getAttribute('title')).toBe(
+      '1000000000000000000000 base units',
+    )
     expect(rows[1]!.hover).toMatch(
       /^slot 0xa3c1274aadd82e4d12c8004c33fb244ca686dad4fcc8957fc5668588c11d9502: 0x0+d3c21bcecceda1000000 → 0x/,
     )
@@ -79,6 +83,20 @@ describe('a devnet Token transfer at the source level', () => {
     await page.click('#flame button.flame-frames')
     expect((await boxes()).some((t) => t.startsWith('CALL '))).toBe(true)
   })
+})
+
+it('nests the called contracts’ functions under the function that called them (a contract calling the Token)', async () => {
+  await open('nested token calls (transferFrom, transfer, balanceOf)')
+  await page.click('#flame button.flame-functions')
+  const boxes = await page.$$eval('#flame .flame-box', (bs) =>
+    bs.map((b) => ({ label: b.textContent ?? '', top: Number.parseInt((b as HTMLElement).style.top, 10) })),
+  )
+  const top = (label: string) => boxes.find((b) => b.label === label)?.top
+  expect(top('Scenarios.pull')).toBe(0)
+  expect(top('pull')).toBe(22)
+  expect(top('Token.transferFrom')).toBe(44)
+  expect(top('Token.transfer')).toBe(44)
+  await page.locator('#flame').screenshot({ path: join(SHOTS, 'source-flame-nested.png') })
 })
 
 describe('reverts at the source level', () => {

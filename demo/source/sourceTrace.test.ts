@@ -3,6 +3,7 @@ import type { InternalCall, SourceFrame } from '../../src/tracing/render/source/
 import type { CallFrame } from '../traceTypes.js'
 import {
   functionFlame,
+  isTokenAmountVariable,
   namedSlots,
   pairSourceFrames,
   revertErrorText,
@@ -162,4 +163,14 @@ describe('functionFlame', () => {
     expect(flame.failed).toBe(true)
     expect(flame.children.map((c) => c.label)).toEqual(['f', 'Token.transfer'])
   })
+})
+
+it('isTokenAmountVariable: balances, allowances and the total supply of a token', () => {
+  expect(isTokenAmountVariable({ name: 'balanceOf[0x1]', type: 'uint256' })).toBe(true)
+  expect(isTokenAmountVariable({ name: '_balances[0x1]', type: 'uint256' })).toBe(true)
+  expect(isTokenAmountVariable({ name: 'allowance[0x1][0x2]', type: 'uint256' })).toBe(true)
+  expect(isTokenAmountVariable({ name: 'totalSupply', type: 'uint256' })).toBe(true)
+  expect(isTokenAmountVariable({ name: 'balanceOfOwner', type: 'uint256' })).toBe(false)
+  expect(isTokenAmountVariable({ name: 'owner', type: 'address' })).toBe(false)
+  expect(isTokenAmountVariable({ name: 'balances[0x1].locked', type: 'bool' })).toBe(false)
 })

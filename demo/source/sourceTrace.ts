@@ -60,6 +60,13 @@ export function variableDelta(v: Pick<StorageVariable, 'type' | 'before' | 'afte
   return `${d >= 0n ? '+' : ''}${d}`
 }
 
+/**
+ * Whether a token's storage variable holds amounts of that token, by its name: its balances,
+ * allowances and total supply (`balanceOf[0x…]`, `_balances[0x…]`, `allowance[0x…][0x…]`, `totalSupply`).
+ */
+export const isTokenAmountVariable = (v: Pick<StorageVariable, 'name' | 'type'>): boolean =>
+  /^uint\d*$/.test(v.type) && /^_?(balances?|balanceOf|allowances?|allowed|allowance|totalSupply)(\[|$)/i.test(v.name)
+
 /** The log entry's decoding by its emitter's ABI: each log matched once to an event of the source frames with the same address, topics and data. */
 export function sourceEventsFor(
   logs: readonly { address: string; topics: readonly string[]; data: string }[],
