@@ -3,6 +3,10 @@ import type { SourceContract } from '../../../sources/types.js'
 import type { TraceRun } from '../../tracers/types.js'
 import { codeOf } from './toSourceFrames.js'
 
+/** An EIP-7702 delegation designator (0xef0100 ‖ address): an account's pointer, not contract code. */
+const isDelegation = (code: Uint8Array) =>
+  code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00
+
 /**
  * Before a source-level render: the code of each called frame that no registered contract matches is
  * looked up (`run.sourceLookup`, Sourcify), once per address, all at once. Gives the registry with
@@ -21,7 +25,8 @@ export async function lookupSources(
     const address = node.to.toLowerCase()
     if (wanted.has(address)) continue
     const code = codeOf(run.access, node.to)
-    if (!code || code.length === 0 || run.sources?.match(code)) continue
+    // No code, code a build output matched, or an EIP-7702 delegation (its target's frame is looked up itself).
+    if (!code || code.length === 0 || isDelegation(code) || run.sources?.match(code)) continue
     wanted.set(address, code)
   }
   if (wanted.size === 0) return { registry: run.sources, notes }
