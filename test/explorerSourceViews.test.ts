@@ -60,9 +60,9 @@ describe('a devnet Token transfer at the source level', () => {
   })
 
   it('shows the call and the Transfer event decoded by the Token’s own ABI', async () => {
-    const fn = await page.$eval('#calls .fn.by-abi', (e) => ({ text: e.textContent, title: e.getAttribute('title') }))
+    const fn = await page.$eval('#calls .fn.by-abi', (e) => ({ text: e.textContent, abi: e.getAttribute('data-abi') }))
     expect(fn.text).toMatch(/^transfer\(to: .*, value: /)
-    expect(fn.title).toContain("(by Token's ABI)")
+    expect(fn.abi).toBe('Token')
     const event = await page.$eval('#events .event.by-abi', (e) => e.textContent ?? '')
     expect(event).toMatch(/^Transfer/)
     expect(event).toContain(`from (address)${ALICE}`)
@@ -123,9 +123,7 @@ describe('reverts at the source level', () => {
 
   it('Error(string): its message and line', async () => {
     await open('revert with Error(string)')
-    expect(await page.textContent('#calls .frame-row.failed .error')).toBe(
-      '✖ execution reverted: Error: scenario reverted',
-    )
+    expect(await page.textContent('#calls .frame-row.failed .error')).toBe('✖ execution reverted: scenario reverted')
     expect(await page.textContent('#calls .frame-row.failed .revert-line')).toBe(' at Scenarios.sol:123')
   })
 })

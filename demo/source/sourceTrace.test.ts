@@ -111,7 +111,7 @@ it('sourceEventsFor: each log matched once to a decoded event with the same addr
 
 it('revertErrorText: Error, Panic, custom and unknown', () => {
   const e = { name: null, signature: null, message: null, args: [], data: '0x' as const }
-  expect(revertErrorText({ ...e, kind: 'Error', message: 'scenario reverted' })).toBe('Error: scenario reverted')
+  expect(revertErrorText({ ...e, kind: 'Error', message: 'scenario reverted' })).toBe('scenario reverted')
   expect(
     revertErrorText({
       ...e,

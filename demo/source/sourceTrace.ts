@@ -90,10 +90,10 @@ export function sourceEventsFor(
   })
 }
 
-/** A revert error as one line: `Custom(code: 7, who: 0x…)`, `Error: scenario reverted`, `Panic(0x12): …`. */
+/** A revert error as one line: `Custom(code: 7, who: 0x…)`, an Error(string)'s message (as the summary says it), `Panic(18): …`. */
 export function revertErrorText(e: SourceRevertError): string {
   const args = () => e.args.map((a) => `${a.name ? `${a.name}: ` : ''}${show(a.value)}`).join(', ')
-  if (e.kind === 'Error') return `Error: ${e.message ?? ''}`
+  if (e.kind === 'Error') return e.message ?? ''
   if (e.kind === 'Panic') return `Panic(${show(e.args[0]?.value ?? '')})${e.message ? `: ${e.message}` : ''}`
   if (e.kind === 'custom') return `${e.name ?? 'custom error'}(${args()})`
   return e.data === '0x' ? 'reverted without data' : `unknown error ${e.data.slice(0, 10)}`

@@ -43,6 +43,17 @@ export function callLabelParts(
   return parts
 }
 
+/**
+ * A call by the contract's own ABI (the source tracer's), else by the selector table; arguments the
+ * ABI leaves unnamed (a public getter's key) take the table's names for the same signature.
+ */
+function byAbi(own: Decoded | null | undefined, input: string): Decoded | undefined {
+  const table = decodeCallData(input)
+  if (!own) return table
+  if (!table || table.signature !== own.signature || own.args.every((a) => a.name)) return own
+  return { ...own, args: own.args.map((a, i) => (a.name ? a : { ...a, name: table.args[i]?.name ?? '' })) }
+}
+
 /** Callees drawn at once under one frame. */
 export const CHILDREN_SHOWN = 100
 
@@ -71,7 +82,7 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
   const frame = (f: CallFrame, depth: number): HTMLElement => {
     const creates = f.type === 'CREATE' || f.type === 'CREATE2'
     const sf = opts.source?.get(f)
-    const decoded = creates ? undefined : ((sf?.call as Decoded | null | undefined) ?? decodeCallData(f.input))
+    const decoded = creates ? undefined : byAbi(sf?.call as Decoded | null | undefined, f.input)
     const used = big(f.gasUsed)
     const pct = Number((used * 10000n) / total) / 100
     const name = f.to ? opts.nameOf?.(f.to) : undefined
@@ -94,9 +105,8 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
         'span',
         {
           class: `fn${sf?.call ? ' by-abi' : ''}`,
-          title: creates
-            ? undefined
-            : `${callLabel(decoded, f.input, opts.nameOf)}${sf?.call && sf.contract ? ` (by ${sf.contract}'s ABI)` : ''}`,
+          title: creates ? undefined : callLabel(decoded, f.input, opts.nameOf),
+          'data-abi': sf?.call && sf.contract ? sf.contract : undefined,
         },
         creates
           ? `new contract (${(f.input.length - 2) / 2} bytes of init code)`
