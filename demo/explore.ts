@@ -11,7 +11,7 @@ import { renderStepper } from './views/stepper.js'
 import { type SourcePane, createSourcePane } from './views/sourcePane.js'
 import { frameSources } from './source/frameSources.js'
 import { lineGasOf } from './source/lineGas.js'
-import { functionFlame, namedSlots, pairSourceFrames, sourceEventsFor } from './source/sourceTrace.js'
+import { failedSteps, functionFlame, namedSlots, pairSourceFrames, sourceEventsFor } from './source/sourceTrace.js'
 import type { SourceFrame } from '../src/tracing/render/source/toSourceFrames.js'
 import { pageSources } from './pageSources.js'
 import { type TokenOf, amountArgument, callAmounts } from './views/tokenAmounts.js'
@@ -188,12 +188,16 @@ async function traceViews(opts: {
       () => undefined,
     ))
   const stepperHost = h('div', {}, h('p', { class: 'muted' }, 'loading the step index…'))
+  /** Where each failed call stopped, once the step index is here. */
+  let stopsOf: Map<CallFrame, number> | undefined
+  const showFailure = (call: CallFrame) => showStep(stopsOf?.get(call))
   // After the views are drawn: the step index is a replay of its own, not to hold up the call tree.
   new Promise((drawn) => requestAnimationFrame(() => setTimeout(drawn)))
     .then(() => opts.steps({ stepIndex: true, disableStack: true, disableStorage: true }))
     .then((r) => {
       if (!r.stepIndex) throw new Error('this daemon gives no stepIndex (an edgetrace extension)')
       const index = r.stepIndex
+      stopsOf = failedSteps(opts.trace, index)
       return sourceLevel({ ...opts, traced }, index).then((pane) =>
         stepperHost.replaceChildren(
           renderStepper(
@@ -223,7 +227,7 @@ async function traceViews(opts: {
         s.lastElementChild?.replaceWith(body)
         s.dataset.source = '1'
       }
-      redraw(calls, renderCallTree(opts.trace, { nameOf, tokenOf, source: pairs, showLine: showRevertStep }))
+      redraw(calls, renderCallTree(opts.trace, { nameOf, tokenOf, source: pairs, showFailure }))
       redraw(flame, renderFlameGraph(opts.trace, functionFlame(source)))
       redraw(events, renderEvents(opts.logs, nameOf, tokenOf, sourceEventsFor(opts.logs, source)))
       redraw(state, renderStateDiff(opts.diff, nameOf, namedSlots(opts.trace, pairs), tokenOf))
@@ -290,14 +294,18 @@ async function sourceLevel(
 }
 
 /**
- * A reverted frame's line, shown: the stepper at its first REVERT (its jump button), the source pane
- * then on the statement (the first REVERT of the trace: the top frame's, or the deepest that reverted first).
+ * Shows a step in the stepper (its "go to"), the source pane then on its statement; the stepper
+ * scrolled to. Without a step (the index not here yet), the stepper's next REVERT.
  */
-function showRevertStep() {
+function showStep(step: number | undefined) {
   const stepper = document.querySelector('#stepper')
   stepper?.scrollIntoView()
-  const button = Array.from(stepper?.querySelectorAll('button') ?? []).find((b) => b.textContent?.startsWith('REVERT'))
-  button?.click()
+  const buttons = Array.from(stepper?.querySelectorAll('.step-controls button') ?? [])
+  const input = stepper?.querySelector<HTMLInputElement>('.step-controls input[type=number]')
+  if (step !== undefined && input) {
+    input.value = String(step)
+    buttons.find((b) => b.textContent === 'go')?.dispatchEvent(new MouseEvent('click'))
+  } else buttons.find((b) => b.textContent?.startsWith('REVERT'))?.dispatchEvent(new MouseEvent('click'))
 }
 
 const kv = (rows: [string, Node | string][]) =>

@@ -126,4 +126,24 @@ describe('reverts at the source level', () => {
     expect(await page.textContent('#calls .frame-row.failed .error')).toBe('✖ execution reverted: scenario reverted')
     expect(await page.textContent('#calls .frame-row.failed .revert-line')).toBe(' at Scenarios.sol:123')
   })
+
+  it('a child frame that reverted (caught by its caller): its line, and the link takes the source pane to its REVERT', async () => {
+    await open('log in a child frame that reverts')
+    const row = page.locator('#calls .frame-row.failed')
+    expect(await row.locator('.error').textContent()).toBe('✖ execution reverted: reverted after logging')
+    expect(await row.locator('.revert-line').textContent()).toBe(' at Scenarios.sol:119')
+    await page.waitForSelector('#stepper .source-pane[data-step]', { timeout: 60_000 })
+    await row.locator('.revert-line').click()
+    // The REVERT is the optimizer's shared revert code: the pane shows the statement that jumped there, dashed.
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLElement>(
+          '#stepper .source-pane .source-line.current-line, #stepper .source-pane .source-line.near-line',
+        )?.dataset.line === '119',
+      undefined,
+      { timeout: 30_000 },
+    )
+    const stack = await page.$$eval('#stepper .source-pane ol.call-stack li .fn', (es) => es.map((e) => e.textContent))
+    expect(stack).toEqual(['Scenarios.logThenRevert', 'Scenarios.emitAndRevert'])
+  })
 })

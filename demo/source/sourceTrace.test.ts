@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { InternalCall, SourceFrame } from '../../src/tracing/render/source/toSourceFrames.js'
 import type { CallFrame } from '../traceTypes.js'
 import {
+  failedSteps,
   functionFlame,
   isTokenAmountVariable,
   namedSlots,
@@ -173,4 +174,21 @@ it('isTokenAmountVariable: balances, allowances and the total supply of a token'
   expect(isTokenAmountVariable({ name: 'balanceOfOwner', type: 'uint256' })).toBe(false)
   expect(isTokenAmountVariable({ name: 'owner', type: 'address' })).toBe(false)
   expect(isTokenAmountVariable({ name: 'balances[0x1].locked', type: 'bool' })).toBe(false)
+})
+
+it('failedSteps: each failed call’s first REVERT or failing step from its start', () => {
+  const failed = { ...call('0xb'), error: 'execution reverted' }
+  const ok = call('0xc')
+  const tree = { ...call('0xa', [ok, failed]), error: 'execution reverted' }
+  const steps = failedSteps(tree, {
+    frames: [
+      [10, 2, '0xc'],
+      [40, 2, '0xb'],
+    ],
+    revert: [55, 90],
+    error: [],
+  })
+  expect(steps.get(failed)).toBe(55)
+  expect(steps.get(tree)).toBe(90)
+  expect(steps.has(ok)).toBe(false)
 })

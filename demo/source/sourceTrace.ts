@@ -2,6 +2,7 @@ import type { SourceEvent, SourceRevertError } from '../../src/tracing/render/so
 import type { StorageVariable } from '../../src/sources/decodeStorage.js'
 import type { InternalCall, SourceFrame } from '../../src/tracing/render/source/toSourceFrames.js'
 import type { CallFrame } from '../traceTypes.js'
+import { type FrameEntry, alignFrames } from './alignFrames.js'
 
 /**
  * Each call of the call tree with its frame of edgetrace_sourceTracer's answer: one recorded run, the
@@ -145,4 +146,28 @@ export function functionFlame(frame: SourceFrame): FlameNode {
   }
   ;(deepest(node) ?? node).children.push(...calls)
   return node
+}
+
+/**
+ * The step each failed call of the tree stopped at, for the stepper to show: the first REVERT or
+ * failing step from the frame's start (the step index's frames, aligned to the calls: alignFrames; the
+ * top call from step 0, its stop the last). A frame whose child failed before it is taken to that child's step.
+ */
+export function failedSteps(
+  tree: CallFrame,
+  index: { frames: readonly FrameEntry[]; revert: readonly number[]; error: readonly number[] },
+): Map<CallFrame, number> {
+  const stops = [...index.revert, ...index.error].sort((a, b) => a - b)
+  const starts = new Map<CallFrame, number>([[tree, 0]])
+  alignFrames(tree, index.frames).forEach((call, i) => {
+    if (call && !starts.has(call)) starts.set(call, index.frames[i]![0])
+  })
+  const out = new Map<CallFrame, number>()
+  for (const [call, start] of starts) {
+    if (!call.error) continue
+    // The top call stops last: nothing runs after it.
+    const stop = call === tree ? stops.at(-1) : stops.find((s) => s >= start)
+    if (stop !== undefined) out.set(call, stop)
+  }
+  return out
 }

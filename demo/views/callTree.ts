@@ -67,8 +67,8 @@ export type CallTreeOptions = {
    * own ABI, a reverted frame's error and the Solidity line it reverted at.
    */
   source?: ReadonlyMap<CallFrame, SourceFrame>
-  /** Shows a source line (the source pane jumps there); the revert's line is a link when given. */
-  showLine?: (file: string, line: number) => void
+  /** Shows where a failed call stopped (the stepper and its source pane jump there); the revert's line is a link when given. */
+  showFailure?: (call: CallFrame) => void
 }
 
 /**
@@ -139,9 +139,9 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
               'data-line': at.line,
               title: 'the Solidity statement it reverted at (in the source pane)',
               onclick: (e: Event) => {
-                if (!opts.showLine) return
+                if (!opts.showFailure) return
                 e.preventDefault()
-                opts.showLine(at.file, at.line)
+                opts.showFailure(f)
               },
             },
             ` at ${at.file}:${at.line}`,
