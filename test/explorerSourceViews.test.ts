@@ -67,6 +67,8 @@ describe('a devnet Token transfer at the source level', () => {
     expect(event).toMatch(/^Transfer/)
     expect(event).toContain(`from (address)${ALICE}`)
     expect(await page.getAttribute('#events .event.by-abi b', 'title')).toBe('Transfer(address,address,uint256)')
+    await page.locator('#calls').screenshot({ path: join(SHOTS, 'source-call.png') })
+    await page.locator('#events').screenshot({ path: join(SHOTS, 'source-events.png') })
   })
 
   it('draws the flame graph by Solidity function on the toggle (internal functions included), by frames before it', async () => {
