@@ -108,7 +108,7 @@ describe('reverts at the source level', () => {
       error: e.querySelector('.error')?.textContent ?? '',
       line: e.querySelector('.revert-line')?.textContent ?? '',
     }))
-    expect(row.error).toBe(`✖ execution reverted: Custom(code: 7, who: ${ALICE})`)
+    expect(row.error).toBe('✖ execution reverted: Custom(code: 7, who: alice)')
     expect(row.line).toBe(' at Scenarios.sol:127')
     await page.waitForSelector('#stepper .source-pane[data-step]', { timeout: 60_000 })
     await page.click('#calls .revert-line')

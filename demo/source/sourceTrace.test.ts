@@ -124,6 +124,10 @@ it('revertErrorText: Error, Panic, custom and unknown', () => {
       ],
     }),
   ).toBe('Custom(code: 7, who: 0xf3)')
+  const who = { name: 'who', type: 'address', value: `0x${'ab'.repeat(20)}` }
+  expect(revertErrorText({ ...e, kind: 'custom', name: 'Custom', args: [who] }, () => 'alice')).toBe(
+    'Custom(who: alice)',
+  )
   expect(
     revertErrorText({
       ...e,

@@ -91,9 +91,14 @@ export function sourceEventsFor(
   })
 }
 
-/** A revert error as one line: `Custom(code: 7, who: 0x…)`, an Error(string)'s message (as the summary says it), `Panic(18): …`. */
-export function revertErrorText(e: SourceRevertError): string {
-  const args = () => e.args.map((a) => `${a.name ? `${a.name}: ` : ''}${show(a.value)}`).join(', ')
+/** A revert error as one line (known accounts by name): `Custom(code: 7, who: alice)`, an Error(string)'s message (as the summary says it), `Panic(18): …`. */
+export function revertErrorText(
+  e: SourceRevertError,
+  nameOf: (address: string) => string | undefined = () => undefined,
+): string {
+  const named = (v: unknown): string =>
+    typeof v === 'string' && /^0x[0-9a-f]{40}$/.test(v) ? (nameOf(v) ?? v) : show(v)
+  const args = () => e.args.map((a) => `${a.name ? `${a.name}: ` : ''}${named(a.value)}`).join(', ')
   if (e.kind === 'Error') return e.message ?? ''
   if (e.kind === 'Panic') return `Panic(${show(e.args[0]?.value ?? '')})${e.message ? `: ${e.message}` : ''}`
   if (e.kind === 'custom') return `${e.name ?? 'custom error'}(${args()})`

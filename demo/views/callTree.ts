@@ -88,7 +88,7 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
     const name = f.to ? opts.nameOf?.(f.to) : undefined
     const reason = f.error
       ? sf?.revertError
-        ? revertErrorText(sf.revertError)
+        ? revertErrorText(sf.revertError, opts.nameOf)
         : (f.revertReason ?? describeRevert(f.output))
       : undefined
     const at = f.error && sf?.revert ? sf.revert : undefined
