@@ -149,3 +149,23 @@ describe('reverts at the source level', () => {
     expect(stack).toEqual(['Scenarios.logThenRevert', 'Scenarios.emitAndRevert'])
   })
 })
+
+describe('without sources', () => {
+  it('keeps raw slots, the selector table’s decoding and the flame graph by frames (no toggle)', async () => {
+    const plain = await explorer.serve({
+      upstream: explorer.devnet.anvil.url,
+      hardfork: explorer.devnet.anvil.hardfork,
+    })
+    await page.goto(`${plain.url}/#/tx/${hashOf(TRANSFER)}`)
+    await page.waitForSelector('#state[data-source="0"]', { timeout: 60_000 })
+    expect(await page.locator('#state tr.named').count()).toBe(0)
+    const slots = await page.$$eval('#state tr.change td:first-child', (tds) =>
+      tds.map((t) => t.textContent ?? '').filter((t) => t.startsWith('slot ')),
+    )
+    expect(slots).toHaveLength(2)
+    expect(await page.textContent('#calls .fn')).toMatch(
+      /^transfer\(to: 0x70997970c51812dc3a010c7d01b50e0d17dc79c8, amount: /,
+    )
+    expect(await page.locator('#flame button.flame-functions').count()).toBe(0)
+  })
+})
