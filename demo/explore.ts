@@ -162,6 +162,8 @@ async function traceViews(opts: {
   previewFirst: boolean
   /** The preview panel's content, computed apart (a mined transaction's: edgetrace_previewTransactions); else from the trace's events. */
   preview?: HTMLElement | undefined
+  /** Told the top frame at the source level, when the source tracer matched it (the summary's revert line). */
+  onSource?: (top: SourceFrame, showFailure: () => void) => void
 }): Promise<HTMLElement[]> {
   const nameOf = (a: string) => opts.names.get(a.toLowerCase())
   const movements = collectMovements(opts.trace)
@@ -231,6 +233,7 @@ async function traceViews(opts: {
       redraw(flame, renderFlameGraph(opts.trace, functionFlame(source)))
       redraw(events, renderEvents(opts.logs, nameOf, tokenOf, sourceEventsFor(opts.logs, source)))
       redraw(state, renderStateDiff(opts.diff, nameOf, namedSlots(opts.trace, pairs), tokenOf))
+      opts.onSource?.(source, () => showFailure(opts.trace))
     })
     .catch((err: Error) => console.warn(`the views at the source level: ${err.message}`))
   return [
@@ -464,6 +467,25 @@ export async function exploreTransaction(conn: Connection, hash: string, names: 
     steps: (config) => conn.call<StepsAnswer>('debug_traceTransaction', [hash, config]),
     previewFirst: false,
     preview: minedPreview(conn, tx, names, traces.trace),
+    // A reverted transaction's summary says the Solidity line it reverted at, a link to its step.
+    onSource: (top, show) => {
+      if (ok || !top.revert) return
+      const { file, line } = top.revert
+      summary.querySelector('p.status')?.append(
+        h(
+          'a',
+          {
+            class: 'revert-line',
+            href: '#stepper',
+            onclick: (e: Event) => {
+              e.preventDefault()
+              show()
+            },
+          },
+          ` at ${file}:${line}`,
+        ),
+      )
+    },
   })
   return [summary, verification, ...views]
 }

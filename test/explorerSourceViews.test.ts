@@ -110,6 +110,11 @@ describe('reverts at the source level', () => {
     }))
     expect(row.error).toBe('✖ execution reverted: Custom(code: 7, who: alice)')
     expect(row.line).toBe(' at Scenarios.sol:127')
+    // The summary says it too.
+    await page.waitForSelector('#summary p.status .revert-line')
+    expect(await page.textContent('#summary p.status')).toBe(
+      `✖ reverted: Custom(code: 7, who: ${ALICE}) at Scenarios.sol:127`,
+    )
     await page.waitForSelector('#stepper .source-pane[data-step]', { timeout: 60_000 })
     await page.click('#calls .revert-line')
     await page.waitForFunction(
