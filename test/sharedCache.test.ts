@@ -230,7 +230,8 @@ describe('--cache.redis: one verified cache for many servers', () => {
     async function refused(key: string, bad: string, ask: (url: string) => Promise<void>) {
       const fresh = await server()
       await ask(fresh.edge.url)
-      expect(fresh.stats().rejected, key).toBeGreaterThan(0)
+      // The tier's figures in the message: a failure under load says whether the entry was read at all.
+      expect(fresh.stats().rejected, `${key}: ${JSON.stringify(fresh.stats())}`).toBeGreaterThan(0)
       await fresh.edge.engine.persistent!.flush()
       expect(await client.get(key)).not.toBe(bad)
       return fresh
