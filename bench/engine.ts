@@ -5,9 +5,9 @@
 // server streams an answer, without the HTTP socket; and (3) by edgetrace with `engine: 'wasm'`
 // (issue 37), untraced and with callTracer, and by the wasm engine attached to the plain EVM (the
 // interpreter and nothing around it). The calls name the block by number, as clients do; a call at a
-// block that is not final yet (the devnet's head) asks the upstream again each time for the block and
-// for the call's access list (eth_createAccessList, which runs the call there too, and the proofs of
-// what it lists): one round trip. The same calls at the block's hash (EIP-1898) ask nothing: those
+// block that is not final yet (the devnet's head) asks the upstream again each time which block that
+// number is (one request: the header; the access list kept for that block is used while it is the
+// same block). The same calls at the block's hash (EIP-1898) ask nothing: those
 // rows show the engine alone. Then mapping reads (KECCAK256 and a cold SLOAD, what compiled
 // contracts do for every mapping) on the plain EVM, without and with the wasm engine. Medians of
 // interleaved rounds; steps per second; each figure over the plain EVM's.
@@ -107,8 +107,15 @@ async function main() {
   const anvil = await startAnvil()
   const contract = await deploy(anvil.url, withInit(RUNTIME))
   await rpcResult(anvil.url, 'evm_mine', [])
-  const edge = await startEdgetrace({ upstream: anvil.url, port: 0, hardfork: 'prague', api: ['eth', 'debug'] })
-  // `--engine wasm` (issue 37): the same calls on a second daemon whose frames run in WebAssembly.
+  // `--engine ethereumjs`, named: the default is wasm (issue 37), on the second daemon.
+  const edge = await startEdgetrace({
+    upstream: anvil.url,
+    port: 0,
+    hardfork: 'prague',
+    api: ['eth', 'debug'],
+    engine: { engine: 'ethereumjs' },
+  })
+  // `--engine wasm` (issue 37, the default): the same calls on a second daemon whose frames run in WebAssembly.
   const wasmEdge = await startEdgetrace({
     upstream: anvil.url,
     port: 0,
@@ -139,8 +146,11 @@ async function main() {
   const cases: [string, () => Promise<unknown>][] = [
     ['plain @ethereumjs/evm, in-memory state', plain.run],
     ['plain @ethereumjs/evm + the wasm engine, in-memory state', plainWasm.run],
-    ['edgetrace eth_call (untraced)', () => rpc('eth_call', [call, head])],
-    ['edgetrace debug_traceCall callTracer', () => rpc('debug_traceCall', [call, head, { tracer: 'callTracer' }])],
+    ['edgetrace --engine ethereumjs eth_call (untraced)', () => rpc('eth_call', [call, head])],
+    [
+      'edgetrace --engine ethereumjs debug_traceCall callTracer',
+      () => rpc('debug_traceCall', [call, head, { tracer: 'callTracer' }]),
+    ],
     ['edgetrace --engine wasm eth_call (untraced)', () => wasmRpc('eth_call', [call, head])],
     [
       'edgetrace --engine wasm debug_traceCall callTracer',
@@ -155,11 +165,11 @@ async function main() {
     ['anvil eth_call (revm, over HTTP)', () => rpcResult(anvil.url, 'eth_call', [call, head])],
     ['anvil eth_call at the block hash', () => rpcResult(anvil.url, 'eth_call', [call, atHash])],
     [
-      'edgetrace debug_traceCall prestateTracer',
+      'edgetrace --engine ethereumjs debug_traceCall prestateTracer',
       () => rpc('debug_traceCall', [call, head, { tracer: 'prestateTracer' }]),
     ],
     [
-      'edgetrace debug_traceCall struct logger (no storage)',
+      'edgetrace --engine ethereumjs struct logger (no storage)',
       () => rpc('debug_traceCall', [call, head, { disableStorage: true }]),
     ],
   ]
