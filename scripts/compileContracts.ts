@@ -1,7 +1,7 @@
 // npx tsx scripts/compileContracts.ts [--check]: compiles src/node/devnet/contracts/*.sol with the
 // solc npm package (its compiler ships inside the package) into src/node/devnet/artifacts.json (what
 // the devnet deploys) and src/node/devnet/sources.json (the same compilation as a Hardhat-style
-// build-info, `{input, output}`: sources, runtime source maps, ABIs and storage layouts, for
+// build-info, `{input, output}`: sources, creation and runtime source maps, ABIs and storage layouts, for
 // source-level debugging), both committed so that running the devnet needs no compiler. --check only
 // compares.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
@@ -16,7 +16,7 @@ type SolcContract = {
   abi: unknown
   storageLayout: unknown
   evm: {
-    bytecode: { object: string }
+    bytecode: { object: string; sourceMap: string; linkReferences: unknown }
     deployedBytecode: { object: string; sourceMap: string; immutableReferences: unknown }
     methodIdentifiers: Record<string, string>
   }
@@ -50,6 +50,8 @@ export function compileDevnet(): DevnetCompilation {
             'abi',
             'storageLayout',
             'evm.bytecode.object',
+            'evm.bytecode.sourceMap',
+            'evm.bytecode.linkReferences',
             'evm.deployedBytecode.object',
             'evm.deployedBytecode.sourceMap',
             'evm.deployedBytecode.immutableReferences',
@@ -78,6 +80,11 @@ export function compileDevnet(): DevnetCompilation {
         abi: c.abi,
         storageLayout: c.storageLayout,
         evm: {
+          bytecode: {
+            object: c.evm.bytecode.object,
+            sourceMap: c.evm.bytecode.sourceMap,
+            linkReferences: c.evm.bytecode.linkReferences,
+          },
           deployedBytecode: {
             object: c.evm.deployedBytecode.object,
             sourceMap: c.evm.deployedBytecode.sourceMap,

@@ -250,9 +250,10 @@ describe('edgetrace_sourceTracer: storage as variables', () => {
     expect(top.revertError).toBeNull()
   })
 
-  it("a creation's storage, by the layout of the contract its deployed code matched (its init code has no lines)", async () => {
+  it("a creation's storage, by the layout of the contract its init code matched (the creation bytecode, asked here without its source map: no lines)", async () => {
     const top = await trace('deploy')
-    expect([top.type, top.contract, top.address]).toEqual(['CREATE', null, vault])
+    expect([top.type, top.contract, top.function, top.address]).toEqual(['CREATE', 'Vault', 'constructor', vault])
+    expect(top.steps.every((s) => s.line === null)).toBe(true)
     const vars = byName(top)
     expect(vars.owner).toEqual(['0x0000000000000000000000000000000000000000', ME])
     expect(vars['config.limit']).toEqual(['0', '1000'])

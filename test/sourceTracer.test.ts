@@ -50,6 +50,9 @@ function compile() {
             'abi',
             'metadata',
             'storageLayout',
+            'evm.bytecode.object',
+            'evm.bytecode.sourceMap',
+            'evm.bytecode.linkReferences',
             'evm.deployedBytecode.object',
             'evm.deployedBytecode.sourceMap',
             'evm.deployedBytecode.immutableReferences',
@@ -75,10 +78,12 @@ function writeLayouts() {
       const at = join(dir, 'foundry/out', file)
       mkdirSync(at, { recursive: true })
       const d = c.evm.deployedBytecode
+      const b = c.evm.bytecode
       writeFileSync(
         join(at, `${name}.json`),
         JSON.stringify({
           abi: c.abi,
+          bytecode: { object: `0x${b.object}`, sourceMap: b.sourceMap, linkReferences: b.linkReferences },
           deployedBytecode: {
             object: `0x${d.object}`,
             sourceMap: d.sourceMap,
@@ -161,6 +166,8 @@ describe('reading build outputs', () => {
         file: c.file,
         runtime: c.runtime.length,
         map: c.sourceMap.length > 0,
+        creation: c.creation?.code.length ?? 0,
+        creationMap: (c.creation?.sourceMap.length ?? 0) > 0,
         abi: c.abi.length,
         layout: c.storageLayout !== undefined,
         texts: [...c.sources.values()]
@@ -174,10 +181,12 @@ describe('reading build outputs', () => {
     const standard = summary(readStandardJson(output, input))
     expect(standard.map((c) => c.name)).toEqual(['Child', 'Inspector', 'Scenarios', 'Token'])
     expect(standard.every((c) => c.map && c.abi > 0 && c.layout && c.texts.length === 3)).toBe(true)
+    expect(standard.every((c) => c.creation > c.runtime && c.creationMap)).toBe(true)
     expect(summary(readSourcesDir(join(dir, 'foundry')))).toEqual(standard)
     expect(summary(readSourcesDir(join(dir, 'foundry/out')))).toEqual(standard)
     expect(summary(readSourcesDir(join(dir, 'hardhat')))).toEqual(standard)
     // A bare output file has no input: the contracts, without the sources' text.
+    // Hardhat's per-contract artifacts are not read: only the build-info's contracts count.
     const bare = summary(readSourcesDir(join(dir, 'standard.json')))
     expect(bare.map((c) => ({ ...c, texts: [] }))).toEqual(standard.map((c) => ({ ...c, texts: [] })))
     expect(bare.every((c) => c.texts.length === 0)).toBe(true)
@@ -498,4 +507,100 @@ describe('edgetrace_sourceTracer', () => {
       run.kill()
     }
   }, 60_000)
+})
+
+describe('constructors: init code matched to the creation bytecode', () => {
+  const trace = (hash: string, tracer = 'edgetrace_sourceTracer') =>
+    rpcResult(edge.url, 'debug_traceTransaction', [hash, { tracer }])
+  const allSteps = (scope: { steps: { line: number | null; gasUsed: number }[]; internalCalls: any[] }) => {
+    const out: { line: number | null; gasUsed: number }[] = [...scope.steps]
+    for (const c of scope.internalCalls) out.push(...allSteps(c))
+    return out
+  }
+
+  it('a creation transaction (the devnet deploying Token, its supply appended): the constructor’s lines and gas per line', async () => {
+    const { hash } = txByLabel(devnet, 'deploy Token')
+    const top: SourceFrame = await trace(hash)
+    expect([top.type, top.contract, top.function, top.reverted]).toEqual(['CREATE', 'Token', 'constructor', false])
+    const text = sourceText('Token.sol')
+    const lines = new Set(allSteps(top).map((s) => s.line))
+    for (const statement of [
+      'totalSupply = supply',
+      'balanceOf[msg.sender] = supply',
+      'emit Transfer(address(0), msg.sender, supply)',
+    ])
+      expect(lines, statement).toContain(lineOf(text, statement))
+    expect(allSteps(top).every((s) => s.line === null || s.line <= text.split('\n').length)).toBe(true)
+    // Gas per line sums to the frame's: the init code's instructions, each counted once.
+    expect(allSteps(top).reduce((sum, s) => sum + s.gasUsed, 0)).toBe(top.gasUsed)
+    const calls = await trace(hash, 'callTracer')
+    const receipt = await rpcResult(devnet.anvil.url, 'eth_getTransactionReceipt', [hash])
+    expect(Number(calls.gasUsed)).toBe(Number(receipt.gasUsed))
+    // Storage by the Token's layout: the deployer's balance, the supply.
+    const names = top.storage!.variables.map((v) => v.name)
+    expect(names).toContain('totalSupply')
+    expect(names).toContain(`balanceOf[${devnet.accounts[0]!.toLowerCase()}]`)
+  })
+
+  it('a CREATE frame (Scenarios.create → new Child(42, false)) and a constructor that reverts (its require line)', async () => {
+    const created: SourceFrame = await trace(txByLabel(devnet, 'CREATE').hash)
+    const [child] = created.calls
+    expect([child!.type, child!.contract, child!.function]).toEqual(['CREATE', 'Child', 'constructor'])
+    const text = sourceText('Scenarios.sol')
+    const lines = new Set(allSteps(child!).map((s) => s.line))
+    expect(lines).toContain(lineOf(text, 'emit Born(msg.sender, v)'))
+    expect(child!.events.map((e) => e.name)).toEqual(['Born'])
+    const failing: SourceFrame = await trace(txByLabel(devnet, 'CREATE whose constructor reverts').hash)
+    const [failed] = failing.calls
+    expect([failed!.type, failed!.contract, failed!.function, failed!.reverted]).toEqual([
+      'CREATE',
+      'Child',
+      'constructor',
+      true,
+    ])
+    expect(failed!.revert).toEqual({
+      file: 'Scenarios.sol',
+      line: lineOf(text, 'require(!fail, "child constructor reverted")'),
+    })
+    expect(failed!.revertError).toMatchObject({ kind: 'Error', message: 'child constructor reverted' })
+  })
+
+  it('init code matches by its creation bytecode: arguments after it, another metadata hash and other library addresses do not matter; a changed instruction does', () => {
+    const token = readStandardJson(output, input).find((c) => c.name === 'Token')!
+    const creation = token.creation!
+    const args = hexToBytes(`0x${'00'.repeat(31)}64`)
+    const init = new Uint8Array([...creation.code, ...args])
+    expect(registry.matchCreation(init)?.name).toBe('Token')
+    // The runtime code's metadata inside the creation code: another hash still matches.
+    const meta = creation.masked.at(-1)!
+    const otherMeta = init.slice()
+    otherMeta[meta.start + 10]! ^= 0xff
+    expect(registry.matchCreation(otherMeta)?.name).toBe('Token')
+    const changed = init.slice()
+    changed[3]! ^= 0x01
+    expect(registry.matchCreation(changed)).toBeUndefined()
+    // Shorter than the creation code: not it.
+    expect(registry.matchCreation(creation.code.subarray(0, creation.code.length - 1))).toBeUndefined()
+    // A library placeholder in the creation code: its 20 bytes masked, any address matches.
+    const linked = readStandardJson({
+      sources: { 'L.sol': { id: 0 } },
+      contracts: {
+        'L.sol': {
+          UsesLib: {
+            evm: {
+              bytecode: {
+                object: `6080${'73'}__$${'ab'.repeat(17)}$__${'00'}`,
+                sourceMap: '',
+                linkReferences: { 'L.sol': { Lib: [{ start: 3, length: 20 }] } },
+              },
+              deployedBytecode: { object: '6001' },
+            },
+          },
+        },
+      },
+    })[0]!
+    expect(linked.creation!.masked).toEqual([{ start: 3, length: 20 }])
+    const withLib = new Uint8Array([0x60, 0x80, 0x73, ...new Uint8Array(20).fill(0xcd), 0x00, 0x01])
+    expect(createSourceRegistry([linked]).matchCreation(withLib)?.name).toBe('UsesLib')
+  })
 })

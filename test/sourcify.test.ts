@@ -147,6 +147,23 @@ describe('--sourcify', () => {
     expect(lying.requests).toHaveLength(1)
   }, 60_000)
 
+  it("a creation: the deployed contract looked up, its init code matched to the answer's creation bytecode (the constructor's lines)", async () => {
+    const token = devnet.contracts.Token!
+    const sourcify = await fixture([[token, 'Token.sol', 'Token']])
+    const edge = await server({ sourcify: sourcify.url })
+    const top = await trace(edge, txByLabel(devnet, 'deploy Token').hash)
+    expect([top.type, top.contract, top.function, top.sources]).toEqual(['CREATE', 'Token', 'constructor', undefined])
+    const lines = new Set([top, ...internalCalls(top)].flatMap((scope) => scope.steps.map((s) => s.line)))
+    expect(lines).toContain(lineOf(tokenText, 'balanceOf[msg.sender] = supply'))
+    expect(lines).toContain(lineOf(tokenText, 'emit Transfer(address(0), msg.sender, supply)'))
+    expect(sourcify.requests.map((r) => new URL(r, 'http://x').pathname)).toEqual([
+      `/v2/contract/${chainId}/${token.toLowerCase()}`,
+    ])
+    expect(new URL(sourcify.requests[0]!, 'http://x').searchParams.get('fields')!.split(',')).toContain(
+      'creationBytecode',
+    )
+  }, 60_000)
+
   it('says when the contract is not verified there', async () => {
     const empty = await fixture([])
     const edge = await server({ sourcify: empty.url })

@@ -7,10 +7,13 @@ import type { CallFrame } from '../traceTypes.js'
 import { type FrameEntry, alignFrames } from './alignFrames.js'
 import type { FrameSource } from './sourceSteps.js'
 
-const locators = new WeakMap<SourceContract, SourceLocator>()
-const locatorOf = (c: SourceContract) => {
-  let l = locators.get(c)
-  if (!l) locators.set(c, (l = createSourceLocator(c)))
+const locators = {
+  runtime: new WeakMap<SourceContract, SourceLocator>(),
+  creation: new WeakMap<SourceContract, SourceLocator>(),
+}
+const locatorOf = (c: SourceContract, part: 'runtime' | 'creation' = 'runtime') => {
+  let l = locators[part].get(c)
+  if (!l) locators[part].set(c, (l = createSourceLocator(c, part)))
   return l
 }
 
@@ -24,7 +27,9 @@ const DELEGATION = /^0xef0100([0-9a-fA-F]{40})$/
  * code (`codeOf`: the code of an address as the transaction found it — a prestateTracer's —, else
  * for a contract the transaction created, its creation's output), the contract that code matches by runtime bytecode, and the
  * function its calldata names by that contract's ABI (else `decode`'s name, else the selector).
- * Creations run init code, which no runtime source map covers: they come without a locator.
+ * Creations run init code: located by the creation bytecode's source map of the contract whose
+ * creation bytecode the init code begins with (the constructor's arguments follow it), when a build
+ * output had it; else without a locator.
  */
 export function frameSources(opts: {
   tree: CallFrame
@@ -60,9 +65,25 @@ export function frameSources(opts: {
   return opts.entries.map(([, , context], i): FrameSource => {
     const call = calls[i]
     if (!call) return { label: short(context) }
+    const text = (contract: SourceContract) => (path: string) =>
+      [...contract.sources.values()].find((f) => f.path === path)?.content
+    if (creation(call)) {
+      const init = /^0x([0-9a-fA-F]{2})+$/.test(call.input)
+        ? opts.registry.matchCreation(hexToBytes(call.input as `0x${string}`))
+        : undefined
+      if (init)
+        return {
+          label: `new ${init.name}`,
+          locator: locatorOf(init, 'creation'),
+          text: text(init),
+          gas: opts.gas?.get(call),
+        }
+      const code = runCode(call.to)
+      const deployed = code && code.length > 2 ? opts.registry.match(hexToBytes(code as `0x${string}`)) : undefined
+      return { label: `new ${deployed?.name ?? short(call.to ?? context)}` }
+    }
     const code = runCode(call.to)
     const contract = code && code.length > 2 ? opts.registry.match(hexToBytes(code as `0x${string}`)) : undefined
-    if (creation(call)) return { label: `new ${contract?.name ?? short(call.to ?? context)}` }
     const who = contract?.name ?? short(call.to ?? context)
     const selector = call.input.slice(0, 10).toLowerCase()
     const fn =
@@ -72,7 +93,6 @@ export function frameSources(opts: {
           : 'fallback'
         : ((contract && abiSelectors(contract.abi).get(selector)?.name) ?? opts.decode?.(call.input) ?? selector)
     if (!contract) return { label: `${who}.${fn}` }
-    const text = (path: string) => [...contract.sources.values()].find((f) => f.path === path)?.content
-    return { label: `${who}.${fn}`, locator: locatorOf(contract), text, gas: opts.gas?.get(call) }
+    return { label: `${who}.${fn}`, locator: locatorOf(contract), text: text(contract), gas: opts.gas?.get(call) }
   })
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
+import { createSourceRegistry } from '../sources/createSourceRegistry.js'
 import { readSourcifyContract } from '../sources/readSourcifyContract.js'
 import { createLruCache } from '../utils/createLruCache.js'
 import { SOURCIFY_MISMATCH, createSourcifyLookup } from './createSourcifyLookup.js'
@@ -62,6 +63,29 @@ describe('readSourcifyContract', () => {
     expect(c.runtime.subarray(1, 21).every((b) => b === 0)).toBe(true)
     expect(readSourcifyContract({ abi: [] })).toBeUndefined()
   })
+
+  it("reads the creation bytecode: its source map, and its `cborAuxdata` (the metadata's offset and value) masked", () => {
+    const creation = token.evm.bytecode.object as string
+    const at = creation.indexOf(token.evm.deployedBytecode.object) / 2
+    const end = at + (token.evm.deployedBytecode.object as string).length / 2
+    const cbor = Number.parseInt(creation.slice(end * 2 - 4, end * 2), 16) + 2
+    const c = readSourcifyContract({
+      ...answer,
+      creationBytecode: {
+        recompiledBytecode: `0x${creation}`,
+        sourceMap: token.evm.bytecode.sourceMap,
+        linkReferences: {},
+        cborAuxdata: { '1': { value: `0x${creation.slice((end - cbor) * 2, end * 2)}`, offset: end - cbor } },
+      },
+    })!
+    expect(c.creation!.sourceMap).toBe(token.evm.bytecode.sourceMap)
+    expect(c.creation!.masked).toEqual([{ start: end - cbor, length: cbor }])
+    // Init code: the creation code with its constructor's argument after it.
+    const init = hexToBytes(`0x${creation}${'00'.repeat(31)}01`)
+    expect(createSourceRegistry([c]).matchCreation(init)?.name).toBe('Token')
+    // Without creationBytecode: none.
+    expect(readSourcifyContract(answer)!.creation).toBeUndefined()
+  })
 })
 
 describe('createSourcifyLookup', () => {
@@ -70,7 +94,7 @@ describe('createSourcifyLookup', () => {
     const results = await Promise.all([lookup(ADDRESS, code), lookup(ADDRESS, code), lookup(ADDRESS, code)])
     expect(results.map((r) => ('contract' in r ? r.contract.name : r.note))).toEqual(['Token', 'Token', 'Token'])
     expect(asked).toEqual([
-      `http://sourcify.test/server/v2/contract/31337/${ADDRESS}?fields=abi,compilation,sources,sourceIds,runtimeBytecode,storageLayout`,
+      `http://sourcify.test/server/v2/contract/31337/${ADDRESS}?fields=abi,compilation,sources,sourceIds,runtimeBytecode,creationBytecode,storageLayout`,
     ])
     await lookup(ADDRESS, code)
     expect(asked).toHaveLength(1)

@@ -24,10 +24,14 @@ export type SourceLocator = {
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-/** Turns pcs of a contract's runtime code into source locations through its source map. */
-export function createSourceLocator(contract: SourceContract): SourceLocator {
-  const ranges = decodeSourceMap(contract.sourceMap)
-  const indexes = instructionIndexes(contract.runtime)
+/**
+ * Turns pcs of a contract's runtime code (or, `creation`, of its creation code: the constructor's)
+ * into source locations through the source map of that code.
+ */
+export function createSourceLocator(contract: SourceContract, part: 'runtime' | 'creation' = 'runtime'): SourceLocator {
+  const creation = part === 'creation' ? contract.creation : undefined
+  const ranges = decodeSourceMap(creation ? creation.sourceMap : part === 'runtime' ? contract.sourceMap : '')
+  const indexes = instructionIndexes(creation ? creation.code : contract.runtime)
   const files = new Map<number, { path: string; bytes: Uint8Array; lineStarts: number[] } | undefined>()
   const fileOf = (id: number) => {
     if (files.has(id)) return files.get(id)

@@ -8,6 +8,11 @@ export type SourceRegistry = {
   add(contracts: Iterable<SourceContract>): void
   /** The contract whose runtime code this is, metadata and deployment-filled ranges aside. */
   match(runtimeCode: Uint8Array): SourceContract | undefined
+  /**
+   * The contract whose creation bytecode this init code begins with (what follows it: the
+   * constructor's arguments), the runtime code's metadata and linked libraries aside.
+   */
+  matchCreation(initCode: Uint8Array): SourceContract | undefined
   /** How many contracts it holds. */
   readonly size: number
 }
@@ -17,6 +22,13 @@ const keyOf = (bytes: Uint8Array) => {
   let s = ''
   for (const b of h) s += b.toString(16).padStart(2, '0')
   return s
+}
+
+/** A copy of `code` with `ranges` zeroed. */
+const maskCode = (code: Uint8Array, ranges: readonly CodeRange[]) => {
+  const out = code.slice()
+  for (const r of ranges) out.fill(0, r.start, r.start + r.length)
+  return out
 }
 
 const shapeOf = (ranges: readonly CodeRange[]) => ranges.map((r) => `${r.start}+${r.length}`).join(',')
@@ -29,6 +41,12 @@ const shapeOf = (ranges: readonly CodeRange[]) => ranges.map((r) => `${r.start}+
  */
 export function createSourceRegistry(contracts: Iterable<SourceContract> = []): SourceRegistry {
   const groups = new Map<string, { ranges: readonly CodeRange[]; byHash: Map<string, SourceContract> }>()
+  // Creation code, grouped by its length and masked ranges: init code is cut to each group's length
+  // (the constructor's arguments follow) and masked with its ranges.
+  const creations = new Map<
+    string,
+    { length: number; ranges: readonly CodeRange[]; byHash: Map<string, SourceContract> }
+  >()
   let size = 0
   const registry: SourceRegistry = {
     add(list) {
@@ -47,7 +65,23 @@ export function createSourceRegistry(contracts: Iterable<SourceContract> = []): 
           group.byHash.set(key, c)
           size++
         }
+        if (c.creation && c.creation.code.length > 0) {
+          const { code, masked: ranges } = c.creation
+          const shape = `${code.length}:${shapeOf(ranges)}`
+          let byLength = creations.get(shape)
+          if (!byLength) creations.set(shape, (byLength = { length: code.length, ranges, byHash: new Map() }))
+          const key = keyOf(maskCode(code, ranges))
+          if (!byLength.byHash.has(key)) byLength.byHash.set(key, c)
+        }
       }
+    },
+    matchCreation(init) {
+      for (const group of creations.values()) {
+        if (init.length < group.length) continue
+        const found = group.byHash.get(keyOf(maskCode(init.subarray(0, group.length), group.ranges)))
+        if (found) return found
+      }
+      return undefined
     },
     match(code) {
       if (code.length === 0) return undefined

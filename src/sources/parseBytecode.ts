@@ -31,3 +31,30 @@ export function immutableRanges(refs: unknown): CodeRange[] {
   }
   return out.sort((a, b) => a.start - b.start)
 }
+
+/**
+ * solc's `linkReferences` (`{file: {library: [{start, length}, …]}}`: "byte offsets into the bytecode.
+ * Linking replaces the 20 bytes located there", solc's standard-JSON output description) as ranges.
+ */
+export function linkRanges(refs: unknown): CodeRange[] {
+  if (!refs || typeof refs !== 'object') return []
+  const out: CodeRange[] = []
+  for (const byLib of Object.values(refs as Record<string, unknown>)) {
+    if (!byLib || typeof byLib !== 'object') continue
+    for (const list of Object.values(byLib as Record<string, unknown>)) {
+      if (!Array.isArray(list)) continue
+      for (const r of list as { start?: unknown; length?: unknown }[]) {
+        if (typeof r?.start === 'number' && typeof r?.length === 'number')
+          out.push({ start: r.start, length: r.length })
+      }
+    }
+  }
+  return out.sort((a, b) => a.start - b.start)
+}
+
+/** Ranges sorted by start, each start once (a placeholder also named by linkReferences counted once). */
+export function mergeRanges(...lists: CodeRange[][]): CodeRange[] {
+  const byStart = new Map<number, CodeRange>()
+  for (const list of lists) for (const r of list) if (!byStart.has(r.start)) byStart.set(r.start, r)
+  return [...byStart.values()].sort((a, b) => a.start - b.start)
+}

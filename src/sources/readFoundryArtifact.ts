@@ -6,7 +6,7 @@ type Json = Record<string, any>
 
 /**
  * One Foundry artifact (`out/<File>.sol/<Name>.json`): `deployedBytecode.{object, sourceMap,
- * immutableReferences}`, `abi`, `storageLayout` when asked for, and `metadata.settings.compilationTarget`
+ * immutableReferences}`, `bytecode.{object, sourceMap, linkReferences}` (the constructor's), `abi`, `storageLayout` when asked for, and `metadata.settings.compilationTarget`
  * for its source and name. `sources` are the compilation's files by solc id (from its build-info);
  * `name` is taken from the file name when the metadata does not say.
  */
@@ -19,7 +19,15 @@ export function readFoundryArtifact(
   const target = Object.entries<string>(metadata?.settings?.compilationTarget ?? {})[0]
   const file = target?.[0] ?? artifact.ast?.absolutePath ?? ''
   const name = target?.[1] ?? fallbackName ?? ''
-  return fromParts(name, file, artifact.deployedBytecode, artifact.abi, artifact.storageLayout, sources)
+  return fromParts(
+    name,
+    file,
+    artifact.deployedBytecode,
+    artifact.abi,
+    artifact.storageLayout,
+    sources,
+    artifact.bytecode,
+  )
 }
 
 /**

@@ -11,6 +11,7 @@ export const SOURCIFY_FIELDS = [
   'sources',
   'sourceIds',
   'runtimeBytecode',
+  'creationBytecode',
   'storageLayout',
 ] as const
 
@@ -18,9 +19,18 @@ export const SOURCIFY_FIELDS = [
  * A verified contract as Sourcify's APIv2 describes it (`/v2/contract/{chainId}/{address}` with
  * SOURCIFY_FIELDS), in the model the registry matches: the recompiled runtime code (immutables
  * zero, libraries unlinked) with its `immutableReferences` and `linkReferences` as masked ranges,
- * its source map, ABI and storage layout, and the sources by solc source id (`sourceIds`; without it
- * the ids solc gives, the source units in sorted order). Undefined when the answer has no runtime
- * code. Nothing here is trusted: the caller matches the code against the code that ran.
+ * its source map, ABI and storage layout, the recompiled creation code with its source map (the
+ * constructor's lines; `cborAuxdata` masked), and the sources by solc source id (`sourceIds`;
+ * without it the ids solc gives, the source units in sorted order). Undefined when the answer has no
+ * runtime code. Nothing here is trusted: the caller matches the code against the code that ran.
+ *
+ * The shape, as Sourcify's own OpenAPI spec gives it (argotorg/sourcify,
+ * services/server/src/apiv2.yaml, `GET /v2/contract/{chainId}/{address}`): `sources` is
+ * `{path: {content}}`; `sourceIds` is "AST source IDs from the standard JSON compiler output",
+ * `{path: {id}}` ("Same as stdJsonOutput.sources"); `runtimeBytecode` and `creationBytecode` have
+ * `onchainBytecode`, `recompiledBytecode`, `sourceMap`, `linkReferences`, `cborAuxdata`
+ * (`{id: {value, offset}}`), and the runtime's `immutableReferences`; `compilation` has `name` and
+ * `fullyQualifiedName` (`contracts/MyContract.sol:MyContract`).
  */
 export function readSourcifyContract(answer: Json): SourceContract | undefined {
   if (!answer || typeof answer !== 'object') return undefined
@@ -49,26 +59,25 @@ export function readSourcifyContract(answer: Json): SourceContract | undefined {
     object,
     sourceMap: runtime?.sourceMap,
     immutableReferences: runtime?.immutableReferences,
+    linkReferences: runtime?.linkReferences,
   }
-  const contract = fromParts(name, file, deployed, answer.abi, answer.storageLayout ?? undefined, sources)
-  if (!contract) return undefined
-  // Library addresses: `linkReferences` ({file: {library: [{start, length}]}}) masked as solc's placeholders are.
-  const links: { start: number; length: number }[] = []
-  for (const byLib of Object.values<Json>(runtime?.linkReferences ?? {})) {
-    for (const list of Object.values<unknown>(byLib ?? {})) {
-      if (!Array.isArray(list)) continue
-      for (const r of list as Json[])
-        if (typeof r?.start === 'number' && typeof r?.length === 'number')
-          links.push({ start: r.start, length: r.length })
-    }
+  const creation: Json | undefined = answer.creationBytecode
+  const creationObject = creation?.recompiledBytecode
+  const bytecode =
+    typeof creationObject === 'string'
+      ? { object: creationObject, sourceMap: creation?.sourceMap, linkReferences: creation?.linkReferences }
+      : undefined
+  const contract = fromParts(name, file, deployed, answer.abi, answer.storageLayout ?? undefined, sources, bytecode)
+  if (!contract?.creation) return contract
+  // Sourcify says where the creation code's CBOR metadata is (`cborAuxdata`: `{id: {value, offset}}`):
+  // masked too (a contract created in the constructor carries its own).
+  for (const aux of Object.values<Json>(creation?.cborAuxdata ?? {})) {
+    const value = aux?.value
+    if (typeof aux?.offset !== 'number' || typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})+$/.test(value)) continue
+    const range = { start: aux.offset as number, length: (value.length - 2) / 2 }
+    if (range.start + range.length > contract.creation.code.length) continue
+    if (!contract.creation.masked.some((r) => r.start === range.start)) contract.creation.masked.push(range)
   }
-  if (links.length > 0) {
-    const seen = new Set(contract.masked.map((r) => r.start))
-    for (const r of links) {
-      if (!seen.has(r.start)) contract.masked.push(r)
-      contract.runtime.fill(0, r.start, r.start + r.length)
-    }
-    contract.masked.sort((a, b) => a.start - b.start)
-  }
+  contract.creation.masked.sort((a, b) => a.start - b.start)
   return contract
 }

@@ -1,4 +1,5 @@
-import { immutableRanges, parseBytecode } from './parseBytecode.js'
+import { immutableRanges, linkRanges, mergeRanges, parseBytecode } from './parseBytecode.js'
+import { readCreationCode } from './readCreationCode.js'
 import type { AbiEntry, SourceContract, SourceFile } from './types.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: build outputs are untyped JSON, read field by field and checked where used
@@ -22,15 +23,27 @@ export function readStandardJson(output: Json, input?: Json): SourceContract[] {
   const out: SourceContract[] = []
   for (const [file, byName] of Object.entries<Json>(output.contracts)) {
     for (const [name, c] of Object.entries<Json>(byName ?? {})) {
-      const deployed = c?.evm?.deployedBytecode
-      const contract = fromParts(name, file, deployed, c?.abi, c?.storageLayout, sources)
+      const contract = fromParts(
+        name,
+        file,
+        c?.evm?.deployedBytecode,
+        c?.abi,
+        c?.storageLayout,
+        sources,
+        c?.evm?.bytecode,
+      )
       if (contract) out.push(contract)
     }
   }
   return out
 }
 
-/** A contract from its deployed-bytecode object (`{object, sourceMap, immutableReferences}`) and the rest. */
+/**
+ * A contract from its deployed-bytecode object (`{object, sourceMap, immutableReferences,
+ * linkReferences}`), its creation-bytecode object when given (`{object, sourceMap, linkReferences}`:
+ * readCreationCode) and the rest. Library addresses of a linked object (`linkReferences`) are zeroed
+ * and masked as unlinked placeholders are.
+ */
 export function fromParts(
   name: string,
   file: string,
@@ -38,11 +51,15 @@ export function fromParts(
   abi: unknown,
   storageLayout: unknown,
   sources: Map<number, SourceFile>,
+  bytecode?: Json,
 ): SourceContract | undefined {
   const object = deployed?.object
   if (typeof object !== 'string' || object.replace(/^0x/, '') === '') return undefined
   const { code, placeholders } = parseBytecode(object)
-  const masked = [...immutableRanges(deployed?.immutableReferences), ...placeholders].sort((a, b) => a.start - b.start)
+  const links = linkRanges(deployed?.linkReferences).filter((r) => r.start + r.length <= code.length)
+  for (const r of links) code.fill(0, r.start, r.start + r.length)
+  const masked = mergeRanges(immutableRanges(deployed?.immutableReferences), placeholders, links)
+  const creation = readCreationCode(bytecode, code)
   return {
     name,
     file,
@@ -52,5 +69,6 @@ export function fromParts(
     abi: Array.isArray(abi) ? (abi as AbiEntry[]) : [],
     storageLayout: storageLayout ?? undefined,
     sources,
+    ...(creation ? { creation } : {}),
   }
 }

@@ -57,6 +57,21 @@ export type SourceContract = {
   storageLayout: unknown
   /** The compilation's sources by solc source id (the `f` of the source map). */
   sources: Map<number, SourceFile>
+  /**
+   * The creation (init) code as compiled (`evm.bytecode`), when the build output had it: what a
+   * creation transaction or a CREATE/CREATE2 frame runs, its constructor arguments appended after it.
+   */
+  creation?: CreationCode
+}
+
+/** A contract's creation bytecode and what maps it back to its sources (the constructor's lines). */
+export type CreationCode = {
+  /** The init code as compiled: libraries as placeholders (zeroed here); no constructor arguments. */
+  code: Uint8Array
+  /** solc's compressed source map of the creation bytecode; '' when the build output had none. */
+  sourceMap: string
+  /** Ranges of `code` that may differ in what runs: linked libraries, and the metadata of the runtime code it carries. */
+  masked: CodeRange[]
 }
 
 /** What a lookup of a contract's sources elsewhere (Sourcify) gave: the contract matched to the code, or why not. */

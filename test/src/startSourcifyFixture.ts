@@ -3,7 +3,9 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 type Json = Record<string, any>
 
 /**
- * A verified contract in Sourcify APIv2's shape (`GET /v2/contract/{chainId}/{address}`), from a solc
+ * A verified contract in Sourcify APIv2's shape (`GET /v2/contract/{chainId}/{address}`, as Sourcify's
+ * OpenAPI spec, services/server/src/apiv2.yaml, gives the fields: `sourceIds` as `{path: {id}}`, the
+ * bytecodes' `recompiledBytecode`, `sourceMap`, `linkReferences`, `cborAuxdata`), from a solc
  * standard-JSON compilation: `file`'s contract `name` as verified at `address`, with the on-chain code
  * given (Sourcify's `runtimeBytecode.onchainBytecode`).
  */
@@ -48,8 +50,33 @@ export function sourcifyAnswer(args: {
       transformations: [],
       transformationValues: {},
     },
+    // The creation bytecode, when the compilation asked for it (cborAuxdata: where the runtime
+    // code's metadata sits in it, as Sourcify gives it: `{id: {value, offset}}`).
+    ...(c.evm.bytecode?.object
+      ? {
+          creationBytecode: {
+            onchainBytecode: null,
+            recompiledBytecode: `0x${c.evm.bytecode.object}`,
+            sourceMap: c.evm.bytecode.sourceMap,
+            linkReferences: c.evm.bytecode.linkReferences ?? {},
+            cborAuxdata: creationAuxdata(c.evm.bytecode.object, d.object),
+            transformations: [],
+            transformationValues: {},
+          },
+        }
+      : {}),
     storageLayout: c.storageLayout,
   }
+}
+
+/** Where the runtime code's CBOR metadata is in the creation code (Sourcify's `cborAuxdata`), or {}. */
+function creationAuxdata(creation: string, runtime: string): Json {
+  const at = creation.indexOf(runtime)
+  if (at < 0 || at % 2 !== 0 || runtime.length < 4) return {}
+  const cbor = Number.parseInt(runtime.slice(-4), 16)
+  const end = (at + runtime.length) / 2
+  const start = end - cbor - 2
+  return { '1': { value: `0x${creation.slice(start * 2, end * 2)}`, offset: start } }
 }
 
 export type SourcifyFixture = {

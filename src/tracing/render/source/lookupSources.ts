@@ -8,7 +8,7 @@ const isDelegation = (code: Uint8Array) =>
   code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00
 
 /**
- * Before a source-level render: the code of each called frame that no registered contract matches is
+ * Before a source-level render: the code of each called or created frame that no registered contract matches is
  * looked up (`run.sourceLookup`, Sourcify), once per address, all at once. Gives the registry with
  * what was found (each found contract already matched to that code by the lookup, and matched again
  * here by the registry) and, per address, why a lookup found nothing.
@@ -21,7 +21,11 @@ export async function lookupSources(
   if (!lookup || !run.access) return { registry: run.sources, notes }
   const wanted = new Map<string, Uint8Array>()
   for (const node of run.arena.nodes) {
-    if (node.kind === 'CREATE' || node.kind === 'CREATE2' || !node.to) continue
+    if (!node.to) continue
+    // A creation whose init code no build output matched: the contract it deployed is looked up (its
+    // runtime code matched to the answer by the lookup; its init code then to the answer's creation
+    // bytecode, for the constructor's lines). One that deployed nothing (it reverted) cannot be.
+    if ((node.kind === 'CREATE' || node.kind === 'CREATE2') && run.sources?.matchCreation(node.input)) continue
     const address = node.to.toLowerCase()
     if (wanted.has(address)) continue
     const code = codeOf(run.access, node.to)
@@ -45,6 +49,7 @@ export async function lookupSources(
     registry: {
       add: (contracts) => extra.add(contracts),
       match: (code) => given?.match(code) ?? extra.match(code),
+      matchCreation: (init) => given?.matchCreation(init) ?? extra.matchCreation(init),
       get size() {
         return (given?.size ?? 0) + extra.size
       },

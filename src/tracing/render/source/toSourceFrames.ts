@@ -29,11 +29,14 @@ export type InternalCall = SourceScope & {
 export type SourceFrame = SourceScope & {
   type: string
   address: Hex | null
-  /** The matched contract's name; null when its code matched no known contract. */
+  /** The matched contract's name (a creation's: by its init code); null when its code matched no known contract. */
   contract: string | null
   /** Why a lookup of its sources gave none (Sourcify: not verified, unreachable, refused); absent otherwise. */
   sources?: string
-  /** The function by the contract's ABI, else the 4-byte selector; null without calldata or for creations. */
+  /**
+   * The function by the contract's ABI, else the 4-byte selector; null without calldata. A creation:
+   * `constructor` when its init code matched a contract's creation bytecode, else null.
+   */
   function: string | null
   /** The call's input decoded (the contract's ABI, else the bundled signatures); null when neither knows it. */
   call: SourceCall | null
@@ -85,26 +88,34 @@ export function toSourceFrames(
   if (arena.nodes.length === 0) return null
   const opsOf = new Map<number, VmOp[]>()
   for (const f of arena.vmFrames) opsOf.set(f.node, f.ops)
-  const locators = new Map<SourceContract, SourceLocator>()
-  const locatorOf = (c: SourceContract) => {
-    let l = locators.get(c)
+  const locators = new Map<string, Map<SourceContract, SourceLocator>>()
+  const locatorOf = (c: SourceContract, part: 'runtime' | 'creation') => {
+    let byContract = locators.get(part)
+    if (!byContract) locators.set(part, (byContract = new Map()))
+    let l = byContract.get(c)
     if (!l) {
-      l = createSourceLocator(c)
-      locators.set(c, l)
+      l = createSourceLocator(c, part)
+      byContract.set(c, l)
     }
     return l
   }
   const frame = (node: CallTraceNode): SourceFrame => {
     const creation = node.kind === 'CREATE' || node.kind === 'CREATE2'
     const code = creation ? undefined : codeOf(access, node.to)
-    const contract = code && registry ? registry.match(code) : undefined
-    const locator = contract ? locatorOf(contract) : undefined
+    // A creation runs init code: the contract whose creation bytecode it begins with (its
+    // constructor's arguments follow), located by that code's source map.
+    const contract = creation
+      ? registry?.matchCreation(node.input)
+      : code && registry
+        ? registry.match(code)
+        : undefined
+    const locator = contract ? locatorOf(contract, creation ? 'creation' : 'runtime') : undefined
     const ops = opsOf.get(node.index) ?? []
     const { scope: root, last: lastAt } = walk(ops, locator)
     const failed = node.reverted || node.error !== undefined
-    // A creation runs init code, which has no runtime source map; its storage layout, events and
-    // errors are those of the contract its deployed code matches.
-    const deployed = creation && registry ? codeOf(access, node.to) : undefined
+    // A creation's storage layout, events and errors are those of its contract; where its init code
+    // matched none (a build output without creation code), of the contract its deployed code matches.
+    const deployed = creation && !contract && registry ? codeOf(access, node.to) : undefined
     const described = contract ?? (deployed ? registry?.match(deployed) : undefined)
     const { call, events, revertError } = decodeFrameAbi(node, described)
     const note = contract || !node.to ? undefined : notes?.get(node.to.toLowerCase())
@@ -113,7 +124,7 @@ export function toSourceFrames(
       address: node.to ?? null,
       contract: contract?.name ?? null,
       ...(note !== undefined ? { sources: note } : {}),
-      function: creation ? null : functionOf(node.input, contract),
+      function: creation ? (contract ? 'constructor' : null) : functionOf(node.input, contract),
       call,
       events,
       storage: frameStorage(node, ops, access, described, arena.preimages),
