@@ -20,6 +20,13 @@ export type Connection = {
   readonly kind: 'server' | 'browser'
   /** Said in the page: who answers, and from what. */
   readonly label: string
+  /**
+   * What the daemon's source tracer (edgetrace_sourceTracer) knows: `own`, build outputs or a
+   * Sourcify server of its own (the page may not have them); `page`, exactly the page's files (the
+   * in-browser daemon, given them as `config.sources`); `none`, nothing (it matches no contract).
+   * Undefined: a server that did not say (asked as one with its own).
+   */
+  readonly sources?: DaemonSources
   call<result = unknown>(method: string, params: unknown[]): Promise<result>
   /** The daemon's running totals (undefined when it does not say). */
   counters(): Promise<Counters | undefined>
@@ -33,13 +40,17 @@ const unwrap = <result>(method: string, body: { result?: unknown; error?: { code
   return body.result as result
 }
 
-/** An edgetrace server: JSON-RPC over POST, its counters at GET /stats. */
-export function createServerConnection(url: string): Connection {
+/** What a daemon's source tracer knows (Connection.sources). */
+export type DaemonSources = 'own' | 'page' | 'none'
+
+/** An edgetrace server: JSON-RPC over POST, its counters at GET /stats; `sources`, what it said of its source tracer. */
+export function createServerConnection(url: string, sources?: DaemonSources): Connection {
   const base = url.replace(/\/+$/, '')
   let id = 0
   return {
     kind: 'server',
     label: `the edgetrace server at ${base}`,
+    ...(sources ? { sources } : {}),
     async call(method, params) {
       const res = await fetch(base, {
         method: 'POST',
@@ -84,6 +95,7 @@ export async function createBrowserConnection(
   const started = client.started
   return {
     kind: 'browser',
+    sources: 'page',
     label: `edgetrace in this browser, reading ${upstream}${beacon ? `, anchored by the beacon node ${beacon.url}` : ''}${started.startedOffline ? ' (started offline, from its IndexedDB cache)' : ''}`,
     async call(method, params) {
       return unwrap(method, await client.call(method, params))

@@ -14,6 +14,7 @@ import { lineGasOf } from './source/lineGas.js'
 import { failedSteps, functionFlame, namedSlots, pairSourceFrames, sourceEventsFor } from './source/sourceTrace.js'
 import type { SourceFrame } from '../src/tracing/render/source/toSourceFrames.js'
 import { pageSources } from './pageSources.js'
+import { knowsAContract } from './source/knowsAContract.js'
 import { type TokenOf, amountArgument, callAmounts } from './views/tokenAmounts.js'
 import { renderVerification } from './views/verification.js'
 import { type TokenInfo, collectMovements, renderWalletPreview } from './views/walletPreview.js'
@@ -181,13 +182,47 @@ async function traceViews(opts: {
     'preview',
     opts.preview ?? renderWalletPreview(movements, info, nameOf, opts.you),
   )
+  // The code each frame ran, as the transaction found it (a prestateTracer's accounts; code the
+  // transaction itself set, an EIP-7702 delegation it authorized, from the diff's post), asked once a
+  // view and only when needed: the stepper's source level, and whether the page's sources know a contract here.
+  let prestate: Promise<((address: string) => string | undefined) | undefined> | undefined
+  const codes = () =>
+    (prestate ??= (opts.steps({ tracer: 'prestateTracer' }) as Promise<unknown>).then(
+      (pre) => {
+        const accounts = pre as Record<string, { code?: string }>
+        return (a: string) => {
+          const code = accounts[a]?.code
+          return code && code.length > 2 ? code : (opts.diff.post[a]?.code ?? code)
+        }
+      },
+      (err: Error) => {
+        console.warn(`the source level needs the code each frame ran (prestateTracer): ${err.message}`)
+        return undefined
+      },
+    ))
+  // Whether the daemon's source tracer can match anything here: not a daemon that knows no sources;
+  // the in-browser daemon (its sources the page's) only when the page's sources know a contract of
+  // the transaction; a server with its own (or that did not say), always.
+  const worthTracing = async () => {
+    const daemon = opts.conn.sources
+    if (daemon === 'none') return false
+    if (daemon !== 'page') return true
+    if (pageSources.registry.size === 0) return false
+    const codeOf = await codes()
+    return codeOf ? knowsAContract(opts.trace, pageSources.registry, codeOf) : true
+  }
   // edgetrace_sourceTracer, once a view (the stepper's gas per line, and the views below by the
-  // contracts' own ABIs and storage layouts); undefined where the daemon has none or gives none.
+  // contracts' own ABIs and storage layouts); undefined where the daemon has none or gives none, and
+  // not asked (a replay of every step) where it could match nothing.
   let sourceTrace: Promise<SourceFrame | undefined> | undefined
   const traced = () =>
-    (sourceTrace ??= (opts.steps({ tracer: 'edgetrace_sourceTracer' }) as Promise<unknown>).then(
-      (t) => (t && typeof t === 'object' && 'calls' in t ? (t as SourceFrame) : undefined),
-      () => undefined,
+    (sourceTrace ??= worthTracing().then((worth) =>
+      worth
+        ? (opts.steps({ tracer: 'edgetrace_sourceTracer' }) as Promise<unknown>).then(
+            (t) => (t && typeof t === 'object' && 'calls' in t ? (t as SourceFrame) : undefined),
+            () => undefined,
+          )
+        : undefined,
     ))
   const stepperHost = h('div', {}, h('p', { class: 'muted' }, 'loading the step index…'))
   /** Where each failed call stopped, once the step index is here. */
@@ -200,7 +235,7 @@ async function traceViews(opts: {
       if (!r.stepIndex) throw new Error('this daemon gives no stepIndex (an edgetrace extension)')
       const index = r.stepIndex
       stopsOf = failedSteps(opts.trace, index)
-      return sourceLevel({ ...opts, traced }, index).then((pane) =>
+      return sourceLevel({ ...opts, traced, codes }, index).then((pane) =>
         stepperHost.replaceChildren(
           renderStepper(
             index,
@@ -259,6 +294,7 @@ async function sourceLevel(
     diff: StateDiff
     steps: (config: Record<string, unknown>) => Promise<StepsAnswer>
     traced: () => Promise<SourceFrame | undefined>
+    codes: () => Promise<((address: string) => string | undefined) | undefined>
   },
   index: StepIndex,
 ): Promise<((go: (step: number) => void) => SourcePane) | undefined> {
@@ -266,21 +302,13 @@ async function sourceLevel(
   // Gas per line, where the daemon itself has sources for the contracts (edgetrace_sourceTracer):
   // asked beside the code; without it the pane shows lines without gas.
   const traced = opts.traced().then((t) => (t ? lineGasOf(opts.trace, t) : undefined))
-  const pre = await (opts.steps({ tracer: 'prestateTracer' }) as Promise<unknown>).catch((err: Error) => {
-    console.warn(`the source level needs the code each frame ran (prestateTracer): ${err.message}`)
-    return undefined
-  })
-  if (!pre) return undefined
+  const codeOf = await opts.codes()
+  if (!codeOf) return undefined
   const gas = await traced
-  const accounts = pre as Record<string, { code?: string }>
   const frames = frameSources({
     tree: opts.trace,
     entries: index.frames,
-    // Code set by the transaction itself (an EIP-7702 delegation it authorized) is in the diff's post.
-    codeOf: (a) => {
-      const code = accounts[a]?.code
-      return code && code.length > 2 ? code : (opts.diff.post[a]?.code ?? code)
-    },
+    codeOf,
     registry: pageSources.registry,
     decode: (input) => decodeCallData(input)?.name,
     ...(gas ? { gas } : {}),

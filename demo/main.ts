@@ -1,6 +1,12 @@
 import { encodeStatic, parseAmount } from './abi/decodeAbi.js'
 import { parseSignature } from './abi/signatures.js'
-import { type Connection, RpcError, createBrowserConnection, createServerConnection } from './connection.js'
+import {
+  type Connection,
+  type DaemonSources,
+  RpcError,
+  createBrowserConnection,
+  createServerConnection,
+} from './connection.js'
 import { fill, h } from './dom.js'
 import { type CallRequest, type Names, exploreBlock, exploreCall, exploreTransaction } from './explore.js'
 import { type TrustReport, renderTrustPanel } from './views/trustPanel.js'
@@ -26,6 +32,8 @@ type ExplorerInfo = {
   hardfork?: string
   /** Build outputs the server gives for source-level debugging (the devnet's contracts): URLs relative to the page. */
   sources?: string[]
+  /** What the server's own source tracer knows: how many contracts (`--sources`, the devnet's) and whether it asks Sourcify. */
+  sourceTracer?: { contracts: number; sourcify: boolean }
   accounts?: string[]
   contracts?: Record<string, string>
   transactions?: { label: string; hash: string; blockNumber: number; status: string }[]
@@ -88,7 +96,7 @@ function connect(): Promise<Connection> {
     browser ? `starting edgetrace in this browser${beaconNode ? `, its light client of ${beaconNode}` : ''}…` : '',
   )
   connection = !browser
-    ? Promise.resolve(createServerConnection(url.value.trim()))
+    ? Promise.resolve(createServerConnection(url.value.trim(), serverSources(url.value.trim())))
     : !beaconNode && checkpoint.value.trim()
       ? Promise.reject(
           new Error(
@@ -108,6 +116,23 @@ function connect(): Promise<Connection> {
     },
   )
   return connection
+}
+
+/**
+ * What the server at `address` said of its source tracer: only the server that serves this page
+ * (its explorer.json's `sourceTracer`); undefined for another.
+ */
+function serverSources(address: string): DaemonSources | undefined {
+  const said = info.sourceTracer
+  if (!said) return undefined
+  let origin: string
+  try {
+    origin = new URL(address, location.href).origin
+  } catch {
+    return undefined
+  }
+  if (origin !== location.origin) return undefined
+  return said.contracts > 0 || said.sourcify ? 'own' : 'none'
 }
 
 /** The daemon in this page's worker, anchored by the beacon node when one is given. */

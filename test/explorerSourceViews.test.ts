@@ -156,13 +156,24 @@ describe('reverts at the source level', () => {
 })
 
 describe('without sources', () => {
-  it('keeps raw slots, the selector table’s decoding and the flame graph by frames (no toggle)', async () => {
+  it('keeps raw slots, the selector table’s decoding and the flame graph by frames (no toggle); the source trace is not asked', async () => {
     const plain = await explorer.serve({
       upstream: explorer.devnet.anvil.url,
       hardfork: explorer.devnet.anvil.hardfork,
     })
+    // What the page asks the server: its explorer.json says the server's source tracer knows nothing.
+    const asked: string[] = []
+    const listen = (req: import('playwright').Request) => {
+      if (req.method() === 'POST' && req.url().startsWith(plain.url)) asked.push(req.postData() ?? '')
+    }
+    page.on('request', listen)
     await page.goto(`${plain.url}/#/tx/${hashOf(TRANSFER)}`)
     await page.waitForSelector('#state[data-source="0"]', { timeout: 60_000 })
+    // The step index is asked after the views are drawn: once it is, the page asked all it will.
+    await page.waitForSelector('#stepper .step-controls', { timeout: 60_000 })
+    page.off('request', listen)
+    expect(asked.some((body) => body.includes('debug_traceTransaction'))).toBe(true)
+    expect(asked.filter((body) => body.includes('edgetrace_sourceTracer'))).toEqual([])
     expect(await page.locator('#state tr.named').count()).toBe(0)
     const slots = await page.$$eval('#state tr.change td:first-child', (tds) =>
       tds.map((t) => t.textContent ?? '').filter((t) => t.startsWith('slot ')),

@@ -402,7 +402,14 @@ export async function startEdgetrace({
       ...(vhosts ? { vhosts } : {}),
       ...(maxQueuedBytes !== undefined ? { maxQueuedBytes } : {}),
       explorerDir,
-      explorerInfo,
+      // And what this server's source tracer knows: the page asks it for a transaction only when it can match something.
+      explorerInfo: {
+        ...((explorerInfo as object | undefined) ?? {}),
+        sourceTracer: {
+          contracts: daemon.engine.options.sources?.size ?? 0,
+          sourcify: daemon.engine.sourceLookup !== undefined,
+        },
+      },
       explorerSources,
       counters: () => engineCounters(daemon.engine),
       // GraphQL resolves every field with the verified eth_* and debug_* methods (an internal handler).
