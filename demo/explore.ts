@@ -7,7 +7,7 @@ import { callLabelParts, renderCallTree } from './views/callTree.js'
 import { type LogEntry, renderEvents } from './views/events.js'
 import { renderFlameGraph } from './views/flameGraph.js'
 import { renderStateDiff } from './views/stateDiff.js'
-import { renderStepper } from './views/stepper.js'
+import { type StorageNames, renderStepper } from './views/stepper.js'
 import { type SourcePane, createSourcePane } from './views/sourcePane.js'
 import { frameSources } from './source/frameSources.js'
 import { lineGasOf } from './source/lineGas.js'
@@ -15,6 +15,7 @@ import { failedSteps, functionFlame, namedSlots, pairSourceFrames, sourceEventsF
 import type { SourceFrame } from '../src/tracing/render/source/toSourceFrames.js'
 import { pageSources } from './pageSources.js'
 import { knowsAContract } from './source/knowsAContract.js'
+import { storageContextAt } from './source/stepStorage.js'
 import { type TokenOf, amountArgument, callAmounts } from './views/tokenAmounts.js'
 import { renderVerification } from './views/verification.js'
 import { type TokenInfo, collectMovements, renderWalletPreview } from './views/walletPreview.js'
@@ -235,12 +236,21 @@ async function traceViews(opts: {
       if (!r.stepIndex) throw new Error('this daemon gives no stepIndex (an edgetrace extension)')
       const index = r.stepIndex
       stopsOf = failedSteps(opts.trace, index)
+      // The storage column by variable: the variables the source tracer named, by account (the
+      // step's storage context, from the step index's frames; the top frame's, the transaction's).
+      const top = (opts.trace.to ?? '').toLowerCase()
+      const storageNames = traced().then((source): StorageNames | undefined => {
+        const slots = source ? namedSlots(opts.trace, pairSourceFrames(opts.trace, source)) : undefined
+        if (!slots || slots.size === 0) return undefined
+        return (step, depth) => slots.get(storageContextAt(index.frames, step, depth) ?? top)
+      })
       return sourceLevel({ ...opts, traced, codes }, index).then((pane) =>
         stepperHost.replaceChildren(
           renderStepper(
             index,
             async (offset, limit) => (await opts.steps({ offset, limit, enableMemory: true })).structLogs,
             pane,
+            storageNames,
           ),
         ),
       )

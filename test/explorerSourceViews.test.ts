@@ -59,6 +59,29 @@ describe('a devnet Token transfer at the source level', () => {
     await page.locator('#state').screenshot({ path: join(SHOTS, 'source-state-diff.png') })
   })
 
+  it('names the stepper’s storage by variable at an SSTORE (the raw slot and word on hover)', async () => {
+    await page.waitForSelector('#stepper .stepper[data-storage-names="1"]', { timeout: 60_000 })
+    await page.click('#stepper button:has-text("SSTORE")')
+    await page.waitForSelector('#stepper .step-detail h4:has-text("SSTORE")', { timeout: 30_000 })
+    await page.waitForSelector('#stepper .step-detail table.storage tr.named', { timeout: 30_000 })
+    const rows = await page.$$eval('#stepper .step-detail table.storage tr', (trs) =>
+      trs.map((tr) => ({
+        named: tr.classList.contains('named'),
+        cells: Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? ''),
+        hover: tr.querySelector('code.variable')?.getAttribute('title') ?? '',
+      })),
+    )
+    // The Token's slots the transfer touched so far, each by its variable: no raw slot left.
+    expect(rows.every((r) => r.named)).toBe(true)
+    const alice = rows.find((r) => r.cells[0] === `balanceOf[${ALICE}]`)
+    expect(alice, JSON.stringify(rows)).toBeDefined()
+    expect(alice!.cells[1]).toMatch(/^\d+$/) // a uint256, in decimal
+    expect(alice!.hover).toMatch(
+      /^slot 0xa3c1274aadd82e4d12c8004c33fb244ca686dad4fcc8957fc5668588c11d9502: 0x[0-9a-f]{64}$/,
+    )
+    await page.locator('#stepper .step-detail').screenshot({ path: join(SHOTS, 'source-stepper-storage.png') })
+  })
+
   it('shows the call and the Transfer event decoded by the Token’s own ABI', async () => {
     const fn = await page.$eval('#calls .fn.by-abi', (e) => ({ text: e.textContent, abi: e.getAttribute('data-abi') }))
     expect(fn.text).toMatch(/^transfer\(to: .*, value: /)

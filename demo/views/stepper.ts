@@ -1,7 +1,12 @@
+import type { StorageVariable } from '../../src/sources/decodeStorage.js'
 import { fill, h } from '../dom.js'
 import { grouped, short } from '../format.js'
 import type { StepIndex, StructLog } from '../traceTypes.js'
+import { stepStorageRows } from '../source/stepStorage.js'
 import type { SourcePane } from './sourcePane.js'
+
+/** The storage variables a step's account has, by slot: `(step, depth)` → slot → its variables. */
+export type StorageNames = (step: number, depth: number) => ReadonlyMap<string, readonly StorageVariable[]> | undefined
 
 export const PAGE_STEPS = 50
 
@@ -15,6 +20,12 @@ export function renderStepper(
   fetchPage: (offset: number, limit: number) => Promise<StructLog[]>,
   /** The source level, when the page has sources (createSourcePane): told each step shown, it moves the stepper by `go`. */
   sourcePane?: (go: (step: number) => void) => SourcePane,
+  /**
+   * The storage variables of the account whose storage a step at a depth runs on, by slot (from the
+   * source tracer: namedSlots of the step's storage context), when they come: the storage column
+   * then names its slots (the raw slot on hover).
+   */
+  storageNames?: Promise<StorageNames | undefined>,
 ) {
   const pages = new Map<number, Promise<StructLog[]>>()
   const page = (n: number) => {
@@ -27,6 +38,7 @@ export function renderStepper(
     return p
   }
   let current = 0
+  let names: StorageNames | undefined
   const status = h('span', { class: 'step-status' })
   const table = h('div', { class: 'step-table' })
   const detail = h('div', { class: 'step-detail' })
@@ -133,8 +145,20 @@ export function renderStepper(
         ? h(
             'table',
             { class: 'storage' },
-            Object.entries(log.storage).map(([k, v]) =>
-              h('tr', {}, h('td', {}, h('code', { title: k }, short(k, 10))), h('td', {}, h('code', {}, v))),
+            stepStorageRows(log.storage, names?.(current, log.depth)).map((r) =>
+              r.named
+                ? h(
+                    'tr',
+                    { class: 'named' },
+                    h('td', {}, h('code', { class: 'variable', title: `slot ${r.slot}: ${r.word}` }, r.name)),
+                    h('td', {}, h('code', { title: r.word }, r.value)),
+                  )
+                : h(
+                    'tr',
+                    {},
+                    h('td', {}, h('code', { title: r.slot }, short(r.slot, 10))),
+                    h('td', {}, h('code', {}, r.value)),
+                  ),
             ),
           )
         : h('p', { class: 'muted' }, 'none yet'),
@@ -190,5 +214,15 @@ export function renderStepper(
   )
   if (index.steps === 0) fill(status, 'No opcodes ran (a plain transfer, or a call to an account without code).')
   else void show(0)
+  // Storage by variable once the source tracer's names are here: the step shown is shown again with them.
+  void storageNames?.then(
+    (given) => {
+      if (!given) return
+      names = given
+      root.dataset.storageNames = '1'
+      if (index.steps > 0) void show(current)
+    },
+    () => undefined,
+  )
   return root
 }
