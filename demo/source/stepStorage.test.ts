@@ -26,7 +26,7 @@ describe('stepStorageRows', () => {
       [slot(0).slice(2)]: 1000n.toString(16).padStart(64, '0'),
       [slot(1).slice(2)]: `${'0'.repeat(22)}01${owner}`,
       [slot(2).slice(2)]: 'ff'.repeat(32),
-      [slot(9).slice(2)]: '0'.repeat(63) + '7',
+      [slot(9).slice(2)]: `${'0'.repeat(63)}7`,
     }
     expect(stepStorageRows(storage, slots).map((r) => [r.name, r.value, r.named])).toEqual([
       ['flag', 'true', true],
