@@ -10,6 +10,9 @@ import { DEV_ACCOUNT, deploy, rpcResult } from '../test/src/rpc.js'
 
 const RUNTIME = HEAVY_RUNTIME
 const ROUNDS = 7
+/** `--engine ethereumjs` times edgetrace on @ethereumjs/evm alone (the default: wasm, as the daemon's). */
+const ENGINE = process.argv.includes('--engine') ? process.argv[process.argv.indexOf('--engine') + 1] : 'wasm'
+if (ENGINE !== 'wasm' && ENGINE !== 'ethereumjs') throw new Error(`--engine ${ENGINE}: wasm or ethereumjs`)
 
 const COUNTER = '{ n: 0, step: function() { this.n++ }, fault: function() {}, result: function() { return this.n } }'
 const READER = `{ n: 0, sum: 0,
@@ -31,6 +34,7 @@ async function main() {
     hardfork: 'prague',
     api: ['eth', 'debug'],
     workers: { threads: 1, warm: true },
+    engine: { engine: ENGINE as 'wasm' | 'ethereumjs' },
   })
   const head = await rpcResult(anvil.url, 'eth_blockNumber', [])
   const call = { from: DEV_ACCOUNT, to: contract, data: '0x', gas: '0x2faf080' }

@@ -3,6 +3,7 @@
 // data and storage. The module is compiled from src/wasm/assembly by the assemblyscript API in
 // beforeAll (src/node/compileWasmEvm.ts, cached on disk by source hash), so the test needs no
 // `npm run build:wasm`.
+import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
 import { createBlock } from '@ethereumjs/block'
 import { createEVM, getOpcodesForHF } from '@ethereumjs/evm'
@@ -49,6 +50,8 @@ interface Program {
   slotsAtHand?: boolean
   /** Changes the EVM before the run (its opcode table, as a tracer's patch does). */
   patch?: (evm: unknown) => void
+  /** Records ethereumjs's `step` events (every field), which a listener makes the wasm emit step by step. */
+  steps?: boolean
 }
 
 interface Outcome {
@@ -57,7 +60,37 @@ interface Outcome {
   refund: bigint | undefined
   returnValue: string
   storage: Record<string, string>
+  steps?: unknown[] | undefined
 }
+
+/** A `step` event's fields, comparable (the state manager is the run's own). */
+type StepEvent = Record<string, unknown> & {
+  address: { toString(): string }
+  codeAddress?: { toString(): string }
+  account: { nonce: bigint; balance: bigint }
+  memory: Uint8Array
+  immediate?: Uint8Array
+  error?: Uint8Array
+}
+const stepFields = ({
+  stateManager: _,
+  address,
+  codeAddress,
+  account,
+  memory,
+  immediate,
+  error,
+  ...rest
+}: StepEvent) => ({
+  ...rest,
+  address: address.toString(),
+  codeAddress: codeAddress?.toString(),
+  account: { nonce: account.nonce, balance: account.balance },
+  // Its length and hash (memory reaches kilobytes in random programs: their hex would be slow to compare).
+  memory: `${memory.length}:${createHash('sha256').update(memory).digest('hex')}`,
+  immediate: immediate && bytesToHex(immediate),
+  error: error && bytesToHex(error),
+})
 
 let engine: WasmEngine
 let counters: WasmEngineCounters
@@ -87,6 +120,8 @@ async function run(program: Program, wasm: boolean): Promise<Outcome> {
   const common = new Common({ chain: Mainnet, hardfork: program.hardfork ?? Hardfork.Prague })
   const evm = await createEVM({ common, stateManager })
   program.patch?.(evm)
+  const steps: unknown[] = []
+  if (program.steps) evm.events.on('step', (event) => void steps.push(stepFields(event as unknown as StepEvent)))
   const detach = wasm ? engine.attach(evm, { counters }) : () => {}
   try {
     const to = createAddressFromString(TO)
@@ -118,10 +153,30 @@ async function run(program: Program, wasm: boolean): Promise<Outcome> {
       refund: exceptionError === undefined ? (gasRefund ?? 0n) : undefined,
       returnValue: bytesToHex(returnValue),
       storage,
+      ...(program.steps ? { steps } : {}),
     }
   } finally {
     detach()
   }
+}
+
+/**
+ * With `steps`, the events are compared first, one by one: a difference names its step (a diff of
+ * two long lists would not).
+ */
+async function sameSteps(program: Program): Promise<Outcome> {
+  const { steps: expected, ...outcome } = await run({ ...program, steps: true }, false)
+  const frames = counters.frames
+  const { steps: actual, ...wasmOutcome } = await run({ ...program, steps: true }, true)
+  const text = (step: unknown) => JSON.stringify(step, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))
+  for (let i = 0; i < Math.max(expected!.length, actual!.length); i++)
+    if (text(actual![i]) !== text(expected![i]))
+      expect(actual![i], `${program.code} (gas ${program.gasLimit}): step ${i} of ${expected!.length}`).toEqual(
+        expected![i],
+      )
+  expect(wasmOutcome, program.code).toEqual(outcome)
+  expect(counters.frames).toBeGreaterThan(frames)
+  return { ...outcome, steps: expected }
 }
 
 /** Runs the program on both engines and expects the same outcome, and the wasm to have run a frame; returns it. */
@@ -518,10 +573,77 @@ describe('the wasm engine agrees with @ethereumjs/evm', () => {
     expect(counters.hostOps[0xf3]! - hostSteps).toBe(1)
   })
 
-  it('counts no fallback while no step listener is attached, and falls back with one', async () => {
+  it('counts no fallback with or without a step listener (with one, the frame runs step by step)', async () => {
     const { fallbacks } = counters
     const before = fallbacks.stepListeners
+    const stepped = counters.steppedFrames
     await same({ code: `${push(1)}${push(2)}01${RETURN_TOP}` })
+    expect(counters.steppedFrames).toBe(stepped)
+    const { steps } = await sameSteps({ code: `${push(1)}${push(2)}01${RETURN_TOP}` })
+    expect(steps).toHaveLength(8)
+    expect(counters.steppedFrames).toBe(stepped + 1)
     expect(fallbacks.stepListeners).toBe(before)
+  })
+
+  it("emits ethereumjs's step events, every field, on the instructions the wasm runs and the host's", async () => {
+    const before = { ...counters.fallbacks }
+    const stepped = counters.steppedFrames
+    const hostSteps = counters.hostSteps
+    const data = 'aabbccddeeff00112233445566778899'
+    const storage = { [slot(1n)]: 5n, [slot(3n)]: MAX }
+    const programs: Program[] = [
+      // Arithmetic, DUP and SWAP deep in the stack, PUSH immediates (one cut short by the code's end).
+      { code: `${push32(MAX)}${push(3)}${push(5)}8082910a02030b${push(7)}92${push32(MAX - 5n)}09${RETURN_TOP}` },
+      {
+        code: `${push(1)}${push(2)}${push(3)}${push(4)}${push(5)}${push(6)}${push(7)}${push(8)}${push(9)}${push(10)}${push(11)}${push(12)}${push(13)}${push(14)}${push(15)}${push(16)}${push(17)}8f9f50505050${push(1)}7fabcd`,
+      },
+      // Memory: growth, writes, reads, copies, hashing, RETURN and REVERT (their output in the event).
+      { code: `${push(9)}${push(40)}52${push(0xff)}${push(100)}53${push(64)}51${push(80)}${push(0)}20${RETURN_TOP}` },
+      {
+        code: `${push(20)}${push(2)}${push(3)}37${push(30)}${push(0)}${push(50)}39${push(64)}${push(0)}${push(33)}5e59${push(60)}${push(1)}fd`,
+        data,
+      },
+      { code: `${push(40)}${push(0)}f3` },
+      { code: `${push(0)}${push(0)}fd` },
+      // Storage read (cold, warm) and written (the host's), calls' inputs, the stack's errors, INVALID.
+      {
+        code: `${push(1)}54${push(1)}54${push(3)}54${push(7)}${push(2)}55${push(2)}54${RETURN_TOP}`,
+        storage,
+        slotsAtHand: true,
+      },
+      { code: `${push(1)}54${push(6)}${push(1)}55${RETURN_TOP}`, storage },
+      { code: `303334${push(2)}35365a58${RETURN_TOP}`, data, value: 77n },
+      { code: '01' },
+      { code: `${push(1)}8f` },
+      { code: '5b5f600056' },
+      { code: 'fe' },
+      { code: `${push(1)}${push(9)}56` },
+      // A loop, and code that runs off its end.
+      { code: `${push(20)}5b${push(1)}900380${push(2)}57${push(1)}` },
+      // Out of gas at each instruction it can stop at.
+      ...[2n, 3n, 6n, 9n, 12n, 30n, 40n].map((gasLimit) => ({
+        code: `${push(1)}${push(0)}52${push(96)}${push(0)}f3`,
+        gasLimit,
+      })),
+    ]
+    for (const program of programs) await sameSteps(program)
+    // Random programs: calls of every kind, creates, logs, reverts, out of gas, in frames nested.
+    const H1: Hex = `0x${'e1'.repeat(20)}`
+    const H2: Hex = `0x${'e2'.repeat(20)}`
+    for (let seed = 1; seed <= 60; seed++) {
+      const r = createRandom(seed)
+      await sameSteps({
+        code: randomProgram(r, { callees: [H1, H2], length: 4 + r.below(24) }),
+        gasLimit: r.pick([30_000n, 60_000n, 300_000n]),
+        storage,
+        others: {
+          [H1]: { code: randomProgram(r, { callees: [], length: 2 + r.below(12), callBack: r.chance(0.4) }) },
+          [H2]: { code: randomProgram(r, { callees: [], length: 2 + r.below(12) }), storage: { [slot(2n)]: 9n } },
+        },
+      })
+    }
+    expect(counters.fallbacks).toEqual(before)
+    expect(counters.steppedFrames - stepped).toBeGreaterThan(programs.length + 60)
+    expect(counters.hostSteps - hostSteps).toBeGreaterThan(100)
   })
 })

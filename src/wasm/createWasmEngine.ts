@@ -24,6 +24,8 @@ export type WasmFallbackReason = 'stepListeners' | 'eof' | 'fork' | 'gas' | 'res
 export type WasmEngineCounters = {
   /** Frames run by the wasm interpreter. */
   frames: number
+  /** Of those, the frames run step by step for a `step` listener (struct logs, JavaScript tracers). */
+  steppedFrames: number
   /** Instructions of those frames run by ethereumjs's runStep (calls, logs, SSTORE, the environment, exceptional halts…). */
   hostSteps: number
   /** Those host steps by opcode (index: the opcode). */
@@ -36,6 +38,7 @@ export type WasmEngineCounters = {
 
 export const newWasmEngineCounters = (): WasmEngineCounters => ({
   frames: 0,
+  steppedFrames: 0,
   hostSteps: 0,
   hostOps: new Array<number>(256).fill(0),
   hostSloads: 0,
@@ -57,7 +60,14 @@ export type WasmEngine = {
 // ethereumjs's interpreter internals, as this file uses them.
 type Stack = { _store: bigint[]; _len: number }
 type Memory = { _store: Uint8Array; extend(offset: number, size: number): void }
-type OpcodeInfo = { fee: number; isInvalid: boolean; dynamicGas: boolean }
+type OpcodeInfo = {
+  fee: number
+  isInvalid: boolean
+  dynamicGas: boolean
+  fullName: string
+  isAsync: boolean
+  code: number
+}
 type OpEntry = { opcodeInfo: OpcodeInfo; opHandler?: unknown; gasHandler?: unknown } | undefined
 type Common = { isActivatedEIP(eip: number): boolean; param(name: string): bigint }
 type Journal = {
@@ -70,6 +80,8 @@ type RunState = {
   memory: Memory
   memoryWordCount: bigint
   highestMemCost: bigint
+  gasRefund: bigint
+  stateManager: unknown
   stack: Stack
   code: Uint8Array
   validJumps: Uint8Array
@@ -88,12 +100,14 @@ type EvmInternals = {
   [MARK]?: Attached
   events: { listenerCount(event: string): number }
   DEBUG: boolean
+  _emit(topic: string, data: unknown): Promise<void> | undefined
   _optsCached: { profiler?: { enabled?: boolean } }
   _opcodeMap: OpEntry[]
   common: Common
 }
 type Interpreter = {
   _evm: EvmInternals
+  _env: { depth: number; address: unknown; contract: unknown; codeAddress: unknown }
   _runState: RunState
   _result: { returnValue?: Uint8Array }
   _stateManager: { storageAtHand?(address: Hex, slot: Hex): Uint8Array | undefined }
@@ -126,6 +140,8 @@ type Exports = {
   endFrame(): void
   run(rec: number, gas: bigint): number
   resume(): number
+  runStepping(rec: number, gas: bigint): number
+  resumeStepping(): number
   setState(pc: number, depth: number, gas: bigint): void
   setMemory(words: number, cost: bigint): number
   setParams(warmSload: bigint, expByte: bigint, keccakWord: bigint, copyWord: bigint): void
@@ -220,7 +236,8 @@ type Layout = Record<
   | 'statusYield'
   | 'statusStop'
   | 'statusReturn'
-  | 'statusRevert',
+  | 'statusRevert'
+  | 'statusStep',
   number
 >
 
@@ -249,14 +266,17 @@ async function patchInterpreter(): Promise<void> {
       attached.attachment.counters.fallbacks[reason]++
       return original.call(this, code, opts)
     }
-    return runFrame(attached, this, code)
+    return this._evm.events.listenerCount('step') > 0
+      ? runSteppedFrame(attached, this, code)
+      : runFrame(attached, this, code)
   }
   proto.run = patchedRun
 }
 
 function fallbackReason(interp: Interpreter, code: Uint8Array, opts: { pc?: number }): WasmFallbackReason | undefined {
   const evm = interp._evm
-  if (evm.events.listenerCount('step') > 0 || evm.DEBUG) return 'stepListeners'
+  // ethereumjs's debug log of every op (DEBUG=ethjs): its own interpreter writes it.
+  if (evm.DEBUG) return 'stepListeners'
   if (evm._optsCached.profiler?.enabled === true) return 'profiler'
   if (opts.pc !== undefined && opts.pc !== 0) return 'resumedPc'
   const common = evm.common
@@ -530,6 +550,270 @@ async function runFrame({ engine, attachment }: Attached, interp: Interpreter, c
   }
 }
 
+/** Wasm instructions that write memory's bytes (the others may only grow it, with zeros). */
+const WASM_WRITES_MEMORY = new Uint8Array(256)
+for (const op of [0x37, 0x39, 0x3e, 0x52, 0x53, 0x5e]) WASM_WRITES_MEMORY[op] = 1
+/** The immediate bytes ethereumjs's step event carries (PUSH1–PUSH32's). */
+const IMMEDIATES = Uint8Array.from({ length: 256 }, (_, op) => (op >= 0x60 && op <= 0x7f ? op - 0x5f : 0))
+const EMPTY = new Uint8Array(0)
+
+/** What the wasm wrote to memory since the last copy, into ethereumjs's memory (words: memory's size). */
+function copyDirtyMemory(inst: Instance, rs: RunState, words: number) {
+  const { layout } = inst
+  const view = inst.view()
+  const lo = view.getUint32(layout.resultDirtyLo, true)
+  const hi = view.getUint32(layout.resultDirtyHi, true)
+  if (hi <= lo) return
+  view.setUint32(layout.resultDirtyLo, 0xffffffff, true)
+  view.setUint32(layout.resultDirtyHi, 0, true)
+  rs.memory.extend(0, words * 32)
+  const ptr = view.getUint32(layout.resultMemPtr, true)
+  rs.memory._store.set(inst.bytes().subarray(ptr + lo, ptr + hi), lo)
+}
+
+/**
+ * ethereumjs's `step` event for an instruction the wasm ran, as its _runStepHook makes it (the same
+ * fields, for any listener): `stack` is the frame's stack before it (ethereumjs's own stack array,
+ * kept whole while stepping), `cost` the gas it took (what ethereumjs's gas handler answers: its fee
+ * and dynamic gas, nothing else is charged by those instructions), `memory` a copy of memory before it
+ * (the same copy while no instruction changed memory). Answers the emit's promise, if it has one.
+ */
+function emitStep(
+  interp: Interpreter,
+  op: number,
+  pc: number,
+  gasLeft: bigint,
+  cost: bigint,
+  depth: number,
+  words: number,
+  memory: Uint8Array,
+  error: Uint8Array | undefined,
+): Promise<void> | undefined {
+  const rs = interp._runState
+  const env = interp._env
+  const evm = interp._evm
+  const info = evm._opcodeMap[op]!.opcodeInfo
+  const immediates = IMMEDIATES[op]!
+  return evm._emit('step', {
+    pc,
+    gasLeft,
+    gasRefund: rs.gasRefund,
+    opcode: { name: info.fullName, fee: info.fee, dynamicFee: cost, isAsync: info.isAsync, code: info.code },
+    stack: rs.stack._store.slice(0, depth),
+    depth: env.depth,
+    address: env.address,
+    account: env.contract,
+    memory,
+    memoryWordCount: BigInt(words),
+    codeAddress: env.codeAddress,
+    stateManager: rs.stateManager,
+    eofSection: undefined,
+    immediate: immediates > 0 ? rs.code.slice(pc + 1, pc + 1 + immediates) : undefined,
+    error,
+    eofFunctionDepth: undefined,
+  })
+}
+
+/**
+ * A frame something observes step by step (a `step` listener: struct logs, JavaScript tracers), on
+ * the wasm: it returns after every instruction it runs (STATUS_STEP), and this emits the `step` event
+ * ethereumjs would have emitted before it, from what it kept of the state before (pc, gas, memory's
+ * size and a copy of its bytes, ethereumjs's stack, which follows the wasm's: an instruction's outputs
+ * are read back, DUP and SWAP are done here). Events are emitted in the order the instructions ran,
+ * each before the next instruction runs, so a listener reading the state sees it as on ethereumjs.
+ * Host steps are runStep's as in runFrame, with ethereumjs's stack and memory kept whole, so that
+ * their own events (runStep emits them) are ethereumjs's too; the frame's end leaves its run state as
+ * ethereumjs's run does (the last op and the pc after it, the stack, memory), which the tracer reads.
+ */
+async function runSteppedFrame(
+  { engine, attachment }: Attached,
+  interp: Interpreter,
+  code: Uint8Array,
+): Promise<RunResult> {
+  const { counters, interrupt } = attachment
+  const rs = interp._runState
+  const evm = interp._evm
+  rs.code = code
+  const inst = engine.acquire()
+  counters.frames++
+  counters.steppedFrames++
+  try {
+    const { exports, layout } = inst
+    if (inst.table !== evm._opcodeMap) installTable(inst, evm._opcodeMap, evm.common)
+    const rec = codeRecord(inst, code)
+    const env = rs.env
+    const region = exports.beginFrame(env.callData.length)
+    inst.bytes().set(env.callData, region)
+    const mem = inst.bytes()
+    putPadded(mem, layout.envAddress, env.address.bytes)
+    putPadded(mem, layout.envCaller, env.caller.bytes)
+    putQuantity(mem, layout.envCallValue, env.callValue)
+    inst.frame = interp
+    inst.counters = counters
+    inst.address = env.address.toString().toLowerCase() as Hex
+    if (interrupt !== undefined) exports.setYieldGas(rs.gasLeft - YIELD_GAS)
+    const stack = rs.stack
+    const store = stack._store
+    const stackBase = layout.stack >> 3
+    // The state before the next instruction: its pc, gas, memory's size and (once made) a copy of its bytes.
+    let pc = rs.programCounter
+    let gas = rs.gasLeft
+    let words = Number(rs.memoryWordCount)
+    let memory: Uint8Array | undefined = words === 0 ? EMPTY : undefined
+    const snapshot = () => {
+      // ethereumjs copies its store up to memory's size: its store is as long as ethereumjs's (extended alike).
+      const ptr = inst.view().getUint32(layout.resultMemPtr, true)
+      return inst.bytes().slice(ptr, ptr + Math.min(words * 32, rs.memory._store.length))
+    }
+    let status = exports.runStepping(rec, gas)
+    let err: unknown
+    for (;;) {
+      const view = inst.view()
+      if (status === layout.statusStep || status === layout.statusYield) {
+        // The wasm ran the instruction at pc.
+        const op = code[pc]!
+        const after = view.getBigInt64(layout.resultGasLeft, true)
+        const depth = stack._len
+        rs.opCode = op
+        const emitted = emitStep(interp, op, pc, gas, gas - after, depth, words, (memory ??= snapshot()), undefined)
+        if (emitted !== undefined) await emitted
+        // Its outputs into ethereumjs's stack.
+        const newDepth = view.getUint32(layout.resultDepth, true)
+        if (op >= 0x80 && op <= 0x8f) store[depth] = store[depth - (op - 0x7f)]!
+        else if (op >= 0x90 && op <= 0x9f) {
+          const other = depth - 1 - (op - 0x8f)
+          const top = store[depth - 1]!
+          store[depth - 1] = store[other]!
+          store[other] = top
+        } else if (newDepth > depth - STACK_INPUTS[op]!) {
+          const limbs = inst.limbs()
+          for (let i = depth - STACK_INPUTS[op]!; i < newDepth; i++) store[i] = readWord(limbs, stackBase + i * 4)
+        }
+        stack._len = newDepth
+        const newWords = view.getUint32(layout.resultMemWords, true)
+        if (newWords !== words) {
+          // ethereumjs's handler extends its store over what it touched (the store's length shows in its events).
+          rs.memory.extend(0, newWords * 32)
+          words = newWords
+          memory = undefined
+        } else if (WASM_WRITES_MEMORY[op] === 1) memory = undefined
+        pc = view.getUint32(layout.resultPc, true)
+        gas = after
+        if (status === layout.statusYield) {
+          const paused = interrupt?.()
+          if (paused !== undefined) await paused
+          exports.setYieldGas(gas - YIELD_GAS)
+        }
+        // The copy of memory before an instruction that writes it is made now, before it runs.
+        if (memory === undefined && WASM_WRITES_MEMORY[code[pc]!] === 1) memory = snapshot()
+        status = exports.resumeStepping()
+        continue
+      }
+      if (status !== layout.statusHost) {
+        // The wasm ended the frame: STOP, RETURN or REVERT at pc (or ran past the code's end: no step).
+        const after = view.getBigInt64(layout.resultGasLeft, true)
+        const newWords = view.getUint32(layout.resultMemWords, true)
+        let output: Uint8Array | undefined
+        if (status !== layout.statusStop) {
+          const out = view.getUint32(layout.resultOutPtr, true)
+          output = inst.bytes().slice(out, out + view.getUint32(layout.resultOutLen, true))
+          interp._result.returnValue = output
+          if (status === layout.statusRevert) err = new EVMError(EVMError.errorMessages.REVERT)
+        }
+        if (pc < code.length) {
+          const op = code[pc]!
+          rs.opCode = op
+          const emitted = emitStep(
+            interp,
+            op,
+            pc,
+            gas,
+            gas - after,
+            stack._len,
+            words,
+            (memory ??= snapshot()),
+            op === 0xfd ? output!.slice() : undefined,
+          )
+          if (emitted !== undefined) await emitted
+          pc++
+        }
+        stack._len = view.getUint32(layout.resultDepth, true)
+        if (newWords !== words) rs.memory.extend(0, newWords * 32)
+        copyDirtyMemory(inst, rs, newWords)
+        rs.programCounter = pc
+        rs.gasLeft = after
+        rs.memoryWordCount = BigInt(newWords)
+        rs.highestMemCost = view.getBigInt64(layout.resultMemCost, true)
+        break
+      }
+      // A host step: ethereumjs's stack is whole already; its memory gets what the wasm wrote.
+      rs.gasLeft = gas
+      rs.programCounter = pc
+      rs.memoryWordCount = BigInt(words)
+      rs.highestMemCost = view.getBigInt64(layout.resultMemCost, true)
+      // Past the code's end: a STOP, as ethereumjs's loop ends there.
+      if (pc >= code.length) break
+      const op = code[pc]!
+      const depth = stack._len
+      copyDirtyMemory(inst, rs, words)
+      if ((op === 0x56 || op === 0x57) && rs.validJumps.length === 0) {
+        rs.validJumps = interp._getValidJumpDestinations(code).jumps
+      }
+      const sloadKey = op === 0x54 && depth > 0 ? store[depth - 1]! : 0n
+      const written = WRITES_MEMORY[op] === 1 ? writtenRange(op, store, depth) : undefined
+      rs.opCode = op
+      counters.hostSteps++
+      counters.hostOps[op]!++
+      try {
+        await interp.runStep()
+      } catch (e) {
+        rs.env.accessWitness?.revert()
+        if (!isEvmError(e)) throw e
+        if (e.error !== 'stop') err = e
+        break
+      }
+      const afterDepth = stack._len
+      const out = inst.limbs()
+      if (op === 0x55) exports.noteStore()
+      else if (op === 0x54 && afterDepth === depth) {
+        writeWord(out, layout.ioKey >> 3, sloadKey)
+        writeWord(out, layout.ioValue >> 3, store[depth - 1]!)
+        exports.noteSlot()
+      } else if (RUNS_CODE[op] === 1) {
+        exports.invalidateSlots()
+        const data = rs.returnBytes
+        const at = exports.setReturnData(data.length)
+        if (data.length > 0) inst.bytes().set(data, at)
+      }
+      const limbsAfter = inst.limbs()
+      const inputs = Math.min(STACK_INPUTS[op]!, depth)
+      for (let i = depth - inputs; i < afterDepth; i++) writeWord(limbsAfter, stackBase + i * 4, store[i]!)
+      const newWords = Number(rs.memoryWordCount)
+      if (newWords !== words || written !== undefined) {
+        const ptr = exports.setMemory(newWords, rs.highestMemCost)
+        if (ptr === 0) throw new Error('the wasm EVM could not grow its memory')
+        if (written !== undefined) {
+          const ethStore = rs.memory._store
+          const end = Math.min(written[1], newWords * 32, ethStore.length)
+          if (end > written[0]) inst.bytes().set(ethStore.subarray(written[0], end), ptr + written[0])
+        }
+        memory = undefined
+        words = newWords
+      }
+      pc = rs.programCounter
+      gas = rs.gasLeft
+      exports.setState(pc, afterDepth, gas)
+      if (memory === undefined && WASM_WRITES_MEMORY[code[pc] ?? 0] === 1) memory = snapshot()
+      status = exports.resumeStepping()
+    }
+    return { runState: rs, exceptionError: err }
+  } finally {
+    inst.frame = undefined
+    inst.exports.endFrame()
+    engine.release(inst)
+  }
+}
+
 function readLayout(exports: Record<string, unknown>): Layout {
   const constant = (name: string) => {
     const global = exports[name]
@@ -562,6 +846,7 @@ function readLayout(exports: Record<string, unknown>): Layout {
     statusStop: constant('STATUS_STOP'),
     statusReturn: constant('STATUS_RETURN'),
     statusRevert: constant('STATUS_REVERT'),
+    statusStep: constant('STATUS_STEP'),
   }
 }
 

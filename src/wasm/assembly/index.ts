@@ -14,6 +14,7 @@ import {
   MAX_GAS,
   noteStore,
   resume,
+  resumeStepping,
   setCallData,
   setMemory,
   setParams,
@@ -21,6 +22,7 @@ import {
   setState,
   setYieldGas,
   startFrame,
+  startSteppedFrame,
 } from './interpreter'
 import { keccak, keccakInit } from './keccak'
 import { beginCallRegion, endCallRegion, ensureMemory, heapTopAddress, heapUsed, resetHeapTop } from './layout'
@@ -49,7 +51,7 @@ export {
   RESULT_STATUS,
   STACK,
 } from './layout'
-export { STATUS_HOST, STATUS_RETURN, STATUS_REVERT, STATUS_STOP, STATUS_YIELD } from './interpreter'
+export { STATUS_HOST, STATUS_RETURN, STATUS_REVERT, STATUS_STEP, STATUS_STOP, STATUS_YIELD } from './interpreter'
 export {
   allocCode,
   analyseCode,
@@ -59,6 +61,7 @@ export {
   MAX_GAS,
   noteStore,
   resume,
+  resumeStepping,
   setMemory,
   setParams,
   setReturnData,
@@ -94,6 +97,11 @@ export function endFrame(): void {
 /** Runs the code record's code from pc 0 with `gas` (below MAX_GAS). */
 export function run(rec: usize, gas: i64): u32 {
   return startFrame(rec, gas)
+}
+
+/** As run, for a frame observed step by step: STATUS_STEP after every instruction the wasm runs (resumeStepping goes on). */
+export function runStepping(rec: usize, gas: i64): u32 {
+  return startSteppedFrame(rec, gas)
 }
 
 /** Empties the heap between frames: every code record is forgotten (the host drops its own). */

@@ -70,6 +70,11 @@ export const STATUS_STOP: u32 = 2
 export const STATUS_RETURN: u32 = 3
 /** The frame ended with REVERT: its output as RETURN's. */
 export const STATUS_REVERT: u32 = 4
+/**
+ * Stepping (runStepping, resumeStepping: a frame something observes step by step): the wasm ran one
+ * instruction; RESULT_PC, RESULT_GAS_LEFT, RESULT_DEPTH and memory are the state after it.
+ */
+export const STATUS_STEP: u32 = 5
 
 /** The largest gas a frame is run with: memory past 2^32 bytes then costs more gas than there is (>= 2^45). */
 export const MAX_GAS: i64 = (<i64>1) << 40
@@ -144,13 +149,23 @@ export function setCallData(length: usize): void {
 
 /** Starts a frame: the code record and its gas (below MAX_GAS). */
 export function startFrame(rec: usize, gas: i64): u32 {
+  setUpFrame(rec, gas)
+  return interpret<i32>()
+}
+
+/** Starts a frame that returns to the host after every instruction it runs (STATUS_STEP). */
+export function startSteppedFrame(rec: usize, gas: i64): u32 {
+  setUpFrame(rec, gas)
+  return interpret<bool>()
+}
+
+function setUpFrame(rec: usize, gas: i64): void {
   frameCode = rec
   framePc = 0
   frameSp = STACK
   frameGas = gas
   store<u32>(RESULT_DIRTY_LO, 0xffffffff)
   store<u32>(RESULT_DIRTY_HI, 0)
-  return interpret()
 }
 
 /** The host ran an instruction: the frame goes on at `pc` with `depth` words on the stack (the host wrote them) and `gas`. */
@@ -182,7 +197,12 @@ export function noteStore(): void {
 
 /** Continues the frame where it stopped. */
 export function resume(): u32 {
-  return interpret()
+  return interpret<i32>()
+}
+
+/** Continues a stepped frame where it stopped: it runs one instruction (or stops before a host one). */
+export function resumeStepping(): u32 {
+  return interpret<bool>()
 }
 
 function memoryBase(): usize {
@@ -303,7 +323,11 @@ function lowBytes(bytes: usize): u64 {
   return bytes >= 8 ? 0xffffffffffffffff : ((<u64>1) << ((<u64>bytes) << 3)) - 1
 }
 
-function interpret(): u32 {
+/**
+ * The dispatch loop, compiled twice: `Stepping` bool returns STATUS_STEP after each instruction it
+ * runs (the host reports it as a step), any other type runs on (the untraced loop has no such check).
+ */
+function interpret<Stepping>(): u32 {
   const code = frameCode + CODE_HEADER
   let pc = framePc
   let sp = frameSp
@@ -903,5 +927,6 @@ function interpret(): u32 {
       default:
         return bail(pc, sp, before)
     }
+    if (isBoolean<Stepping>()) return stop(STATUS_STEP, pc, sp, gas)
   }
 }
