@@ -103,11 +103,74 @@ describe('engine: wasm answers as engine: ethereumjs', () => {
         'latest',
         { tracer: 'prestateTracer', tracerConfig: { diffMode: true }, stateOverrides: overrides },
       ])
-      // Struct logs (stepped: ethereumjs runs them on both daemons, counted as the wasm one's fallbacks).
+      // Struct logs (stepped: the wasm returns to the host after each instruction, which reports it).
       if (seed % 4 === 0) await same('debug_traceCall', [call, 'latest', { stateOverrides: overrides }])
     }
     expect(outcomes.get('success')).toBeGreaterThan(10)
     expect(counters().frames - frames).toBeGreaterThan(120)
     expect(counters().hostSteps - hostSteps).toBeGreaterThan(500)
   }, 240_000)
+
+  it('traces step by step the same, on the wasm: struct logs and JavaScript tracers (log.*, db mid-step, faults)', async () => {
+    const { fallbacks } = counters()
+    const stepped = counters().steppedFrames
+    const fellBack = { ...fallbacks }
+    const full = { enableMemory: true, enableReturnData: true }
+    // The steps the JavaScript tracer read (it answers, not an error).
+    let steps = 0
+    for (const tx of devnet.transactions) {
+      await same('debug_traceTransaction', [tx.hash, full])
+      await same('debug_traceTransaction', [tx.hash, {}])
+      const read = await same('debug_traceTransaction', [tx.hash, { tracer: STEP_READER }])
+      steps += read.result[0]
+      await same('debug_traceTransaction', [tx.hash, { tracer: 'callTracerLegacy' }])
+      await same('debug_traceTransaction', [tx.hash, { tracer: 'prestateTracerLegacy' }])
+    }
+    const MAIN = `0x${'a1'.repeat(20)}`
+    const H1 = `0x${'b1'.repeat(20)}`
+    const H2 = `0x${'b2'.repeat(20)}`
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = createRandom(seed * 104729)
+      const stateOverrides = {
+        [MAIN]: {
+          code: `0x${randomProgram(r, { callees: [H1, H2, MAIN], length: 4 + r.below(20) })}`,
+          balance: '0x1000',
+          state: { [`0x${'0'.repeat(63)}1`]: `0x${'0'.repeat(63)}5` },
+        },
+        [H1]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10), callBack: r.chance(0.4) })}` },
+        [H2]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10) })}` },
+      }
+      const call = { from: DEV_ACCOUNT, to: MAIN, gas: `0x${r.pick([40_000, 200_000, 600_000]).toString(16)}` }
+      await same('debug_traceCall', [call, 'latest', { ...full, stateOverrides }])
+      const read = await same('debug_traceCall', [call, 'latest', { tracer: STEP_READER, stateOverrides }])
+      steps += read.result?.[0] ?? 0
+    }
+    expect(steps).toBeGreaterThan(5000)
+    // Every frame ran on the wasm, none in ethereumjs's own interpreter.
+    expect(counters().fallbacks).toEqual(fellBack)
+    expect(counters().fallbacks.stepListeners).toBe(0)
+    expect(counters().steppedFrames - stepped).toBeGreaterThan(devnet.transactions.length * 5 + 80)
+  }, 300_000)
 })
+
+/**
+ * A JavaScript tracer reading everything a step gives (op, pc, gas, cost, refund, depth, the stack's
+ * top, memory, the contract, db at the step) and the faults, folded into a hash and a count (the
+ * steps of a long run would make a long answer).
+ */
+const STEP_READER = `{ h: 0, n: 0, faults: [],
+  mix: function(text) { for (var i = 0; i < text.length; i++) this.h = (this.h * 31 + text.charCodeAt(i)) % 2147483647 },
+  step: function(log, db) {
+    this.n++
+    var stack = log.stack.length() > 0 ? log.stack.peek(0).toString(16) + ',' + log.stack.length() : '-'
+    var memory = log.memory.length() + ',' + (log.memory.length() >= 32 ? toHex(log.memory.slice(0, 32)) : '')
+    var contract = log.contract
+    var address = contract.getAddress()
+    var state = ''
+    if (log.op.toString() === 'SLOAD' || log.op.toString() === 'SSTORE') state = db.getState(address, toWord(log.stack.peek(0).toString(16))).toString()
+    this.mix([log.op.toString(), log.op.toNumber(), log.getPC(), log.getGas(), log.getCost(), log.getRefund(), log.getDepth(),
+      stack, memory, toHex(address), toHex(contract.getCaller()), contract.getValue().toString(), contract.getInput().length,
+      db.getBalance(address).toString(), db.getNonce(address), db.getCode(address).length, state, log.getError() || ''].join('|'))
+  },
+  fault: function(log) { this.faults.push([log.getPC(), log.op.toString(), log.getError() || '']) },
+  result: function() { return [this.n, this.h, this.faults] } }`
