@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import artifacts from '../../src/node/devnet/artifacts.json' with { type: 'json' }
-import buildInfo from '../../src/node/devnet/sources.json' with { type: 'json' }
-import { createSourceRegistry } from '../../src/sources/createSourceRegistry.js'
-import { readSourceFiles } from '../../src/sources/readSourceFiles.js'
-import type { CallFrame } from '../traceTypes.js'
+import { artifact, call, devnetRegistry } from './testCalls.js'
 import { frameSources } from './frameSources.js'
 
 // What each frame runs, for the source level: the devnet's committed build-info as the page's
 // sources, the deployed code of its artifacts as the transaction found it.
 
-const registry = createSourceRegistry(
-  readSourceFiles([{ name: 'sources.json', text: JSON.stringify(buildInfo) }]).contracts,
-)
-const deployed = (name: string) => (artifacts as Record<string, any>).contracts[name].deployedBytecode as string
-const creationCode = (name: string) => (artifacts as Record<string, any>).contracts[name].bytecode as string
+const registry = devnetRegistry()
+const deployed = (name: string) => artifact(name).deployedBytecode
+const creationCode = (name: string) => artifact(name).bytecode
 const SCENARIOS = '0x00000000000000000000000000000000000000a1'
 const TOKEN = '0x00000000000000000000000000000000000000b2'
 const EOA = '0x00000000000000000000000000000000000000c3'
@@ -25,15 +19,6 @@ const code: Record<string, string> = {
   [EOA]: `0xef0100${SCENARIOS.slice(2)}`, // EIP-7702: delegated to Scenarios
   [RAW]: '0x6003565b',
 }
-const call = (type: string, to: string, input: string, calls: CallFrame[] = []): CallFrame => ({
-  type,
-  from: '0x01',
-  to,
-  gas: '0x0',
-  gasUsed: '0x0',
-  input,
-  calls,
-})
 
 describe('frameSources', () => {
   it('names each frame by its matched contract and ABI, follows a delegation, takes a created contract’s code from its creation, locates a constructor by its creation bytecode, and leaves init code and code it does not know without lines', () => {

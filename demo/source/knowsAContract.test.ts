@@ -1,31 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import artifacts from '../../src/node/devnet/artifacts.json' with { type: 'json' }
-import buildInfo from '../../src/node/devnet/sources.json' with { type: 'json' }
 import { createSourceRegistry } from '../../src/sources/createSourceRegistry.js'
-import { readSourceFiles } from '../../src/sources/readSourceFiles.js'
-import type { CallFrame } from '../traceTypes.js'
+import { artifact, call, devnetRegistry } from './testCalls.js'
 import { knowsAContract } from './knowsAContract.js'
 
 // When the page asks the in-browser daemon for the source-level trace: only when its sources know a
 // contract the transaction ran (the devnet's build-info as the page's sources).
 
-const registry = createSourceRegistry(
-  readSourceFiles([{ name: 'sources.json', text: JSON.stringify(buildInfo) }]).contracts,
-)
-const contract = (name: string) => (artifacts as Record<string, any>).contracts[name]
+const registry = devnetRegistry()
+const contract = artifact
 const TOKEN = '0x00000000000000000000000000000000000000b2'
 const EOA = '0x00000000000000000000000000000000000000c3'
 const RAW = '0x00000000000000000000000000000000000000e5'
 const NEW = '0x00000000000000000000000000000000000000f6'
-const call = (type: string, to: string, input: string, calls: CallFrame[] = []): CallFrame => ({
-  type,
-  from: '0x01',
-  to,
-  gas: '0x0',
-  gasUsed: '0x0',
-  input,
-  calls,
-})
 
 describe('knowsAContract', () => {
   it('a frame whose code matches, directly, through a delegation or as a creation’s output; a creation’s init code', () => {

@@ -29,7 +29,7 @@ export {
 export { type SourceRegistry, createSourceRegistry } from '../sources/createSourceRegistry.js'
 export { readStandardJson } from '../sources/readStandardJson.js'
 export { readSourcesDir } from './readSourcesDir.js'
-export type { AbiEntry, AbiParam, CodeRange, SourceContract, SourceFile } from '../sources/types.js'
+export type { AbiEntry, AbiParam, CodeRange, CreationCode, SourceContract, SourceFile } from '../sources/types.js'
 export { type CreateUpstreamParameters, type WebSocketConstructor, createUpstream } from '../upstream/createUpstream.js'
 export { type CreateEip1193UpstreamParameters, createEip1193Upstream } from '../upstream/createEip1193Upstream.js'
 export { type CreateFallbackUpstreamParameters, createFallbackUpstream } from '../upstream/createFallbackUpstream.js'

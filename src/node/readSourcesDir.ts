@@ -1,11 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import { buildInfoSources, readFoundryArtifact } from '../sources/readFoundryArtifact.js'
-import { readStandardJson } from '../sources/readStandardJson.js'
-import type { SourceContract, SourceFile } from '../sources/types.js'
-
-// biome-ignore lint/suspicious/noExplicitAny: build outputs are untyped JSON, read field by field and checked where used
-type Json = Record<string, any>
+import { type NamedSourceFile, readSourceFiles } from '../sources/readSourceFiles.js'
+import type { SourceContract } from '../sources/types.js'
 
 /** Every .json file under `dir`, sorted (a dot-directory and node_modules are skipped). */
 function jsonFiles(dir: string): string[] {
@@ -19,10 +15,12 @@ function jsonFiles(dir: string): string[] {
   return out
 }
 
-const readJson = (path: string): Json => JSON.parse(readFileSync(path, 'utf8')) as Json
+const named = (path: string): NamedSourceFile => ({ name: path, text: readFileSync(path, 'utf8') })
 
 /**
- * `--sources PATH`: the compiled contracts of a build output, as the source tracer reads them.
+ * `--sources PATH`: the compiled contracts of a build output, as the source tracer reads them. Which
+ * files, this picks from the disk; what they are, the browser's parser says (readSourceFiles, shared
+ * with `config.sources` and the explorer's dropped files):
  * - a file: solc standard-JSON output, or `{input, output}` (a Hardhat build-info);
  * - a Hardhat project's `artifacts/` (or the project): every `build-info/*.json` in it;
  * - a Foundry `out/` (or the project): each `<File>.sol/<Name>.json` artifact, with its sources
@@ -31,43 +29,33 @@ const readJson = (path: string): Json => JSON.parse(readFileSync(path, 'utf8')) 
 export function readSourcesDir(path: string): SourceContract[] {
   const at = resolve(path)
   if (!existsSync(at)) throw new Error(`--sources ${path}: no such file or directory`)
-  if (!statSync(at).isDirectory()) return fromStandardJsonFile(at)
+  if (!statSync(at).isDirectory()) return parsed(path, [named(at)])
   for (const sub of ['artifacts', 'out']) {
     if (existsSync(join(at, sub)) && statSync(join(at, sub)).isDirectory()) return readSourcesDir(join(at, sub))
   }
   const files = jsonFiles(at)
-  const buildInfos = files.filter((f) => basename(dirname(f)) === 'build-info')
-  const artifacts = files.filter((f) => basename(dirname(f)).endsWith('.sol'))
-  const hardhat = buildInfos.length > 0 && buildInfos.every((f) => readJson(f).output?.contracts !== undefined)
-  if (hardhat) return buildInfos.flatMap(fromStandardJsonFile)
-  if (artifacts.length > 0) return readFoundry(artifacts, buildInfos.map(readJson), dirname(at))
+  const buildInfos = files.filter((f) => basename(dirname(f)) === 'build-info').map(named)
+  const artifacts = files.filter((f) => basename(dirname(f)).endsWith('.sol')).map(named)
+  const outputs = (f: NamedSourceFile) => (JSON.parse(f.text) as { output?: { contracts?: unknown } }).output?.contracts
+  // Hardhat: its build-infos carry the whole compilation (its per-contract artifacts no source maps).
+  if (buildInfos.length > 0 && buildInfos.every((f) => outputs(f) !== undefined)) return parsed(path, buildInfos)
+  // Foundry: an artifact's source text, where no build-info has it, from the project (out/'s parent).
+  const project = dirname(at)
+  const sourceText = (file: string) => {
+    const onDisk = join(project, file)
+    return existsSync(onDisk) ? readFileSync(onDisk, 'utf8') : undefined
+  }
+  if (artifacts.length > 0) return parsed(path, [...artifacts, ...buildInfos], sourceText)
   throw new Error(`--sources ${path}: no solc standard-JSON output, Hardhat build-info or Foundry artifacts found`)
 }
 
-function fromStandardJsonFile(path: string): SourceContract[] {
-  const json = readJson(path)
-  if (json.output && json.input) return readStandardJson(json.output, json.input)
-  return readStandardJson(json, json.input)
-}
-
-function readFoundry(artifacts: string[], buildInfos: Json[], project: string): SourceContract[] {
-  const infos = buildInfos.map(buildInfoSources)
-  const out: SourceContract[] = []
-  for (const path of artifacts) {
-    const artifact = readJson(path)
-    const file: string | undefined = artifact.ast?.absolutePath
-    const id: number | undefined = typeof artifact.id === 'number' ? artifact.id : undefined
-    // The build-info whose source `id` is this artifact's file.
-    let sources = infos.find((s) => id !== undefined && file !== undefined && s.get(id)?.path === file)
-    if (!sources) {
-      sources = new Map<number, SourceFile>()
-      if (id !== undefined && file !== undefined) {
-        const onDisk = join(project, file)
-        sources.set(id, { path: file, content: existsSync(onDisk) ? readFileSync(onDisk, 'utf8') : undefined })
-      }
-    }
-    const contract = readFoundryArtifact(artifact, sources, basename(path, '.json'))
-    if (contract) out.push(contract)
-  }
-  return out
+/** The contracts of the files picked; none read: an error saying why. */
+function parsed(
+  path: string,
+  files: NamedSourceFile[],
+  sourceText?: (file: string) => string | undefined,
+): SourceContract[] {
+  const { contracts, read, unread } = readSourceFiles(files, sourceText ? { sourceText } : {})
+  if (read.length === 0 && unread.length > 0) throw new Error(`--sources ${path}: ${unread[0]!.why}`)
+  return contracts
 }

@@ -28,18 +28,28 @@ export type ReadSourceFiles = {
 const baseName = (name: string) => name.replace(/\\/g, '/').split('/').pop() ?? name
 
 /**
- * The compiled contracts in a set of files, without a file system (browser-safe; `--sources` reads a
- * directory on disk instead): what each JSON file is, it says itself —
+ * The compiled contracts in a set of files, without a file system: the one parser of build outputs,
+ * for the browser (`config.sources`, the explorer's dropped files) and `--sources` (readSourcesDir,
+ * which picks a directory's files and reads them). What each JSON file is, it says itself —
  * - a solc standard-JSON output (`contracts`, `sources`), with the sources' text from a
  *   standard-JSON input among the files (`language`, `sources.*.content`) that has its sources;
  * - a Hardhat build-info (`{input, output}`), or any such pair in one file;
  * - a Foundry artifact (`out/<File>.sol/<Name>.json`: `deployedBytecode.object`), its sources from the
  *   Foundry build-info among the files whose source id is the artifact's file, else a `.sol` file whose
- *   path ends with the artifact's source path.
+ *   path ends with the artifact's source path, else `options.sourceText`.
  * A Foundry build-info (its output carries no contracts) only lends its sources; Hardhat's own
  * per-contract artifacts carry no source map and are left to its build-info (`skipped`).
  */
-export function readSourceFiles(files: readonly NamedSourceFile[]): ReadSourceFiles {
+export function readSourceFiles(
+  files: readonly NamedSourceFile[],
+  options: {
+    /**
+     * A Foundry artifact's source text where neither a build-info nor a `.sol` file among `files`
+     * has it, by its source path (`src/Token.sol`): `--sources` reads it from the project on disk.
+     */
+    sourceText?: (path: string) => string | undefined
+  } = {},
+): ReadSourceFiles {
   const parsed: { name: string; json: Json }[] = []
   const solidity: NamedSourceFile[] = []
   const unread: { name: string; why: string }[] = []
@@ -91,7 +101,7 @@ export function readSourceFiles(files: readonly NamedSourceFile[]): ReadSourceFi
         if (id !== undefined && file !== undefined) {
           const text = solidity.find((s) => s.name === file || s.name.replace(/\\/g, '/').endsWith(`/${file}`))
           if (text) read.add(text.name)
-          sources.set(id, { path: file, content: text?.text })
+          sources.set(id, { path: file, content: text ? text.text : options.sourceText?.(file) })
         }
       }
       const contract = readFoundryArtifact(json, sources, baseName(name).replace(/\.json$/, ''))
