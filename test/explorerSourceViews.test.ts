@@ -148,7 +148,20 @@ describe('reverts at the source level', () => {
     )
     const text = await page.textContent('#stepper .source-pane .source-line.current-line code')
     expect(text).toContain('revert Custom(code, msg.sender);')
+    // Wide enough for the call and the error whole (the call tree cuts them with … to fit the page's
+    // 78rem): the page let wider for the shot, then as it was.
+    await page.setViewportSize({ width: 1800, height: 900 })
+    await page.evaluate(() => document.querySelector('main')!.style.setProperty('max-width', 'none'))
+    await page.waitForFunction(() => {
+      const cut = (e: Element | null) => e !== null && e.scrollWidth > e.clientWidth
+      return (
+        !cut(document.querySelector('#calls .frame-row .fn')) &&
+        !cut(document.querySelector('#calls .frame-row .error'))
+      )
+    })
     await page.locator('#calls').screenshot({ path: join(SHOTS, 'source-revert.png') })
+    await page.evaluate(() => document.querySelector('main')!.style.removeProperty('max-width'))
+    await page.setViewportSize({ width: 1280, height: 900 })
   })
 
   it('Error(string): its message and line', async () => {

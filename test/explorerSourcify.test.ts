@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Page } from 'playwright'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunningEdgetrace } from '../src/node/startEdgetrace.js'
+import { rpcResult } from './src/rpc.js'
+import { screenshotsDir } from './src/screenshotsDir.js'
+import { type ExplorerPage, startExplorerPage } from './src/startExplorerPage.js'
+import { type SourcifyFixture, sourcifyAnswer, startSourcifyFixture } from './src/startSourcifyFixture.js'
+
+// Issue 38, Sourcify in the explorer: a server with no sources of its own and `--sourcify` pointing
+// at the fixture Sourcify server (APIv2's shape, the devnet contracts' verified data) serves the page,
+// which has no sources either: what the page shows at the source level — the revert's Solidity line,
+// calls by the contract's own ABI, the state diff by variable — came from Sourcify, matched by
+// bytecode to the code that ran. Screenshot source-sourcify.png to EDGETRACE_SCREENSHOTS.
+const SHOTS = screenshotsDir()
+
+type Json = Record<string, any>
+const build = JSON.parse(readFileSync(join(import.meta.dirname, '../src/node/devnet/sources.json'), 'utf8')) as {
+  input: Json
+  output: Json
+}
+const scenariosText = build.input.sources['Scenarios.sol'].content as string
+const lineOf = (source: string, text: string) => {
+  const at = source.indexOf(text)
+  if (at < 0 || source.indexOf(text, at + 1) >= 0) throw new Error(`not once in the source: ${text}`)
+  return source.slice(0, at).split('\n').length
+}
+
+let explorer: ExplorerPage
+let sourcify: SourcifyFixture
+let server: RunningEdgetrace
+let page: Page
+const hashOf = (label: string) => explorer.devnet.transactions.find((t) => t.label === label)!.hash
+
+beforeAll(async () => {
+  explorer = await startExplorerPage()
+  page = explorer.page
+  const { devnet } = explorer
+  const chainId = BigInt(await rpcResult(devnet.anvil.url, 'eth_chainId', []))
+  sourcify = await startSourcifyFixture()
+  for (const [address, file, name] of [
+    [devnet.contracts.Scenarios!, 'Scenarios.sol', 'Scenarios'],
+    [devnet.contracts.Token!, 'Token.sol', 'Token'],
+  ] as const) {
+    const onchain = await rpcResult(devnet.anvil.url, 'eth_getCode', [address, 'latest'])
+    sourcify.answers.set(
+      `${chainId}/${address.toLowerCase()}`,
+      sourcifyAnswer({ ...build, file, name, chainId, address, onchain }),
+    )
+  }
+  // No --sources and no sources for the page (no explorer-sources.json): only --sourcify.
+  server = await explorer.serve({
+    upstream: devnet.anvil.url,
+    hardfork: devnet.anvil.hardfork,
+    engine: { sourcify: sourcify.url },
+  })
+}, 180_000)
+
+afterAll(async () => {
+  await explorer?.close()
+  await sourcify?.stop()
+})
+
+describe('the explorer on a server with --sourcify', () => {
+  it('shows a revert’s Solidity line and the call by the ABI, from Sourcify’s verified sources', async () => {
+    await page.goto(`${server.url}/#/tx/${hashOf('revert with Error(string)')}`)
+    await page.waitForSelector('#calls[data-source="1"]', { timeout: 60_000 })
+    const row = page.locator('#calls .frame-row.failed')
+    expect(await row.locator('.error').textContent()).toBe('✖ execution reverted: scenario reverted')
+    const line = lineOf(scenariosText, 'revert("scenario reverted")')
+    expect(await row.locator('.revert-line').textContent()).toBe(` at Scenarios.sol:${line}`)
+    expect(await page.getAttribute('#calls .fn.by-abi', 'data-abi')).toBe('Scenarios')
+    expect(await page.textContent('#calls .fn.by-abi')).toMatch(/^revertWithReason\(/)
+    // Asked of the Sourcify server by APIv2, for the Scenarios contract the transaction called.
+    const asked = sourcify.requests.map((r) => new URL(r, 'http://x').pathname)
+    expect(asked).toContain(`/v2/contract/${await chainIdOf()}/${explorer.devnet.contracts.Scenarios!.toLowerCase()}`)
+    await page.locator('#calls').screenshot({ path: join(SHOTS, 'source-sourcify.png') })
+  })
+
+  it('names the Token transfer’s storage by variable (the layout Sourcify gave)', async () => {
+    await page.goto(`${server.url}/#/tx/${hashOf('token transfer (legacy, type 0)')}`)
+    await page.waitForSelector('#state[data-source="1"]', { timeout: 60_000 })
+    const names = await page.$$eval('#state tr.named code.variable', (cs) => cs.map((c) => c.textContent ?? ''))
+    expect(names).toEqual([
+      `balanceOf[${explorer.devnet.accounts[1]!.toLowerCase()}]`,
+      `balanceOf[${explorer.devnet.accounts[0]!.toLowerCase()}]`,
+    ])
+  })
+})
+
+const chainIdOf = async () => BigInt(await rpcResult(explorer.devnet.anvil.url, 'eth_chainId', []))
