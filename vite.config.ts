@@ -2,6 +2,7 @@ import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
 import { CHROMIUM_ARGS, resolveChromium } from './scripts/resolveChromium.js'
 import { browserCommands } from './test/browser/commands.js'
+import { serveTestBundles } from './test/browser/serveTestBundles.js'
 import { LongestFirstSequencer } from './test/setup/longestFirstSequencer.js'
 import { SlowestFilesReporter } from './test/setup/slowestFilesReporter.js'
 
@@ -81,6 +82,8 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The worker bundles test/browser/globalSetup.ts builds, served as they are.
+        plugins: [serveTestBundles()],
         test: {
           name: 'browser',
           include: [

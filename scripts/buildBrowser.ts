@@ -93,8 +93,14 @@ export async function buildBrowserBundle(
       },
       rolldownOptions: {
         external: deps.length > 0 ? external : [],
-        // Vite leaves whitespace in ES library builds; this one is minified like the others.
-        output: opts.minify === false ? {} : { minify: true },
+        output: {
+          // Vite leaves whitespace in ES library builds; this one is minified like the others.
+          ...(opts.minify === false ? {} : { minify: true }),
+          // The sources are ES modules, strict throughout; a classic script (the IIFE workers, as
+          // `new Worker(url)` starts them) is strict only if it says so. SES, which hardens the
+          // JavaScript tracers' realm, refuses to start in sloppy mode (SES_NO_SLOPPY).
+          ...(bundle.format === 'iife' ? { strict: true } : {}),
+        },
       },
     },
   })
@@ -115,17 +121,23 @@ export async function buildBrowserBundle(
 
 /** Builds every browser bundle (or the named ones) into `outDir`; returns the files written. */
 export async function buildBrowser(
-  opts: { outDir?: string; only?: BrowserBundleName[]; quiet?: boolean } = {},
+  opts: { outDir?: string; only?: BrowserBundleName[]; quiet?: boolean; sourcemap?: boolean } = {},
 ): Promise<Record<BrowserBundleName, string>> {
   const outDir = opts.outDir ?? DEFAULT_OUT_DIR
   const names = opts.only ?? (Object.keys(BROWSER_BUNDLES) as BrowserBundleName[])
   const files = {} as Record<BrowserBundleName, string>
   for (const name of names)
-    files[name] = (await buildBrowserBundle(BROWSER_BUNDLES[name], { outDir, quiet: opts.quiet ?? false })).file
+    files[name] = (
+      await buildBrowserBundle(BROWSER_BUNDLES[name], {
+        outDir,
+        quiet: opts.quiet ?? false,
+        sourcemap: opts.sourcemap ?? true,
+      })
+    ).file
   // The wasm EVM (`npm run build:wasm`) beside the workers: their default config.wasmUrl. Fetched
   // only by an `engine: 'wasm'` run, so none of the JavaScript bundles carries it.
   const wasm = resolve(ROOT, 'dist/wasm/evm.wasm')
-  if (opts.only === undefined && existsSync(wasm)) {
+  if (names.some((name) => name !== 'library') && existsSync(wasm)) {
     mkdirSync(outDir, { recursive: true })
     copyFileSync(wasm, resolve(outDir, WASM_EVM_FILE))
   }

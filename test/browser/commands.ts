@@ -48,16 +48,20 @@ export const browserCommands: Record<string, BrowserCommand<any[]>> = {
    */
   /**
    * Opens the harness page in a new tab of the test's browser context, runs `calls` through a fresh
-   * edgetrace worker started with `config`, reloads the page and runs them again. Returns both runs.
+   * edgetrace worker (the script at `workerUrl`) started with `config`, reloads the page and runs them again. Returns both runs.
    */
-  runInFreshPageTwice: async (ctx, origin: string, config: unknown, calls: unknown[]) => {
+  runInFreshPageTwice: async (ctx, origin: string, config: unknown, calls: unknown[], workerUrl: string) => {
     const page = await (ctx as unknown as { context: { newPage(): Promise<any> } }).context.newPage()
     try {
       const run = async () => {
         await page.waitForFunction(() => (globalThis as { harness?: unknown }).harness !== undefined, undefined, {
           timeout: 60_000,
         })
-        return page.evaluate(([c, k]: [unknown, unknown[]]) => (globalThis as any).harness.run(c, k), [config, calls])
+        return page.evaluate(([c, k, w]: [unknown, unknown[], string]) => (globalThis as any).harness.run(c, k, w), [
+          config,
+          calls,
+          workerUrl,
+        ] as [unknown, unknown[], string])
       }
       await page.goto(`${origin}/test/browser/harness.html`)
       const first = await run()

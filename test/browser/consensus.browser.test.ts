@@ -10,7 +10,7 @@ import { createChainRules } from '../../src/chain/createChainRules.js'
 import { parseHeader } from '../../src/chain/parseHeader.js'
 import type { BeaconChainInfo } from './beaconChainCommands.js'
 import { genesis as borGenesis } from '../src/borDevnet.js'
-import { anvilResult, configFor, startWorker } from './support.js'
+import { anvilResult, configFor, env, serviceWorkerScript, startWorker } from './support.js'
 
 // The consensus light client in the browser: a worker (and the service worker) started with
 // `beacon` resolves every tag and number through the beacon chain's sync committee — here the
@@ -299,10 +299,15 @@ describe('JavaScript tracers under consensus', () => {
 describe('the checkpoint and the store in IndexedDB', () => {
   it('a second page starts from the anchor the first one verified, not from the checkpoint again', async () => {
     const config = consensusConfig({ url: chain.beaconUrl, checkpoint: chain.roots[8]! })
-    const [first, second] = await commands.runInFreshPageTwice(location.origin, config, [
-      { method: 'eth_blockNumber', params: [] },
-      { method: 'edgetrace_trust', params: [] },
-    ])
+    const [first, second] = await commands.runInFreshPageTwice(
+      location.origin,
+      config,
+      [
+        { method: 'eth_blockNumber', params: [] },
+        { method: 'edgetrace_trust', params: [] },
+      ],
+      env().bundles.worker,
+    )
     // The first page bootstrapped from the checkpoint (slot 8), the reloaded one from slot 16, the
     // newest finalized block the first verified.
     expect(await bootstraps()).toEqual([chain.roots[8], chain.roots[16]])
@@ -415,8 +420,7 @@ describe('the checkpoint and the store in IndexedDB', () => {
     }
     const register = () =>
       registerEdgetraceServiceWorker({
-        scriptUrl: new URL('../../worker/edgetrace.sw.ts', import.meta.url),
-        type: 'module',
+        ...serviceWorkerScript(),
         config,
       })
     const call = async (url: string, method: string) => {

@@ -8,8 +8,9 @@ import type { ServiceWorkerConfig } from '../../src/browser/serviceWorkerProtoco
  * edgetrace worker, sends the calls, and reports the answers with the worker's status around them.
  */
 ;(globalThis as { harness?: unknown }).harness = {
-  async run(config: EdgetraceConfig, calls: { method: string; params: unknown[] }[]) {
-    const worker = new Worker(new URL('../../worker/edgetrace.worker.ts', import.meta.url), { type: 'module' })
+  /** `workerUrl`: the worker's script (the tests' global setup builds it: support.ts's env().bundles). */
+  async run(config: EdgetraceConfig, calls: { method: string; params: unknown[] }[], workerUrl: string) {
+    const worker = new Worker(workerUrl)
     const client = await connectEdgetraceWorker(worker, config)
     try {
       const before = await client.status()
@@ -22,10 +23,10 @@ import type { ServiceWorkerConfig } from '../../src/browser/serviceWorkerProtoco
     }
   },
   /** Registers the edgetrace service worker from this page; answers one eth_chainId through it. */
-  async registerServiceWorker(config: ServiceWorkerConfig, timeoutMs: number) {
+  async registerServiceWorker(config: ServiceWorkerConfig, timeoutMs: number, scriptUrl: string) {
     const sw = await registerEdgetraceServiceWorker({
-      scriptUrl: new URL('../../worker/edgetrace.sw.ts', import.meta.url),
-      type: 'module',
+      scriptUrl,
+      type: 'classic',
       config,
       timeoutMs,
     })

@@ -3,7 +3,7 @@ import { commands } from 'vitest/browser'
 import { connectEdgetraceWorker } from '../../src/browser/connectEdgetraceWorker.js'
 import { createEip1193Provider } from '../../src/browser/createEip1193Provider.js'
 import type { EdgetraceConfig } from '../../src/browser/createEdgetraceService.js'
-import { type DevnetInfo, freshCacheName, newWorker } from './support.js'
+import { type DevnetInfo, env, freshCacheName, newWorker } from './support.js'
 
 const strip = (r: { result?: unknown; error?: unknown }) =>
   'error' in r && r.error !== undefined ? { error: r.error } : { result: r.result }
@@ -58,7 +58,7 @@ describe('persistent cache and offline replay', () => {
   })
 
   it('survives a page reload: a fresh page (and the same page reloaded) answers the same, from the cache', async () => {
-    const [first, second] = await commands.runInFreshPageTwice(location.origin, config, calls)
+    const [first, second] = await commands.runInFreshPageTwice(location.origin, config, calls, env().bundles.worker)
     for (const run of [first, second]) {
       expect(run.answers.map(strip)).toEqual(online)
       expect(run.after.persistent!.hits).toBeGreaterThan(run.before.persistent!.hits)

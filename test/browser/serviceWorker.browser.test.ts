@@ -3,7 +3,17 @@ import {
   type EdgetraceServiceWorker,
   registerEdgetraceServiceWorker,
 } from '../../src/browser/registerEdgetraceServiceWorker.js'
-import { anvilResult, configFor, env, newWorker, nodeAnswer, nodePost, traceCallParams, txByLabel } from './support.js'
+import {
+  anvilResult,
+  configFor,
+  env,
+  newWorker,
+  nodeAnswer,
+  nodePost,
+  serviceWorkerScript,
+  traceCallParams,
+  txByLabel,
+} from './support.js'
 
 // The service-worker HTTP shim: a POST of JSON-RPC to /rpc from the page is answered by edgetrace
 // inside the service worker, exactly as the Node server answers.
@@ -19,8 +29,7 @@ describe('service-worker HTTP shim', () => {
   }
   beforeAll(async () => {
     sw = await registerEdgetraceServiceWorker({
-      scriptUrl: new URL('../../worker/edgetrace.sw.ts', import.meta.url),
-      type: 'module',
+      ...serviceWorkerScript(),
       config: { ...configFor(), path: '/rpc' },
       // This page hosts the service worker's JavaScript tracers (it cannot start their workers).
       tracerWorker: newWorker,
@@ -94,8 +103,7 @@ describe('service-worker HTTP shim', () => {
 
   it('refuses a bad configuration with an error naming the field, and keeps serving the last good one', async () => {
     const err = await registerEdgetraceServiceWorker({
-      scriptUrl: new URL('../../worker/edgetrace.sw.ts', import.meta.url),
-      type: 'module',
+      ...serviceWorkerScript(),
       config: { ...configFor(), upstream: 'ftp://nowhere', path: '/rpc' },
     }).catch((e: unknown) => e)
     expect(err).toMatchObject({

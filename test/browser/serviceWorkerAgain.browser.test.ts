@@ -1,11 +1,12 @@
 import { expect, it } from 'vitest'
 import { registerEdgetraceServiceWorker } from '../../src/browser/registerEdgetraceServiceWorker.js'
-import { configFor } from './support.js'
+import { configFor, serviceWorkerScript } from './support.js'
 
 type Harness = {
   registerServiceWorker(
     config: unknown,
     timeoutMs: number,
+    scriptUrl: string,
   ): Promise<{ url: string; answer: unknown; unregister(): Promise<boolean> }>
 }
 
@@ -27,15 +28,18 @@ async function openHarness(): Promise<{ frame: HTMLIFrameElement; harness: Harne
 // must ask the active worker to claim it, or it waits for control forever.
 it('a page loaded after another unregistered the service worker registers it again and is served', async () => {
   const first = await registerEdgetraceServiceWorker({
-    scriptUrl: new URL('../../worker/edgetrace.sw.ts', import.meta.url),
-    type: 'module',
+    ...serviceWorkerScript(),
     config: { ...configFor(), path: '/rpc-again' },
   })
   expect(await first.unregister()).toBe(true)
   const { frame, harness } = await openHarness()
   try {
     expect(frame.contentWindow!.navigator.serviceWorker.controller).toBeNull()
-    const second = await harness.registerServiceWorker({ ...configFor(), path: '/rpc-again' }, 10_000)
+    const second = await harness.registerServiceWorker(
+      { ...configFor(), path: '/rpc-again' },
+      10_000,
+      serviceWorkerScript().scriptUrl,
+    )
     expect(second.answer).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' })
     await second.unregister()
   } finally {

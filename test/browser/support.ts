@@ -36,8 +36,14 @@ export async function nodePost(message: unknown, url = env().nodeUrl): Promise<a
   return res.json()
 }
 
+/** A new edgetrace worker: the bundle built from the current sources by the global setup. */
 export function newWorker(): Worker {
-  return new Worker(new URL('../../worker/edgetrace.worker.ts', import.meta.url), { type: 'module' })
+  return new Worker(env().bundles.worker)
+}
+
+/** The service worker's script for registerEdgetraceServiceWorker: the bundle built by the global setup. */
+export function serviceWorkerScript(): { scriptUrl: string; type: 'classic' } {
+  return { scriptUrl: env().bundles.serviceWorker, type: 'classic' }
 }
 
 let dbCounter = 0
@@ -96,6 +102,7 @@ declare module 'vitest/browser' {
       origin: string,
       config: EdgetraceConfig,
       calls: { method: string; params: unknown[] }[],
+      workerUrl: string,
     ): Promise<[HarnessRun, HarnessRun]>
   }
 }

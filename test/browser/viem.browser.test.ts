@@ -17,7 +17,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type EdgetraceEip1193Provider, createEip1193Provider } from '../../src/browser/createEip1193Provider.js'
 import { registerEdgetraceServiceWorker } from '../../src/browser/registerEdgetraceServiceWorker.js'
-import { configFor, env, startWorker, txByLabel } from './support.js'
+import { configFor, env, serviceWorkerScript, startWorker, txByLabel } from './support.js'
 
 const abi = parseAbi([
   'function transfer(address to, uint256 value) returns (bool)',
@@ -218,8 +218,7 @@ describe('viem and ethers over the EIP-1193 provider, equal to anvil', () => {
 
   it('simulateBlocks through the service worker HTTP shim equals anvil', async () => {
     const sw = await registerEdgetraceServiceWorker({
-      scriptUrl: new URL('../../worker/edgetrace.sw.ts', import.meta.url),
-      type: 'module',
+      ...serviceWorkerScript(),
       config: { ...configFor(), path: '/rpc-viem' },
     })
     try {
