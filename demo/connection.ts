@@ -27,6 +27,11 @@ export type Connection = {
    * Undefined: a server that did not say (asked as one with its own).
    */
   readonly sources?: DaemonSources
+  /**
+   * The Sourcify server (APIv2) the daemon's source tracer asks, when it said (its explorer.json):
+   * the page asks it too for the contracts its own sources do not know, for the stepper's source pane.
+   */
+  readonly sourcify?: string
   call<result = unknown>(method: string, params: unknown[]): Promise<result>
   /** The daemon's running totals (undefined when it does not say). */
   counters(): Promise<Counters | undefined>
@@ -43,14 +48,18 @@ const unwrap = <result>(method: string, body: { result?: unknown; error?: { code
 /** What a daemon's source tracer knows (Connection.sources). */
 export type DaemonSources = 'own' | 'page' | 'none'
 
-/** An edgetrace server: JSON-RPC over POST, its counters at GET /stats; `sources`, what it said of its source tracer. */
-export function createServerConnection(url: string, sources?: DaemonSources): Connection {
+/** An edgetrace server: JSON-RPC over POST, its counters at GET /stats; `said`, what it said of its source tracer. */
+export function createServerConnection(
+  url: string,
+  said: { sources?: DaemonSources | undefined; sourcify?: string | undefined } = {},
+): Connection {
   const base = url.replace(/\/+$/, '')
   let id = 0
   return {
     kind: 'server',
     label: `the edgetrace server at ${base}`,
-    ...(sources ? { sources } : {}),
+    ...(said.sources ? { sources: said.sources } : {}),
+    ...(said.sourcify ? { sourcify: said.sourcify } : {}),
     async call(method, params) {
       const res = await fetch(base, {
         method: 'POST',

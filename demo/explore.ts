@@ -15,6 +15,7 @@ import { failedSteps, functionFlame, namedSlots, pairSourceFrames, sourceEventsF
 import type { SourceFrame } from '../src/tracing/render/source/toSourceFrames.js'
 import { pageSources } from './pageSources.js'
 import { knowsAContract } from './source/knowsAContract.js'
+import { sourcifyContracts, withContracts } from './source/pageSourcify.js'
 import { storageContextAt } from './source/stepStorage.js'
 import { type TokenOf, amountArgument, callAmounts } from './views/tokenAmounts.js'
 import { renderVerification } from './views/verification.js'
@@ -300,6 +301,7 @@ async function traceViews(opts: {
  */
 async function sourceLevel(
   opts: {
+    conn: Connection
     trace: CallFrame
     diff: StateDiff
     steps: (config: Record<string, unknown>) => Promise<StepsAnswer>
@@ -308,18 +310,39 @@ async function sourceLevel(
   },
   index: StepIndex,
 ): Promise<((go: (step: number) => void) => SourcePane) | undefined> {
-  if (pageSources.registry.size === 0 || index.steps === 0) return undefined
+  const sourcify = opts.conn.sourcify
+  if ((pageSources.registry.size === 0 && !sourcify) || index.steps === 0) return undefined
   // Gas per line, where the daemon itself has sources for the contracts (edgetrace_sourceTracer):
   // asked beside the code; without it the pane shows lines without gas.
   const traced = opts.traced().then((t) => (t ? lineGasOf(opts.trace, t) : undefined))
   const codeOf = await opts.codes()
   if (!codeOf) return undefined
+  // The contracts the page's sources do not know, from the Sourcify server the daemon asks (matched
+  // to the code each frame ran, as the daemon matches them).
+  const found = sourcify
+    ? await opts.conn
+        .call<string>('eth_chainId', [])
+        .then((id) =>
+          sourcifyContracts({
+            url: sourcify,
+            chainId: BigInt(id),
+            tree: opts.trace,
+            codeOf,
+            registry: pageSources.registry,
+          }),
+        )
+        .catch((err: Error) => {
+          console.warn(`sourcify: ${err.message}`)
+          return []
+        })
+    : []
+  const registry = withContracts(pageSources.registry, found)
   const gas = await traced
   const frames = frameSources({
     tree: opts.trace,
     entries: index.frames,
     codeOf,
-    registry: pageSources.registry,
+    registry,
     decode: (input) => decodeCallData(input)?.name,
     ...(gas ? { gas } : {}),
   })

@@ -33,7 +33,7 @@ type ExplorerInfo = {
   /** Build outputs the server gives for source-level debugging (the devnet's contracts): URLs relative to the page. */
   sources?: string[]
   /** What the server's own source tracer knows: how many contracts (`--sources`, the devnet's) and whether it asks Sourcify. */
-  sourceTracer?: { contracts: number; sourcify: boolean }
+  sourceTracer?: { contracts: number; sourcify: boolean; sourcifyUrl?: string }
   accounts?: string[]
   contracts?: Record<string, string>
   transactions?: { label: string; hash: string; blockNumber: number; status: string }[]
@@ -120,19 +120,22 @@ function connect(): Promise<Connection> {
 
 /**
  * What the server at `address` said of its source tracer: only the server that serves this page
- * (its explorer.json's `sourceTracer`); undefined for another.
+ * (its explorer.json's `sourceTracer`: what it knows, the Sourcify server it asks); nothing for another.
  */
-function serverSources(address: string): DaemonSources | undefined {
+function serverSources(address: string): { sources?: DaemonSources; sourcify?: string } {
   const said = info.sourceTracer
-  if (!said) return undefined
+  if (!said) return {}
   let origin: string
   try {
     origin = new URL(address, location.href).origin
   } catch {
-    return undefined
+    return {}
   }
-  if (origin !== location.origin) return undefined
-  return said.contracts > 0 || said.sourcify ? 'own' : 'none'
+  if (origin !== location.origin) return {}
+  return {
+    sources: said.contracts > 0 || said.sourcify ? 'own' : 'none',
+    ...(said.sourcifyUrl ? { sourcify: said.sourcifyUrl } : {}),
+  }
 }
 
 /** The daemon in this page's worker, anchored by the beacon node when one is given. */

@@ -11,8 +11,10 @@ import { type SourcifyFixture, sourcifyAnswer, startSourcifyFixture } from './sr
 // Issue 38, Sourcify in the explorer: a server with no sources of its own and `--sourcify` pointing
 // at the fixture Sourcify server (APIv2's shape, the devnet contracts' verified data) serves the page,
 // which has no sources either: what the page shows at the source level — the revert's Solidity line,
-// calls by the contract's own ABI, the state diff by variable — came from Sourcify, matched by
-// bytecode to the code that ran. Screenshot source-sourcify.png to EDGETRACE_SCREENSHOTS.
+// calls by the contract's own ABI, the state diff by variable (the server's source tracer), the
+// stepper's source pane (the page asking the Sourcify server its explorer.json names) — came from
+// Sourcify, matched by bytecode to the code that ran. Screenshots source-sourcify.png and
+// source-sourcify-pane.png to EDGETRACE_SCREENSHOTS.
 const SHOTS = screenshotsDir()
 
 type Json = Record<string, any>
@@ -76,6 +78,28 @@ describe('the explorer on a server with --sourcify', () => {
     const asked = sourcify.requests.map((r) => new URL(r, 'http://x').pathname)
     expect(asked).toContain(`/v2/contract/${await chainIdOf()}/${explorer.devnet.contracts.Scenarios!.toLowerCase()}`)
     await page.locator('#calls').screenshot({ path: join(SHOTS, 'source-sourcify.png') })
+  })
+
+  it('the stepper’s source pane from Sourcify: the page asks the Sourcify server the server names, and the revert link goes to the line', async () => {
+    await page.goto(`${server.url}/#/tx/${hashOf('revert with Error(string)')}`)
+    await page.waitForSelector('#stepper .source-pane[data-step]', { timeout: 60_000 })
+    await page.click('#calls .revert-line')
+    const line = lineOf(scenariosText, 'revert("scenario reverted")')
+    // The line the revert ran at (or, where it runs the optimizer's shared revert code, the statement
+    // that jumped there: shown dashed).
+    const shownLine = '#stepper .source-pane .source-line.current-line, #stepper .source-pane .source-line.near-line'
+    await page.waitForFunction(
+      ([selector, l]) => document.querySelector<HTMLElement>(selector!)?.dataset.line === l,
+      [shownLine, String(line)],
+      { timeout: 30_000 },
+    )
+    expect(await page.textContent('#stepper .source-pane .source-file-name')).toBe('Scenarios.sol')
+    expect(await page.textContent(`${shownLine.split(', ')[0]} code, ${shownLine.split(', ')[1]} code`)).toContain(
+      'revert("scenario reverted");',
+    )
+    const stack = await page.$$eval('#stepper .source-pane ol.call-stack li .fn', (es) => es.map((e) => e.textContent))
+    expect(stack).toEqual(['Scenarios.revertWithReason'])
+    await page.locator('#stepper .source-pane').screenshot({ path: join(SHOTS, 'source-sourcify-pane.png') })
   })
 
   it('names the Token transfer’s storage by variable (the layout Sourcify gave)', async () => {

@@ -408,6 +408,8 @@ export async function startEdgetrace({
         sourceTracer: {
           contracts: daemon.engine.options.sources?.size ?? 0,
           sourcify: daemon.engine.sourceLookup !== undefined,
+          // The page asks it too, for its source pane (Sourcify answers any origin: CORS `*`).
+          ...(daemon.engine.options.sourcify ? { sourcifyUrl: daemon.engine.options.sourcify } : {}),
         },
       },
       explorerSources,

@@ -95,7 +95,12 @@ export async function startSourcifyFixture(): Promise<SourcifyFixture> {
   const requests: string[] = []
   const send = (res: ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body)
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+    // As Sourcify's own server answers (cors({origin: '*'}) on every non-session path): a page may ask it.
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      'access-control-allow-origin': '*',
+    })
     res.end(text)
   }
   const server = createServer((req: IncomingMessage, res) => {

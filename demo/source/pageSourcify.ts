@@ -1,0 +1,73 @@
+import { hexToBytes } from '@ethereumjs/util'
+import { createSourcifyLookup } from '../../src/exec/createSourcifyLookup.js'
+import { type SourceRegistry, createSourceRegistry } from '../../src/sources/createSourceRegistry.js'
+import type { SourceContract, SourceLookup } from '../../src/sources/types.js'
+import { createLruCache } from '../../src/utils/createLruCache.js'
+import type { CallFrame } from '../traceTypes.js'
+
+/** EIP-7702: an account whose code is a delegation runs the delegate's code. */
+const DELEGATION = /^0xef0100([0-9a-fA-F]{40})$/
+const HEX = /^0x([0-9a-fA-F]{2})+$/
+
+const lookups = new Map<string, SourceLookup>()
+/** One lookup (its memory of answers and failures) per Sourcify server and chain, for the page's life. */
+function lookupOf(url: string, chainId: bigint): SourceLookup {
+  const key = `${url} ${chainId}`
+  let lookup = lookups.get(key)
+  if (!lookup)
+    lookups.set(key, (lookup = createSourcifyLookup({ url, chainId, cache: createLruCache(32 * 1024 * 1024) })))
+  return lookup
+}
+
+/**
+ * The contracts a Sourcify server (APIv2: the one the serving server asks, said in its explorer.json)
+ * has for the code the transaction ran that `registry` does not know: each called account's code as
+ * the transaction found it (`codeOf`; a delegation followed to its delegate), and each contract it
+ * created (its creation's output). Asked by the page itself, for the stepper's source pane, which
+ * locates each step with the contract (the server's source tracer keeps what it found). Each answer
+ * is matched to that code by runtime bytecode (createSourcifyLookup), never trusted by address;
+ * what is not verified, or does not match, is left out.
+ */
+export async function sourcifyContracts(opts: {
+  url: string
+  chainId: bigint
+  tree: CallFrame
+  codeOf: (address: string) => string | undefined
+  registry: SourceRegistry
+}): Promise<SourceContract[]> {
+  const wanted = new Map<string, Uint8Array>()
+  const add = (address: string, code: string | undefined) => {
+    const delegate = code && DELEGATION.exec(code)?.[1]
+    if (delegate) return add(`0x${delegate.toLowerCase()}`, opts.codeOf(`0x${delegate.toLowerCase()}`))
+    if (!code || !HEX.test(code) || wanted.has(address)) return
+    const bytes = hexToBytes(code as `0x${string}`)
+    if (!opts.registry.match(bytes)) wanted.set(address, bytes)
+  }
+  const visit = (c: CallFrame) => {
+    const to = c.to?.toLowerCase()
+    if (to) {
+      const creation = c.type.toUpperCase().startsWith('CREATE')
+      if (!creation) add(to, opts.codeOf(to))
+      else if (c.output && !c.error) add(to, c.output)
+    }
+    for (const child of c.calls ?? []) visit(child)
+  }
+  visit(opts.tree)
+  const lookup = lookupOf(opts.url, opts.chainId)
+  const found = await Promise.all([...wanted].map(([address, code]) => lookup(address, code)))
+  return found.flatMap((r) => ('contract' in r ? [r.contract] : []))
+}
+
+/** `registry`, then `more` (contracts found elsewhere) for code it does not know. */
+export function withContracts(registry: SourceRegistry, more: readonly SourceContract[]): SourceRegistry {
+  if (more.length === 0) return registry
+  const extra = createSourceRegistry(more)
+  return {
+    add: (contracts) => extra.add(contracts),
+    match: (code) => registry.match(code) ?? extra.match(code),
+    matchCreation: (init) => registry.matchCreation(init) ?? extra.matchCreation(init),
+    get size() {
+      return registry.size + extra.size
+    },
+  }
+}
