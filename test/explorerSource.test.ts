@@ -125,6 +125,29 @@ describe('the stepper at the source level (the devnet’s sources, served as npm
     await page.locator('#stepper').screenshot({ path: join(SHOTS, 'source-stepper-full.png') })
   })
 
+  it('a creation transaction: its init code at the constructor’s lines (the devnet deploying the Token)', async () => {
+    await openWithSources('deploy Token')
+    const first = await shown()
+    expect(first).toMatchObject({ step: 0, file: 'Token.sol', stack: ['new Token'] })
+    // Over the constructor's statements, one by one.
+    const seen: [number | null, string][] = []
+    for (let i = 0; i < 8 && !seen.some(([l]) => l === 19); i++) {
+      const at = await press('over')
+      seen.push([at.line, at.text])
+    }
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        [17, 'totalSupply = supply;'],
+        [18, 'balanceOf[msg.sender] = supply;'],
+        [19, 'emit Transfer(address(0), msg.sender, supply);'],
+      ]),
+    )
+    // Gas per line from the server's source tracer, which matched the init code too.
+    expect(await page.textContent('#stepper .source-line.current-line .line-gas')).toMatch(/^[\d,]+$/)
+    await page.locator('#stepper .source-pane').scrollIntoViewIfNeeded()
+    await page.locator('#stepper .source-pane').screenshot({ path: join(SHOTS, 'source-constructor.png') })
+  })
+
   it('follows EIP-7702 delegations: a delegated EOA DELEGATECALLs an EOA delegated in the same transaction', async () => {
     await openWithSources(
       'EIP-7702 (type 4): call a delegated EOA that DELEGATECALLs an EOA delegated in the same transaction',
