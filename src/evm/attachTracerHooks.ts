@@ -26,7 +26,7 @@ export type AttachOptions = {
    * (from 0x…1010), which onLog hears as bor's tracers do.
    */
   borLogs?: boolean | undefined
-  /** The wasm engine (`--engine wasm`), loaded: its frames run there while no step listener is attached. */
+  /** The wasm engine (`--engine wasm`), loaded: its frames run there (step by step while a step listener is attached). */
   wasm?: { engine: WasmEngine; counters: WasmEngineCounters } | undefined
 }
 

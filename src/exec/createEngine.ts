@@ -28,7 +28,8 @@ export type EngineOptions = {
    * `--engine`: what runs the EVM's frames. 'ethereumjs': @ethereumjs/evm alone.
    * 'wasm' (the default): the WebAssembly interpreter (src/wasm) runs each frame's plain instructions and
    * @ethereumjs/evm everything else (calls, logs, storage writes, the environment), frame by frame;
-   * traces observed step by step (struct logs, JavaScript tracers) still run on ethereumjs alone.
+   * traces observed step by step (struct logs, JavaScript tracers) too, the wasm handing back each
+   * instruction it ran for its step to be reported.
    */
   engine?: EngineKind | undefined
   /** `--rpc.gascap`: the most gas one call may use; 0 = no cap. Default 50,000,000. */

@@ -219,7 +219,7 @@ ${`${EXECUTABLE_HARDFORKS.join(', ')}`.replace(/(.{1,74})(?:, |$)/g, '          
   --unverified            read state without Merkle proofs (for upstreams without eth_getProof)
   --engine NAME           what runs the EVM: wasm (default: a WebAssembly interpreter runs each
                           frame's plain instructions, @ethereumjs/evm the rest; traces observed
-                          step by step still run on ethereumjs alone) or ethereumjs (alone)
+                          step by step too, instruction by instruction) or ethereumjs (alone)
   --queue.redis URL       long ranges (trace_filter, debug_getModifiedAccounts*, the ots searches'
                           block scans, the signers of Bor snapshot walks) go in stretches on a work
                           queue there (BullMQ), for every process started with --queue.work to

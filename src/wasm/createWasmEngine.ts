@@ -8,9 +8,23 @@
 // inputs, memory when the instruction uses it and wasm wrote it, gas, pc), so its semantics, gas,
 // journal, warm sets and errors are ethereumjs's; the state is copied back and the wasm resumes. A
 // call made by such an instruction runs its frame through `Interpreter.run` again, in another module
-// instance (a pool: one instance per running frame). Frames that something observes step by step
-// (a `step` listener: struct logs, JavaScript tracers) and code the wasm cannot run (EOF, forks with
-// EIPs it does not follow, gas of 2^40 or more) run in ethereumjs's own `run`, counted as fallbacks.
+// instance (a pool: one instance per running frame).
+//
+// Frames that something observes step by step (a `step` listener: struct logs, JavaScript tracers,
+// every tracer with OnOpcode) run on the wasm too, stepped (runSteppedFrame): the wasm's dispatch loop,
+// compiled a second time with a check at its end, returns after every instruction it runs, and the
+// host emits the `step` event ethereumjs's runStep would have emitted before it — the same fields,
+// from the state kept from before it: pc, gas left, the gas it took as its cost (ethereumjs's gas
+// handler's answer: the wasm charges exactly that), the refund, ethereumjs's own stack (kept whole
+// while stepping: an instruction's outputs are read back from the wasm, DUP and SWAP done on it) and
+// a copy of memory before it (one copy shared by the steps between two changes of memory). Each event
+// is emitted before the next instruction runs, so a listener reading the state (a JavaScript tracer's
+// db) sees what it sees on ethereumjs: the wasm's instructions change nothing it can read. Host steps
+// emit their own events in runStep, on ethereumjs's stack and memory kept whole. The untraced loop has
+// no per-step check: `run`/`resume` and `runStepping`/`resumeStepping` are two compiled loops.
+// Code the wasm cannot run (EOF, forks with EIPs it does not follow, gas of 2^40 or more) and
+// ethereumjs's debug log of every op (DEBUG=ethjs, reason 'stepListeners') run in ethereumjs's own
+// `run`, counted as fallbacks.
 //
 // Browser-safe: the module's bytes come from the host (src/node/loadWasmEvmModule.ts in Node).
 import { type EVM, EVMError, createEVM, getOpcodesForHF } from '@ethereumjs/evm'
@@ -203,6 +217,9 @@ type Instance = {
   bytes(): Uint8Array
   limbs(): BigUint64Array
   view(): DataView
+  /** Linear memory as u32s and i64s (the stepped loop reads the result fields through them). */
+  u32s(): Uint32Array
+  i64s(): BigInt64Array
   /** The frame being run (the SLOAD import answers for it). */
   frame: Interpreter | undefined
   address: Hex
@@ -378,6 +395,17 @@ function readWord(limbs: BigUint64Array, at: number): bigint {
   const l3 = limbs[at + 3]!
   if ((l1 | l2 | l3) === 0n) return l0
   return (((((l3 << 64n) | l2) << 64n) | l1) << 64n) | l0
+}
+
+/** readWord, for a word below 2^53 without making a bigint of each limb (most words on a stack are small). */
+function readSmallWord(u32s: Uint32Array, limbs: BigUint64Array, at: number): bigint {
+  const b = at * 2
+  if ((u32s[b + 2]! | u32s[b + 3]! | u32s[b + 4]! | u32s[b + 5]! | u32s[b + 6]! | u32s[b + 7]!) === 0) {
+    const hi = u32s[b + 1]!
+    if (hi === 0) return BigInt(u32s[b]!)
+    if (hi < 0x200000) return BigInt(hi * 0x100000000 + u32s[b]!)
+  }
+  return readWord(limbs, at)
 }
 
 function writeWord(limbs: BigUint64Array, at: number, v: bigint) {
@@ -585,7 +613,7 @@ function emitStep(
   gasLeft: bigint,
   cost: bigint,
   depth: number,
-  words: number,
+  words: bigint,
   memory: Uint8Array,
   error: Uint8Array | undefined,
 ): Promise<void> | undefined {
@@ -604,7 +632,7 @@ function emitStep(
     address: env.address,
     account: env.contract,
     memory,
-    memoryWordCount: BigInt(words),
+    memoryWordCount: words,
     codeAddress: env.codeAddress,
     stateManager: rs.stateManager,
     eofSection: undefined,
@@ -667,18 +695,25 @@ async function runSteppedFrame(
     }
     let status = exports.runStepping(rec, gas)
     let err: unknown
+    // The result fields, as indexes of u32s and i64s.
+    const depthAt = layout.resultDepth >> 2
+    const wordsAt = layout.resultMemWords >> 2
+    const pcAt = layout.resultPc >> 2
+    const gasAt = layout.resultGasLeft >> 3
+    let wordCount = BigInt(words)
     for (;;) {
       const view = inst.view()
       if (status === layout.statusStep || status === layout.statusYield) {
         // The wasm ran the instruction at pc.
         const op = code[pc]!
-        const after = view.getBigInt64(layout.resultGasLeft, true)
+        const u32s = inst.u32s()
+        const after = inst.i64s()[gasAt]!
         const depth = stack._len
         rs.opCode = op
-        const emitted = emitStep(interp, op, pc, gas, gas - after, depth, words, (memory ??= snapshot()), undefined)
+        const emitted = emitStep(interp, op, pc, gas, gas - after, depth, wordCount, (memory ??= snapshot()), undefined)
         if (emitted !== undefined) await emitted
         // Its outputs into ethereumjs's stack.
-        const newDepth = view.getUint32(layout.resultDepth, true)
+        const newDepth = u32s[depthAt]!
         if (op >= 0x80 && op <= 0x8f) store[depth] = store[depth - (op - 0x7f)]!
         else if (op >= 0x90 && op <= 0x9f) {
           const other = depth - 1 - (op - 0x8f)
@@ -687,17 +722,19 @@ async function runSteppedFrame(
           store[other] = top
         } else if (newDepth > depth - STACK_INPUTS[op]!) {
           const limbs = inst.limbs()
-          for (let i = depth - STACK_INPUTS[op]!; i < newDepth; i++) store[i] = readWord(limbs, stackBase + i * 4)
+          for (let i = depth - STACK_INPUTS[op]!; i < newDepth; i++)
+            store[i] = readSmallWord(u32s, limbs, stackBase + i * 4)
         }
         stack._len = newDepth
-        const newWords = view.getUint32(layout.resultMemWords, true)
+        const newWords = u32s[wordsAt]!
         if (newWords !== words) {
           // ethereumjs's handler extends its store over what it touched (the store's length shows in its events).
           rs.memory.extend(0, newWords * 32)
           words = newWords
+          wordCount = BigInt(words)
           memory = undefined
         } else if (WASM_WRITES_MEMORY[op] === 1) memory = undefined
-        pc = view.getUint32(layout.resultPc, true)
+        pc = u32s[pcAt]!
         gas = after
         if (status === layout.statusYield) {
           const paused = interrupt?.()
@@ -730,7 +767,7 @@ async function runSteppedFrame(
             gas,
             gas - after,
             stack._len,
-            words,
+            wordCount,
             (memory ??= snapshot()),
             op === 0xfd ? output!.slice() : undefined,
           )
@@ -799,6 +836,7 @@ async function runSteppedFrame(
         }
         memory = undefined
         words = newWords
+        wordCount = BigInt(words)
       }
       pc = rs.programCounter
       gas = rs.gasLeft
@@ -853,6 +891,8 @@ function readLayout(exports: Record<string, unknown>): Layout {
 function instantiate(module: CompiledWasmModule, handlers: Handlers): Instance {
   let view = new Uint8Array(0)
   let limbs = new BigUint64Array(0)
+  let u32s = new Uint32Array(0)
+  let i64s = new BigInt64Array(0)
   let dataView = new DataView(new ArrayBuffer(0))
   let memory: WebAssembly.Memory | undefined
   const inst = {} as Instance
@@ -893,6 +933,8 @@ function instantiate(module: CompiledWasmModule, handlers: Handlers): Instance {
     // Views over linear memory, made again when it has grown (the old buffer is then detached).
     bytes: () => (view.byteLength === 0 ? (view = new Uint8Array(memory!.buffer)) : view),
     limbs: () => (limbs.byteLength === 0 ? (limbs = new BigUint64Array(memory!.buffer)) : limbs),
+    u32s: () => (u32s.length === 0 ? (u32s = new Uint32Array(memory!.buffer)) : u32s),
+    i64s: () => (i64s.length === 0 ? (i64s = new BigInt64Array(memory!.buffer)) : i64s),
     view: () => (dataView.buffer !== memory!.buffer ? (dataView = new DataView(memory!.buffer)) : dataView),
   })
   return inst
