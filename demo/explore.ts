@@ -15,7 +15,8 @@ import { failedSteps, functionFlame, namedSlots, pairSourceFrames, sourceEventsF
 import type { SourceFrame } from '../src/tracing/render/source/toSourceFrames.js'
 import { pageSources } from './pageSources.js'
 import { knowsAContract } from './source/knowsAContract.js'
-import { sourcifyContracts, withContracts } from './source/pageSourcify.js'
+import { withContracts } from '../src/sources/createSourceRegistry.js'
+import { sourcifyContracts } from './source/pageSourcify.js'
 import { storageContextAt } from './source/stepStorage.js'
 import { type TokenOf, amountArgument, callAmounts } from './views/tokenAmounts.js'
 import { renderVerification } from './views/verification.js'
@@ -336,7 +337,7 @@ async function sourceLevel(
           return []
         })
     : []
-  const registry = withContracts(pageSources.registry, found)
+  const registry = withContracts(pageSources.registry, found) ?? pageSources.registry
   const gas = await traced
   const frames = frameSources({
     tree: opts.trace,

@@ -1,6 +1,6 @@
 import { hexToBytes } from '@ethereumjs/util'
 import { createSourcifyLookup } from '../../src/exec/createSourcifyLookup.js'
-import { type SourceRegistry, createSourceRegistry } from '../../src/sources/createSourceRegistry.js'
+import type { SourceRegistry } from '../../src/sources/createSourceRegistry.js'
 import type { SourceContract, SourceLookup } from '../../src/sources/types.js'
 import { createLruCache } from '../../src/utils/createLruCache.js'
 import type { CallFrame } from '../traceTypes.js'
@@ -56,18 +56,4 @@ export async function sourcifyContracts(opts: {
   const lookup = lookupOf(opts.url, opts.chainId)
   const found = await Promise.all([...wanted].map(([address, code]) => lookup(address, code)))
   return found.flatMap((r) => ('contract' in r ? [r.contract] : []))
-}
-
-/** `registry`, then `more` (contracts found elsewhere) for code it does not know. */
-export function withContracts(registry: SourceRegistry, more: readonly SourceContract[]): SourceRegistry {
-  if (more.length === 0) return registry
-  const extra = createSourceRegistry(more)
-  return {
-    add: (contracts) => extra.add(contracts),
-    match: (code) => registry.match(code) ?? extra.match(code),
-    matchCreation: (init) => registry.matchCreation(init) ?? extra.matchCreation(init),
-    get size() {
-      return registry.size + extra.size
-    },
-  }
 }

@@ -100,3 +100,24 @@ export function createSourceRegistry(contracts: Iterable<SourceContract> = []): 
   registry.add(contracts)
   return registry
 }
+
+/**
+ * `registry` (when there is one), then `more` — contracts found elsewhere (Sourcify) — for code it
+ * does not know; `registry` itself when there is nothing more.
+ */
+export function withContracts(
+  registry: SourceRegistry | undefined,
+  more: readonly SourceContract[],
+): SourceRegistry | undefined {
+  if (more.length === 0) return registry
+  const extra = createSourceRegistry(more)
+  if (!registry) return extra
+  return {
+    add: (contracts) => extra.add(contracts),
+    match: (code) => registry.match(code) ?? extra.match(code),
+    matchCreation: (init) => registry.matchCreation(init) ?? extra.matchCreation(init),
+    get size() {
+      return registry.size + extra.size
+    },
+  }
+}

@@ -1,4 +1,4 @@
-import { type SourceRegistry, createSourceRegistry } from '../../../sources/createSourceRegistry.js'
+import { type SourceRegistry, withContracts } from '../../../sources/createSourceRegistry.js'
 import type { SourceContract } from '../../../sources/types.js'
 import type { TraceRun } from '../../tracers/types.js'
 import { codeOf } from './toSourceFrames.js'
@@ -42,18 +42,5 @@ export async function lookupSources(
       else notes.set(address, result.note)
     }),
   )
-  if (found.length === 0) return { registry: run.sources, notes }
-  const extra = createSourceRegistry(found)
-  const given = run.sources
-  return {
-    registry: {
-      add: (contracts) => extra.add(contracts),
-      match: (code) => given?.match(code) ?? extra.match(code),
-      matchCreation: (init) => given?.matchCreation(init) ?? extra.matchCreation(init),
-      get size() {
-        return (given?.size ?? 0) + extra.size
-      },
-    },
-    notes,
-  }
+  return { registry: withContracts(run.sources, found), notes }
 }
