@@ -146,7 +146,8 @@ describe('engine: wasm answers as engine: ethereumjs', () => {
       steps += read.result?.[0] ?? 0
     }
     expect(steps).toBeGreaterThan(5000)
-    // Every frame ran on the wasm, none in ethereumjs's own interpreter.
+    // Every frame of the struct logs ran on the wasm, stepped, none in ethereumjs's own interpreter (the
+    // JavaScript tracers run on their thread's EVM, on the wasm engine too, whose counters are its own).
     expect(counters().fallbacks).toEqual(fellBack)
     expect(counters().fallbacks.stepListeners).toBe(0)
     expect(counters().steppedFrames - stepped).toBeGreaterThan(devnet.transactions.length * 5 + 80)

@@ -61,4 +61,14 @@ describe('engine: wasm within its limits', () => {
     expect(onWasm.error).toEqual({ code: -32000, message: 'execution timeout' })
     expect(wasm.engine.wasm!.counters.frames).toBeGreaterThan(frames)
   }, 60_000)
+
+  it('an endless debug_traceCall observed step by step (a JavaScript tracer) ends at its timeout as on engine ethereumjs', async () => {
+    // The tracer runs on the JavaScript-tracer thread, whose EVM is on the wasm engine too, stepped
+    // (its counters are that thread's: conformance's geth legacy tracer corpus counts its frames).
+    const tracer = '{ n: 0, step: function() { this.n++ }, fault: function() {}, result: function() { return this.n } }'
+    const params = [endless[0], 'latest', { tracer, timeout: '200ms', stateOverrides: endless[2] }]
+    const onWasm = await rpc(wasm.url, 'debug_traceCall', params)
+    expect(onWasm).toEqual(await rpc(plain.url, 'debug_traceCall', params))
+    expect(onWasm.error).toMatchObject({ message: expect.stringContaining('timeout') })
+  }, 60_000)
 })
