@@ -3,8 +3,9 @@
 // in-memory state (the floor: the interpreter and nothing around it), and (2) by edgetrace, warm
 // (every slot proven and cached), untraced and with each tracer — through the JSON-RPC core as the
 // server streams an answer, without the HTTP socket; and (3) by edgetrace with `engine: 'wasm'`
-// (issue 37), untraced and with callTracer, and by the wasm engine attached to the plain EVM (the
-// interpreter and nothing around it). The calls name the block by number, as clients do; a call at a
+// (issue 37), untraced, with callTracer and with the struct logger (its frames stepped on the
+// wasm), and by the wasm engine attached to the plain EVM (the interpreter and nothing around it).
+// The calls name the block by number, as clients do; a call at a
 // block that is not final yet (the devnet's head) asks the upstream again each time which block that
 // number is (one request: the header; the access list kept for that block is used while it is the
 // same block). The same calls at the block's hash (EIP-1898) ask nothing: those

@@ -3,6 +3,7 @@
 // callTracer and struct logger, a step-counting JavaScript tracer, one reading the stack and memory
 // on every step — both run on a hardened worker thread (SES) — and anvil running the same tracers
 // itself. Medians of interleaved rounds; steps per second; each figure over the untraced call.
+// `-- --engine ethereumjs`: edgetrace on @ethereumjs/evm alone (the default: the wasm engine, as the daemon's).
 import { startAnvil } from '../src/node/devnet/startAnvil.js'
 import { compiledStartEdgetrace } from './compiledStartEdgetrace.js'
 import { HEAVY_RUNTIME, printInterleavedMedians, withInit } from './heavyCall.js'
