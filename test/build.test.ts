@@ -27,8 +27,9 @@ describe('browser build', () => {
     expect(modules.map((m) => m.id)).toContain('worker/edgetrace.worker.ts')
     const code = readFileSync(file, 'utf8')
     expect(statSync(file).size).toBeGreaterThan(100_000)
-    // A classic script: no import/export statements, nothing left to load.
-    expect(code.startsWith('(function(')).toBe(true)
+    // A classic script, strict as the sources (SES refuses sloppy mode): no import/export
+    // statements, nothing left to load.
+    expect(code.startsWith('"use strict";(function(')).toBe(true)
     expect(code).not.toMatch(/^\s*(import|export)\b/m)
     expect(code).not.toMatch(/\brequire\(\s*["'`]/)
     // Every tracer is in it; the worker starts serving at once.

@@ -115,16 +115,19 @@ describe('engine: wasm answers as engine: ethereumjs', () => {
     const { fallbacks } = counters()
     const stepped = counters().steppedFrames
     const fellBack = { ...fallbacks }
-    const full = { enableMemory: true, enableReturnData: true }
+    // The comparison is of answers, not of speed: ethereumjs's struct logs of a long random program
+    // passed the default 5 s tracer timeout in a loaded CI run.
+    const timeout = '120s'
+    const full = { enableMemory: true, enableReturnData: true, timeout }
     // The steps the JavaScript tracer read (it answers, not an error).
     let steps = 0
     for (const tx of devnet.transactions) {
       await same('debug_traceTransaction', [tx.hash, full])
-      await same('debug_traceTransaction', [tx.hash, {}])
-      const read = await same('debug_traceTransaction', [tx.hash, { tracer: STEP_READER }])
+      await same('debug_traceTransaction', [tx.hash, { timeout }])
+      const read = await same('debug_traceTransaction', [tx.hash, { tracer: STEP_READER, timeout }])
       steps += read.result[0]
-      await same('debug_traceTransaction', [tx.hash, { tracer: 'callTracerLegacy' }])
-      await same('debug_traceTransaction', [tx.hash, { tracer: 'prestateTracerLegacy' }])
+      await same('debug_traceTransaction', [tx.hash, { tracer: 'callTracerLegacy', timeout }])
+      await same('debug_traceTransaction', [tx.hash, { tracer: 'prestateTracerLegacy', timeout }])
     }
     const MAIN = `0x${'a1'.repeat(20)}`
     const H1 = `0x${'b1'.repeat(20)}`
@@ -140,9 +143,11 @@ describe('engine: wasm answers as engine: ethereumjs', () => {
         [H1]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10), callBack: r.chance(0.4) })}` },
         [H2]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10) })}` },
       }
-      const call = { from: DEV_ACCOUNT, to: MAIN, gas: `0x${r.pick([40_000, 200_000, 600_000]).toString(16)}` }
+      // Gas up to 200,000: a loop's later rounds repeat its first steps (600,000 made 14,000-step struct
+      // logs with memory, the file's time tripled in CI).
+      const call = { from: DEV_ACCOUNT, to: MAIN, gas: `0x${r.pick([40_000, 100_000, 200_000]).toString(16)}` }
       await same('debug_traceCall', [call, 'latest', { ...full, stateOverrides }])
-      const read = await same('debug_traceCall', [call, 'latest', { tracer: STEP_READER, stateOverrides }])
+      const read = await same('debug_traceCall', [call, 'latest', { tracer: STEP_READER, stateOverrides, timeout }])
       steps += read.result?.[0] ?? 0
     }
     expect(steps).toBeGreaterThan(5000)
@@ -150,7 +155,8 @@ describe('engine: wasm answers as engine: ethereumjs', () => {
     // JavaScript tracers run on their thread's EVM, on the wasm engine too, whose counters are its own).
     expect(counters().fallbacks).toEqual(fellBack)
     expect(counters().fallbacks.stepListeners).toBe(0)
-    expect(counters().steppedFrames - stepped).toBeGreaterThan(devnet.transactions.length * 5 + 80)
+    // At least a frame for each struct-log trace: two per devnet transaction, one per program.
+    expect(counters().steppedFrames - stepped).toBeGreaterThanOrEqual(devnet.transactions.length * 2 + 40)
   }, 300_000)
 })
 

@@ -630,11 +630,13 @@ describe('the wasm engine agrees with @ethereumjs/evm', () => {
     // Random programs: calls of every kind, creates, logs, reverts, out of gas, in frames nested.
     const H1: Hex = `0x${'e1'.repeat(20)}`
     const H2: Hex = `0x${'e2'.repeat(20)}`
+    // Gas up to 120,000: a loop's later rounds repeat its first steps (300,000 took the file from 16 s to
+    // 40 s in CI, with no more kinds of step).
     for (let seed = 1; seed <= 60; seed++) {
       const r = createRandom(seed)
       await sameSteps({
         code: randomProgram(r, { callees: [H1, H2], length: 4 + r.below(24) }),
-        gasLimit: r.pick([30_000n, 60_000n, 300_000n]),
+        gasLimit: r.pick([30_000n, 60_000n, 120_000n]),
         storage,
         others: {
           [H1]: { code: randomProgram(r, { callees: [], length: 2 + r.below(12), callBack: r.chance(0.4) }) },
