@@ -30,6 +30,24 @@ afterAll(async () => {
 })
 
 /** The same request to both daemons: the answers (result or error) must be equal. */
+/** The random programs' contract, called, and the two it calls (which may call it back). */
+const MAIN = `0x${'a1'.repeat(20)}`
+const H1 = `0x${'b1'.repeat(20)}`
+const H2 = `0x${'b2'.repeat(20)}`
+
+/** State overrides putting random programs (drawn from `r`) at MAIN, H1 and H2. */
+function randomOverrides(r: ReturnType<typeof createRandom>) {
+  return {
+    [MAIN]: {
+      code: `0x${randomProgram(r, { callees: [H1, H2, MAIN], length: 4 + r.below(20) })}`,
+      balance: '0x1000',
+      state: { [`0x${'0'.repeat(63)}1`]: `0x${'0'.repeat(63)}5` },
+    },
+    [H1]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10), callBack: r.chance(0.4) })}` },
+    [H2]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10) })}` },
+  }
+}
+
 async function same(method: string, params: unknown[]) {
   const [a, b] = await Promise.all([rpc(wasm.url, method, params), rpc(plain.url, method, params)])
   expect(a, `${method} ${JSON.stringify(params).slice(0, 300)}`).toEqual(b)
@@ -72,22 +90,11 @@ describe('engine: wasm answers as engine: ethereumjs', () => {
   }, 240_000)
 
   it('runs seeded random programs the same (debug_traceCall with state overrides: callTracer and gas)', async () => {
-    const MAIN = `0x${'a1'.repeat(20)}`
-    const H1 = `0x${'b1'.repeat(20)}`
-    const H2 = `0x${'b2'.repeat(20)}`
     const { frames, hostSteps } = counters()
     const outcomes = new Map<string, number>()
     for (let seed = 1; seed <= 60; seed++) {
       const r = createRandom(seed * 7919)
-      const overrides = {
-        [MAIN]: {
-          code: `0x${randomProgram(r, { callees: [H1, H2, MAIN], length: 4 + r.below(20) })}`,
-          balance: '0x1000',
-          state: { [`0x${'0'.repeat(63)}1`]: `0x${'0'.repeat(63)}5` },
-        },
-        [H1]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10), callBack: r.chance(0.4) })}` },
-        [H2]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10) })}` },
-      }
+      const overrides = randomOverrides(r)
       const gas = `0x${r.pick([80_000, 400_000, 2_000_000]).toString(16)}`
       const call = { from: DEV_ACCOUNT, to: MAIN, gas }
       const traced = await same('debug_traceCall', [
@@ -129,20 +136,9 @@ describe('engine: wasm answers as engine: ethereumjs', () => {
       await same('debug_traceTransaction', [tx.hash, { tracer: 'callTracerLegacy', timeout }])
       await same('debug_traceTransaction', [tx.hash, { tracer: 'prestateTracerLegacy', timeout }])
     }
-    const MAIN = `0x${'a1'.repeat(20)}`
-    const H1 = `0x${'b1'.repeat(20)}`
-    const H2 = `0x${'b2'.repeat(20)}`
     for (let seed = 1; seed <= 40; seed++) {
       const r = createRandom(seed * 104729)
-      const stateOverrides = {
-        [MAIN]: {
-          code: `0x${randomProgram(r, { callees: [H1, H2, MAIN], length: 4 + r.below(20) })}`,
-          balance: '0x1000',
-          state: { [`0x${'0'.repeat(63)}1`]: `0x${'0'.repeat(63)}5` },
-        },
-        [H1]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10), callBack: r.chance(0.4) })}` },
-        [H2]: { code: `0x${randomProgram(r, { callees: [], length: 2 + r.below(10) })}` },
-      }
+      const stateOverrides = randomOverrides(r)
       // Gas up to 200,000: a loop's later rounds repeat its first steps (600,000 made 14,000-step struct
       // logs with memory, the file's time tripled in CI).
       const call = { from: DEV_ACCOUNT, to: MAIN, gas: `0x${r.pick([40_000, 100_000, 200_000]).toString(16)}` }

@@ -446,29 +446,114 @@ function writtenRange(op: number, store: bigint[], depth: number): [number, numb
 const isEvmError = (e: unknown): e is { error: string } =>
   typeof e === 'object' && e !== null && (e as { errorType?: unknown }).errorType === 'EVMError'
 
+/**
+ * Starts `interp`'s frame of `code` in `inst` (both ways of running it): the fork's gas table, the
+ * code's record, calldata and the environment, the frame's owner and counters, the first yield point.
+ * Returns the code's record.
+ */
+function startFrame(inst: Instance, interp: Interpreter, code: Uint8Array, attachment: WasmAttachment): number {
+  const { exports, layout } = inst
+  const rs = interp._runState
+  const evm = interp._evm
+  if (inst.table !== evm._opcodeMap) installTable(inst, evm._opcodeMap, evm.common)
+  const rec = codeRecord(inst, code)
+  const env = rs.env
+  const region = exports.beginFrame(env.callData.length)
+  const mem = inst.bytes()
+  mem.set(env.callData, region)
+  putPadded(mem, layout.envAddress, env.address.bytes)
+  putPadded(mem, layout.envCaller, env.caller.bytes)
+  putQuantity(mem, layout.envCallValue, env.callValue)
+  inst.frame = interp
+  inst.counters = attachment.counters
+  inst.address = env.address.toString().toLowerCase() as Hex
+  if (attachment.interrupt !== undefined) exports.setYieldGas(rs.gasLeft - YIELD_GAS)
+  return rec
+}
+
+/** A host step's end: the frame ended by it (err: its error, none for a STOP), or memory's size after it. */
+type HostStepEnd = { ended: true; err: unknown } | { ended: false; words: number }
+
+/**
+ * Runs the instruction `op` at the run state's pc in ethereumjs's `runStep`, on the frame's state in
+ * its run state (the stack's inputs and memory there already; `depth`, `words`: the stack's and
+ * memory's sizes before it), then puts back into the wasm what it changed: the stack's outputs,
+ * memory it grew or wrote, the slot table, the return data of a call or create, the pc, depth and gas
+ * to resume from.
+ */
+async function runHostStep(
+  inst: Instance,
+  interp: Interpreter,
+  code: Uint8Array,
+  op: number,
+  depth: number,
+  words: number,
+): Promise<HostStepEnd> {
+  const { exports, layout, counters } = inst
+  const rs = interp._runState
+  const store = rs.stack._store
+  if ((op === 0x56 || op === 0x57) && rs.validJumps.length === 0) {
+    // Only for its error (the wasm ran every valid jump): ethereumjs's jump table, as its run makes it.
+    rs.validJumps = interp._getValidJumpDestinations(code).jumps
+  }
+  const sloadKey = op === 0x54 && depth > 0 ? store[depth - 1]! : 0n
+  // The memory the instruction may write, from its inputs (before it pops them).
+  const written = WRITES_MEMORY[op] === 1 ? writtenRange(op, store, depth) : undefined
+  rs.opCode = op
+  counters.hostSteps++
+  counters.hostOps[op]!++
+  try {
+    await interp.runStep()
+  } catch (e) {
+    rs.env.accessWitness?.revert()
+    if (!isEvmError(e)) throw e
+    return { ended: true, err: e.error !== 'stop' ? e : undefined }
+  }
+  const after = rs.stack._len
+  const out = inst.limbs()
+  if (op === 0x55) exports.noteStore()
+  else if (op === 0x54 && after === depth) {
+    // The slot is warm now, its value on the stack: into the slot table.
+    writeWord(out, layout.ioKey >> 3, sloadKey)
+    writeWord(out, layout.ioValue >> 3, store[depth - 1]!)
+    exports.noteSlot()
+  } else if (RUNS_CODE[op] === 1) {
+    exports.invalidateSlots()
+    // The call's or create's return data, for RETURNDATASIZE and RETURNDATACOPY in the wasm.
+    const data = rs.returnBytes
+    const at = exports.setReturnData(data.length)
+    if (data.length > 0) inst.bytes().set(data, at)
+  }
+  // The instruction's outputs.
+  const limbsAfter = inst.limbs()
+  const stackBase = layout.stack >> 3
+  for (let i = depth - Math.min(STACK_INPUTS[op]!, depth); i < after; i++)
+    writeWord(limbsAfter, stackBase + i * 4, store[i]!)
+  const newWords = Number(rs.memoryWordCount)
+  if (newWords !== words || written !== undefined) {
+    const ptr = exports.setMemory(newWords, rs.highestMemCost)
+    if (ptr === 0) throw new Error('the wasm EVM could not grow its memory')
+    if (written !== undefined) {
+      // What the instruction wrote, back into the wasm's memory.
+      const memory = rs.memory._store
+      const end = Math.min(written[1], newWords * 32, memory.length)
+      if (end > written[0]) inst.bytes().set(memory.subarray(written[0], end), ptr + written[0])
+    }
+  }
+  exports.setState(rs.programCounter, after, rs.gasLeft)
+  return { ended: false, words: newWords }
+}
+
 async function runFrame({ engine, attachment }: Attached, interp: Interpreter, code: Uint8Array): Promise<RunResult> {
   const { counters, interrupt } = attachment
   const rs = interp._runState
-  const evm = interp._evm
   // As ethereumjs's run does for legacy code.
   rs.code = code
   const inst = engine.acquire()
   counters.frames++
   try {
     const { exports, layout } = inst
-    if (inst.table !== evm._opcodeMap) installTable(inst, evm._opcodeMap, evm.common)
-    const rec = codeRecord(inst, code)
-    const env = rs.env
-    const region = exports.beginFrame(env.callData.length)
-    const mem = inst.bytes()
-    mem.set(env.callData, region)
-    putPadded(mem, layout.envAddress, env.address.bytes)
-    putPadded(mem, layout.envCaller, env.caller.bytes)
-    putQuantity(mem, layout.envCallValue, env.callValue)
-    inst.frame = interp
-    inst.counters = counters
-    inst.address = env.address.toString().toLowerCase() as Hex
-    if (interrupt !== undefined) exports.setYieldGas(rs.gasLeft - YIELD_GAS)
+    const rec = startFrame(inst, interp, code, attachment)
     let status = exports.run(rec, rs.gasLeft)
     const stackBase = layout.stack >> 3
     let err: unknown
@@ -520,54 +605,11 @@ async function runFrame({ engine, attachment }: Attached, interp: Interpreter, c
           rs.memory._store.set(inst.bytes().subarray(ptr + lo, ptr + hi), lo)
         }
       }
-      if ((op === 0x56 || op === 0x57) && rs.validJumps.length === 0) {
-        // Only for its error (the wasm ran every valid jump): ethereumjs's jump table, as its run makes it.
-        rs.validJumps = interp._getValidJumpDestinations(code).jumps
-      }
-      const sloadKey = op === 0x54 && depth > 0 ? stack._store[depth - 1]! : 0n
-      // The memory the instruction may write, from its inputs (before it pops them).
-      const written = WRITES_MEMORY[op] === 1 ? writtenRange(op, stack._store, depth) : undefined
-      rs.opCode = op
-      counters.hostSteps++
-      counters.hostOps[op]!++
-      try {
-        await interp.runStep()
-      } catch (e) {
-        rs.env.accessWitness?.revert()
-        if (!isEvmError(e)) throw e
-        if (e.error !== 'stop') err = e
+      const step = await runHostStep(inst, interp, code, op, depth, words)
+      if (step.ended) {
+        err = step.err
         break
       }
-      const after = stack._len
-      const out = inst.limbs()
-      if (op === 0x55) exports.noteStore()
-      else if (op === 0x54 && after === depth) {
-        // The slot is warm now, its value on the stack: into the slot table.
-        writeWord(out, layout.ioKey >> 3, sloadKey)
-        writeWord(out, layout.ioValue >> 3, stack._store[depth - 1]!)
-        exports.noteSlot()
-      } else if (RUNS_CODE[op] === 1) {
-        exports.invalidateSlots()
-        // The call's or create's return data, for RETURNDATASIZE and RETURNDATACOPY in the wasm.
-        const data = rs.returnBytes
-        const at = exports.setReturnData(data.length)
-        if (data.length > 0) inst.bytes().set(data, at)
-      }
-      // The instruction's outputs.
-      const limbsAfter = inst.limbs()
-      for (let i = depth - inputs; i < after; i++) writeWord(limbsAfter, stackBase + i * 4, stack._store[i]!)
-      const newWords = Number(rs.memoryWordCount)
-      if (newWords !== words || written !== undefined) {
-        const ptr = exports.setMemory(newWords, rs.highestMemCost)
-        if (ptr === 0) throw new Error('the wasm EVM could not grow its memory')
-        if (written !== undefined) {
-          // What the instruction wrote, back into the wasm's memory.
-          const store = rs.memory._store
-          const end = Math.min(written[1], newWords * 32, store.length)
-          if (end > written[0]) inst.bytes().set(store.subarray(written[0], end), ptr + written[0])
-        }
-      }
-      exports.setState(rs.programCounter, after, rs.gasLeft)
       status = exports.resume()
     }
     return { runState: rs, exceptionError: err }
@@ -660,26 +702,13 @@ async function runSteppedFrame(
 ): Promise<RunResult> {
   const { counters, interrupt } = attachment
   const rs = interp._runState
-  const evm = interp._evm
   rs.code = code
   const inst = engine.acquire()
   counters.frames++
   counters.steppedFrames++
   try {
     const { exports, layout } = inst
-    if (inst.table !== evm._opcodeMap) installTable(inst, evm._opcodeMap, evm.common)
-    const rec = codeRecord(inst, code)
-    const env = rs.env
-    const region = exports.beginFrame(env.callData.length)
-    inst.bytes().set(env.callData, region)
-    const mem = inst.bytes()
-    putPadded(mem, layout.envAddress, env.address.bytes)
-    putPadded(mem, layout.envCaller, env.caller.bytes)
-    putQuantity(mem, layout.envCallValue, env.callValue)
-    inst.frame = interp
-    inst.counters = counters
-    inst.address = env.address.toString().toLowerCase() as Hex
-    if (interrupt !== undefined) exports.setYieldGas(rs.gasLeft - YIELD_GAS)
+    const rec = startFrame(inst, interp, code, attachment)
     const stack = rs.stack
     const store = stack._store
     const stackBase = layout.stack >> 3
@@ -793,54 +822,18 @@ async function runSteppedFrame(
       const op = code[pc]!
       const depth = stack._len
       copyDirtyMemory(inst, rs, words)
-      if ((op === 0x56 || op === 0x57) && rs.validJumps.length === 0) {
-        rs.validJumps = interp._getValidJumpDestinations(code).jumps
-      }
-      const sloadKey = op === 0x54 && depth > 0 ? store[depth - 1]! : 0n
-      const written = WRITES_MEMORY[op] === 1 ? writtenRange(op, store, depth) : undefined
-      rs.opCode = op
-      counters.hostSteps++
-      counters.hostOps[op]!++
-      try {
-        await interp.runStep()
-      } catch (e) {
-        rs.env.accessWitness?.revert()
-        if (!isEvmError(e)) throw e
-        if (e.error !== 'stop') err = e
+      const step = await runHostStep(inst, interp, code, op, depth, words)
+      if (step.ended) {
+        err = step.err
         break
       }
-      const afterDepth = stack._len
-      const out = inst.limbs()
-      if (op === 0x55) exports.noteStore()
-      else if (op === 0x54 && afterDepth === depth) {
-        writeWord(out, layout.ioKey >> 3, sloadKey)
-        writeWord(out, layout.ioValue >> 3, store[depth - 1]!)
-        exports.noteSlot()
-      } else if (RUNS_CODE[op] === 1) {
-        exports.invalidateSlots()
-        const data = rs.returnBytes
-        const at = exports.setReturnData(data.length)
-        if (data.length > 0) inst.bytes().set(data, at)
-      }
-      const limbsAfter = inst.limbs()
-      const inputs = Math.min(STACK_INPUTS[op]!, depth)
-      for (let i = depth - inputs; i < afterDepth; i++) writeWord(limbsAfter, stackBase + i * 4, store[i]!)
-      const newWords = Number(rs.memoryWordCount)
-      if (newWords !== words || written !== undefined) {
-        const ptr = exports.setMemory(newWords, rs.highestMemCost)
-        if (ptr === 0) throw new Error('the wasm EVM could not grow its memory')
-        if (written !== undefined) {
-          const ethStore = rs.memory._store
-          const end = Math.min(written[1], newWords * 32, ethStore.length)
-          if (end > written[0]) inst.bytes().set(ethStore.subarray(written[0], end), ptr + written[0])
-        }
+      if (step.words !== words || WRITES_MEMORY[op] === 1) {
         memory = undefined
-        words = newWords
+        words = step.words
         wordCount = BigInt(words)
       }
       pc = rs.programCounter
       gas = rs.gasLeft
-      exports.setState(pc, afterDepth, gas)
       if (memory === undefined && WASM_WRITES_MEMORY[code[pc] ?? 0] === 1) memory = snapshot()
       status = exports.resumeStepping()
     }
