@@ -129,6 +129,9 @@ describe('the stepper at the source level (the devnet’s sources, served as npm
     await openWithSources('deploy Token')
     const first = await shown()
     expect(first).toMatchObject({ step: 0, file: 'Token.sol', stack: ['new Token'] })
+    // The call tree's creation row: the constructor's arguments, decoded by the source tracer.
+    await page.waitForSelector('#calls .frame-row .fn.by-abi', { timeout: 30_000 })
+    expect(await page.textContent('#calls .frame-row .fn')).toBe('new Token(supply: 1000000000000000000000000)')
     // Over the constructor's statements, one by one.
     const seen: [number | null, string][] = []
     for (let i = 0; i < 8 && !seen.some(([l]) => l === 19); i++) {

@@ -14,6 +14,8 @@ import { type SourceRegistry, createSourceRegistry } from '../src/sources/create
 import { decodeSourceMap, instructionIndexes } from '../src/sources/decodeSourceMap.js'
 import { readStandardJson } from '../src/sources/readStandardJson.js'
 import type { SourceContract } from '../src/sources/types.js'
+import type { CallTraceNode } from '../src/tracing/recorder/types.js'
+import { decodeFrameAbi } from '../src/tracing/render/source/decodeFrameAbi.js'
 import type { InternalCall, SourceFrame } from '../src/tracing/render/source/toSourceFrames.js'
 import { txByLabel, withDevnet } from './src/devnet.js'
 import { runCli } from './src/runCli.js'
@@ -522,6 +524,12 @@ describe('constructors: init code matched to the creation bytecode', () => {
     const { hash } = txByLabel(devnet, 'deploy Token')
     const top: SourceFrame = await trace(hash)
     expect([top.type, top.contract, top.function, top.reverted]).toEqual(['CREATE', 'Token', 'constructor', false])
+    // The constructor's arguments: the bytes after the creation bytecode, by the ABI's constructor entry.
+    expect(top.call).toEqual({
+      name: 'constructor',
+      signature: 'constructor(uint256)',
+      args: [{ name: 'supply', type: 'uint256', value: (1_000_000n * 10n ** 18n).toString() }],
+    })
     const text = sourceText('Token.sol')
     const lines = new Set(allSteps(top).map((s) => s.line))
     for (const statement of [
@@ -546,6 +554,14 @@ describe('constructors: init code matched to the creation bytecode', () => {
     const created: SourceFrame = await trace(txByLabel(devnet, 'CREATE').hash)
     const [child] = created.calls
     expect([child!.type, child!.contract, child!.function]).toEqual(['CREATE', 'Child', 'constructor'])
+    expect(child!.call).toEqual({
+      name: 'constructor',
+      signature: 'constructor(uint256,bool)',
+      args: [
+        { name: 'v', type: 'uint256', value: '42' },
+        { name: 'fail', type: 'bool', value: 'false' },
+      ],
+    })
     const text = sourceText('Scenarios.sol')
     const lines = new Set(allSteps(child!).map((s) => s.line))
     expect(lines).toContain(lineOf(text, 'emit Born(msg.sender, v)'))
@@ -602,5 +618,35 @@ describe('constructors: init code matched to the creation bytecode', () => {
     expect(linked.creation!.masked).toEqual([{ start: 3, length: 20 }])
     const withLib = new Uint8Array([0x60, 0x80, 0x73, ...new Uint8Array(20).fill(0xcd), 0x00, 0x01])
     expect(createSourceRegistry([linked]).matchCreation(withLib)?.name).toBe('UsesLib')
+  })
+
+  it('constructor arguments: by the ABI’s constructor entry (none: no arguments); bytes that do not decode or init code not matched: null', () => {
+    const token = readStandardJson(output, input).find((c) => c.name === 'Token')!
+    const code = token.creation!.code
+    const node = (bytes: Uint8Array) =>
+      ({
+        kind: 'CREATE',
+        input: bytes,
+        logs: [],
+        output: new Uint8Array(),
+        error: undefined,
+      }) as unknown as CallTraceNode
+    const supply = new Uint8Array([...code, ...hexToBytes(`0x${'00'.repeat(31)}64`)])
+    expect(decodeFrameAbi(node(supply), token, true).call).toEqual({
+      name: 'constructor',
+      signature: 'constructor(uint256)',
+      args: [{ name: 'supply', type: 'uint256', value: '100' }],
+    })
+    // Too few bytes for a uint256: left undecoded, no throw.
+    expect(decodeFrameAbi(node(new Uint8Array([...code, 1, 2])), token, true).call).toBeNull()
+    // Not matched by its init code (described by its deployed code): null.
+    expect(decodeFrameAbi(node(supply), token, false).call).toBeNull()
+    // No constructor in the ABI: a call with no arguments.
+    const bare: SourceContract = { ...token, abi: token.abi.filter((e) => e.type !== 'constructor') }
+    expect(decodeFrameAbi(node(code), bare, true).call).toEqual({
+      name: 'constructor',
+      signature: 'constructor()',
+      args: [],
+    })
   })
 })

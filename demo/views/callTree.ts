@@ -83,6 +83,9 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
     const creates = f.type === 'CREATE' || f.type === 'CREATE2'
     const sf = opts.source?.get(f)
     const decoded = creates ? undefined : byAbi(sf?.call as Decoded | null | undefined, f.input)
+    // A creation whose init code the source tracer matched: `new Token(supply: …)`, its constructor's arguments.
+    const built =
+      creates && sf?.call && sf.contract ? { ...(sf.call as Decoded), name: `new ${sf.contract}` } : undefined
     const used = big(f.gasUsed)
     const pct = Number((used * 10000n) / total) / 100
     const name = f.to ? opts.nameOf?.(f.to) : undefined
@@ -105,12 +108,18 @@ export function renderCallTree(root: CallFrame, opts: CallTreeOptions = {}): HTM
         'span',
         {
           class: `fn${sf?.call ? ' by-abi' : ''}`,
-          title: creates ? undefined : callLabel(decoded, f.input, opts.nameOf),
+          title: creates
+            ? built
+              ? callLabel(built, f.input, opts.nameOf)
+              : undefined
+            : callLabel(decoded, f.input, opts.nameOf),
           'data-abi': sf?.call && sf.contract ? sf.contract : undefined,
         },
-        creates
-          ? `new contract (${(f.input.length - 2) / 2} bytes of init code)`
-          : callLabelParts(decoded, f.input, opts.nameOf, callAmounts(decoded, f.to, opts.tokenOf)),
+        built
+          ? callLabelParts(built, f.input, opts.nameOf)
+          : creates
+            ? `new contract (${(f.input.length - 2) / 2} bytes of init code)`
+            : callLabelParts(decoded, f.input, opts.nameOf, callAmounts(decoded, f.to, opts.tokenOf)),
       ),
       big(f.value) > 0n ? h('span', { class: 'value' }, ` ${eth(big(f.value))}`) : null,
       h(

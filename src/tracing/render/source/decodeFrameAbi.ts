@@ -2,8 +2,8 @@ import type { SourceContract } from '../../../sources/types.js'
 import type { Hex } from '../../../types/hex.js'
 import { bundledSignatures } from '../../../utils/abi/bundledSignatures.js'
 import { type SignatureTable, createSignatureTable } from '../../../utils/abi/createSignatureTable.js'
-import { type DisplayValue, displayAbiValue } from '../../../utils/abi/decodeAbi.js'
-import { type DecodedArg, decodeCallData } from '../../../utils/abi/decodeCallData.js'
+import { type DisplayValue, decodeParams, displayAbiValue } from '../../../utils/abi/decodeAbi.js'
+import { type DecodedArg, decodeCallData, namedArgs } from '../../../utils/abi/decodeCallData.js'
 import { decodeLog } from '../../../utils/abi/decodeLog.js'
 import { parseJsonAbi } from '../../../utils/abi/parseJsonAbi.js'
 import { decodeRevert } from '../../../utils/decodeRevert.js'
@@ -57,24 +57,57 @@ function tableOf(contract: SourceContract): SignatureTable | null {
   return table
 }
 
+/**
+ * A creation's constructor arguments: the ABI-encoded bytes after the contract's creation bytecode
+ * in the init code, by its ABI's constructor entry (none, or no inputs: no arguments). Null when the
+ * contract has no creation code, its ABI does not parse or the bytes do not decode.
+ */
+function decodeConstructor(input: Uint8Array, contract: SourceContract): SourceCall | null {
+  const creation = contract.creation
+  if (!creation || input.length < creation.code.length) return null
+  try {
+    const entry = (contract.abi as unknown[]).find(
+      (e) => typeof e === 'object' && e !== null && (e as { type?: unknown }).type === 'constructor',
+    ) as Record<string, unknown> | undefined
+    // Parsed as a function named `constructor`: the same checks and canonical types as the ABI's functions.
+    const [item] = parseJsonAbi([{ inputs: entry?.inputs ?? [], type: 'function', name: 'constructor' }])
+    const values = decodeParams(
+      item!.params.map((p) => p.type),
+      input.subarray(creation.code.length),
+    )
+    return values
+      ? { name: 'constructor', signature: item!.signature, args: args(namedArgs(item!.params, values)) }
+      : null
+  } catch {
+    return null
+  }
+}
+
 const args = (list: readonly DecodedArg[]): SourceArg[] =>
   list.map((a) => ({ name: a.name, type: a.type, value: displayAbiValue(a.value) }))
 
 /**
  * A frame's call, logs and revert decoded by its contract's own ABI first, the bundled signatures
  * after it (an error or event the contract's ABI does not declare, code that matched no contract).
+ * A creation's call is its constructor's arguments, when `initMatched` (its init code begins with
+ * `contract`'s creation bytecode); else null.
  */
 export function decodeFrameAbi(
   node: CallTraceNode,
   contract: SourceContract | undefined,
+  initMatched = false,
 ): { call: SourceCall | null; events: SourceEvent[]; revertError: SourceRevertError | null } {
   const own = contract ? tableOf(contract) : null
   const list = own ? [own, bundledSignatures()] : [bundledSignatures()]
   const creation = node.kind === 'CREATE' || node.kind === 'CREATE2'
   const decodedCall = creation || node.input.length < 4 ? undefined : decodeCallData(hexOf(node.input), list)
-  const call = decodedCall
-    ? { name: decodedCall.name, signature: decodedCall.signature, args: args(decodedCall.args) }
-    : null
+  const call = creation
+    ? initMatched && contract
+      ? decodeConstructor(node.input, contract)
+      : null
+    : decodedCall
+      ? { name: decodedCall.name, signature: decodedCall.signature, args: args(decodedCall.args) }
+      : null
   const events = node.logs.map((log): SourceEvent => {
     const decoded = decodeLog(log.topics, log.data, list)
     return {

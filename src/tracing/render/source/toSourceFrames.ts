@@ -38,7 +38,11 @@ export type SourceFrame = SourceScope & {
    * `constructor` when its init code matched a contract's creation bytecode, else null.
    */
   function: string | null
-  /** The call's input decoded (the contract's ABI, else the bundled signatures); null when neither knows it. */
+  /**
+   * The call's input decoded (the contract's ABI, else the bundled signatures); null when neither knows it.
+   * A creation whose init code matched: `constructor` and its arguments (those after the creation
+   * bytecode, by the ABI's constructor entry; none without one); else null.
+   */
   call: SourceCall | null
   /** The logs the frame emitted, decoded the same way. */
   events: SourceEvent[]
@@ -117,7 +121,7 @@ export function toSourceFrames(
     // matched none (a build output without creation code), of the contract its deployed code matches.
     const deployed = creation && !contract && registry ? codeOf(access, node.to) : undefined
     const described = contract ?? (deployed ? registry?.match(deployed) : undefined)
-    const { call, events, revertError } = decodeFrameAbi(node, described)
+    const { call, events, revertError } = decodeFrameAbi(node, described, creation && contract !== undefined)
     const note = contract || !node.to ? undefined : notes?.get(node.to.toLowerCase())
     return {
       type: node.kind,
