@@ -1,12 +1,18 @@
 import { keccak256 } from '../utils/keccak256.js'
 import { maskRuntimeCode } from './maskRuntimeCode.js'
+import { metadataLength } from './metadataLength.js'
+import { mergeRanges } from './parseBytecode.js'
+import { embeddedMetadata } from './readCreationCode.js'
 import type { CodeRange, SourceContract } from './types.js'
 
 /** Known contracts, found by the runtime code that runs (never by an address). */
 export type SourceRegistry = {
   /** Adds compiled contracts (those without runtime code, or whose masked ranges fall outside it, are skipped). */
   add(contracts: Iterable<SourceContract>): void
-  /** The contract whose runtime code this is, metadata and deployment-filled ranges aside. */
+  /**
+   * The contract whose runtime code this is, metadata (its own, and that of the contracts it
+   * creates) and deployment-filled ranges aside.
+   */
   match(runtimeCode: Uint8Array): SourceContract | undefined
   /**
    * The contract whose creation bytecode this init code begins with (what follows it: the
@@ -34,6 +40,18 @@ const maskCode = (code: Uint8Array, ranges: readonly CodeRange[]) => {
 const shapeOf = (ranges: readonly CodeRange[]) => ranges.map((r) => `${r.start}+${r.length}`).join(',')
 
 /**
+ * What matching masks in a contract's runtime code: its deployment-filled ranges (immutables,
+ * libraries), and the metadata of the contracts its code creates (`new C()` puts C's creation code,
+ * with C's metadata, in it: another compilation of the same code gives it another hash), found in
+ * the compiled code before its own metadata tail (which matching cuts off).
+ */
+function runtimeRanges(contract: SourceContract): readonly CodeRange[] {
+  const end = contract.runtime.length - metadataLength(contract.runtime)
+  const embedded = embeddedMetadata(contract.runtime).filter((r) => r.start + r.length <= end)
+  return embedded.length === 0 ? contract.masked : mergeRanges(contract.masked, embedded)
+}
+
+/**
  * A registry of compiled contracts. Each is indexed by the hash of its masked runtime code; contracts
  * are grouped by the ranges they mask, and code to match is masked with each group's ranges in turn
  * (the same code deployed with other immutable values masks to the same hash). Same masked code twice
@@ -52,12 +70,13 @@ export function createSourceRegistry(contracts: Iterable<SourceContract> = []): 
     add(list) {
       for (const c of list) {
         if (c.runtime.length === 0) continue
-        const masked = maskRuntimeCode(c.runtime, c.masked)
+        const ranges = runtimeRanges(c)
+        const masked = maskRuntimeCode(c.runtime, ranges)
         if (!masked) continue
-        const shape = shapeOf(c.masked)
+        const shape = shapeOf(ranges)
         let group = groups.get(shape)
         if (!group) {
-          group = { ranges: c.masked, byHash: new Map() }
+          group = { ranges, byHash: new Map() }
           groups.set(shape, group)
         }
         const key = keyOf(masked)

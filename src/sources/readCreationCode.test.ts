@@ -26,10 +26,10 @@ contract Factory {
 }
 `
 
-function compile(comment: string) {
+function compile(comment: string, source = SOURCE) {
   const input = {
     language: 'Solidity',
-    sources: { 'Factory.sol': { content: `${SOURCE}// ${comment}\n` } },
+    sources: { 'Factory.sol': { content: `${source}// ${comment}\n` } },
     settings: {
       evmVersion: 'prague',
       optimizer: { enabled: true, runs: 200 },
@@ -77,5 +77,40 @@ describe('creation code with a contract its constructor creates', () => {
 
   it('finds nothing in code without metadata', () => {
     expect(embeddedMetadata(new Uint8Array([0x60, 0x80, 0x60, 0x40, 0x52, 0xa2, 0x64, 0x00]))).toEqual([])
+  })
+})
+
+// A function that creates a contract: the runtime code carries the created contract's creation code
+// and metadata, whose hash another compilation changes; the deployed code is still this contract's.
+const RUNTIME_FACTORY = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+contract Child {
+    uint256 public x;
+    constructor(uint256 v) { x = v; }
+}
+contract Maker {
+    function make(uint256 v) external returns (address) {
+        return address(new Child(v));
+    }
+}
+`
+
+describe('runtime code with a contract it creates', () => {
+  it('is matched whatever the created contract’s metadata; a changed instruction is not', () => {
+    const a = compile('one', RUNTIME_FACTORY)
+    const b = compile('two', RUNTIME_FACTORY)
+    const maker = readStandardJson(a.output, a.input).find((c) => c.name === 'Maker')!
+    const deployed = (o: typeof a) =>
+      Uint8Array.from(Buffer.from(o.output.contracts['Factory.sol'].Maker.evm.deployedBytecode.object, 'hex'))
+    const own = deployed(a)
+    const other = deployed(b)
+    // Two metadata blobs in the runtime code: Child's (inside its creation code) and Maker's own tail.
+    expect(embeddedMetadata(own)).toHaveLength(2)
+    expect(Buffer.from(other).equals(Buffer.from(own))).toBe(false)
+    const registry = createSourceRegistry([maker])
+    expect(registry.match(own)?.name).toBe('Maker')
+    expect(registry.match(other)?.name).toBe('Maker')
+    other[1]! ^= 0x01
+    expect(registry.match(other)).toBeUndefined()
   })
 })
