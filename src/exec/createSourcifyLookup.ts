@@ -5,6 +5,7 @@ import type { SourceContract, SourceLookup, SourceLookupResult } from '../source
 import { cacheKeys } from '../utils/cacheKeys.js'
 import type { LruCache } from '../utils/createLruCache.js'
 import { keccak256 } from '../utils/keccak256.js'
+import { readBoundedText } from '../utils/readBoundedText.js'
 
 export type CreateSourcifyLookupParameters = {
   /** The Sourcify server (`https://sourcify.dev/server`): its APIv2 is under `{url}/v2/`. */
@@ -24,33 +25,6 @@ export type CreateSourcifyLookupParameters = {
 
 /** The note of a frame whose Sourcify answer was refused. */
 export const SOURCIFY_MISMATCH = 'sourcify: runtime bytecode does not match the verified code'
-
-/** The body as text, refused past `max` bytes (read as it comes: a lying Content-Length is no help). */
-async function readBounded(response: Response, max: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN)
-  if (declared > max) throw new Error(`answer of ${declared} bytes is over the ${max}-byte limit`)
-  if (!response.body) return ''
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.length
-    if (total > max) {
-      await reader.cancel()
-      throw new Error(`answer is over the ${max}-byte limit`)
-    }
-    chunks.push(value)
-  }
-  const all = new Uint8Array(total)
-  let at = 0
-  for (const c of chunks) {
-    all.set(c, at)
-    at += c.length
-  }
-  return new TextDecoder().decode(all)
-}
 
 /**
  * `--sourcify URL`: the sources of deployed code from a Sourcify server's APIv2, for the source tracer.
@@ -111,7 +85,11 @@ export function createSourcifyLookup({
         await response.body?.cancel()
         return { note: `sourcify: HTTP ${response.status}` }
       }
-      text = await readBounded(response, maxBytes)
+      text = await readBoundedText(response, maxBytes, (declared) =>
+        declared === undefined
+          ? new Error(`answer is over the ${maxBytes}-byte limit`)
+          : new Error(`answer of ${declared} bytes is over the ${maxBytes}-byte limit`),
+      )
     } catch (err) {
       const e = err as Error
       return { note: `sourcify: ${e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : e.message}` }

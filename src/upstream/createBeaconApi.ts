@@ -1,3 +1,4 @@
+import { readBoundedText } from '../utils/readBoundedText.js'
 import { redactUrl } from '../utils/redactUrl.js'
 
 /** The Beacon API of a consensus node, as the light client reads it: GET a path, its JSON answer. */
@@ -27,9 +28,11 @@ export function createBeaconApi(url: string, { timeoutMs = TIMEOUT_MS, maxBytes 
         const reason = timeout.aborted ? `no answer within ${timeoutMs} ms` : (err as Error).message
         throw new Error(`beacon API ${redactUrl(base)}${path.split('?')[0]}: ${reason}`)
       })
-      const text = await readBounded(res, maxBytes).catch((err: unknown) => {
-        throw new Error(`beacon API ${path.split('?')[0]}: ${(err as Error).message}`)
-      })
+      const text = await readBoundedText(res, maxBytes, () => new Error(`answer over ${maxBytes} bytes`)).catch(
+        (err: unknown) => {
+          throw new Error(`beacon API ${path.split('?')[0]}: ${(err as Error).message}`)
+        },
+      )
       if (!res.ok) {
         let message = text.slice(0, 200)
         try {
@@ -44,33 +47,4 @@ export function createBeaconApi(url: string, { timeoutMs = TIMEOUT_MS, maxBytes 
       }
     },
   }
-}
-
-/** A body's text, read no further than `maxBytes` (past it the answer is dropped and an error said). */
-async function readBounded(res: Response, maxBytes: number): Promise<string> {
-  if (Number(res.headers.get('content-length')) > maxBytes) {
-    await res.body?.cancel()
-    throw new Error(`answer over ${maxBytes} bytes`)
-  }
-  if (!res.body) return ''
-  const reader = res.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.length
-    if (size > maxBytes) {
-      await reader.cancel()
-      throw new Error(`answer over ${maxBytes} bytes`)
-    }
-    chunks.push(value)
-  }
-  const all = new Uint8Array(size)
-  let at = 0
-  for (const c of chunks) {
-    all.set(c, at)
-    at += c.length
-  }
-  return new TextDecoder().decode(all)
 }
