@@ -2,17 +2,10 @@ import { expect, it } from 'vitest'
 import type { SourceFrame } from '../../src/tracing/render/source/toSourceFrames.js'
 import type { CallFrame } from '../traceTypes.js'
 import { lineGasOf } from './lineGas.js'
+import { call as callFrame } from './testCalls.js'
 
 // Gas per line from edgetrace_sourceTracer's frames, matched to the call tree's calls by position.
-const call = (to: string, calls: CallFrame[] = []): CallFrame => ({
-  type: 'CALL',
-  from: '0x01',
-  to,
-  gas: '0x0',
-  gasUsed: '0x0',
-  input: '0x',
-  calls,
-})
+const call = (to: string, calls: CallFrame[] = []): CallFrame => callFrame('CALL', to, '0x', calls)
 const frame = (contract: string | null, steps: SourceFrame['steps'], rest: Partial<SourceFrame> = {}): SourceFrame =>
   ({
     type: 'CALL',

@@ -4,6 +4,7 @@ import type { SourceContract } from '../../src/sources/types.js'
 import type { CallFrame } from '../traceTypes.js'
 import { alignFrames } from './alignFrames.js'
 import { type FrameSource, type RawStep, callStack, createSourceStepAnnotator, stepTarget } from './sourceSteps.js'
+import { call as callFrame } from './testCalls.js'
 
 // The source-level stepper's logic on a hand-made contract: each instruction one byte, its source
 // map written out by hand, so every step's line and jump type is known.
@@ -141,15 +142,7 @@ describe('source-level steps', () => {
 })
 
 describe('alignFrames', () => {
-  const call = (type: string, to: string, calls: CallFrame[] = []): CallFrame => ({
-    type,
-    from: '0x01',
-    to,
-    gas: '0x0',
-    gasUsed: '0x0',
-    input: '0x',
-    calls,
-  })
+  const call = (type: string, to: string, calls: CallFrame[] = []): CallFrame => callFrame(type, to, '0x', calls)
   it('matches the step index’s frames to calls: DELEGATECALL by its caller’s context, calls that ran no code skipped', () => {
     const precompile = call('STATICCALL', '0x0000000000000000000000000000000000000001')
     const lib = call('DELEGATECALL', '0x000000000000000000000000000000000000000c')

@@ -11,18 +11,11 @@ import {
   sourceEventsFor,
   variableDelta,
 } from './sourceTrace.js'
+import { call as callFrame } from './testCalls.js'
 
 // What the explorer's views take from edgetrace_sourceTracer's answer (shapes as the devnet's Token
 // and Scenarios give them).
-const call = (to: string, calls: CallFrame[] = [], type = 'CALL'): CallFrame => ({
-  type,
-  from: '0x01',
-  to,
-  gas: '0x0',
-  gasUsed: '0x0',
-  input: '0x',
-  calls,
-})
+const call = (to: string, calls: CallFrame[] = [], type = 'CALL'): CallFrame => callFrame(type, to, '0x', calls)
 const frame = (rest: Partial<SourceFrame> = {}): SourceFrame =>
   ({
     type: 'CALL',
