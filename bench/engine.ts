@@ -198,7 +198,7 @@ async function main() {
   console.log('targets (issue 37): --engine wasm untraced ≥ 15× faster than edgetrace on ethereumjs, ≤ 3× anvil')
   const wasmCounters = wasmEdge.engine.wasm?.counters
   console.log(
-    `--engine wasm: ${wasmCounters?.frames} frames in wasm (${wasmCounters?.steppedFrames} step by step), ${wasmCounters?.hostSteps} host steps, ${wasmCounters?.hostSloads} SLOADs answered by the host at once, fallbacks ${JSON.stringify(wasmCounters?.fallbacks)}`,
+    `--engine wasm: ${wasmCounters?.frames} frames in wasm (${wasmCounters?.steppedFrames} step by step, ${wasmCounters?.directSteps} steps handed to the tracer directly), ${wasmCounters?.hostSteps} host steps, ${wasmCounters?.hostSloads} SLOADs answered by the host at once, fallbacks ${JSON.stringify(wasmCounters?.fallbacks)}`,
   )
   const hostOps = (wasmCounters?.hostOps ?? []).flatMap((n, op) => (n > 0 ? [`0x${op.toString(16)}: ${n}`] : []))
   console.log(`--engine wasm host steps by opcode: ${hostOps.join(', ')}`)

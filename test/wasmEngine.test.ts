@@ -121,6 +121,7 @@ describe('engine: wasm answers as engine: ethereumjs', () => {
   it('traces step by step the same, on the wasm: struct logs and JavaScript tracers (log.*, db mid-step, faults)', async () => {
     const { fallbacks } = counters()
     const stepped = counters().steppedFrames
+    const direct = counters().directSteps
     const fellBack = { ...fallbacks }
     // The comparison is of answers, not of speed: ethereumjs's struct logs of a long random program
     // passed the default 5 s tracer timeout in a loaded CI run.
@@ -153,6 +154,8 @@ describe('engine: wasm answers as engine: ethereumjs', () => {
     expect(counters().fallbacks.stepListeners).toBe(0)
     // At least a frame for each struct-log trace: two per devnet transaction, one per program.
     expect(counters().steppedFrames - stepped).toBeGreaterThanOrEqual(devnet.transactions.length * 2 + 40)
+    // The struct logs' steps of wasm instructions went to the tracing adapter directly, not as ethereumjs's events.
+    expect(counters().directSteps - direct).toBeGreaterThan(5000)
   }, 300_000)
 })
 

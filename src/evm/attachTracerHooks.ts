@@ -87,7 +87,9 @@ export function attachTracerHooks(evm: EVM, hooks: TracerHooks, options: AttachO
             return scheduler?.shouldYield() ? scheduler.yieldToEventLoop() : undefined
           }
         : undefined
-    detachers.push(options.wasm.engine.attach(evm, { counters: options.wasm.counters, interrupt }))
+    // Steps of wasm instructions go to the step listener directly (no event object, no asynchronous emit).
+    const wasmSteps = hooks.onOpcode ? steps?.sink : undefined
+    detachers.push(options.wasm.engine.attach(evm, { counters: options.wasm.counters, interrupt, steps: wasmSteps }))
   }
   table.install()
   return {

@@ -6,6 +6,7 @@ import { readUsedMemory } from './readMemory.js'
 import { bytesOfWord } from './stackWords.js'
 import type { FinishedRunState, Frame } from './types.js'
 import { waitedListener } from './waitedListener.js'
+import type { WasmStepSink } from '../wasm/createWasmEngine.js'
 
 /** ethereumjs's `step` event: the op about to run. */
 type StepEvent = {
@@ -36,6 +37,12 @@ export type StepListener = {
   ): void
   /** Subscribes to the EVM's steps; returns the unsubscribe. */
   attach(evm: EVM): () => void
+  /**
+   * The same as a `step` event, for the wasm engine's stepped frames: their steps come here directly,
+   * without ethereumjs's event object and its asynchronous emit (a promise per step). Answers a
+   * promise while the receiver of steps is behind (the EVM waits on it).
+   */
+  sink: WasmStepSink
 }
 
 /**
@@ -62,25 +69,23 @@ export function createStepListener(hooks: TracerHooks, frames: readonly Frame[])
   // A frame's steps carry the same Address object: its hex is made once per frame, not per step.
   let addressObject: StepEvent['address'] | undefined
   let addressHex = '' as Hex
-  const onStep = (step: StepEvent) => {
-    flush(step.stack)
-    if (step.address !== addressObject) {
-      addressObject = step.address
-      addressHex = step.address.toString() as Hex
+  const see: WasmStepSink = (pc, op, opName, gasLeft, cost, stack, memory, depth, address, refund) => {
+    flush(stack)
+    if (address !== addressObject) {
+      addressObject = address
+      addressHex = address.toString() as Hex
     }
-    const op = step.opcode.code
-    const stack = step.stack
     const next: OpcodeStep = {
-      pc: step.pc,
+      pc,
       op,
-      opName: step.opcode.name,
-      gas: step.gasLeft,
-      cost: step.opcode.dynamicFee ?? BigInt(step.opcode.fee),
-      depth: step.depth + 1,
+      opName,
+      gas: gasLeft,
+      cost,
+      depth: depth + 1,
       stack,
-      memory: step.memory,
+      memory,
       address: addressHex,
-      refund: step.gasRefund,
+      refund,
       returnData: frames[frames.length - 1]?.returnData ?? new Uint8Array(0),
     }
     if (op === 0x55 && stack.length >= 2) {
@@ -88,10 +93,31 @@ export function createStepListener(hooks: TracerHooks, frames: readonly Frame[])
       hooks.onSstoreStart?.(next)
     }
     held = next
+    return undefined
   }
+  const onStep = (step: StepEvent) =>
+    void see(
+      step.pc,
+      step.opcode.code,
+      step.opcode.name,
+      step.gasLeft,
+      step.opcode.dynamicFee ?? BigInt(step.opcode.fee),
+      step.stack,
+      step.memory,
+      step.depth,
+      step.address,
+      step.gasRefund,
+    )
+  const drain = hooks.onOpcodeDrain
 
   return {
     flush,
+    sink: drain
+      ? (pc, op, opName, gasLeft, cost, stack, memory, depth, address, refund) => {
+          see(pc, op, opName, gasLeft, cost, stack, memory, depth, address, refund)
+          return drain()
+        }
+      : see,
     completeCall(op, forwarded) {
       if (held && held.op === op) {
         held.cost += forwarded
@@ -140,7 +166,6 @@ export function createStepListener(hooks: TracerHooks, frames: readonly Frame[])
     attach(evm) {
       // With a drain hook the listener takes ethereumjs's second argument: the EVM waits until the
       // receiver of steps has caught up.
-      const drain = hooks.onOpcodeDrain
       if (drain) {
         const listener = waitedListener((step: StepEvent) => {
           onStep(step)

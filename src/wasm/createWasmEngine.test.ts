@@ -588,6 +588,7 @@ describe('the wasm engine agrees with @ethereumjs/evm', () => {
   it("emits ethereumjs's step events, every field, on the instructions the wasm runs and the host's", async () => {
     const before = { ...counters.fallbacks }
     const stepped = counters.steppedFrames
+    const direct = counters.directSteps
     const hostSteps = counters.hostSteps
     const data = 'aabbccddeeff00112233445566778899'
     const storage = { [slot(1n)]: 5n, [slot(3n)]: MAX }
@@ -647,5 +648,7 @@ describe('the wasm engine agrees with @ethereumjs/evm', () => {
     expect(counters.fallbacks).toEqual(before)
     expect(counters.steppedFrames - stepped).toBeGreaterThan(programs.length + 60)
     expect(counters.hostSteps - hostSteps).toBeGreaterThan(100)
+    // A listener of the EVM's own gets ethereumjs's events: nothing goes around them.
+    expect(counters.directSteps).toBe(direct)
   })
 })

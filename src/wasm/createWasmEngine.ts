@@ -40,6 +40,8 @@ export type WasmEngineCounters = {
   frames: number
   /** Of those, the frames run step by step for a `step` listener (struct logs, JavaScript tracers). */
   steppedFrames: number
+  /** Their wasm instructions' steps handed to the tracing adapter directly (WasmAttachment.steps), without an ethereumjs event. */
+  directSteps: number
   /** Instructions of those frames run by ethereumjs's runStep (calls, logs, SSTORE, the environment, exceptional halts…). */
   hostSteps: number
   /** Those host steps by opcode (index: the opcode). */
@@ -53,17 +55,45 @@ export type WasmEngineCounters = {
 export const newWasmEngineCounters = (): WasmEngineCounters => ({
   frames: 0,
   steppedFrames: 0,
+  directSteps: 0,
   hostSteps: 0,
   hostOps: new Array<number>(256).fill(0),
   hostSloads: 0,
   fallbacks: { stepListeners: 0, eof: 0, fork: 0, gas: 0, resumedPc: 0, profiler: 0 },
 })
 
+/**
+ * A receiver of the steps a stepped frame's wasm instructions take, in place of ethereumjs's `step`
+ * event (the tracing adapter's: src/evm/createStepListener.ts): the fields its OnOpcode needs, with no
+ * event object and no asynchronous emit. `stack` is a copy of the stack before the instruction (the
+ * receiver's), `memory` a copy of memory before it (shared by the steps between two changes of
+ * memory), `depth` ethereumjs's (0 for the transaction's frame), `address` the frame's storage context.
+ * A promise while the receiver is behind: the frame waits on it.
+ */
+export type WasmStepSink = (
+  pc: number,
+  op: number,
+  opName: string,
+  gasLeft: bigint,
+  cost: bigint,
+  stack: bigint[],
+  memory: Uint8Array,
+  depth: number,
+  address: { toString(): string },
+  refund: bigint,
+) => Promise<void> | undefined
+
 /** How an EVM runs on the wasm engine: where it counts, and what it checks at loops (deadline, time slice). */
 export type WasmAttachment = {
   counters: WasmEngineCounters
   /** Asked every YIELD_GAS gas or so at jumps: throws past the deadline, or pauses for the event loop. */
   interrupt?: (() => Promise<void> | void) | undefined
+  /**
+   * The tracing adapter's step receiver: while it is the EVM's only `step` listener, a stepped frame's
+   * wasm instructions are handed to it directly (host steps still emit ethereumjs's events, which reach
+   * it through its listener). With other listeners, every step is ethereumjs's event, for all of them.
+   */
+  steps?: WasmStepSink | undefined
 }
 
 export type WasmEngine = {
@@ -121,7 +151,7 @@ type EvmInternals = {
 }
 type Interpreter = {
   _evm: EvmInternals
-  _env: { depth: number; address: unknown; contract: unknown; codeAddress: unknown }
+  _env: { depth: number; address: { toString(): string }; contract: unknown; codeAddress: unknown }
   _runState: RunState
   _result: { returnValue?: Uint8Array }
   _stateManager: { storageAtHand?(address: Hex, slot: Hex): Uint8Array | undefined }
@@ -650,6 +680,8 @@ function copyDirtyMemory(inst: Instance, rs: RunState, words: number) {
  */
 function emitStep(
   interp: Interpreter,
+  counters: WasmEngineCounters,
+  sink: WasmStepSink | undefined,
   op: number,
   pc: number,
   gasLeft: bigint,
@@ -663,13 +695,18 @@ function emitStep(
   const env = interp._env
   const evm = interp._evm
   const info = evm._opcodeMap[op]!.opcodeInfo
+  const stack = rs.stack._store.slice(0, depth)
+  if (sink !== undefined) {
+    counters.directSteps++
+    return sink(pc, op, info.fullName, gasLeft, cost, stack, memory, env.depth, env.address, rs.gasRefund)
+  }
   const immediates = IMMEDIATES[op]!
   return evm._emit('step', {
     pc,
     gasLeft,
     gasRefund: rs.gasRefund,
     opcode: { name: info.fullName, fee: info.fee, dynamicFee: cost, isAsync: info.isAsync, code: info.code },
-    stack: rs.stack._store.slice(0, depth),
+    stack,
     depth: env.depth,
     address: env.address,
     account: env.contract,
@@ -709,6 +746,9 @@ async function runSteppedFrame(
   try {
     const { exports, layout } = inst
     const rec = startFrame(inst, interp, code, attachment)
+    // The steps go to the tracing adapter directly while it is the only listener.
+    const sink =
+      attachment.steps !== undefined && interp._evm.events.listenerCount('step') === 1 ? attachment.steps : undefined
     const stack = rs.stack
     const store = stack._store
     const stackBase = layout.stack >> 3
@@ -731,7 +771,6 @@ async function runSteppedFrame(
     const gasAt = layout.resultGasLeft >> 3
     let wordCount = BigInt(words)
     for (;;) {
-      const view = inst.view()
       if (status === layout.statusStep || status === layout.statusYield) {
         // The wasm ran the instruction at pc.
         const op = code[pc]!
@@ -739,7 +778,19 @@ async function runSteppedFrame(
         const after = inst.i64s()[gasAt]!
         const depth = stack._len
         rs.opCode = op
-        const emitted = emitStep(interp, op, pc, gas, gas - after, depth, wordCount, (memory ??= snapshot()), undefined)
+        const emitted = emitStep(
+          interp,
+          counters,
+          sink,
+          op,
+          pc,
+          gas,
+          gas - after,
+          depth,
+          wordCount,
+          (memory ??= snapshot()),
+          undefined,
+        )
         if (emitted !== undefined) await emitted
         // Its outputs into ethereumjs's stack.
         const newDepth = u32s[depthAt]!
@@ -775,6 +826,8 @@ async function runSteppedFrame(
         status = exports.resumeStepping()
         continue
       }
+      // (A DataView over linear memory is checked against its buffer: not made for every step.)
+      const view = inst.view()
       if (status !== layout.statusHost) {
         // The wasm ended the frame: STOP, RETURN or REVERT at pc (or ran past the code's end: no step).
         const after = view.getBigInt64(layout.resultGasLeft, true)
@@ -791,6 +844,8 @@ async function runSteppedFrame(
           rs.opCode = op
           const emitted = emitStep(
             interp,
+            counters,
+            sink,
             op,
             pc,
             gas,

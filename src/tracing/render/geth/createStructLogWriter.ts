@@ -64,6 +64,21 @@ const opName = (step: OpcodeStep) => gethOpcodeName(step.op, step.opName)
 const word = (bytes: Uint8Array) => bytesToHex(bytes)
 
 /**
+ * The JSON strings of stack words below 2^16 (most of a stack: counters, offsets, jump targets), each
+ * made once (the table, half a megabyte, with the first struct log).
+ */
+let smallWords: string[] | undefined
+/** A stack word as the struct log's JSON string ("0x…", no leading zeros). */
+const stackWord = (value: bigint): string => {
+  if (value >= 0x10000n) return `"0x${value.toString(16)}"`
+  const n = Number(value)
+  smallWords ??= new Array<string>(0x10000)
+  let text = smallWords[n]
+  if (text === undefined) smallWords[n] = text = `"0x${n.toString(16)}"`
+  return text
+}
+
+/**
  * The struct logger as a streaming renderer: each step becomes geth's JSON struct log
  * (eth/tracers/logger: pc, op, gas, gasCost, depth, error, stack, returnData, memory, storage,
  * refund — empty ones omitted) and is written out in chunks as execution goes, so a million-step
@@ -121,8 +136,9 @@ export function createStructLogWriter(
     let out = `{"pc":${step.pc},"op":"${opName(step)}","gas":${step.gas},"gasCost":${step.cost},"depth":${step.depth}`
     if (step.error) out += `,"error":${JSON.stringify(step.error)}`
     if (!config.disableStack) {
-      out += ',"stack":['
-      for (let i = 0; i < step.stack.length; i++) out += `${i ? ',' : ''}"0x${step.stack[i]!.toString(16)}"`
+      const stack = step.stack
+      out += stack.length === 0 ? ',"stack":[' : `,"stack":[${stackWord(stack[0]!)}`
+      for (let i = 1; i < stack.length; i++) out += `,${stackWord(stack[i]!)}`
       out += ']'
     }
     if (config.enableReturnData && step.returnData.length > 0) out += `,"returnData":"${bytesToHex(step.returnData)}"`
