@@ -59,10 +59,10 @@ export async function runJsTracerRequest(
   // request queued behind another's tracer waits no longer than its own timeout. A thread started for
   // the request (the first, or the one replacing a thread an endless tracer ended) does not count:
   // its start takes seconds on a loaded machine, as geth's timeout never counts its own start-up; the
-  // clock stops while it starts and restarts once it is up (where the pool says so: the browser's Web
-  // Workers), the request's deadline bounding that wait. A method of several transactions (a block,
-  // debug_traceCallMany) gives each its timeout: the clock restarts as the thread reports each
-  // transaction's start (where it can).
+  // clock stops while it starts and restarts once it is up (as the pool says: the browser's Web
+  // Workers, Node's threads), the request's deadline bounding that wait. A method of several
+  // transactions (a block, debug_traceCallMany) gives each its timeout: the clock restarts as the
+  // thread reports each transaction's start (where it can).
   const single = method === 'debug_traceCall' || method === 'debug_traceTransaction'
   const perTx = !single && workers.reportsTxStart === true
   const timeout = new AbortController()

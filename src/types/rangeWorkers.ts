@@ -12,7 +12,8 @@ export type RangeWorkers = {
    * Runs one request on a free worker; aborting it ends that request (its worker is replaced), also
    * while it waits for a worker. `onTxStart` hears each JavaScript tracer's transaction start (where
    * `reportsTxStart`). `onColdStart` hears a worker started for this request: 'starting' as it
-   * starts, 'ready' once its daemon is up (where the pool can tell: the browser's Web Workers).
+   * starts, 'ready' once its daemon is up (a Web Worker: once started; a Node thread: once it
+   * begins the request). A request queued behind busy workers hears nothing.
    */
   run(
     text: string,

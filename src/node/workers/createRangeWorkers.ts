@@ -9,7 +9,7 @@ import type { RangeWorkers } from '../../types/rangeWorkers.js'
 import type { ExecutionAnchor } from '../../chain/createHeaderStore.js'
 import { type PortAnchorRequest, answerAnchorRequest } from './createPortAnchor.js'
 import type { PortStoreReply, PortStoreRequest } from './createPortStore.js'
-import type { RangeTask, RangeTaskResult, RangeWorkerData, TxStartMessage } from './rangeWorker.js'
+import type { RangeTask, RangeTaskResult, RangeWorkerData, TaskBeginMessage, TxStartMessage } from './rangeWorker.js'
 
 /** The default pool: one worker thread per core. */
 export const defaultWorkerThreads = (): number => availableParallelism()
@@ -19,8 +19,8 @@ export const defaultWorkerThreads = (): number => availableParallelism()
  * its questions to the anchor (which block consensus vouches for).
  */
 function serveCache(port: MessagePort, engine: Engine, codec: PersistentCodec, anchor: ExecutionAnchor | undefined) {
-  port.on('message', (message: PortStoreRequest | TxStartMessage | PortAnchorRequest) => {
-    if (message.op === 'tx') return
+  port.on('message', (message: PortStoreRequest | TxStartMessage | TaskBeginMessage | PortAnchorRequest) => {
+    if (message.op === 'tx' || message.op === 'begin') return
     if (message.op === 'anchor') {
       if (anchor) answerAnchorRequest(port, anchor, message)
       return
@@ -46,6 +46,8 @@ function serveCache(port: MessagePort, engine: Engine, codec: PersistentCodec, a
  * ranges the main daemon fans out. Threads start on the first range and stop after a minute idle;
  * each task gets a port to the main cache: workers read the headers and code it holds, and code one
  * worker verified is found there by the others. Every worker's cache gets an equal share of the budget.
+ * A task that waits for a thread's start (no thread up and free, fewer tasks than threads) hears
+ * 'starting', then 'ready' as a thread begins it (a JavaScript tracer's clock stops meanwhile).
  */
 export function createRangeWorkers({
   threads,
@@ -117,8 +119,10 @@ export function createRangeWorkers({
   const up = new Set<number>()
   let closing = false
   let inFlight = 0
-  pool.on('workerDestroy', (worker: { threadId: number }) => {
-    up.delete(worker.threadId)
+  // A thread piscina ended (idle, or under an aborted task) is no longer up (piscina's worker is
+  // named by `id`, its threadId).
+  pool.on('workerDestroy', (worker: { id: number }) => {
+    up.delete(worker.id)
     // A thread ended under its task (an aborted JavaScript tracer's) is not replaced by piscina for
     // the tasks already queued (it starts threads only as tasks arrive): a start task makes it start
     // one, which takes the first of them.
@@ -154,14 +158,26 @@ export function createRangeWorkers({
     minBlocks,
     // A JavaScript tracer's thread reports each transaction it starts tracing (its timeout restarts).
     reportsTxStart: harden,
-    async run(text, signal, onTxStart) {
+    async run(text, signal, onTxStart, onColdStart) {
       signal?.throwIfAborted()
       const { port1, port2 } = new MessageChannel()
       serveCache(port1, engine, codec, anchor)
-      if (onTxStart)
+      // No thread up and free, but fewer tasks than threads: this task waits for a thread's start
+      // (piscina starts one for it, or one replacing an ended thread is starting), and hears
+      // 'starting' now and 'ready' when a thread begins it, its daemon up. With every thread taken
+      // by a task, it waits for one of those tasks to end: no start, nothing heard.
+      let cold = onColdStart !== undefined && up.size <= inFlight && inFlight < threads
+      const ready = () => {
+        if (!cold) return
+        cold = false
+        onColdStart?.('ready')
+      }
+      if (onTxStart || cold)
         port1.on('message', (message: { op?: unknown }) => {
-          if (message.op === 'tx') onTxStart()
+          if (message.op === 'begin') ready()
+          else if (message.op === 'tx') onTxStart?.()
         })
+      if (cold) onColdStart?.('starting')
       inFlight++
       try {
         const task: RangeTask = { text, port: port2 }
@@ -172,6 +188,9 @@ export function createRangeWorkers({
         })
         // A thread that answered is up (a cold pool's threads start with their first task).
         up.add(result.thread)
+        // Its word that it began comes on the task's port, which may be read after the answer: at
+        // the latest, it is heard now.
+        ready()
         return result.text
       } finally {
         inFlight--

@@ -29,6 +29,11 @@ export type RangeTask = { text: string; port: MessagePort }
 export type RangeTaskResult = { thread: number; text: string }
 /** What a thread tells its task's port besides store requests: a JavaScript tracer's transaction starts. */
 export type TxStartMessage = { op: 'tx' }
+/**
+ * The first thing a thread tells its task's port: it has begun the task, its daemon up (a thread
+ * started for the task has finished starting).
+ */
+export type TaskBeginMessage = { op: 'begin' }
 
 const data = workerData as RangeWorkerData
 let current: MessagePort | undefined
@@ -65,6 +70,7 @@ export default async function run(task: RangeTask | null): Promise<RangeTaskResu
   const d = await daemon
   if (task === null) return { thread: threadId, text: '' }
   const { text, port } = task
+  port.postMessage({ op: 'begin' } satisfies TaskBeginMessage)
   current = port
   onJsTracerTxStart(() => port.postMessage({ op: 'tx' } satisfies TxStartMessage))
   try {
