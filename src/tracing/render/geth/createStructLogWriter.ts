@@ -68,6 +68,9 @@ const word = (bytes: Uint8Array) => bytesToHex(bytes)
  * made once (the table, half a megabyte, with the first struct log).
  */
 let smallWords: string[] | undefined
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+/** Gas as a JSON number: through a Number when it is exact (a bigint's digits take twice as long). */
+const quantity = (value: bigint): number | bigint => (value <= MAX_SAFE ? Number(value) : value)
 /** A stack word as the struct log's JSON string ("0x…", no leading zeros). */
 const stackWord = (value: bigint): string => {
   if (value >= 0x10000n) return `"0x${value.toString(16)}"`
@@ -133,7 +136,7 @@ export function createStructLogWriter(
   }
 
   function render(step: OpcodeStep): string {
-    let out = `{"pc":${step.pc},"op":"${opName(step)}","gas":${step.gas},"gasCost":${step.cost},"depth":${step.depth}`
+    let out = `{"pc":${step.pc},"op":"${opName(step)}","gas":${quantity(step.gas)},"gasCost":${quantity(step.cost)},"depth":${step.depth}`
     if (step.error) out += `,"error":${JSON.stringify(step.error)}`
     if (!config.disableStack) {
       const stack = step.stack
