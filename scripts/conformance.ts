@@ -115,11 +115,11 @@ for (const corpus of corpora) {
   const lastOfFile = !corpora.slice(corpora.indexOf(corpus) + 1).some((c) => corpusFile.get(c) === file)
   const wasm = engine === 'wasm' && lastOfFile ? wasmCounters.get(file) : undefined
   if (wasm) {
-    const { frames, hostSteps, hostSloads, fallbacks } = wasm.counters
+    const { frames, steppedFrames, directSteps, hostSteps, hostSloads, fallbacks } = wasm.counters
     const by = Object.entries(fallbacks).filter(([, n]) => n > 0)
     const fell = by.length === 0 ? 'none' : by.map(([reason, n]) => `${reason} ${n}`).join(', ')
     console.log(
-      `  wasm (${wasm.file}): ${frames} frames, ${hostSteps} host steps, ${hostSloads} host SLOADs; fallbacks: ${fell}`,
+      `  wasm (${wasm.file}): ${frames} frames (${steppedFrames} step by step, ${directSteps} of their steps handed to the tracer directly), ${hostSteps} host steps, ${hostSloads} host SLOADs; fallbacks: ${fell}`,
     )
   }
 }

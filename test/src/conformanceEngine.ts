@@ -52,6 +52,8 @@ export function conformanceWasmState(): WasmEngineState | undefined {
 /** The sum of some counters (a file's servers', a worker's). */
 export function addWasmCounters(into: WasmEngineCounters, from: WasmEngineCounters): void {
   into.frames += from.frames
+  into.steppedFrames += from.steppedFrames
+  into.directSteps += from.directSteps
   into.hostSteps += from.hostSteps
   into.hostSloads += from.hostSloads
   for (const [reason, n] of Object.entries(from.fallbacks))

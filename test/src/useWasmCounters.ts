@@ -39,6 +39,8 @@ export function useWasmCounters(testFile: string, { expectFrames }: { expectFram
       const mine = newWasmEngineCounters()
       addWasmCounters(mine, direct)
       counters.frames += mine.frames - directBefore.frames
+      counters.steppedFrames += mine.steppedFrames - directBefore.steppedFrames
+      counters.directSteps += mine.directSteps - directBefore.directSteps
       counters.hostSteps += mine.hostSteps - directBefore.hostSteps
       counters.hostSloads += mine.hostSloads - directBefore.hostSloads
       for (const reason of Object.keys(mine.fallbacks) as (keyof WasmEngineCounters['fallbacks'])[])
