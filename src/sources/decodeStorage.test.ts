@@ -1,6 +1,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { describe, expect, it } from 'vitest'
-import { type KeccakPreimage, type StorageWord, dataSlot, decodeStorage } from './decodeStorage.js'
+import { dataSlot } from './dataSlot.js'
+import { type KeccakPreimage, type StorageWord, decodeStorage } from './decodeStorage.js'
 import { parseStorageLayout } from './parseStorageLayout.js'
 
 // Hand-built layouts in solc's shape, slots computed here by Solidity's rules (keccak256(key . slot)
@@ -335,6 +336,11 @@ describe('decodeStorage', () => {
       [],
     )
     expect(names(shrunk)).toEqual([`longText = ${JSON.stringify(text)} -> "tiny"`])
+    // A word no string is stored as (inline, a length over 31): the word, not the first 31 bytes.
+    const bogus = (0x61n << 8n) | 0x40n
+    expect(names(decodeStorage(LAYOUT, slots([[6n, 0n, bogus]]), []))).toEqual([
+      `name = "" -> 0x${bogus.toString(16).padStart(64, '0')}`,
+    ])
   })
 
   it('a preimage that is no key of the mapping (an address word with high bits set) is not taken for one', () => {

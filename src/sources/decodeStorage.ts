@@ -1,5 +1,6 @@
-import { keccak256 } from '../utils/keccak256.js'
+import { dataSlot } from './dataSlot.js'
 import type { StorageLayout, StorageLayoutType } from './parseStorageLayout.js'
+import { readStorageBytes } from './readStorageBytes.js'
 import { readMappingKey, readStorageValue } from './readStorageValue.js'
 
 /** A slot's word before and after (the transaction), as the state manager saw them. */
@@ -32,8 +33,6 @@ export type DecodedStorage = { variables: StorageVariable[]; raw: RawStorageSlot
 const WORD = (1n << 256n) - 1n
 /** Arrays up to this many elements are walked whole for elements stored elsewhere (mappings, dynamic arrays). */
 const WALK_ALL = 256
-/** Longest `bytes`/`string` value shown whole (when all its data slots were seen); longer ones by length. */
-const MAX_LONG_BYTES = 1024n
 /**
  * Elements an array whose length slot was not seen may have: slots within this many of its data
  * slot are taken for elements (a hashed slot lands this close to another by chance 1 in 2^216).
@@ -46,25 +45,10 @@ const MAX_DEPTH = 32
 
 const word32 = (value: bigint) => value.toString(16).padStart(64, '0')
 const slotHex = (slot: bigint) => `0x${word32(slot)}`
-const bytesOfWord = (value: bigint) => {
-  const out = new Uint8Array(32)
-  for (let i = 31, v = value; i >= 0; i--, v >>= 8n) out[i] = Number(v & 0xffn)
-  return out
-}
 const toBig = (bytes: Uint8Array) => {
   let v = 0n
   for (const b of bytes) v = (v << 8n) | BigInt(b)
   return v
-}
-/** keccak256 of a slot number as a word: where a dynamic array's elements and a long string's bytes start. */
-export const dataSlot = (slot: bigint): bigint => toBig(keccak256(bytesOfWord(slot)))
-
-/** `string` bytes as quoted text, `bytes` as hex. */
-function bytesText(type: StorageLayoutType, bytes: Uint8Array): string {
-  if (type.label === 'string') return JSON.stringify(new TextDecoder().decode(bytes))
-  let s = '0x'
-  for (const b of bytes) s += b.toString(16).padStart(2, '0')
-  return s
 }
 
 /** A long `bytes`/`string`'s length from its slot's word; 0 for an inline one. */
@@ -184,22 +168,16 @@ export function decodeStorage(
     if (type.encoding === 'bytes') {
       const word = slots.get(slot)
       if (!word) return
-      // A short value is inline (its length × 2 in the low byte); a long one's word is length × 2 + 1,
-      // its bytes 32 a slot from keccak256(slot): shown whole when each of those slots was seen.
+      // A short value is inline; a long one is shown whole when each of its data slots was seen
+      // (readStorageBytes), else by its length; a word no bytes/string is stored as, as it is.
       const base = dataSlot(slot)
       let whole = true
       const text = (w: bigint, side: keyof StorageWord) => {
-        if ((w & 1n) === 0n) return bytesText(type, bytesOfWord(w).subarray(0, Math.min(Number((w & 0xffn) / 2n), 31)))
-        const length = (w - 1n) / 2n
-        const out = new Uint8Array(Number(length <= MAX_LONG_BYTES ? length : 0n))
-        for (let i = 0; i < out.length && length <= MAX_LONG_BYTES; i += 32) {
-          const chunk = slots.get((base + BigInt(i / 32)) & WORD)
-          if (!chunk) break
-          out.set(bytesOfWord(chunk[side]).subarray(0, Math.min(32, out.length - i)), i)
-          if (i + 32 >= out.length) return bytesText(type, out)
-        }
+        const read = readStorageBytes(type.label, slot, w, (s) => slots.get(s)?.[side])
+        if (!read) return `0x${word32(w)}` // not a bytes/string's word: as it is
+        if (read.text !== undefined) return read.text
         whole = false
-        return `<${length} bytes>`
+        return `<${read.length} bytes>`
       }
       claimed.add(slot)
       const before = text(word.before, 'before')
