@@ -12,8 +12,41 @@ export class JsTracerInterrupt extends Error {
   override name = 'Error'
 }
 
-/** A big number as geth gives it: a BigInteger.js value (toString, arithmetic, toJSON as a decimal string). */
-export const toBig = (value: bigint) => bigInt(value.toString())
+/**
+ * A big number as geth gives it: a BigInteger.js value (toString, arithmetic, toJSON as a decimal
+ * string). Made from the bigint itself: BigInteger.js keeps a native BigInt (as it does for the
+ * decimal text, which it parsed back into one).
+ */
+export const toBig = (value: bigint) => bigInt(value)
+
+/**
+ * BigInteger.js writes a value held as a native BigInt in a base other than 10 a digit at a time (a
+ * division and a number conversion per digit: most of the time of a tracer that reads the stack as
+ * hex, measured). For the bases 2–36 with its own digits (0-9, a-z, a `-` for a negative number) the
+ * engine's toString writes the same text; other bases and alphabets go its own way. Set on its
+ * prototype once, before any tracer's realm is hardened.
+ */
+function speedUpBaseStrings() {
+  const proto = Object.getPrototypeOf(bigInt(1n)) as {
+    value?: unknown
+    toString(this: { value: unknown }, radix?: unknown, alphabet?: unknown): string
+  }
+  const own = proto.toString
+  if (typeof (bigInt(1n) as unknown as { value: unknown }).value !== 'bigint') return
+  proto.toString = function toString(this: { value: unknown }, radix?: unknown, alphabet?: unknown): string {
+    if (
+      alphabet === undefined &&
+      typeof radix === 'number' &&
+      Number.isInteger(radix) &&
+      radix >= 2 &&
+      radix <= 36 &&
+      typeof this.value === 'bigint'
+    )
+      return this.value.toString(radix)
+    return own.call(this, radix, alphabet)
+  }
+}
+speedUpBaseStrings()
 
 /** geth's FromHex: an optional 0x, a leading 0 for odd length, decoding stopping at the first non-hex pair. */
 function fromHexLenient(text: string): Uint8Array {
