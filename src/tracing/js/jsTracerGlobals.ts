@@ -33,7 +33,7 @@ function speedUpBaseStrings() {
   }
   const own = proto.toString
   if (typeof (bigInt(1n) as unknown as { value: unknown }).value !== 'bigint') return
-  proto.toString = function toString(this: { value: unknown }, radix?: unknown, alphabet?: unknown): string {
+  proto.toString = function engineBaseString(this: { value: unknown }, radix?: unknown, alphabet?: unknown): string {
     if (
       alphabet === undefined &&
       typeof radix === 'number' &&
