@@ -180,7 +180,7 @@ describe('fuzz', () => {
     }, 120_000)
   }
 
-  it(`${JS_TRACER_CASES.length} hostile JavaScript tracers over HTTP (endless, huge results, host-object probes): each answered within its timeout + 2 s, no host path shown, nothing left behind`, async () => {
+  it(`${JS_TRACER_CASES.length} hostile JavaScript tracers over HTTP (endless, huge results, host-object probes): each answered within its timeout + 2 s (and a thread start), no host path shown, nothing left behind`, async () => {
     const call = { to: target.context.contract, data: '0x' }
     expect(await runJsTracerCasesOverHttp(target.url, call, 'latest')).toEqual([])
   }, 180_000)
