@@ -1,3 +1,4 @@
+import { bytesOfWord } from '../utils/bytesOfWord.js'
 import { keccak256 } from '../utils/keccak256.js'
 
 /**
@@ -5,9 +6,7 @@ import { keccak256 } from '../utils/keccak256.js'
  * `bytes`/`string`'s bytes start (Solidity's storage layout).
  */
 export function dataSlot(slot: bigint): bigint {
-  const word = new Uint8Array(32)
-  for (let i = 31, v = slot; i >= 0; i--, v >>= 8n) word[i] = Number(v & 0xffn)
   let out = 0n
-  for (const b of keccak256(word)) out = (out << 8n) | BigInt(b)
+  for (const b of keccak256(bytesOfWord(slot))) out = (out << 8n) | BigInt(b)
   return out
 }

@@ -1,3 +1,4 @@
+import { bytesOfWord } from '../utils/bytesOfWord.js'
 import { dataSlot } from './dataSlot.js'
 
 const WORD = (1n << 256n) - 1n
@@ -6,12 +7,6 @@ export const MAX_LONG_BYTES = 1024n
 
 /** A `bytes`/`string` read from storage: its text when all of it is known, else only its length in bytes. */
 export type StorageBytes = { text: string; length: bigint } | { text: undefined; length: bigint }
-
-const bytesOfWord = (value: bigint) => {
-  const out = new Uint8Array(32)
-  for (let i = 31, v = value; i >= 0; i--, v >>= 8n) out[i] = Number(v & 0xffn)
-  return out
-}
 
 /** `string` bytes as quoted text (JSON), `bytes` (or anything else) as 0x-hex. */
 function bytesText(label: string, bytes: Uint8Array): string {
